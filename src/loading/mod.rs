@@ -1,0 +1,177 @@
+//! Loading: bytes to spanned document trees, with every limit enforced while parsing.
+//!
+//! Nothing here decides what is wrong with a request; the loader only records
+//! [`Problem`]s (syntax, limits, duplicate keys, encoding) that rules turn into diagnostics.
+
+pub mod encoded;
+mod json;
+pub mod span;
+pub mod tree;
+mod yaml;
+
+pub use span::{LineIndex, Position, Span};
+pub use tree::{Entry, Node, Value};
+
+/// Hard limits that keep a hostile file from costing unbounded time, memory or stack.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub max_file_bytes: u64,
+    pub max_depth: usize,
+    pub max_nodes: usize,
+    pub max_alias_nodes: usize,
+    pub max_documents: usize,
+}
+
+impl Limits {
+    pub const DEFAULT: Limits = Limits {
+        max_file_bytes: 10 * 1024 * 1024,
+        max_depth: 128,
+        max_nodes: 1_000_000,
+        max_alias_nodes: 100_000,
+        max_documents: 10_000,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::DEFAULT
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// Not valid YAML or JSON.
+    Syntax,
+    /// Not text: invalid UTF-8, NUL bytes.
+    Encoding,
+    /// Size, depth, node, alias or document limit.
+    Limit,
+    /// A mapping key given twice; `related` is the first occurrence.
+    DuplicateKey,
+}
+
+/// Something the loader found wrong with the file itself.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    pub kind: ProblemKind,
+    pub span: Span,
+    pub message: String,
+    pub related: Option<Span>,
+}
+
+impl Problem {
+    pub fn new(kind: ProblemKind, span: Span, message: impl Into<String>) -> Self {
+        Problem {
+            kind,
+            span,
+            message: message.into(),
+            related: None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Yaml,
+    Json,
+}
+
+impl Format {
+    /// `.json` is JSON; anything else is read as YAML, which JSON is a subset of.
+    pub fn from_path(path: &str) -> Format {
+        let lower = path.to_ascii_lowercase();
+        if lower.ends_with(".json") {
+            Format::Json
+        } else {
+            Format::Yaml
+        }
+    }
+}
+
+/// A file's text and the documents read from it.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// The text as read; for a file that is not valid UTF-8, its lossy decoding (the
+    /// bytes before the first invalid sequence keep their offsets).
+    pub text: String,
+    pub documents: Vec<Node>,
+    pub problems: Vec<Problem>,
+}
+
+/// How many bytes are checked for NUL to tell a binary file.
+const BINARY_SNIFF_BYTES: usize = 8192;
+
+/// Reads one file's bytes into documents. Never panics on any input.
+pub fn load(bytes: Vec<u8>, format: Format, limits: &Limits) -> Loaded {
+    if bytes.len() as u64 > limits.max_file_bytes {
+        return Loaded {
+            text: String::new(),
+            documents: Vec::new(),
+            problems: vec![too_large(bytes.len() as u64, limits)],
+        };
+    }
+    if let Some(nul) = bytes.iter().take(BINARY_SNIFF_BYTES).position(|&b| b == 0) {
+        return Loaded {
+            text: String::new(),
+            documents: Vec::new(),
+            problems: vec![Problem::new(
+                ProblemKind::Encoding,
+                Span::empty(0),
+                format!("binary file: NUL byte at offset {nul}; request files are UTF-8 text"),
+            )],
+        };
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(err) => {
+            let at = err.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(err.as_bytes()).into_owned();
+            return Loaded {
+                text,
+                documents: Vec::new(),
+                problems: vec![Problem::new(
+                    ProblemKind::Encoding,
+                    Span::empty(at),
+                    format!("invalid UTF-8 at byte {at}; request files are UTF-8 text"),
+                )],
+            };
+        }
+    };
+    if text.contains('\0') {
+        let at = text.find('\0').unwrap_or(0);
+        return Loaded {
+            problems: vec![Problem::new(
+                ProblemKind::Encoding,
+                Span::empty(at),
+                format!("NUL byte at offset {at}; request files are UTF-8 text"),
+            )],
+            text,
+            documents: Vec::new(),
+        };
+    }
+    let (documents, problems) = parse_text(&text, format, limits);
+    Loaded {
+        text,
+        documents,
+        problems,
+    }
+}
+
+/// Parses text that is already known to be valid.
+pub fn parse_text(text: &str, format: Format, limits: &Limits) -> (Vec<Node>, Vec<Problem>) {
+    match format {
+        Format::Yaml => yaml::parse(text, limits),
+        Format::Json => json::parse(text, limits),
+    }
+}
+
+pub fn too_large(size: u64, limits: &Limits) -> Problem {
+    Problem::new(
+        ProblemKind::Limit,
+        Span::empty(0),
+        format!(
+            "file is {} bytes, over the limit of {} bytes; it was not read",
+            size, limits.max_file_bytes
+        ),
+    )
+}

@@ -1,0 +1,201 @@
+//! The spanned document tree shared by YAML and JSON.
+
+use super::span::Span;
+
+/// A key or value of a document with the byte span it was read from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub span: Span,
+    pub value: Value,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    /// A number as written (`12`, `-3.5`, `0x1F`); parse with [`Node::as_i64`] or
+    /// [`Node::as_f64`] so that out-of-range integers stay visible to rules.
+    Number(String),
+    String(String),
+    /// A string whose text is JSON (SPEC 1.1), with the decoded tree. The decoded
+    /// nodes' spans point inside the string in the file.
+    EncodedJson {
+        text: String,
+        decoded: Box<Node>,
+    },
+    Seq(Vec<Node>),
+    Map(Vec<Entry>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub key: String,
+    pub key_span: Span,
+    pub value: Node,
+}
+
+impl Node {
+    pub fn new(span: Span, value: Value) -> Self {
+        Node { span, value }
+    }
+
+    /// The node rules should read: the decoded tree of a JSON-encoded string, else itself.
+    pub fn resolved(&self) -> &Node {
+        match &self.value {
+            Value::EncodedJson { decoded, .. } => decoded,
+            _ => self,
+        }
+    }
+
+    pub fn as_map(&self) -> Option<&[Entry]> {
+        match &self.resolved().value {
+            Value::Map(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match &self.resolved().value {
+            Value::Seq(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The text of a string (including a JSON-encoded one, as written).
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::String(s) | Value::EncodedJson { text: s, .. } => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.value {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    pub fn as_number_text(&self) -> Option<&str> {
+        match &self.value {
+            Value::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    pub fn as_i64(&self) -> Option<i64> {
+        parse_int(self.as_number_text()?)
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        let text = self.as_number_text()?;
+        parse_int(text)
+            .map(|i| i as f64)
+            .or_else(|| parse_float(text))
+    }
+
+    /// A scalar's text as a person wrote it (numbers and booleans included).
+    pub fn scalar_text(&self) -> Option<std::borrow::Cow<'_, str>> {
+        use std::borrow::Cow;
+        match &self.value {
+            Value::String(s) | Value::EncodedJson { text: s, .. } | Value::Number(s) => {
+                Some(Cow::Borrowed(s))
+            }
+            Value::Bool(b) => Some(Cow::Borrowed(if *b { "true" } else { "false" })),
+            Value::Null => Some(Cow::Borrowed("null")),
+            _ => None,
+        }
+    }
+
+    /// The entry of a mapping by key.
+    pub fn get(&self, key: &str) -> Option<&Entry> {
+        self.as_map()?.iter().find(|e| e.key == key)
+    }
+
+    pub fn get_value(&self, key: &str) -> Option<&Node> {
+        self.get(key).map(|e| &e.value)
+    }
+
+    /// What kind of value this is, for messages.
+    pub fn kind_name(&self) -> &'static str {
+        match &self.value {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::EncodedJson { .. } => "a JSON-encoded string",
+            Value::Seq(_) => "a list",
+            Value::Map(_) => "a mapping",
+        }
+    }
+
+    /// Visits this node and every node below it (keys excluded), decoded JSON included,
+    /// without recursion.
+    pub fn walk<'a>(&'a self, mut visit: impl FnMut(&'a Node)) {
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            visit(node);
+            match &node.value {
+                Value::Seq(items) => stack.extend(items.iter().rev()),
+                Value::Map(entries) => stack.extend(entries.iter().rev().map(|e| &e.value)),
+                Value::EncodedJson { decoded, .. } => stack.push(decoded),
+                _ => {}
+            }
+        }
+    }
+
+    /// Number of nodes in this subtree, for the alias expansion budget.
+    pub fn count(&self) -> usize {
+        let mut n = 0;
+        self.walk(|_| n += 1);
+        n
+    }
+}
+
+fn parse_int(text: &str) -> Option<i64> {
+    let (neg, digits) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let magnitude = if let Some(hex) = digits.strip_prefix("0x") {
+        i64::from_str_radix(hex, 16).ok()?
+    } else if let Some(oct) = digits.strip_prefix("0o") {
+        i64::from_str_radix(oct, 8).ok()?
+    } else if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        digits.parse::<i64>().ok()?
+    } else {
+        return None;
+    };
+    Some(if neg { -magnitude } else { magnitude })
+}
+
+fn parse_float(text: &str) -> Option<f64> {
+    match text {
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => Some(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => Some(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => Some(f64::NAN),
+        _ => text.parse().ok(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(s: &str) -> Node {
+        Node::new(Span::empty(0), Value::Number(s.into()))
+    }
+
+    #[test]
+    fn integers_in_yaml_notations() {
+        assert_eq!(num("42").as_i64(), Some(42));
+        assert_eq!(num("-7").as_i64(), Some(-7));
+        assert_eq!(num("0x1F").as_i64(), Some(31));
+        assert_eq!(num("0o17").as_i64(), Some(15));
+        assert_eq!(num("1.5").as_i64(), None);
+        assert_eq!(num("99999999999999999999").as_i64(), None);
+        assert_eq!(num("1.5").as_f64(), Some(1.5));
+        assert_eq!(num("1e3").as_f64(), Some(1000.0));
+    }
+}

@@ -1,0 +1,685 @@
+//! YAML 1.2 through saphyr-parser's event stream into [`Node`] trees.
+//!
+//! The builder keeps its own stack (no recursion), counts depth, nodes, alias
+//! expansion and documents as events arrive, and stops at the first limit crossed, so
+//! deep nesting and alias bombs cost bounded stack, time and memory.
+
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
+
+use super::span::{CharToByte, Span};
+use super::tree::{Entry, Node, Value};
+use super::{Limits, Problem, ProblemKind};
+
+pub fn parse(text: &str, limits: &Limits) -> (Vec<Node>, Vec<Problem>) {
+    // A leading BOM is not content; the parser would count it as a character.
+    let (body, bom) = match text.strip_prefix('\u{feff}') {
+        Some(rest) => (rest, 3),
+        None => (text, 0),
+    };
+    let mut builder = Builder {
+        text: body,
+        chars: CharToByte::new(body),
+        limits,
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        documents: Vec::new(),
+        problems: Vec::new(),
+        nodes: 0,
+        alias_nodes: 0,
+    };
+    builder.run();
+    let Builder {
+        mut documents,
+        mut problems,
+        ..
+    } = builder;
+    if bom != 0 {
+        for doc in &mut documents {
+            shift_spans(doc, bom);
+        }
+        for p in &mut problems {
+            p.span = Span::new(p.span.start + bom, p.span.end + bom);
+            p.related = p.related.map(|r| Span::new(r.start + bom, r.end + bom));
+        }
+    }
+    (documents, problems)
+}
+
+fn shift_spans(node: &mut Node, by: usize) {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        n.span = Span::new(n.span.start + by, n.span.end + by);
+        match &mut n.value {
+            Value::Seq(items) => stack.extend(items.iter_mut()),
+            Value::Map(entries) => {
+                for e in entries.iter_mut() {
+                    e.key_span = Span::new(e.key_span.start + by, e.key_span.end + by);
+                    stack.push(&mut e.value);
+                }
+            }
+            Value::EncodedJson { decoded, .. } => stack.push(decoded),
+            _ => {}
+        }
+    }
+}
+
+enum Frame {
+    Seq {
+        start: usize,
+        anchor: usize,
+        items: Vec<Node>,
+    },
+    Map {
+        start: usize,
+        anchor: usize,
+        entries: Vec<Entry>,
+        /// Keys that came from a `<<` merge, which an explicit key may override.
+        merged: Vec<bool>,
+        /// Index of keys once the mapping is too large for a linear duplicate search.
+        index: Option<HashMap<String, usize>>,
+        key: PendingKey,
+    },
+}
+
+enum PendingKey {
+    None,
+    Key { text: String, span: Span, merge: bool },
+    /// A key that is not a scalar; its value is read and dropped.
+    Skip,
+}
+
+struct Builder<'a> {
+    text: &'a str,
+    chars: CharToByte<'a>,
+    limits: &'a Limits,
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, (Node, usize)>,
+    documents: Vec<Node>,
+    problems: Vec<Problem>,
+    nodes: usize,
+    alias_nodes: usize,
+}
+
+/// Past this many entries duplicate keys are found through a hash index.
+const LINEAR_KEY_SEARCH: usize = 16;
+
+impl Builder<'_> {
+    fn span(&self, s: &saphyr_parser::Span) -> Span {
+        Span::new(self.chars.byte(s.start.index()), self.chars.byte(s.end.index()))
+    }
+
+    fn fail(&mut self, kind: ProblemKind, span: Span, message: String) {
+        self.problems.push(Problem::new(kind, span, message));
+    }
+
+    fn run(&mut self) {
+        let mut parser = Parser::new_from_str(self.text).keep_tags(true);
+        let mut doc_count = 0usize;
+        while let Some(next) = parser.next_event() {
+            let (event, raw_span) = match next {
+                Ok(ev) => ev,
+                Err(err) => {
+                    let at = self.chars.byte(err.marker().index());
+                    self.stack.clear();
+                    self.fail(
+                        ProblemKind::Syntax,
+                        Span::empty(at),
+                        format!("invalid YAML: {}", err.info()),
+                    );
+                    return;
+                }
+            };
+            let span = self.span(&raw_span);
+            let ok = match event {
+                Event::DocumentStart(_) => {
+                    doc_count += 1;
+                    if doc_count > self.limits.max_documents {
+                        self.fail(
+                            ProblemKind::Limit,
+                            span,
+                            format!(
+                                "more than {} documents in one file; the rest was not read",
+                                self.limits.max_documents
+                            ),
+                        );
+                        false
+                    } else {
+                        true
+                    }
+                }
+                Event::Scalar(value, style, anchor, tag) => {
+                    let node = Node::new(span, scalar_value(value.into_owned(), style, tag));
+                    self.finish(node, anchor)
+                }
+                Event::SequenceStart(anchor, _) => self.open(Frame::Seq {
+                    start: span.start,
+                    anchor,
+                    items: Vec::new(),
+                }, span),
+                Event::MappingStart(anchor, _) => self.open(Frame::Map {
+                    start: span.start,
+                    anchor,
+                    entries: Vec::new(),
+                    merged: Vec::new(),
+                    index: None,
+                    key: PendingKey::None,
+                }, span),
+                Event::SequenceEnd | Event::MappingEnd => self.close(span),
+                Event::Alias(id) => self.alias(id, span),
+                Event::StreamStart
+                | Event::StreamEnd
+                | Event::DocumentEnd
+                | Event::Nothing => true,
+            };
+            if !ok {
+                self.stack.clear();
+                return;
+            }
+        }
+    }
+
+    fn count_nodes(&mut self, n: usize, span: Span) -> bool {
+        self.nodes += n;
+        if self.nodes > self.limits.max_nodes {
+            self.fail(
+                ProblemKind::Limit,
+                span,
+                format!(
+                    "more than {} values in one file; the rest was not read",
+                    self.limits.max_nodes
+                ),
+            );
+            return false;
+        }
+        true
+    }
+
+    fn open(&mut self, frame: Frame, span: Span) -> bool {
+        if self.stack.len() >= self.limits.max_depth {
+            self.fail(
+                ProblemKind::Limit,
+                span,
+                format!(
+                    "nesting deeper than {} levels; the rest of the file was not read",
+                    self.limits.max_depth
+                ),
+            );
+            return false;
+        }
+        self.stack.push(frame);
+        true
+    }
+
+    fn close(&mut self, end_span: Span) -> bool {
+        let Some(frame) = self.stack.pop() else {
+            return true;
+        };
+        // A flow collection ends at its closing bracket; a block one at its last child.
+        let closes_flow = !end_span.is_empty()
+            && matches!(
+                self.text.as_bytes().get(end_span.end.wrapping_sub(1)),
+                Some(b']' | b'}')
+            );
+        match frame {
+            Frame::Seq {
+                start,
+                anchor,
+                items,
+            } => {
+                let end = if closes_flow {
+                    end_span.end
+                } else {
+                    items.last().map_or(start, |n| n.span.end)
+                };
+                self.finish(Node::new(Span::new(start, end.max(start)), Value::Seq(items)), anchor)
+            }
+            Frame::Map {
+                start,
+                anchor,
+                entries,
+                ..
+            } => {
+                let end = if closes_flow {
+                    end_span.end
+                } else {
+                    entries.last().map_or(start, |e| e.value.span.end)
+                };
+                self.finish(Node::new(Span::new(start, end.max(start)), Value::Map(entries)), anchor)
+            }
+        }
+    }
+
+    fn alias(&mut self, id: usize, span: Span) -> bool {
+        let Some((node, count)) = self.anchors.get(&id) else {
+            self.fail(ProblemKind::Syntax, span, "alias to an unknown anchor".into());
+            return false;
+        };
+        let count = *count;
+        self.alias_nodes += count;
+        if self.alias_nodes > self.limits.max_alias_nodes {
+            self.fail(
+                ProblemKind::Limit,
+                span,
+                format!(
+                    "aliases expand to more than {} values (an alias bomb?); the rest of the file was not read",
+                    self.limits.max_alias_nodes
+                ),
+            );
+            return false;
+        }
+        // The copy keeps the anchored text's spans: diagnostics point where it is written.
+        let node = node.clone();
+        if !self.count_nodes(count, span) {
+            return false;
+        }
+        self.attach(node)
+    }
+
+    fn finish(&mut self, node: Node, anchor: usize) -> bool {
+        if !self.count_nodes(1, node.span) {
+            return false;
+        }
+        if anchor != 0 {
+            let count = node.count();
+            self.anchors.insert(anchor, (node.clone(), count));
+        }
+        self.attach(node)
+    }
+
+    fn attach(&mut self, node: Node) -> bool {
+        match self.stack.last_mut() {
+            None => {
+                self.documents.push(node);
+                true
+            }
+            Some(Frame::Seq { items, .. }) => {
+                items.push(node);
+                true
+            }
+            Some(Frame::Map { key, .. }) => match std::mem::replace(key, PendingKey::None) {
+                PendingKey::None => {
+                    *key = match &node.value {
+                        Value::String(s) => PendingKey::Key {
+                            merge: s == "<<" && self.text.get(node.span.range()) == Some("<<"),
+                            text: s.clone(),
+                            span: node.span,
+                        },
+                        Value::Number(s) => PendingKey::Key {
+                            text: s.clone(),
+                            span: node.span,
+                            merge: false,
+                        },
+                        Value::Bool(b) => PendingKey::Key {
+                            text: b.to_string(),
+                            span: node.span,
+                            merge: false,
+                        },
+                        Value::Null => PendingKey::Key {
+                            text: String::new(),
+                            span: node.span,
+                            merge: false,
+                        },
+                        _ => {
+                            self.problems.push(Problem::new(
+                                ProblemKind::Syntax,
+                                node.span,
+                                "a mapping key must be a string, not a list or a mapping",
+                            ));
+                            PendingKey::Skip
+                        }
+                    };
+                    true
+                }
+                PendingKey::Skip => true,
+                PendingKey::Key { text, span, merge } => {
+                    if merge {
+                        self.merge(node, span);
+                    } else {
+                        self.insert(Entry {
+                            key: text,
+                            key_span: span,
+                            value: node,
+                        });
+                    }
+                    true
+                }
+            },
+        }
+    }
+
+    fn insert(&mut self, entry: Entry) {
+        let Some(Frame::Map {
+            entries,
+            merged,
+            index,
+            ..
+        }) = self.stack.last_mut()
+        else {
+            return;
+        };
+        let existing = match index {
+            Some(index) => index.get(&entry.key).copied(),
+            None => entries.iter().position(|e| e.key == entry.key),
+        };
+        match existing {
+            Some(i) if merged[i] => {
+                merged[i] = false;
+                entries[i] = entry;
+            }
+            Some(i) => {
+                let first = entries[i].key_span;
+                self.problems.push(Problem {
+                    kind: ProblemKind::DuplicateKey,
+                    span: entry.key_span,
+                    message: format!("duplicate key `{}`", entry.key),
+                    related: Some(first),
+                });
+                // The API reads the last value of a repeated field; so do the rules.
+                entries[i] = entry;
+            }
+            None => {
+                if let Some(index) = index {
+                    index.insert(entry.key.clone(), entries.len());
+                } else if entries.len() >= LINEAR_KEY_SEARCH {
+                    let mut map: HashMap<String, usize> = entries
+                        .iter()
+                        .enumerate()
+                        .map(|(i, e)| (e.key.clone(), i))
+                        .collect();
+                    map.insert(entry.key.clone(), entries.len());
+                    *index = Some(map);
+                }
+                entries.push(entry);
+                merged.push(false);
+            }
+        }
+    }
+
+    /// `<<: *defaults` (or a list of them): keys not already present are merged in.
+    fn merge(&mut self, value: Node, key_span: Span) {
+        let sources: Vec<Node> = match value.value {
+            Value::Map(_) => vec![value],
+            Value::Seq(items) if items.iter().all(|n| matches!(n.value, Value::Map(_))) => items,
+            _ => {
+                self.problems.push(Problem::new(
+                    ProblemKind::Syntax,
+                    key_span,
+                    "a merge key `<<` takes a mapping or a list of mappings",
+                ));
+                return;
+            }
+        };
+        for source in sources {
+            let Value::Map(src_entries) = source.value else {
+                continue;
+            };
+            for entry in src_entries {
+                let Some(Frame::Map {
+                    entries,
+                    merged,
+                    index,
+                    ..
+                }) = self.stack.last_mut()
+                else {
+                    return;
+                };
+                let present = match index {
+                    Some(index) => index.contains_key(&entry.key),
+                    None => entries.iter().any(|e| e.key == entry.key),
+                };
+                if !present {
+                    if let Some(index) = index {
+                        index.insert(entry.key.clone(), entries.len());
+                    }
+                    entries.push(entry);
+                    merged.push(true);
+                }
+            }
+        }
+    }
+}
+
+/// Resolves a scalar by the YAML 1.2 core schema; quoted and block scalars are strings.
+fn scalar_value(text: String, style: ScalarStyle, tag: Option<std::borrow::Cow<'_, Tag>>) -> Value {
+    if let Some(tag) = tag.as_deref().filter(|t| t.is_yaml_core_schema()) {
+        return match tag.suffix.as_str() {
+            "str" => Value::String(text),
+            "null" => Value::Null,
+            "bool" => match text.as_str() {
+                "true" | "True" | "TRUE" => Value::Bool(true),
+                "false" | "False" | "FALSE" => Value::Bool(false),
+                _ => Value::String(text),
+            },
+            "int" | "float" => Value::Number(text),
+            _ => plain_value(text),
+        };
+    }
+    match style {
+        ScalarStyle::Plain => plain_value(text),
+        _ => Value::String(text),
+    }
+}
+
+fn plain_value(text: String) -> Value {
+    match text.as_str() {
+        "" | "~" | "null" | "Null" | "NULL" => Value::Null,
+        "true" | "True" | "TRUE" => Value::Bool(true),
+        "false" | "False" | "FALSE" => Value::Bool(false),
+        _ if is_core_number(&text) => Value::Number(text),
+        _ => Value::String(text),
+    }
+}
+
+fn is_core_number(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.is_empty() || !(b[0].is_ascii_digit() || matches!(b[0], b'-' | b'+' | b'.')) {
+        return false;
+    }
+    if let Some(hex) = s.strip_prefix("0x") {
+        return !hex.is_empty() && hex.bytes().all(|c| c.is_ascii_hexdigit());
+    }
+    if let Some(oct) = s.strip_prefix("0o") {
+        return !oct.is_empty() && oct.bytes().all(|c| (b'0'..=b'7').contains(&c));
+    }
+    if matches!(
+        s,
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
+            | ".nan" | ".NaN" | ".NAN"
+    ) {
+        return true;
+    }
+    // [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
+    let mut i = usize::from(matches!(b[0], b'-' | b'+'));
+    let int_start = i;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    let int_digits = i - int_start;
+    let mut frac_digits = 0;
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        let f = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        frac_digits = i - f;
+    }
+    if int_digits == 0 && frac_digits == 0 {
+        return false;
+    }
+    if i < b.len() && matches!(b[i], b'e' | b'E') {
+        i += 1;
+        if i < b.len() && matches!(b[i], b'-' | b'+') {
+            i += 1;
+        }
+        let e = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == e {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> (Vec<Node>, Vec<Problem>) {
+        parse(text, &Limits::DEFAULT)
+    }
+
+    fn slice<'a>(text: &'a str, span: Span) -> &'a str {
+        &text[span.range()]
+    }
+
+    #[test]
+    fn keys_and_values_carry_byte_spans() {
+        let text = "a: 1\nname: \"Café\"\nlist: [x, y]\n";
+        let (docs, problems) = load(text);
+        assert!(problems.is_empty());
+        let doc = &docs[0];
+        let name = doc.get("name").unwrap();
+        assert_eq!(slice(text, name.key_span), "name");
+        assert_eq!(slice(text, name.value.span), "\"Café\"");
+        assert_eq!(name.value.as_str(), Some("Café"));
+        let list = doc.get_value("list").unwrap();
+        assert_eq!(slice(text, list.span), "[x, y]");
+        assert_eq!(slice(text, list.as_seq().unwrap()[1].span), "y");
+    }
+
+    #[test]
+    fn spans_after_multibyte_characters_are_bytes() {
+        let text = "emoji: \"\u{1F600}\u{1F600}\"\nafter: value\n";
+        let (docs, _) = load(text);
+        let after = docs[0].get("after").unwrap();
+        assert_eq!(slice(text, after.value.span), "value");
+    }
+
+    #[test]
+    fn multi_document_files() {
+        let text = "request: GET /a\n---\nrequest: GET /b\n";
+        let (docs, problems) = load(text);
+        assert!(problems.is_empty());
+        assert_eq!(docs.len(), 2);
+        let b = docs[1].get_value("request").unwrap();
+        assert_eq!(slice(text, b.span), "GET /b");
+    }
+
+    #[test]
+    fn crlf_spans() {
+        let text = "a: 1\r\nb: two\r\n";
+        let (docs, _) = load(text);
+        assert_eq!(slice(text, docs[0].get_value("b").unwrap().span), "two");
+    }
+
+    #[test]
+    fn bom_is_skipped_and_spans_stay_right() {
+        let text = "\u{feff}a: 1\nb: two\n";
+        let (docs, _) = load(text);
+        assert_eq!(slice(text, docs[0].get_value("b").unwrap().span), "two");
+    }
+
+    #[test]
+    fn core_schema_scalars() {
+        let (docs, _) = load("a: 12\nb: \"12\"\nc: true\nd: ~\ne: 1.5e3\nf: 0x1F\ng: 12abc\nh: !!str 5\n");
+        let d = &docs[0];
+        assert_eq!(d.get_value("a").unwrap().value, Value::Number("12".into()));
+        assert_eq!(d.get_value("b").unwrap().value, Value::String("12".into()));
+        assert_eq!(d.get_value("c").unwrap().value, Value::Bool(true));
+        assert_eq!(d.get_value("d").unwrap().value, Value::Null);
+        assert_eq!(d.get_value("e").unwrap().as_f64(), Some(1500.0));
+        assert_eq!(d.get_value("f").unwrap().as_i64(), Some(31));
+        assert_eq!(d.get_value("g").unwrap().value, Value::String("12abc".into()));
+        assert_eq!(d.get_value("h").unwrap().value, Value::String("5".into()));
+    }
+
+    #[test]
+    fn duplicate_keys_point_at_both() {
+        let text = "a: 1\nb: 2\na: 3\n";
+        let (docs, problems) = load(text);
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].kind, ProblemKind::DuplicateKey);
+        assert_eq!(problems[0].span, Span::new(10, 11));
+        assert_eq!(problems[0].related, Some(Span::new(0, 1)));
+        assert_eq!(docs[0].get_value("a").unwrap().as_i64(), Some(3));
+    }
+
+    #[test]
+    fn duplicate_keys_in_large_mappings() {
+        let mut text: String = (0..40).map(|i| format!("k{i}: {i}\n")).collect();
+        text.push_str("k7: again\n");
+        let (_, problems) = load(&text);
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].message, "duplicate key `k7`");
+    }
+
+    #[test]
+    fn aliases_keep_the_anchored_spans() {
+        let text = "base: &t\n  countries: [DE]\nparams:\n  targeting: *t\n";
+        let (docs, problems) = load(text);
+        assert!(problems.is_empty());
+        let t = docs[0].get_value("params").unwrap().get_value("targeting").unwrap();
+        let c = t.get_value("countries").unwrap();
+        assert_eq!(slice(text, c.as_seq().unwrap()[0].span), "DE");
+        assert_eq!(c.as_seq().unwrap()[0].span.start, text.find("DE").unwrap());
+    }
+
+    #[test]
+    fn merge_keys() {
+        let text = "d: &d {a: 1, b: 2}\nm:\n  <<: *d\n  b: 3\n";
+        let (docs, problems) = load(text);
+        assert!(problems.is_empty(), "{problems:?}");
+        let m = docs[0].get_value("m").unwrap();
+        assert_eq!(m.get_value("a").unwrap().as_i64(), Some(1));
+        assert_eq!(m.get_value("b").unwrap().as_i64(), Some(3));
+    }
+
+    #[test]
+    fn billion_laughs_stops_at_the_alias_budget() {
+        let mut text = String::from("a: &a [x, x, x, x, x, x, x, x, x]\n");
+        let names = ["b", "c", "d", "e", "f", "g", "h", "i"];
+        let mut prev = "a";
+        for n in names {
+            text.push_str(&format!("{n}: &{n} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"));
+            prev = n;
+        }
+        let (_, problems) = load(&text);
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].kind, ProblemKind::Limit);
+        assert!(problems[0].message.contains("alias"));
+    }
+
+    #[test]
+    fn deep_block_nesting_stops_at_the_depth_limit() {
+        let text: String = (0..5000).map(|i| format!("{}- \n", "  ".repeat(i))).collect();
+        let (_, problems) = load(&text);
+        assert_eq!(problems[0].kind, ProblemKind::Limit);
+    }
+
+    #[test]
+    fn deep_flow_nesting_is_a_diagnostic() {
+        let text = "[".repeat(200_000);
+        let (_, problems) = load(&text);
+        assert_eq!(problems.len(), 1);
+    }
+
+    #[test]
+    fn syntax_error_has_a_position() {
+        let text = "a: [1, 2\nb: 3\n";
+        let (_, problems) = load(text);
+        assert_eq!(problems[0].kind, ProblemKind::Syntax);
+        assert!(problems[0].message.starts_with("invalid YAML"));
+    }
+
+    #[test]
+    fn block_scalar_is_a_string() {
+        let text = "a: |\n  hi\n  there\n";
+        let (docs, _) = load(text);
+        assert_eq!(docs[0].get_value("a").unwrap().as_str(), Some("hi\nthere\n"));
+    }
+}
