@@ -1,6 +1,14 @@
 //! reqlint: an offline linter for API request files.
 //!
 //! Data flows one way: [`loading`] (bytes to spanned trees) → [`model`] (requests,
-//! tokens, config, context) → [`rules`] (diagnostics) → [`reports`] (output).
+//! tokens, config, context) → [`rules`] (diagnostics) → [`reports`] (output). The
+//! [`engine`] runs one file through them; [`walk`] picks the files; [`cli`] ties it up.
 
+pub mod cli;
+pub mod diagnostic;
+pub mod engine;
 pub mod loading;
+pub mod model;
+pub mod reports;
+pub mod rules;
+pub mod walk;

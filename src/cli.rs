@@ -1,0 +1,311 @@
+//! The command line (SPEC 4).
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use rayon::prelude::*;
+
+use crate::diagnostic::{Severity, did_you_mean};
+use crate::engine::{self, FileResult, Settings};
+use crate::loading::Limits;
+use crate::model::config::{Config, build_globs};
+use crate::model::context::ContextIndex;
+use crate::reports;
+use crate::rules::{self, REGISTRY};
+use crate::walk;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "reqlint",
+    version,
+    about = "An offline linter for API request files",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    check: CheckArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Lint files and directories (the default command)
+    Check(CheckArgs),
+    /// List every rule: name, group, default severity, summary
+    Rules,
+    /// Show what a rule checks, why, its source, and a bad and a good example
+    Explain {
+        /// The rule's name, as `reqlint rules` lists it
+        rule: String,
+    },
+}
+
+#[derive(Args, Debug, Default)]
+struct CheckArgs {
+    /// Files and directories to lint; `-` reads standard input [default: .]
+    paths: Vec<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    format: OutputFormat,
+    /// Config file to use instead of the nearest .reqlint.yaml
+    #[arg(long, value_name = "PATH")]
+    config: Option<PathBuf>,
+    /// Context snapshot file (repeatable); added to the config's `context`
+    #[arg(long, value_name = "PATH")]
+    context: Vec<PathBuf>,
+    /// The file name to report (and to choose YAML or JSON by) for standard input
+    #[arg(long, value_name = "NAME")]
+    stdin_filename: Option<String>,
+    /// When to colour the human report; NO_COLOR is honoured under `auto`
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    /// Number of threads to lint with [default: all cores]
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+enum OutputFormat {
+    /// miette's graphical report with code frames
+    #[default]
+    Human,
+    /// path:line:col: severity[rule]: message
+    Concise,
+    /// One JSON document (SPEC 5)
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+/// Runs the command line and gives the exit code (SPEC 4).
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Rules) => list_rules(),
+        Some(Command::Explain { rule }) => explain(&rule),
+        Some(Command::Check(args)) => check(args),
+        None => check(cli.check),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("reqlint: error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn list_rules() -> Result<ExitCode, String> {
+    let mut out = std::io::stdout().lock();
+    let width = REGISTRY.iter().map(|r| r.meta().name.len()).max().unwrap_or(0);
+    let _ = writeln!(out, "{:width$}  {:12}  {:8}  SUMMARY", "RULE", "GROUP", "SEVERITY");
+    for rule in REGISTRY {
+        let m = rule.meta();
+        let _ = writeln!(
+            out,
+            "{:width$}  {:12}  {:8}  {}",
+            m.name,
+            m.group.as_str(),
+            m.severity.as_str(),
+            m.summary
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn explain(name: &str) -> Result<ExitCode, String> {
+    let Some(rule) = rules::find(name) else {
+        return Err(match did_you_mean(name, rules::names()) {
+            Some(s) => format!("unknown rule `{name}` (did you mean `{s}`?)"),
+            None => format!("unknown rule `{name}`; `reqlint rules` lists them"),
+        });
+    };
+    let _ = std::io::stdout().write_all(explain_text(rule.meta()).as_bytes());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `reqlint explain` text, generated from the rule's metadata.
+pub fn explain_text(m: &rules::RuleMeta) -> String {
+    let indent = |text: &str| {
+        text.lines()
+            .map(|l| if l.is_empty() { String::new() } else { format!("    {l}") })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    format!(
+        "{name} ({group}, {severity} by default)\n\n{summary}.\n\n\
+         What it checks\n{what}\n\n\
+         Why\n{why}\n\n\
+         Source\n{source}\n\n\
+         Example that is reported ({bad_path})\n{bad}\n\n\
+         Example that passes ({good_path})\n{good}\n",
+        name = m.name,
+        group = m.group.as_str(),
+        severity = m.severity,
+        summary = m.summary,
+        what = indent(&fill(m.what)),
+        why = indent(&fill(m.why)),
+        source = indent(m.source),
+        bad_path = m.bad.path,
+        bad = indent(m.bad.text.trim_end()),
+        good_path = m.good.path,
+        good = indent(m.good.text.trim_end()),
+    )
+}
+
+/// Wraps prose at 88 columns.
+fn fill(text: &str) -> String {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + word.len() > 88 {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines.join("\n")
+}
+
+fn load_settings(args: &CheckArgs) -> Result<Settings, String> {
+    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
+    let names = rules::names();
+    let config = match &args.config {
+        Some(path) => Config::load(path, &names)?,
+        None => match Config::discover(&cwd) {
+            Some(path) => Config::load(&path, &names)?,
+            None => Config::defaults(PathBuf::from(".")),
+        },
+    };
+    let mut context = ContextIndex::default();
+    for pattern in &config.context {
+        for file in expand_context_glob(&config.root, pattern)? {
+            context.add_file(&file)?;
+        }
+    }
+    for file in &args.context {
+        context.add_file(file)?;
+    }
+    Ok(Settings {
+        config,
+        context,
+        limits: Limits::DEFAULT,
+    })
+}
+
+/// The files a `context:` entry names: a path, or a glob relative to the config root.
+fn expand_context_glob(root: &Path, pattern: &str) -> Result<Vec<PathBuf>, String> {
+    if !pattern.contains(['*', '?', '[', '{']) {
+        let path = root.join(pattern);
+        if !path.is_file() {
+            return Err(format!("context file {} does not exist", path.display()));
+        }
+        return Ok(vec![path]);
+    }
+    let set = build_globs([pattern])?;
+    // Walk only below the pattern's literal prefix.
+    let literal: PathBuf = Path::new(pattern)
+        .components()
+        .take_while(|c| !c.as_os_str().to_string_lossy().contains(['*', '?', '[', '{']))
+        .collect();
+    let start = root.join(&literal);
+    let mut files = Vec::new();
+    if !start.is_dir() {
+        return Ok(files);
+    }
+    for entry in ignore::WalkBuilder::new(&start).standard_filters(false).build().flatten() {
+        if entry.file_type().is_some_and(|t| t.is_file()) {
+            let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
+            if set.is_match(rel) {
+                files.push(entry.path().to_path_buf());
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+fn check(args: CheckArgs) -> Result<ExitCode, String> {
+    let settings = load_settings(&args)?;
+    let results = if args.paths.len() == 1 && args.paths[0].as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        let name = args.stdin_filename.clone().unwrap_or_else(|| "-".to_string());
+        vec![engine::lint_bytes(&name, Path::new(&name), bytes, &settings)]
+    } else {
+        let inputs = if args.paths.is_empty() {
+            vec![PathBuf::from(".")]
+        } else {
+            args.paths.clone()
+        };
+        if inputs.iter().any(|p| p.as_os_str() == "-") {
+            return Err("`-` (standard input) cannot be mixed with other paths".into());
+        }
+        let targets = walk::collect(&inputs, &settings.config)?;
+        lint_all(&targets, &settings, args.threads)?
+    };
+    for r in &results {
+        if let Some(e) = &r.io_error {
+            eprintln!("reqlint: error: {e}");
+        }
+    }
+    let color = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+        }
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = match args.format {
+        OutputFormat::Human => reports::human::write(&results, color, &mut out),
+        OutputFormat::Concise => reports::concise::write(&results, &mut out),
+        OutputFormat::Json => reports::json::write(&results, &mut out),
+    };
+    let flushed = written.and_then(|()| out.flush());
+    if let Err(e) = flushed {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(format!("cannot write the report: {e}"));
+        }
+    }
+    if results.iter().any(|r| r.io_error.is_some()) {
+        return Ok(ExitCode::from(2));
+    }
+    let failed = results
+        .iter()
+        .any(|r| r.diagnostics.iter().any(|d| d.severity == Severity::Error));
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Stack for lint threads: generous, although the loaders never recurse deeply.
+const THREAD_STACK: usize = 8 * 1024 * 1024;
+
+fn lint_all(targets: &[walk::Target], settings: &Settings, threads: Option<usize>) -> Result<Vec<FileResult>, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .stack_size(THREAD_STACK)
+        .build()
+        .map_err(|e| format!("cannot start threads: {e}"))?;
+    Ok(pool.install(|| {
+        targets
+            .par_iter()
+            .map(|t| engine::lint_path(&t.path, &t.display, &t.rel, settings))
+            .collect()
+    }))
+}

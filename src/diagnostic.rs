@@ -1,0 +1,136 @@
+//! What a rule reports: the one currency between rules and reports.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::loading::Span;
+use crate::rules::RuleMeta;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Severity> {
+        match text {
+            "info" => Some(Severity::Info),
+            "warning" => Some(Severity::Warning),
+            "error" => Some(Severity::Error),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The error the API would answer, where the seeds name one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ApiError {
+    pub code: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subcode: Option<u32>,
+}
+
+/// A secondary place that explains the diagnostic.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub help: Option<String>,
+    pub api_error: Option<ApiError>,
+    pub span: Span,
+    pub labels: Vec<Label>,
+    /// The primary span holds a secret: reports must not show its text.
+    pub secret: bool,
+}
+
+impl Diagnostic {
+    pub fn new(meta: &RuleMeta, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            rule: meta.name,
+            severity: meta.severity,
+            message: message.into(),
+            help: None,
+            api_error: None,
+            span,
+            labels: Vec::new(),
+            secret: false,
+        }
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_api_error(mut self, code: u32, subcode: Option<u32>) -> Self {
+        self.api_error = Some(ApiError { code, subcode });
+        self
+    }
+
+    pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Self {
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    pub fn secret(mut self) -> Self {
+        self.secret = true;
+        self
+    }
+}
+
+/// The closest candidate to `word` by edit distance, for "did you mean".
+pub fn did_you_mean<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+    let lower = word.to_lowercase();
+    candidates
+        .into_iter()
+        .map(|c| (strsim::jaro_winkler(&lower, &c.to_lowercase()), c))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions() {
+        let keys = ["request", "params", "token", "object", "public"];
+        assert_eq!(did_you_mean("parms", keys), Some("params"));
+        assert_eq!(did_you_mean("Request", keys), Some("request"));
+        assert_eq!(did_you_mean("zzz", keys), None);
+    }
+}

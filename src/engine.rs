@@ -1,0 +1,226 @@
+//! One file through the pipeline: load → model → rules → suppressions. Never panics
+//! outward: whatever happens to one file, the others' results are kept.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::loading::{self, Format, Limits, Span};
+use crate::model::config::Config;
+use crate::model::context::ContextIndex;
+use crate::model::{self, FileModel};
+use crate::rules::{FileContext, REGISTRY};
+
+/// What a run knows besides the files: the config and the context snapshots.
+pub struct Settings {
+    pub config: Config,
+    pub context: ContextIndex,
+    pub limits: Limits,
+}
+
+/// The outcome of one file.
+#[derive(Debug)]
+pub struct FileResult {
+    /// The path as given or found by the walk.
+    pub path: String,
+    /// The text, kept only when there is something to show from it.
+    pub text: Option<Arc<str>>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub requests: usize,
+    /// The file could not be read at all: the run fails (exit 2), the others are kept.
+    pub io_error: Option<String>,
+}
+
+/// Name of the diagnostic given when reqlint itself failed on a file.
+pub const INTERNAL_ERROR: &str = "internal-error";
+
+/// Reads and lints a file from disk. `rel` is the path relative to the config root,
+/// for per-file-ignores.
+pub fn lint_path(path: &Path, display: &str, rel: &Path, settings: &Settings) -> FileResult {
+    let io_failure = |e: std::io::Error| FileResult {
+        path: display.to_string(),
+        text: None,
+        diagnostics: Vec::new(),
+        requests: 0,
+        io_error: Some(format!("cannot read {display}: {e}")),
+    };
+    let size = match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => {
+            return io_failure(std::io::Error::other("it is a directory"));
+        }
+        Ok(meta) => meta.len(),
+        Err(e) => return io_failure(e),
+    };
+    if size > settings.limits.max_file_bytes {
+        return lint_oversized(display, rel, size, settings);
+    }
+    match std::fs::read(path) {
+        Ok(bytes) => lint_bytes(display, rel, bytes, settings),
+        Err(e) => io_failure(e),
+    }
+}
+
+fn lint_oversized(display: &str, rel: &Path, size: u64, settings: &Settings) -> FileResult {
+    let problems = [loading::too_large(size, &settings.limits)];
+    let model = FileModel::default();
+    let diagnostics = run_rules(display, "", &problems, &model, rel, settings);
+    FileResult {
+        path: display.to_string(),
+        text: Some(Arc::from("")),
+        diagnostics,
+        requests: 0,
+        io_error: None,
+    }
+}
+
+/// Lints a file's bytes (from disk or standard input).
+pub fn lint_bytes(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings) -> FileResult {
+    let outcome = catch_unwind(AssertUnwindSafe(|| lint_unguarded(display, rel, bytes, settings)));
+    outcome.unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        FileResult {
+            path: display.to_string(),
+            text: Some(Arc::from("")),
+            diagnostics: vec![Diagnostic {
+                rule: INTERNAL_ERROR,
+                severity: Severity::Error,
+                message: format!("reqlint failed on this file: {what}"),
+                help: Some("please report this with the file; the other files were linted".into()),
+                api_error: None,
+                span: Span::empty(0),
+                labels: Vec::new(),
+                secret: false,
+            }],
+            requests: 0,
+            io_error: None,
+        }
+    })
+}
+
+fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings) -> FileResult {
+    let format = Format::from_path(display);
+    let mut loaded = loading::load(bytes, format, &settings.limits);
+    let decode_problems = model::decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
+    loaded.problems.extend(decode_problems);
+    let model = FileModel::build(&loaded.documents, &loaded.text);
+    let mut diagnostics = run_rules(display, &loaded.text, &loaded.problems, &model, rel, settings);
+    if format == Format::Yaml && !diagnostics.is_empty() {
+        apply_suppressions(&loaded.text, &mut diagnostics);
+    }
+    let requests = model.requests.len();
+    drop(model);
+    FileResult {
+        path: display.to_string(),
+        text: (!diagnostics.is_empty()).then(|| Arc::from(loaded.text)),
+        diagnostics,
+        requests,
+        io_error: None,
+    }
+}
+
+fn run_rules(
+    display: &str,
+    text: &str,
+    problems: &[loading::Problem],
+    model: &FileModel<'_>,
+    rel: &Path,
+    settings: &Settings,
+) -> Vec<Diagnostic> {
+    let cx = FileContext {
+        path: display,
+        text,
+        problems,
+        model,
+        config: &settings.config,
+        context: &settings.context,
+    };
+    let mut diagnostics = Vec::new();
+    let paths = [rel, Path::new(display)];
+    for rule in REGISTRY {
+        let meta = rule.meta();
+        let Some(severity) = settings.config.severity(meta.name, meta.severity) else {
+            continue;
+        };
+        if settings.config.ignored_for(meta.name, &paths) {
+            continue;
+        }
+        let from = diagnostics.len();
+        rule.check(&cx, &mut diagnostics);
+        if severity != meta.severity {
+            for d in &mut diagnostics[from..] {
+                d.severity = severity;
+            }
+        }
+    }
+    diagnostics.sort_by(|a, b| {
+        (a.span.start, a.span.end, a.rule).cmp(&(b.span.start, b.span.end, b.rule))
+    });
+    diagnostics
+}
+
+/// `# reqlint: ignore[rule-a, rule-b]` (SPEC 2): at the end of a line it silences
+/// those rules on that line; alone on a line, on the next line.
+fn apply_suppressions(text: &str, diagnostics: &mut Vec<Diagnostic>) {
+    let suppressions = parse_suppressions(text);
+    if suppressions.is_empty() {
+        return;
+    }
+    let index = loading::LineIndex::new(text);
+    diagnostics.retain(|d| {
+        let line = index.line_of(d.span.start);
+        !suppressions
+            .iter()
+            .any(|(l, rules)| *l == line && rules.iter().any(|r| r == d.rule))
+    });
+}
+
+/// (0-based line silenced, rules) for each suppression comment.
+pub fn parse_suppressions(text: &str) -> Vec<(usize, Vec<String>)> {
+    const MARKER: &str = "reqlint:";
+    let mut found = Vec::new();
+    if !text.contains(MARKER) {
+        return found;
+    }
+    for (line0, line) in text.lines().enumerate() {
+        let Some(at) = line.find(MARKER) else { continue };
+        let Some(hash) = line[..at].rfind('#') else { continue };
+        if !line[hash + 1..at].trim().is_empty() {
+            continue;
+        }
+        // A comment starts a line or follows white space.
+        if hash > 0 && !line[..hash].ends_with([' ', '\t']) {
+            continue;
+        }
+        let rest = line[at + MARKER.len()..].trim_start();
+        let Some(list) = rest.strip_prefix("ignore[") else { continue };
+        let Some(close) = list.find(']') else { continue };
+        let rules = list[..close]
+            .split(',')
+            .map(|r| r.trim().to_string())
+            .filter(|r| !r.is_empty())
+            .collect();
+        let alone = line[..hash].trim().is_empty();
+        found.push((if alone { line0 + 1 } else { line0 }, rules));
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suppression_comments() {
+        let text = "a: 1 # reqlint: ignore[rule-a, rule-b]\n# reqlint: ignore[rule-c]\nb: 2\nc: \"# reqlint: ignore[x]\"\nd: 1#reqlint: ignore[y]\n";
+        let s = parse_suppressions(text);
+        assert_eq!(s, vec![
+            (0, vec!["rule-a".to_string(), "rule-b".to_string()]),
+            (2, vec!["rule-c".to_string()]),
+        ]);
+    }
+}

@@ -1,0 +1,314 @@
+//! `.reqlint.yaml` (SPEC 2): found upward from the working directory or named by
+//! `--config`. Anything it does not know stops the run with a one-line reason.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+
+use crate::diagnostic::{Severity, did_you_mean};
+use crate::loading::{self, Format, Limits, LineIndex, Node, Span, Value};
+use crate::model::Version;
+
+pub const CONFIG_FILE: &str = ".reqlint.yaml";
+
+pub const DEFAULT_INCLUDE: &[&str] = &[
+    "**/*.req.yaml",
+    "**/*.req.yml",
+    "**/*.req.json",
+    "requests/**/*.{yaml,yml,json}",
+];
+
+const TOP_KEYS: &[&str] = &[
+    "include",
+    "exclude",
+    "rules",
+    "per-file-ignores",
+    "advertising",
+    "tokens",
+    "context",
+];
+
+const ADVERTISING_KEYS: &[&str] = &["min-version"];
+
+/// A rule's configured severity; `None` is `off`.
+pub type RuleSetting = Option<Severity>;
+
+#[derive(Debug)]
+pub struct Config {
+    /// The file it was read from, if any.
+    pub path: Option<PathBuf>,
+    /// The directory globs are relative to: the config's, or the working directory.
+    pub root: PathBuf,
+    pub include: GlobSet,
+    pub exclude: GlobSet,
+    pub rules: HashMap<String, RuleSetting>,
+    pub per_file_ignores: Vec<(GlobSet, Vec<String>)>,
+    pub min_version: Option<Version>,
+    /// Named tokens (SPEC 1.3), as written in the config.
+    pub tokens: HashMap<String, Node>,
+    /// The config file's text, for positions inside `tokens`.
+    pub text: String,
+    /// Context snapshot globs, relative to `root`.
+    pub context: Vec<String>,
+}
+
+impl Config {
+    /// The config with every default, for a run without a config file.
+    pub fn defaults(root: PathBuf) -> Config {
+        Config {
+            path: None,
+            root,
+            include: build_globs(DEFAULT_INCLUDE.iter().copied()).expect("default globs are valid"),
+            exclude: GlobSet::empty(),
+            rules: HashMap::new(),
+            per_file_ignores: Vec::new(),
+            min_version: None,
+            tokens: HashMap::new(),
+            text: String::new(),
+            context: Vec::new(),
+        }
+    }
+
+    /// The nearest `.reqlint.yaml` from `start` upward.
+    pub fn discover(start: &Path) -> Option<PathBuf> {
+        start
+            .ancestors()
+            .map(|dir| dir.join(CONFIG_FILE))
+            .find(|candidate| candidate.is_file())
+    }
+
+    /// Reads a config file; `rule_names` are the rules that exist.
+    pub fn load(path: &Path, rule_names: &[&str]) -> Result<Config, String> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| format!("cannot read config {}: {e}", path.display()))?;
+        let root = path
+            .parent()
+            .map(Path::to_path_buf)
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or_else(|| PathBuf::from("."));
+        Config::parse(bytes, path, root, rule_names)
+    }
+
+    pub fn parse(bytes: Vec<u8>, path: &Path, root: PathBuf, rule_names: &[&str]) -> Result<Config, String> {
+        let loaded = loading::load(bytes, Format::Yaml, &Limits::DEFAULT);
+        let text = loaded.text;
+        let at = |span: Span, message: String| -> String {
+            let pos = LineIndex::new(&text).position(&text, span.start);
+            format!("{}:{}:{}: {message}", path.display(), pos.line, pos.column)
+        };
+        if let Some(problem) = loaded.problems.first() {
+            return Err(at(problem.span, problem.message.clone()));
+        }
+        let mut config = Config::defaults(root);
+        config.path = Some(path.to_path_buf());
+        let Some(doc) = loaded.documents.first() else {
+            config.text = text;
+            return Ok(config);
+        };
+        let entries = match &doc.value {
+            Value::Map(entries) => entries,
+            Value::Null => {
+                config.text = text;
+                return Ok(config);
+            }
+            _ => return Err(at(doc.span, "the config must be a mapping".into())),
+        };
+        for entry in entries {
+            let value = &entry.value;
+            match entry.key.as_str() {
+                "include" => {
+                    config.include = globs(value, "include").map_err(|(s, m)| at(s, m))?;
+                }
+                "exclude" => {
+                    config.exclude = globs(value, "exclude").map_err(|(s, m)| at(s, m))?;
+                }
+                "rules" => {
+                    let Some(rules) = value.as_map() else {
+                        return Err(at(value.span, "`rules` must map rule names to severities".into()));
+                    };
+                    for rule in rules {
+                        check_rule_name(&rule.key, rule_names).map_err(|m| at(rule.key_span, m))?;
+                        let setting = severity_setting(&rule.value).map_err(|m| at(rule.value.span, m))?;
+                        config.rules.insert(rule.key.clone(), setting);
+                    }
+                }
+                "per-file-ignores" => {
+                    let Some(items) = value.as_map() else {
+                        return Err(at(value.span, "`per-file-ignores` must map globs to lists of rule names".into()));
+                    };
+                    for item in items {
+                        let set = build_globs([item.key.as_str()]).map_err(|m| at(item.key_span, m))?;
+                        let names = string_list(&item.value)
+                            .ok_or_else(|| at(item.value.span, "expected a list of rule names".into()))?;
+                        for (name, span) in &names {
+                            check_rule_name(name, rule_names).map_err(|m| at(*span, m))?;
+                        }
+                        config
+                            .per_file_ignores
+                            .push((set, names.into_iter().map(|(n, _)| n).collect()));
+                    }
+                }
+                "advertising" => {
+                    let Some(items) = value.as_map() else {
+                        return Err(at(value.span, "`advertising` must be a mapping".into()));
+                    };
+                    for item in items {
+                        if item.key != "min-version" {
+                            return Err(at(item.key_span, unknown_key("advertising", &item.key, ADVERTISING_KEYS)));
+                        }
+                        let version = item
+                            .value
+                            .scalar_text()
+                            .and_then(|t| Version::parse(&t))
+                            .ok_or_else(|| at(item.value.span, "`min-version` must be a version such as v22.0".into()))?;
+                        config.min_version = Some(version);
+                    }
+                }
+                "tokens" => {
+                    let Some(items) = value.as_map() else {
+                        return Err(at(value.span, "`tokens` must map token names to tokens".into()));
+                    };
+                    for item in items {
+                        if item.value.as_map().is_none() {
+                            return Err(at(item.value.span, format!("token `{}` must be a mapping with `permissions`", item.key)));
+                        }
+                        config.tokens.insert(item.key.clone(), item.value.clone());
+                    }
+                }
+                "context" => {
+                    config.context = string_list(value)
+                        .ok_or_else(|| at(value.span, "`context` must be a list of paths or globs".into()))?
+                        .into_iter()
+                        .map(|(s, _)| s)
+                        .collect();
+                }
+                other => return Err(at(entry.key_span, unknown_key("the config", other, TOP_KEYS))),
+            }
+        }
+        config.text = text;
+        Ok(config)
+    }
+
+    /// The severity of a rule in this config: `None` when it is off.
+    pub fn severity(&self, rule: &str, default: Severity) -> Option<Severity> {
+        self.rules.get(rule).copied().unwrap_or(Some(default))
+    }
+
+    /// Whether `per-file-ignores` silences `rule` for `path` (relative to the root).
+    pub fn ignored_for(&self, rule: &str, paths: &[&Path]) -> bool {
+        self.per_file_ignores.iter().any(|(set, rules)| {
+            rules.iter().any(|r| r == rule) && paths.iter().any(|p| set.is_match(p))
+        })
+    }
+}
+
+fn unknown_key(place: &str, key: &str, known: &[&str]) -> String {
+    match did_you_mean(key, known.iter().copied()) {
+        Some(s) => format!("unknown key `{key}` in {place} (did you mean `{s}`?)"),
+        None => format!("unknown key `{key}` in {place}; known keys: {}", known.join(", ")),
+    }
+}
+
+fn check_rule_name(name: &str, rule_names: &[&str]) -> Result<(), String> {
+    if rule_names.contains(&name) {
+        return Ok(());
+    }
+    Err(match did_you_mean(name, rule_names.iter().copied()) {
+        Some(s) => format!("unknown rule `{name}` (did you mean `{s}`?)"),
+        None => format!("unknown rule `{name}`; `reqlint rules` lists them"),
+    })
+}
+
+fn severity_setting(node: &Node) -> Result<RuleSetting, String> {
+    let text = node.scalar_text().unwrap_or_default();
+    // YAML 1.1 readers turn `off` into false; accept what people mean.
+    if text == "off" || text == "false" {
+        return Ok(None);
+    }
+    Severity::parse(&text).map(Some).ok_or_else(|| {
+        format!("unknown severity `{text}`; use error, warning, info or off")
+    })
+}
+
+fn string_list(node: &Node) -> Option<Vec<(String, Span)>> {
+    match &node.value {
+        Value::String(s) => Some(vec![(s.clone(), node.span)]),
+        Value::Seq(items) => items
+            .iter()
+            .map(|n| n.as_str().map(|s| (s.to_string(), n.span)))
+            .collect(),
+        _ => None,
+    }
+}
+
+fn globs(node: &Node, key: &str) -> Result<GlobSet, (Span, String)> {
+    let list = string_list(node).ok_or((node.span, format!("`{key}` must be a list of globs")))?;
+    let mut builder = GlobSetBuilder::new();
+    for (pattern, span) in list {
+        builder.add(glob(&pattern).map_err(|m| (span, m))?);
+    }
+    builder.build().map_err(|e| (node.span, e.to_string()))
+}
+
+fn glob(pattern: &str) -> Result<Glob, String> {
+    globset::GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+        .map_err(|e| format!("invalid glob `{pattern}`: {}", e.kind()))
+}
+
+pub fn build_globs<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Result<GlobSet, String> {
+    let mut builder = GlobSetBuilder::new();
+    for p in patterns {
+        builder.add(glob(p)?);
+    }
+    builder.build().map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RULES: &[&str] = &["duplicate-key", "literal-secret"];
+
+    fn parse(text: &str) -> Result<Config, String> {
+        Config::parse(text.as_bytes().to_vec(), Path::new(".reqlint.yaml"), PathBuf::from("."), RULES)
+    }
+
+    #[test]
+    fn full_config() {
+        let c = parse(
+            "include: [\"**/*.req.yaml\"]\nexclude: [\"vendor/**\"]\nrules:\n  duplicate-key: warning\n  literal-secret: off\nper-file-ignores:\n  \"legacy/**\": [duplicate-key]\nadvertising:\n  min-version: v22.0\ntokens:\n  ci-bot:\n    permissions: {repository: {contents: read}}\ncontext:\n  - state/**/*.yaml\n",
+        )
+        .unwrap();
+        assert!(c.include.is_match("a/b.req.yaml"));
+        assert!(!c.include.is_match("a/b.yaml"));
+        assert!(c.exclude.is_match("vendor/x/y.req.yaml"));
+        assert_eq!(c.severity("duplicate-key", Severity::Error), Some(Severity::Warning));
+        assert_eq!(c.severity("literal-secret", Severity::Error), None);
+        assert!(c.ignored_for("duplicate-key", &[Path::new("legacy/a.req.yaml")]));
+        assert_eq!(c.min_version, Some(Version { major: 22, minor: 0 }));
+        assert!(c.tokens.contains_key("ci-bot"));
+        assert_eq!(c.context, vec!["state/**/*.yaml".to_string()]);
+    }
+
+    #[test]
+    fn unknown_things_are_one_line_errors() {
+        let e = parse("rulez: {}\n").unwrap_err();
+        assert_eq!(e, ".reqlint.yaml:1:1: unknown key `rulez` in the config (did you mean `rules`?)");
+        let e = parse("rules:\n  duplicate-keys: error\n").unwrap_err();
+        assert!(e.contains("unknown rule `duplicate-keys` (did you mean `duplicate-key`?)"), "{e}");
+        let e = parse("rules:\n  duplicate-key: fatal\n").unwrap_err();
+        assert!(e.contains("unknown severity `fatal`"));
+        assert!(!e.contains('\n'));
+    }
+
+    #[test]
+    fn default_include() {
+        let c = Config::defaults(PathBuf::from("."));
+        assert!(c.include.is_match("x/y/a.req.json"));
+        assert!(c.include.is_match("requests/ads/a.yaml"));
+        assert!(!c.include.is_match("docs/a.yaml"));
+    }
+}

@@ -1,0 +1,138 @@
+//! Context snapshots (SPEC 3): objects that already exist, indexed by kind and id.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::diagnostic::did_you_mean;
+use crate::loading::{self, Format, Limits, LineIndex, Node, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    AdAccounts,
+    CustomAudiences,
+    AdSets,
+    Campaigns,
+    CustomConversions,
+}
+
+impl Kind {
+    pub const ALL: [(Kind, &'static str); 5] = [
+        (Kind::AdAccounts, "ad_accounts"),
+        (Kind::CustomAudiences, "custom_audiences"),
+        (Kind::AdSets, "ad_sets"),
+        (Kind::Campaigns, "campaigns"),
+        (Kind::CustomConversions, "custom_conversions"),
+    ];
+
+    pub fn parse(name: &str) -> Option<Kind> {
+        Kind::ALL.iter().find(|(_, n)| *n == name).map(|(k, _)| *k)
+    }
+}
+
+/// Every object of every snapshot, by kind and id.
+#[derive(Debug, Default)]
+pub struct ContextIndex {
+    objects: HashMap<(Kind, String), Node>,
+}
+
+/// Ad account ids are written `act_123` in paths and often `123` in snapshots.
+fn normalize(kind: Kind, id: &str) -> &str {
+    match kind {
+        Kind::AdAccounts => id.strip_prefix("act_").unwrap_or(id),
+        _ => id,
+    }
+}
+
+impl ContextIndex {
+    pub fn get(&self, kind: Kind, id: &str) -> Option<&Node> {
+        self.objects.get(&(kind, normalize(kind, id).to_string()))
+    }
+
+    pub fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+
+    /// Reads one snapshot file into the index. Errors are one line, with a position.
+    pub fn add_file(&mut self, path: &Path) -> Result<(), String> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| format!("cannot read context {}: {e}", path.display()))?;
+        self.add_text(bytes, path)
+    }
+
+    pub fn add_text(&mut self, bytes: Vec<u8>, path: &Path) -> Result<(), String> {
+        let loaded = loading::load(bytes, Format::from_path(&path.to_string_lossy()), &Limits::DEFAULT);
+        let text = &loaded.text;
+        let at = |offset: usize, message: String| {
+            let pos = LineIndex::new(text).position(text, offset);
+            format!("{}:{}:{}: {message}", path.display(), pos.line, pos.column)
+        };
+        if let Some(p) = loaded.problems.first() {
+            return Err(at(p.span.start, p.message.clone()));
+        }
+        for doc in &loaded.documents {
+            let Some(entries) = doc.as_map() else {
+                if matches!(doc.value, Value::Null) {
+                    continue;
+                }
+                return Err(at(doc.span.start, "a context snapshot must map kinds to lists of objects".into()));
+            };
+            for entry in entries {
+                let Some(kind) = Kind::parse(&entry.key) else {
+                    let names = Kind::ALL.map(|(_, n)| n);
+                    let hint = match did_you_mean(&entry.key, names) {
+                        Some(s) => format!(" (did you mean `{s}`?)"),
+                        None => format!("; kinds: {}", names.join(", ")),
+                    };
+                    return Err(at(entry.key_span.start, format!("unknown context kind `{}`{hint}", entry.key)));
+                };
+                // A saved list response: `{data: [...]}`.
+                let list = entry.value.get_value("data").unwrap_or(&entry.value);
+                let Some(items) = list.as_seq() else {
+                    return Err(at(list.span.start, format!("`{}` must be a list of objects or `data: [...]`", entry.key)));
+                };
+                for item in items {
+                    let id = item
+                        .get_value("id")
+                        .and_then(|id| id.scalar_text().map(|t| t.into_owned()))
+                        .filter(|_| item.as_map().is_some())
+                        .ok_or_else(|| at(item.span.start, format!("an object of `{}` needs an `id`", entry.key)))?;
+                    self.objects
+                        .insert((kind, normalize(kind, &id).to_string()), item.clone());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_and_saved_responses() {
+        let mut idx = ContextIndex::default();
+        idx.add_text(
+            b"ad_accounts:\n  - id: act_1234\n    currency: USD\ncustom_audiences:\n  data:\n    - id: \"2385\"\n      operation_status: {code: 471}\nad_sets:\n  - {id: 99, status: ARCHIVED}\n".to_vec(),
+            Path::new("state.yaml"),
+        )
+        .unwrap();
+        assert_eq!(idx.len(), 3);
+        assert!(idx.get(Kind::AdAccounts, "act_1234").is_some());
+        assert!(idx.get(Kind::AdAccounts, "1234").is_some());
+        let a = idx.get(Kind::CustomAudiences, "2385").unwrap();
+        assert_eq!(a.get_value("operation_status").unwrap().get_value("code").unwrap().as_i64(), Some(471));
+        assert!(idx.get(Kind::AdSets, "99").is_some());
+    }
+
+    #[test]
+    fn unknown_kind_is_an_error() {
+        let mut idx = ContextIndex::default();
+        let e = idx.add_text(b"adsets: []\n".to_vec(), Path::new("s.yaml")).unwrap_err();
+        assert_eq!(e, "s.yaml:1:1: unknown context kind `adsets` (did you mean `ad_sets`?)");
+    }
+}

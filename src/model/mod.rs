@@ -1,0 +1,446 @@
+//! The model: typed requests read from loaded documents (SPEC 1), the config (SPEC 2)
+//! and the context snapshots (SPEC 3). Reading is tolerant: what does not fit the
+//! shape is recorded as a [`ShapeIssue`] and left out, never a panic.
+
+pub mod config;
+pub mod context;
+pub mod request_line;
+
+use crate::diagnostic::did_you_mean;
+use crate::loading::encoded::decode_in_place;
+use crate::loading::{Entry, Limits, Node, Problem, Span, Value};
+pub use request_line::{Api, LineError, Method, RequestLine, Segment, Version};
+
+/// Keys of one request (SPEC 1.1).
+pub const REQUEST_KEYS: &[&str] = &[
+    "request",
+    "method",
+    "path",
+    "url",
+    "params",
+    "token",
+    "object",
+    "public",
+    "name",
+    "description",
+];
+
+/// Keys starting with this are extensions that rules ignore (for anchors, notes).
+pub const EXTENSION_PREFIX: &str = "x-";
+
+/// Keys of a document holding several requests (SPEC 1.2).
+pub const FILE_KEYS: &[&str] = &["requests", "token", "name", "description"];
+
+/// Params that the form-encoded advertising API takes as JSON-encoded strings
+/// (SPEC 1.1): invalid JSON in them is reported.
+pub const JSON_ENCODED_PARAMS: &[&str] = &["targeting", "lookalike_spec", "promoted_object"];
+
+/// What an advertising path that names an object by id alone addresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObjectKind {
+    CustomAudience,
+    AdSet,
+}
+
+impl ObjectKind {
+    pub const NAMES: [&'static str; 2] = ["custom_audience", "ad_set"];
+
+    pub fn parse(text: &str) -> Option<ObjectKind> {
+        match text {
+            "custom_audience" => Some(ObjectKind::CustomAudience),
+            "ad_set" => Some(ObjectKind::AdSet),
+            _ => None,
+        }
+    }
+}
+
+/// The credential a request runs with (SPEC 1.3).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TokenRef<'a> {
+    /// A name defined under `tokens:` in the config.
+    Named { name: &'a str, span: Span },
+    /// A token written in place.
+    Inline(&'a Node),
+}
+
+#[derive(Debug)]
+pub struct Request<'a> {
+    /// The request's mapping, or the bare string of a `requests:` item.
+    pub node: &'a Node,
+    /// Where a diagnostic about the request as a whole points: its request line.
+    pub line_span: Span,
+    pub line: Result<RequestLine, LineError>,
+    /// The `params` entry, when there is one.
+    pub params: Option<&'a Entry>,
+    pub token: Option<TokenRef<'a>>,
+    /// The token came from the document's `token:` rather than the request's own.
+    pub token_inherited: bool,
+    pub object: Option<(ObjectKind, Span)>,
+    pub public: Option<(bool, Span)>,
+}
+
+impl<'a> Request<'a> {
+    pub fn line(&self) -> Option<&RequestLine> {
+        self.line.as_ref().ok()
+    }
+
+    pub fn api(&self) -> Option<Api> {
+        self.line().map(|l| l.api)
+    }
+
+    pub fn method(&self) -> Option<Method> {
+        self.line().map(|l| l.method)
+    }
+
+    /// Every param: the `params` mapping's entries, then the query string's pairs.
+    pub fn params(&self) -> impl Iterator<Item = &Entry> {
+        let mapped = self
+            .params
+            .and_then(|e| e.value.as_map())
+            .unwrap_or_default()
+            .iter();
+        let query = self.line().map(|l| l.query.as_slice()).unwrap_or_default().iter();
+        mapped.chain(query)
+    }
+
+    pub fn param(&self, name: &str) -> Option<&Entry> {
+        self.params().find(|e| e.key == name)
+    }
+}
+
+/// A shape that SPEC 1 does not allow, found while reading requests.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapeIssue {
+    pub span: Span,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+/// What a document of a request file is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DocumentKind {
+    /// One request (SPEC 1.1).
+    Single,
+    /// `requests:` (SPEC 1.2).
+    Multi,
+    /// Not a request document; the reason says why.
+    NotRequest { reason: String, span: Span },
+}
+
+#[derive(Debug)]
+pub struct Document<'a> {
+    pub root: &'a Node,
+    pub kind: DocumentKind,
+}
+
+#[derive(Debug, Default)]
+pub struct FileModel<'a> {
+    pub documents: Vec<Document<'a>>,
+    pub requests: Vec<Request<'a>>,
+    pub shape_issues: Vec<ShapeIssue>,
+}
+
+/// Decodes JSON-encoded string params in place (SPEC 1.1), before requests borrow the
+/// documents. Returns the problems of strings that should hold JSON but do not.
+pub fn decode_encoded_params(documents: &mut [Node], file: &str, limits: &Limits) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let mut decode_params = |request: &mut Node| {
+        let Value::Map(entries) = &mut request.value else { return };
+        let Some(params) = entries.iter_mut().find(|e| e.key == "params") else { return };
+        let Value::Map(params) = &mut params.value.value else { return };
+        for param in params.iter_mut() {
+            if let Some(problem) = decode_in_place(&mut param.value, file, limits) {
+                if JSON_ENCODED_PARAMS.contains(&param.key.as_str()) {
+                    problems.push(problem);
+                }
+            }
+        }
+    };
+    for doc in documents.iter_mut() {
+        let Value::Map(entries) = &mut doc.value else { continue };
+        if let Some(requests) = entries.iter_mut().find(|e| e.key == "requests") {
+            if let Value::Seq(items) = &mut requests.value.value {
+                items.iter_mut().for_each(&mut decode_params);
+            }
+        } else {
+            decode_params(doc);
+        }
+    }
+    problems
+}
+
+impl<'a> FileModel<'a> {
+    pub fn build(documents: &'a [Node], file: &str) -> FileModel<'a> {
+        let mut model = FileModel::default();
+        for root in documents {
+            let kind = model.read_document(root, file);
+            model.documents.push(Document { root, kind });
+        }
+        model
+    }
+
+    fn issue(&mut self, span: Span, message: String, help: Option<String>) {
+        self.shape_issues.push(ShapeIssue { span, message, help });
+    }
+
+    fn read_document(&mut self, root: &'a Node, file: &str) -> DocumentKind {
+        let Value::Map(entries) = &root.value else {
+            let reason = match &root.value {
+                Value::Null => "the document is empty".to_string(),
+                _ => format!("the top level is {}, not a mapping", root.kind_name()),
+            };
+            return DocumentKind::NotRequest {
+                reason,
+                span: root.span,
+            };
+        };
+        let has = |k: &str| entries.iter().any(|e| e.key == k);
+        if let Some(requests) = root.get("requests") {
+            if has("request") || has("method") {
+                self.issue(
+                    requests.key_span,
+                    "a document holds either one request or a `requests:` list, not both".into(),
+                    Some("move the single request into the `requests:` list".into()),
+                );
+            }
+            let default_token = root.get("token").and_then(|t| self.token_ref(t));
+            match &requests.value.value {
+                Value::Seq(items) => {
+                    for item in items {
+                        self.read_item(item, default_token, file);
+                    }
+                }
+                _ => self.issue(
+                    requests.value.span,
+                    format!("`requests` must be a list, not {}", requests.value.kind_name()),
+                    None,
+                ),
+            }
+            return DocumentKind::Multi;
+        }
+        if has("request") || has("method") || has("path") || has("url") {
+            self.read_request(root, None, file);
+            return DocumentKind::Single;
+        }
+        let first = entries.first().map_or(root.span, |e| e.key_span);
+        let reason = if entries.iter().any(|e| e.key == "params") {
+            "it has `params` but no `request` line".to_string()
+        } else {
+            "it has no `request` (or `method` and `path`) and no `requests`".to_string()
+        };
+        DocumentKind::NotRequest { reason, span: first }
+    }
+
+    fn read_item(&mut self, item: &'a Node, default_token: Option<TokenRef<'a>>, file: &str) {
+        match &item.value {
+            Value::String(_) => {
+                let line = request_line::parse_request_line(item, file);
+                self.requests.push(Request {
+                    node: item,
+                    line_span: item.span,
+                    line,
+                    params: None,
+                    token: default_token,
+                    token_inherited: default_token.is_some(),
+                    object: None,
+                    public: None,
+                });
+            }
+            Value::Map(_) => self.read_request(item, default_token, file),
+            _ => self.issue(
+                item.span,
+                format!(
+                    "an item of `requests` must be a request line or a mapping, not {}",
+                    item.kind_name()
+                ),
+                None,
+            ),
+        }
+    }
+
+    fn read_request(&mut self, node: &'a Node, default_token: Option<TokenRef<'a>>, file: &str) {
+        let request = node.get("request");
+        let method = node.get("method");
+        let path = node.get("path").or_else(|| node.get("url"));
+        let first_key = node.as_map().and_then(|e| e.first()).map_or(node.span, |e| e.key_span);
+        let (line, line_span) = match (request, method, path) {
+            (Some(r), _, _) => {
+                if let Some(m) = method.or(path) {
+                    self.issue(
+                        m.key_span,
+                        format!("`{}` is given beside `request`", m.key),
+                        Some("give either `request: METHOD PATH` or `method` and `path`".into()),
+                    );
+                }
+                (request_line::parse_request_line(&r.value, file), r.value.span)
+            }
+            (None, Some(m), Some(p)) => (
+                request_line::parse_method_and_path(&m.value, &p.value, file),
+                m.value.span.cover(p.value.span),
+            ),
+            (None, Some(m), None) => (
+                Err(LineError {
+                    span: m.key_span,
+                    message: "request has `method` but no `path`".into(),
+                    help: Some("add `path: /...`, or write `request: METHOD PATH`".into()),
+                }),
+                m.key_span,
+            ),
+            (None, None, Some(p)) => (
+                Err(LineError {
+                    span: p.key_span,
+                    message: format!("request has `{}` but no `method`", p.key),
+                    help: Some("add `method: GET` (or POST, PUT, PATCH, DELETE)".into()),
+                }),
+                p.key_span,
+            ),
+            (None, None, None) => (
+                Err(LineError {
+                    span: first_key,
+                    message: "request has no `request` line".into(),
+                    help: Some("add `request: METHOD PATH`".into()),
+                }),
+                first_key,
+            ),
+        };
+        let params = node.get("params");
+        if let Some(p) = params {
+            if !matches!(p.value.value, Value::Map(_) | Value::Null) {
+                self.issue(
+                    p.value.span,
+                    format!("`params` must be a mapping, not {}", p.value.kind_name()),
+                    Some("write `params:` followed by `name: value` lines".into()),
+                );
+            }
+        }
+        let own_token = node.get("token").and_then(|t| self.token_ref(t));
+        let object = node.get("object").and_then(|o| match o.value.as_str() {
+            Some(text) => match ObjectKind::parse(text) {
+                Some(kind) => Some((kind, o.value.span)),
+                None => {
+                    let help = match did_you_mean(text, ObjectKind::NAMES) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => "use `custom_audience` or `ad_set`".into(),
+                    };
+                    self.issue(o.value.span, format!("unknown object kind `{text}`"), Some(help));
+                    None
+                }
+            },
+            None => {
+                self.issue(
+                    o.value.span,
+                    format!("`object` must be a string, not {}", o.value.kind_name()),
+                    Some("use `custom_audience` or `ad_set`".into()),
+                );
+                None
+            }
+        });
+        let public = node.get("public").and_then(|p| match p.value.as_bool() {
+            Some(b) => Some((b, p.value.span)),
+            None => {
+                self.issue(
+                    p.value.span,
+                    format!("`public` must be true or false, not {}", p.value.kind_name()),
+                    None,
+                );
+                None
+            }
+        });
+        self.requests.push(Request {
+            node,
+            line_span,
+            line,
+            params,
+            token: own_token.or(default_token),
+            token_inherited: own_token.is_none() && default_token.is_some(),
+            object,
+            public,
+        });
+    }
+
+    fn token_ref(&mut self, entry: &'a Entry) -> Option<TokenRef<'a>> {
+        match &entry.value.value {
+            Value::String(name) => Some(TokenRef::Named {
+                name,
+                span: entry.value.span,
+            }),
+            Value::Map(_) => Some(TokenRef::Inline(&entry.value)),
+            _ => {
+                self.issue(
+                    entry.value.span,
+                    format!(
+                        "`token` must be a token name or a mapping, not {}",
+                        entry.value.kind_name()
+                    ),
+                    Some("name a token defined under `tokens:` in .reqlint.yaml, or write `permissions:` in place".into()),
+                );
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loading::{Format, parse_text};
+
+    fn model_of(text: &str) -> (Vec<Node>, Vec<Problem>) {
+        let (mut docs, problems) = parse_text(text, Format::Yaml, &Limits::DEFAULT);
+        assert!(problems.is_empty());
+        let p = decode_encoded_params(&mut docs, text, &Limits::DEFAULT);
+        (docs, p)
+    }
+
+    #[test]
+    fn single_request() {
+        let text = "request: POST /v24.0/act_1/adsets\nparams:\n  name: x\nobject: ad_set\n";
+        let (docs, _) = model_of(text);
+        let m = FileModel::build(&docs, text);
+        assert_eq!(m.requests.len(), 1);
+        let r = &m.requests[0];
+        assert_eq!(r.method(), Some(Method::Post));
+        assert_eq!(r.api(), Some(Api::Advertising));
+        assert_eq!(r.param("name").unwrap().value.as_str(), Some("x"));
+        assert_eq!(r.object.unwrap().0, ObjectKind::AdSet);
+    }
+
+    #[test]
+    fn several_requests_inherit_the_token() {
+        let text = "token: ci-bot\nrequests:\n  - GET /user/emails\n  - request: DELETE /gists/1\n    token: gist-bot\n";
+        let (docs, _) = model_of(text);
+        let m = FileModel::build(&docs, text);
+        assert_eq!(m.requests.len(), 2);
+        assert!(matches!(m.requests[0].token, Some(TokenRef::Named { name: "ci-bot", .. })));
+        assert!(m.requests[0].token_inherited);
+        assert!(matches!(m.requests[1].token, Some(TokenRef::Named { name: "gist-bot", .. })));
+        assert!(!m.requests[1].token_inherited);
+    }
+
+    #[test]
+    fn encoded_targeting_is_decoded() {
+        let text = "request: POST /v24.0/act_1/adsets\nparams:\n  targeting: '{\"geo_locations\":{\"countries\":[\"DE\"]}}'\n";
+        let (docs, problems) = model_of(text);
+        assert!(problems.is_empty());
+        let m = FileModel::build(&docs, text);
+        let t = &m.requests[0].param("targeting").unwrap().value;
+        let c = t.resolved().get_value("geo_locations").unwrap().get_value("countries").unwrap();
+        assert_eq!(&text[c.as_seq().unwrap()[0].span.range()], "\"DE\"");
+    }
+
+    #[test]
+    fn invalid_encoded_targeting_is_a_problem() {
+        let text = "request: POST /v24.0/act_1/adsets\nparams:\n  targeting: '{\"geo_locations\":'\n  rule: '[not json'\n";
+        let (_, problems) = model_of(text);
+        assert_eq!(problems.len(), 1);
+    }
+
+    #[test]
+    fn not_request_documents() {
+        for text in ["- a\n- b\n", "just text\n", "foo: bar\n", "params: {a: 1}\n"] {
+            let (docs, _) = model_of(text);
+            let m = FileModel::build(&docs, text);
+            assert!(matches!(m.documents[0].kind, DocumentKind::NotRequest { .. }), "{text}");
+        }
+    }
+}

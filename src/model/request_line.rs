@@ -1,0 +1,431 @@
+//! `METHOD PATH`: the request line, its path segments, query and API version.
+
+use std::fmt;
+
+use crate::loading::encoded::SourceMap;
+use crate::loading::{Entry, Node, Span, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    Get,
+    Post,
+    Put,
+    Patch,
+    Delete,
+}
+
+impl Method {
+    pub const ALL: [Method; 5] = [
+        Method::Get,
+        Method::Post,
+        Method::Put,
+        Method::Patch,
+        Method::Delete,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.as_str() == text)
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Which API a request is for, from the first path segment (SPEC 1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Api {
+    CodeHosting,
+    Advertising,
+}
+
+/// An advertising API version segment, `v<major>.<minor>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Version {
+    pub major: u32,
+    pub minor: u32,
+}
+
+impl Version {
+    pub fn parse(text: &str) -> Option<Version> {
+        let rest = text.strip_prefix('v')?;
+        let (major, minor) = rest.split_once('.')?;
+        let digits = |s: &str| !s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit());
+        if !digits(major) || !digits(minor) {
+            return None;
+        }
+        Some(Version {
+            major: major.parse().ok()?,
+            minor: minor.parse().ok()?,
+        })
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "v{}.{}", self.major, self.minor)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Segment {
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequestLine {
+    pub method: Method,
+    pub method_span: Span,
+    /// The path without scheme, host and query string.
+    pub path: String,
+    pub path_span: Span,
+    pub segments: Vec<Segment>,
+    /// Pairs of the query string, which count as params.
+    pub query: Vec<Entry>,
+    pub api: Api,
+    /// The version segment of an advertising path.
+    pub version: Option<(Version, Span)>,
+}
+
+/// Why a request line could not be read, with the fix where there is one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineError {
+    pub span: Span,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl LineError {
+    fn new(span: Span, message: impl Into<String>, help: Option<String>) -> Self {
+        LineError {
+            span,
+            message: message.into(),
+            help,
+        }
+    }
+}
+
+/// A string value with its source map, for spans of parts of it.
+struct Text<'a> {
+    value: &'a str,
+    map: SourceMap,
+}
+
+impl<'a> Text<'a> {
+    fn of(node: &'a Node, file: &str) -> Option<Text<'a>> {
+        let value = node.as_str()?;
+        Some(Text {
+            value,
+            map: SourceMap::for_scalar(file, node.span, value),
+        })
+    }
+
+    fn span(&self, start: usize, end: usize) -> Span {
+        self.map.span(start..end)
+    }
+}
+
+fn not_a_string(node: &Node, what: &str) -> LineError {
+    LineError::new(
+        node.span,
+        format!("{what} must be a string, not {}", node.kind_name()),
+        None,
+    )
+}
+
+/// Reads `request: "METHOD PATH"`.
+pub fn parse_request_line(node: &Node, file: &str) -> Result<RequestLine, LineError> {
+    let text = Text::of(node, file).ok_or_else(|| not_a_string(node, "`request`"))?;
+    let value = text.value;
+    let lead = value.len() - value.trim_start().len();
+    let trimmed = value.trim();
+    if trimmed.is_empty() {
+        return Err(LineError::new(
+            node.span,
+            "empty request line",
+            Some("write it as `METHOD PATH`, for example `GET /user/emails`".into()),
+        ));
+    }
+    let method_end = trimmed
+        .find(char::is_whitespace)
+        .unwrap_or(trimmed.len());
+    let method_text = &trimmed[..method_end];
+    if method_end == trimmed.len() {
+        // No space: `POST/v24.0/...`, or a lone path or method.
+        if let Some(slash) = method_text.find('/').filter(|&i| i > 0) {
+            let (m, p) = method_text.split_at(slash);
+            if let Some(method) = Method::parse(&m.to_ascii_uppercase()) {
+                return Err(LineError::new(
+                    text.span(lead + slash, lead + slash + 1),
+                    "missing space between method and path",
+                    Some(format!("write `{method} {p}`")),
+                ));
+            }
+        }
+        if method_text.starts_with('/') || method_text.contains("://") {
+            return Err(LineError::new(
+                text.span(lead, lead + method_end),
+                "request line has no method",
+                Some(format!("write `GET {method_text}`, or another of GET, POST, PUT, PATCH, DELETE")),
+            ));
+        }
+        return Err(LineError::new(
+            text.span(lead, lead + method_end),
+            "request line has no path",
+            Some("write it as `METHOD PATH`, for example `GET /user/emails`".into()),
+        ));
+    }
+    let method_span = text.span(lead, lead + method_end);
+    let method = check_method(method_text, method_span)?;
+    let after = &trimmed[method_end..];
+    let path_lead = lead + method_end + (after.len() - after.trim_start().len());
+    let path_text = after.trim();
+    if path_text.contains(char::is_whitespace) {
+        let bad = path_lead + path_text.find(char::is_whitespace).unwrap_or(0);
+        return Err(LineError::new(
+            text.span(bad, bad + 1),
+            "request line has more than a method and a path",
+            Some("write it as `METHOD PATH`; percent-encode spaces in the path as `%20`".into()),
+        ));
+    }
+    let mut line = parse_path(&text, path_lead, path_text.len())?;
+    line.method = method;
+    line.method_span = method_span;
+    Ok(line)
+}
+
+/// Reads the `method:` and `path:` (or `url:`) pair.
+pub fn parse_method_and_path(method: &Node, path: &Node, file: &str) -> Result<RequestLine, LineError> {
+    let m = method.as_str().ok_or_else(|| not_a_string(method, "`method`"))?;
+    let method_value = check_method(m.trim(), method.span)?;
+    let text = Text::of(path, file).ok_or_else(|| not_a_string(path, "`path`"))?;
+    let lead = text.value.len() - text.value.trim_start().len();
+    let len = text.value.trim().len();
+    let mut line = parse_path(&text, lead, len)?;
+    line.method = method_value;
+    line.method_span = method.span;
+    Ok(line)
+}
+
+fn check_method(text: &str, span: Span) -> Result<Method, LineError> {
+    if let Some(method) = Method::parse(text) {
+        return Ok(method);
+    }
+    let upper = text.to_ascii_uppercase();
+    if let Some(method) = Method::parse(&upper) {
+        return Err(LineError::new(
+            span,
+            format!("method `{text}` must be written in capitals"),
+            Some(format!("write `{method}`")),
+        ));
+    }
+    let names = Method::ALL.map(Method::as_str);
+    let help = match crate::diagnostic::did_you_mean(text, names) {
+        Some(m) => format!("did you mean `{m}`? The methods are GET, POST, PUT, PATCH and DELETE"),
+        None => "the methods are GET, POST, PUT, PATCH and DELETE".into(),
+    };
+    Err(LineError::new(span, format!("unknown method `{text}`"), Some(help)))
+}
+
+/// Reads the path part: `text.value[start..start + len]`.
+fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, LineError> {
+    let full = &text.value[start..start + len];
+    if full.is_empty() {
+        return Err(LineError::new(
+            text.span(start, start),
+            "empty path",
+            Some("a path starts with `/`, for example `/user/emails`".into()),
+        ));
+    }
+    // A full URL: scheme and host are ignored.
+    let mut path_start = start;
+    if let Some(scheme_end) = full.find("://") {
+        let after_host = &full[scheme_end + 3..];
+        match after_host.find('/') {
+            Some(slash) => path_start = start + scheme_end + 3 + slash,
+            None => {
+                return Err(LineError::new(
+                    text.span(start, start + len),
+                    "URL has no path",
+                    Some("add the endpoint's path after the host".into()),
+                ));
+            }
+        }
+    }
+    let end = start + len;
+    let rest = &text.value[path_start..end];
+    let (path_part, query_part) = match rest.find('?') {
+        Some(q) => (&rest[..q], Some((path_start + q + 1, &rest[q + 1..]))),
+        None => (rest, None),
+    };
+    let path_part = path_part.split('#').next().unwrap_or("");
+    if !path_part.starts_with('/') {
+        return Err(LineError::new(
+            text.span(path_start, path_start + path_part.len().max(1)),
+            format!("path `{path_part}` must start with `/`"),
+            Some(format!("write `/{path_part}`")),
+        ));
+    }
+    let path_span = text.span(path_start, path_start + path_part.len());
+    let mut segments = Vec::new();
+    let mut offset = path_start + 1;
+    for seg in path_part[1..].split('/') {
+        if !seg.is_empty() {
+            segments.push(Segment {
+                text: seg.to_string(),
+                span: text.span(offset, offset + seg.len()),
+            });
+        }
+        offset += seg.len() + 1;
+    }
+    let version = segments
+        .first()
+        .and_then(|s| Version::parse(&s.text).map(|v| (v, s.span)));
+    let api = if version.is_some() {
+        Api::Advertising
+    } else {
+        Api::CodeHosting
+    };
+    let mut query = Vec::new();
+    if let Some((q_start, q)) = query_part {
+        let q = q.split('#').next().unwrap_or("");
+        let mut at = q_start;
+        for pair in q.split('&') {
+            if !pair.is_empty() {
+                let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+                let key_span = text.span(at, at + k.len());
+                let v_start = at + k.len() + usize::from(pair.contains('='));
+                let value_span = text.span(v_start, v_start + v.len());
+                query.push(Entry {
+                    key: percent_decode(k),
+                    key_span,
+                    value: Node::new(value_span, Value::String(percent_decode(v))),
+                });
+            }
+            at += pair.len() + 1;
+        }
+    }
+    Ok(RequestLine {
+        method: Method::Get,
+        method_span: Span::default(),
+        path: path_part.to_string(),
+        path_span,
+        segments,
+        query,
+        api,
+        version,
+    })
+}
+
+fn percent_decode(text: &str) -> String {
+    if !text.contains(['%', '+']) {
+        return text.to_string();
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(file: &str, value: &str) -> Node {
+        let start = file.find(value).unwrap();
+        Node::new(Span::new(start, start + value.len()), Value::String(value.to_string()))
+    }
+
+    fn line(file: &str, value: &str) -> Result<RequestLine, LineError> {
+        parse_request_line(&node(file, value), file)
+    }
+
+    #[test]
+    fn advertising_line_with_version() {
+        let file = "request: POST /v24.0/act_123/adsets";
+        let l = line(file, "POST /v24.0/act_123/adsets").unwrap();
+        assert_eq!(l.method, Method::Post);
+        assert_eq!(l.api, Api::Advertising);
+        assert_eq!(l.version.unwrap().0, Version { major: 24, minor: 0 });
+        assert_eq!(&file[l.version.unwrap().1.range()], "v24.0");
+        assert_eq!(&file[l.segments[1].span.range()], "act_123");
+        assert_eq!(&file[l.path_span.range()], "/v24.0/act_123/adsets");
+    }
+
+    #[test]
+    fn full_url_and_query() {
+        let file = "request: GET https://api.example.com/repos/acme/web/commits?per_page=30&q=a%20b";
+        let l = line(file, "GET https://api.example.com/repos/acme/web/commits?per_page=30&q=a%20b").unwrap();
+        assert_eq!(l.api, Api::CodeHosting);
+        assert_eq!(l.path, "/repos/acme/web/commits");
+        assert_eq!(l.query.len(), 2);
+        assert_eq!(l.query[0].key, "per_page");
+        assert_eq!(&file[l.query[0].value.span.range()], "30");
+        assert_eq!(l.query[1].value.as_str(), Some("a b"));
+    }
+
+    #[test]
+    fn malformed_lines() {
+        let file = "request: post /x";
+        let e = line(file, "post /x").unwrap_err();
+        assert_eq!(e.help.as_deref(), Some("write `POST`"));
+        assert_eq!(&file[e.span.range()], "post");
+
+        let file = "request: SEND /x";
+        assert!(line(file, "SEND /x").unwrap_err().message.contains("unknown method"));
+
+        let file = "request: POST v24.0/act_1/adsets";
+        let e = line(file, "POST v24.0/act_1/adsets").unwrap_err();
+        assert_eq!(e.help.as_deref(), Some("write `/v24.0/act_1/adsets`"));
+
+        let file = "request: POST/v24.0/act_1/adsets";
+        let e = line(file, "POST/v24.0/act_1/adsets").unwrap_err();
+        assert!(e.message.contains("missing space"));
+    }
+
+    #[test]
+    fn method_and_path_keys() {
+        let file = "method: GET\npath: /user/emails";
+        let l = parse_method_and_path(&node(file, "GET"), &node(file, "/user/emails"), file).unwrap();
+        assert_eq!(l.method, Method::Get);
+        assert_eq!(&file[l.path_span.range()], "/user/emails");
+    }
+
+    #[test]
+    fn versions() {
+        assert_eq!(Version::parse("v24.0"), Some(Version { major: 24, minor: 0 }));
+        assert_eq!(Version::parse("v24"), None);
+        assert_eq!(Version::parse("users"), None);
+        assert!(Version::parse("v3.3").unwrap() < Version::parse("v24.0").unwrap());
+    }
+}

@@ -1,0 +1,169 @@
+//! miette's graphical report: code frames pointing at the very key or value.
+
+use std::fmt;
+use std::io::{self, Write};
+use std::sync::Arc;
+
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
+    SourceCode, SourceSpan, SpanContents,
+};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::engine::FileResult;
+use crate::loading::LineIndex;
+
+use super::Summary;
+
+/// A file's text for miette, read a window at a time: only the lines around a span
+/// are scanned, so a diagnostic at the end of a large file costs no more than one at
+/// its start.
+struct FileSource {
+    name: String,
+    text: Arc<str>,
+    index: Arc<LineIndex>,
+}
+
+impl SourceCode for FileSource {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let start = span.offset().min(self.text.len());
+        let end = (span.offset() + span.len()).min(self.text.len());
+        let first = self.index.line_of(start).saturating_sub(before);
+        let last = (self.index.line_of(end) + after).min(self.index.line_count() - 1);
+        let win_start = self.index.line_start(first);
+        let win_end = if last + 1 < self.index.line_count() {
+            self.index.line_start(last + 1)
+        } else {
+            self.text.len()
+        };
+        let window = &self.text[win_start..win_end];
+        let local = SourceSpan::new((start - win_start).into(), end - start);
+        let inner = window.read_span(&local, before, after)?;
+        let data = inner.data();
+        let data_offset = inner.span().offset() + win_start;
+        // miette counts the header's column in bytes; SPEC columns count characters.
+        let column = if before == 0 && after == 0 {
+            self.index.position(&self.text, start).column - 1
+        } else {
+            inner.column()
+        };
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            data,
+            SourceSpan::new(data_offset.into(), inner.span().len()),
+            inner.line() + first,
+            column,
+            inner.line_count(),
+        )))
+    }
+}
+
+struct Report<'a> {
+    diagnostic: &'a Diagnostic,
+    source: &'a FileSource,
+    help: Option<String>,
+}
+
+impl fmt::Debug for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diagnostic.message)
+    }
+}
+
+impl fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diagnostic.message)
+    }
+}
+
+impl std::error::Error for Report<'_> {}
+
+impl miette::Diagnostic for Report<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(self.diagnostic.rule))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.diagnostic.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+            Severity::Info => miette::Severity::Advice,
+        })
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(self.source)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let d = self.diagnostic;
+        let primary = LabeledSpan::new_primary_with_span(
+            Some(if d.secret { "secret (masked)".to_string() } else { "here".to_string() }),
+            SourceSpan::new(d.span.start.into(), d.span.len()),
+        );
+        let extra = d.labels.iter().map(|l| {
+            LabeledSpan::new_with_span(
+                Some(l.message.clone()),
+                SourceSpan::new(l.span.start.into(), l.span.len()),
+            )
+        });
+        Some(Box::new(std::iter::once(primary).chain(extra)))
+    }
+}
+
+pub fn write(results: &[FileResult], color: bool, out: &mut dyn Write) -> io::Result<()> {
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_links(false)
+        .with_width(100);
+    for r in results {
+        let Some(text) = &r.text else { continue };
+        if r.diagnostics.is_empty() {
+            continue;
+        }
+        let source = FileSource {
+            name: r.path.clone(),
+            text: super::redacted(r),
+            index: Arc::new(LineIndex::new(text)),
+        };
+        for d in &r.diagnostics {
+            let help = match (&d.help, d.api_error) {
+                (Some(h), Some(e)) => Some(format!("{h}\nthe API answers {}", api_error_text(e))),
+                (None, Some(e)) => Some(format!("the API answers {}", api_error_text(e))),
+                (h, None) => h.clone(),
+            };
+            let report = Report {
+                diagnostic: d,
+                source: &source,
+                help,
+            };
+            let mut rendered = String::new();
+            if handler.render_report(&mut rendered, &report).is_err() {
+                rendered = format!("{}: {}[{}]: {}\n", r.path, d.severity, d.rule, d.message);
+            }
+            out.write_all(rendered.as_bytes())?;
+            writeln!(out)?;
+        }
+    }
+    writeln!(out, "{}", Summary::of(results).sentence())
+}
+
+fn api_error_text(e: crate::diagnostic::ApiError) -> String {
+    match e.subcode {
+        Some(sub) => format!("error {} (subcode {sub})", e.code),
+        None => format!("error {}", e.code),
+    }
+}

@@ -1,0 +1,96 @@
+//! Reports: turn results into text. A report never decides what is wrong.
+
+pub mod concise;
+pub mod human;
+pub mod json;
+
+use crate::diagnostic::Severity;
+use crate::engine::FileResult;
+use crate::loading::{LineIndex, Position, Span};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Summary {
+    pub files: usize,
+    pub requests: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+}
+
+impl Summary {
+    pub fn of(results: &[FileResult]) -> Summary {
+        let mut s = Summary {
+            files: results.iter().filter(|r| r.io_error.is_none()).count(),
+            ..Summary::default()
+        };
+        for r in results {
+            s.requests += r.requests;
+            for d in &r.diagnostics {
+                match d.severity {
+                    Severity::Error => s.errors += 1,
+                    Severity::Warning => s.warnings += 1,
+                    Severity::Info => s.infos += 1,
+                }
+            }
+        }
+        s
+    }
+
+    /// One line for people: `Found 2 errors and 1 warning in 3 files (5 requests).`
+    pub fn sentence(&self) -> String {
+        let plural = |n: usize, word: &str| {
+            format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+        };
+        let scope = format!(
+            "{} ({})",
+            plural(self.files, "file"),
+            plural(self.requests, "request")
+        );
+        let mut parts = Vec::new();
+        if self.errors > 0 {
+            parts.push(plural(self.errors, "error"));
+        }
+        if self.warnings > 0 {
+            parts.push(plural(self.warnings, "warning"));
+        }
+        if self.infos > 0 {
+            parts.push(plural(self.infos, "info"));
+        }
+        match parts.len() {
+            0 => format!("All checks passed: {scope}."),
+            1 => format!("Found {} in {scope}.", parts[0]),
+            _ => {
+                let last = parts.pop().unwrap_or_default();
+                format!("Found {} and {last} in {scope}.", parts.join(", "))
+            }
+        }
+    }
+}
+
+/// Start and end positions of a span, from a file's line index.
+pub fn positions(text: &str, index: &LineIndex, span: Span) -> (Position, Position) {
+    (index.position(text, span.start), index.position(text, span.end))
+}
+
+/// The text with every secret span masked, so code frames never show a secret.
+pub fn redacted(result: &FileResult) -> std::sync::Arc<str> {
+    let text = result.text.clone().unwrap_or_else(|| std::sync::Arc::from(""));
+    let secrets: Vec<Span> = result
+        .diagnostics
+        .iter()
+        .filter(|d| d.secret)
+        .map(|d| d.span)
+        .collect();
+    if secrets.is_empty() {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if secrets.iter().any(|s| s.start <= i && i < s.end) {
+            out.extend(std::iter::repeat_n('*', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    std::sync::Arc::from(out)
+}

@@ -1,0 +1,41 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::loading::{Limits, ProblemKind};
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+pub struct LimitExceeded;
+
+static META: RuleMeta = RuleMeta {
+    name: "limit-exceeded",
+    group: Group::Files,
+    severity: Severity::Error,
+    summary: "file is too large, too deep or expands too many aliases to be read safely",
+    what: "Reports a file over one of reqlint's reading limits: 10 MiB, 128 levels of \
+           nesting, 1,000,000 values, aliases that expand to more than 100,000 values \
+           (an alias bomb), or more than 10,000 YAML documents. The file is read up to \
+           the limit and no further.",
+    why: "Anyone can commit a file; a linter that runs on every save and commit must \
+          stay fast and small whatever it is given. No real request file comes near \
+          these limits.",
+    source: "SPEC 1 (request files); reqlint's own limits",
+    bad: example!("limit-exceeded/bad.req.yaml"),
+    good: example!("limit-exceeded/good.req.yaml"),
+};
+
+impl Rule for LimitExceeded {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for p in file.problems {
+            if p.kind == ProblemKind::Limit {
+                out.push(Diagnostic::new(&META, p.span, p.message.clone()).with_help(format!(
+                    "split the file, or remove the anchors that expand into each other; limits: {} levels, {} aliased values",
+                    Limits::DEFAULT.max_depth,
+                    Limits::DEFAULT.max_alias_nodes
+                )));
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+pub struct MalformedRequestLine;
+
+static META: RuleMeta = RuleMeta {
+    name: "malformed-request-line",
+    group: Group::Files,
+    severity: Severity::Error,
+    summary: "the request line is not `METHOD PATH` with a known method and a path from `/`",
+    what: "Reports a request line whose method is not one of GET, POST, PUT, PATCH and \
+           DELETE (in capitals), whose path does not start with `/` (a full URL is fine), \
+           that has no method, no path or no space between them, and a request with \
+           `method` but no `path` or the other way round. The help gives the corrected line.",
+    why: "Every other rule starts from the method and the path; a request whose line \
+          cannot be read is not checked at all, and the API would not route it.",
+    source: "SPEC 1.1 (`request`: \"METHOD PATH\"; `method`, `path`, `url`)",
+    bad: example!("malformed-request-line/bad.req.yaml"),
+    good: example!("malformed-request-line/good.req.yaml"),
+};
+
+impl Rule for MalformedRequestLine {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for request in &file.model.requests {
+            if let Err(e) = &request.line {
+                let mut d = Diagnostic::new(&META, e.span, e.message.clone());
+                if let Some(help) = &e.help {
+                    d = d.with_help(help.clone());
+                }
+                out.push(d);
+            }
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! Rules about request files themselves (SPEC 1), whatever API they target.
+
+pub mod duplicate_key;
+pub mod invalid_request_field;
+pub mod invalid_syntax;
+pub mod limit_exceeded;
+pub mod literal_secret;
+pub mod malformed_request_line;
+pub mod not_a_request_file;
+pub mod unknown_request_key;

@@ -1,0 +1,64 @@
+use crate::diagnostic::{Diagnostic, Severity, did_you_mean};
+use crate::example;
+use crate::loading::{Node, Value};
+use crate::model::{DocumentKind, EXTENSION_PREFIX, FILE_KEYS, REQUEST_KEYS};
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+pub struct UnknownRequestKey;
+
+static META: RuleMeta = RuleMeta {
+    name: "unknown-request-key",
+    group: Group::Files,
+    severity: Severity::Error,
+    summary: "a request or file has a key that SPEC 1 does not define",
+    what: "Reports a key of a request other than request, method, path, url, params, \
+           token, object, public, name and description, and a key beside `requests:` \
+           other than token, name and description, with the closest known key. Keys \
+           starting with `x-` are extensions that rules ignore: a place for anchors \
+           shared by several requests, as in other YAML tools.",
+    why: "A misspelt key (`parms:`) is silently ignored: the request would be sent \
+          without what the author meant to send, and no rule would check it.",
+    source: "SPEC 1.1 (one request) and 1.2 (several requests)",
+    bad: example!("unknown-request-key/bad.req.yaml"),
+    good: example!("unknown-request-key/good.req.yaml"),
+};
+
+fn check_keys(node: &Node, known: &[&str], place: &str, out: &mut Vec<Diagnostic>) {
+    let Some(entries) = node.as_map() else { return };
+    for e in entries {
+        if known.contains(&e.key.as_str()) || e.key.starts_with(EXTENSION_PREFIX) {
+            continue;
+        }
+        let help = match did_you_mean(&e.key, known.iter().copied()) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => format!("known keys here: {}; an `x-` key holds anything, such as anchors", known.join(", ")),
+        };
+        out.push(
+            Diagnostic::new(&META, e.key_span, format!("unknown key `{}` in {place}", e.key))
+                .with_help(help),
+        );
+    }
+}
+
+impl Rule for UnknownRequestKey {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for doc in &file.model.documents {
+            match doc.kind {
+                DocumentKind::Single => check_keys(doc.root, REQUEST_KEYS, "a request", out),
+                DocumentKind::Multi => {
+                    check_keys(doc.root, FILE_KEYS, "a file of several requests", out);
+                    if let Some(items) = doc.root.get_value("requests").and_then(Node::as_seq) {
+                        for item in items.iter().filter(|i| matches!(i.value, Value::Map(_))) {
+                            check_keys(item, REQUEST_KEYS, "a request", out);
+                        }
+                    }
+                }
+                DocumentKind::NotRequest { .. } => {}
+            }
+        }
+    }
+}
