@@ -191,6 +191,7 @@ fn load_settings(args: &CheckArgs) -> Result<Settings, String> {
             None => Config::defaults(PathBuf::from(".")),
         },
     };
+    crate::rules::codehost::validate_config_tokens(&config)?;
     let mut context = ContextIndex::default();
     for pattern in &config.context {
         for file in expand_context_glob(&config.root, pattern)? {

@@ -1,6 +1,7 @@
 //! Rules: each a small struct with its metadata and one `check`, in a file of its own.
 //! The [`REGISTRY`] lists them; `reqlint rules` and `reqlint explain` read it.
 
+pub mod codehost;
 pub mod core;
 
 use crate::diagnostic::{Diagnostic, Severity};
@@ -94,6 +95,11 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &core::malformed_request_line::MalformedRequestLine,
     &core::invalid_request_field::InvalidRequestField,
     &core::literal_secret::LiteralSecret,
+    &codehost::token_permission_invalid::TokenPermissionInvalid,
+    &codehost::token_undefined::TokenUndefined,
+    &codehost::unknown_endpoint::UnknownEndpoint,
+    &codehost::token_missing_permission::TokenMissingPermission,
+    &codehost::token_resource_out_of_reach::TokenResourceOutOfReach,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Rule> {

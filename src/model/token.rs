@@ -1,0 +1,85 @@
+//! A token as written (SPEC 1.3): owner, repositories, and permission grants by scope,
+//! each with its span. Names are checked against the catalog by the rules.
+
+use crate::loading::{Node, Span, Value};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grant {
+    pub scope: String,
+    pub scope_span: Span,
+    pub name: String,
+    pub name_span: Span,
+    /// The level as written (`read`, `write`, `admin`, anything else).
+    pub level: String,
+    pub level_span: Span,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Token {
+    pub owner: Option<(String, Span)>,
+    pub repositories: Option<Vec<(String, Span)>>,
+    pub grants: Vec<Grant>,
+    /// What does not fit SPEC 1.3, with its span.
+    pub issues: Vec<(Span, String)>,
+}
+
+pub const TOKEN_KEYS: &[&str] = &["owner", "repositories", "permissions"];
+
+impl Token {
+    pub fn read(node: &Node) -> Token {
+        let mut token = Token::default();
+        let Some(entries) = node.as_map() else {
+            token.issues.push((node.span, format!("a token must be a mapping, not {}", node.kind_name())));
+            return token;
+        };
+        for e in entries {
+            match e.key.as_str() {
+                "owner" => match e.value.scalar_text() {
+                    Some(text) if !matches!(e.value.value, Value::Null) => {
+                        token.owner = Some((text.into_owned(), e.value.span));
+                    }
+                    _ => token.issues.push((e.value.span, "`owner` must be a user or organization name".into())),
+                },
+                "repositories" => match e.value.as_seq() {
+                    Some(items) => {
+                        let mut repos = Vec::new();
+                        for item in items {
+                            match item.scalar_text() {
+                                Some(t) => repos.push((t.into_owned(), item.span)),
+                                None => token.issues.push((item.span, "a repository is a name".into())),
+                            }
+                        }
+                        token.repositories = Some(repos);
+                    }
+                    None => token.issues.push((e.value.span, "`repositories` must be a list of repository names".into())),
+                },
+                "permissions" => match e.value.as_map() {
+                    Some(scopes) => {
+                        for scope in scopes {
+                            let Some(grants) = scope.value.as_map() else {
+                                token.issues.push((
+                                    scope.value.span,
+                                    format!("`{}` must map permission names to read or write", scope.key),
+                                ));
+                                continue;
+                            };
+                            for g in grants {
+                                token.grants.push(Grant {
+                                    scope: scope.key.clone(),
+                                    scope_span: scope.key_span,
+                                    name: g.key.clone(),
+                                    name_span: g.key_span,
+                                    level: g.value.scalar_text().map(|t| t.into_owned()).unwrap_or_default(),
+                                    level_span: g.value.span,
+                                });
+                            }
+                        }
+                    }
+                    None => token.issues.push((e.value.span, "`permissions` must map scopes to permissions".into())),
+                },
+                _ => {}
+            }
+        }
+        token
+    }
+}

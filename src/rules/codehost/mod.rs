@@ -1,0 +1,171 @@
+//! Rules of the code-hosting API (seed 000): token scope coverage and reach.
+
+pub mod catalog;
+pub mod token_missing_permission;
+pub mod token_permission_invalid;
+pub mod token_resource_out_of_reach;
+pub mod token_undefined;
+pub mod unknown_endpoint;
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use catalog::{Access, CATALOG, NameError, PermissionId, Scope};
+
+use crate::diagnostic::did_you_mean;
+use crate::loading::Span;
+use crate::model::config::Config;
+use crate::model::token::{Grant, TOKEN_KEYS, Token};
+use crate::model::{Api, Request, RequestLine, TokenRef};
+
+/// A token's grants checked against the catalog.
+pub struct ResolvedToken<'a> {
+    /// The config name, for a named token.
+    pub name: Option<&'a str>,
+    pub token: Token,
+    pub granted: HashMap<PermissionId, Access>,
+    /// Where the request names or writes it, when that is in the linted file.
+    pub span: Span,
+}
+
+impl ResolvedToken<'_> {
+    pub fn describe(&self) -> Cow<'_, str> {
+        match self.name {
+            Some(name) => Cow::Owned(format!("token `{name}`")),
+            None => Cow::Borrowed("the request's token"),
+        }
+    }
+}
+
+/// Why a grant is not valid, as a message; `None` when it is.
+pub fn grant_error(grant: &Grant) -> Option<(Span, String, Option<String>)> {
+    let Some(scope) = Scope::parse(&grant.scope) else {
+        let names = Scope::ALL.map(Scope::as_str);
+        let help = did_you_mean(&grant.scope, names)
+            .map(|s| format!("did you mean `{s}`?"))
+            .unwrap_or_else(|| "scopes are organization, repository and user".into());
+        return Some((grant.scope_span, format!("unknown permission scope `{}`", grant.scope), Some(help)));
+    };
+    match CATALOG.lookup(scope, &grant.name) {
+        Ok(_) => {}
+        Err(NameError::Unknown { suggestion }) => {
+            let help = suggestion
+                .map(|s| format!("did you mean `{s}`?"))
+                .unwrap_or_else(|| format!("`reqlint explain token-permission-invalid` tells where the {scope} permissions are listed"));
+            return Some((grant.name_span, format!("unknown {scope} permission `{}`", grant.name), Some(help)));
+        }
+        Err(NameError::WrongScope { belongs_to }) => {
+            let scopes: Vec<&str> = belongs_to.iter().map(|s| s.as_str()).collect();
+            return Some((
+                grant.name_span,
+                format!("`{}` is a permission of the {} scope, not of the {scope} scope", grant.name, scopes.join(" and ")),
+                Some(format!("move it under `{}:`", scopes[0])),
+            ));
+        }
+    }
+    if Access::parse(&grant.level).is_none() {
+        return Some((
+            grant.level_span,
+            format!("unknown access level `{}` for `{}`", grant.level, grant.name),
+            Some("levels are `read` and `write` (`admin` counts as write)".into()),
+        ));
+    }
+    None
+}
+
+/// Every problem of a token as written: unknown keys, names, scopes and levels.
+pub fn token_errors(token: &Token, keys: &[(String, Span)]) -> Vec<(Span, String, Option<String>)> {
+    let mut errors: Vec<_> = token.issues.iter().map(|(s, m)| (*s, m.clone(), None)).collect();
+    for (key, span) in keys {
+        if !TOKEN_KEYS.contains(&key.as_str()) {
+            let help = did_you_mean(key, TOKEN_KEYS.iter().copied())
+                .map(|s| format!("did you mean `{s}`?"))
+                .unwrap_or_else(|| "a token has owner, repositories and permissions".into());
+            errors.push((*span, format!("unknown token key `{key}`"), Some(help)));
+        }
+    }
+    errors.extend(token.grants.iter().filter_map(grant_error));
+    errors
+}
+
+fn resolve<'a>(token: Token, name: Option<&'a str>, span: Span) -> ResolvedToken<'a> {
+    let mut granted: HashMap<PermissionId, Access> = HashMap::new();
+    for g in &token.grants {
+        let (Some(scope), Some(level)) = (Scope::parse(&g.scope), Access::parse(&g.level)) else { continue };
+        if let Ok(id) = CATALOG.lookup(scope, &g.name) {
+            let entry = granted.entry(id).or_insert(level);
+            *entry = (*entry).max(level);
+        }
+    }
+    ResolvedToken { name, token, granted, span }
+}
+
+/// The token a request runs with, when it is known: inline, or named and defined.
+pub fn request_token<'a>(request: &Request<'a>, config: &'a Config) -> Option<ResolvedToken<'a>> {
+    match request.token? {
+        TokenRef::Inline(node) => Some(resolve(Token::read(node), None, node.span)),
+        TokenRef::Named { name, span } => {
+            let node = config.tokens.get(name)?;
+            Some(resolve(Token::read(node), Some(name), span))
+        }
+    }
+}
+
+/// A code-hosting request with a readable line.
+pub fn code_hosting_line<'r>(request: &'r Request<'_>) -> Option<&'r RequestLine> {
+    request.line().filter(|l| l.api == Api::CodeHosting)
+}
+
+/// Checks the permission names of every token in the config: a wrong one stops the
+/// run like any other config error.
+pub fn validate_config_tokens(config: &Config) -> Result<(), String> {
+    let path = config.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+    let index = crate::loading::LineIndex::new(&config.text);
+    let mut names: Vec<&String> = config.tokens.keys().collect();
+    names.sort();
+    for name in names {
+        let node = &config.tokens[name];
+        let keys: Vec<(String, Span)> = node
+            .as_map()
+            .unwrap_or_default()
+            .iter()
+            .map(|e| (e.key.clone(), e.key_span))
+            .collect();
+        if let Some((span, message, help)) = token_errors(&Token::read(node), &keys).into_iter().next() {
+            let pos = index.position(&config.text, span.start);
+            let help = help.map(|h| format!(" ({h})")).unwrap_or_default();
+            return Err(format!("{path}:{}:{}: token `{name}`: {message}{help}", pos.line, pos.column));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::*;
+
+    fn config(text: &str) -> Config {
+        Config::parse(text.as_bytes().to_vec(), Path::new(".reqlint.yaml"), PathBuf::from("."), &crate::rules::names())
+            .unwrap()
+    }
+
+    #[test]
+    fn config_tokens_are_validated_with_a_position() {
+        let c = config("tokens:\n  ci-bot:\n    permissions:\n      repository: {Comit statuses: write}\n");
+        let e = validate_config_tokens(&c).unwrap_err();
+        assert_eq!(
+            e,
+            ".reqlint.yaml:4:20: token `ci-bot`: unknown repository permission `Comit statuses` (did you mean `Commit statuses`?)"
+        );
+        let c = config("tokens:\n  ci-bot:\n    permissions:\n      organization: {gists: write}\n");
+        assert!(validate_config_tokens(&c).unwrap_err().contains("not of the organization scope"));
+        let c = config("tokens:\n  ci-bot:\n    permissions:\n      user: {gists: owner}\n");
+        assert!(validate_config_tokens(&c).unwrap_err().contains("unknown access level `owner`"));
+        let c = config("tokens:\n  ci-bot:\n    permisions: {}\n");
+        assert!(validate_config_tokens(&c).unwrap_err().contains("did you mean `permissions`"));
+        let c = config("tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      user: {Gists: admin}\n");
+        assert!(validate_config_tokens(&c).is_ok());
+    }
+}

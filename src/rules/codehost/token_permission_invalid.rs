@@ -1,0 +1,69 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::loading::{Node, Span};
+use crate::model::TokenRef;
+use crate::model::token::Token;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+pub struct TokenPermissionInvalid;
+
+static META: RuleMeta = RuleMeta {
+    name: "token-permission-invalid",
+    group: Group::CodeHosting,
+    severity: Severity::Error,
+    summary: "a token written in place names an unknown permission, scope, level or key",
+    what: "Checks a token written in a request file: every permission name must be one \
+           of seed 000's permissions at the scope it is listed under (its title such as \
+           `Commit statuses`, in any case, with spaces, hyphens or underscores alike, or \
+           the host's API slug such as `statuses`); a permission at the wrong scope is \
+           reported with the scope it belongs to; levels are `read` and `write` (`admin` \
+           counts as write); a token's keys are owner, repositories and permissions. \
+           Tokens named from .reqlint.yaml are checked when the config is read, and a \
+           mistake there stops the run.",
+    why: "A misspelt permission is a permission the token does not have: every request \
+          that needs it would be refused with 403 while the file looks right.",
+    source: "seed 000, \"Endpoints\" (the three permission tables) and \"Permissions that \
+             exist without an endpoint row\"; SPEC 1.3",
+    bad: example!("token-permission-invalid/bad.req.yaml"),
+    good: example!("token-permission-invalid/good.req.yaml"),
+};
+
+fn check_token(node: &Node, seen: &mut Vec<Span>, out: &mut Vec<Diagnostic>) {
+    if seen.contains(&node.span) {
+        return;
+    }
+    seen.push(node.span);
+    let keys: Vec<(String, Span)> = node
+        .as_map()
+        .unwrap_or_default()
+        .iter()
+        .map(|e| (e.key.clone(), e.key_span))
+        .collect();
+    for (span, message, help) in super::token_errors(&Token::read(node), &keys) {
+        let mut d = Diagnostic::new(&META, span, message);
+        if let Some(h) = help {
+            d = d.with_help(h);
+        }
+        out.push(d);
+    }
+}
+
+impl Rule for TokenPermissionInvalid {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        let mut seen = Vec::new();
+        for doc in &file.model.documents {
+            if let Some(node) = doc.root.get_value("token").filter(|n| n.as_map().is_some()) {
+                check_token(node, &mut seen, out);
+            }
+        }
+        for request in &file.model.requests {
+            if let Some(TokenRef::Inline(node)) = request.token {
+                check_token(node, &mut seen, out);
+            }
+        }
+    }
+}

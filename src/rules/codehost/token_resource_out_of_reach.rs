@@ -1,0 +1,68 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+pub struct TokenResourceOutOfReach;
+
+static META: RuleMeta = RuleMeta {
+    name: "token-resource-out-of-reach",
+    group: Group::CodeHosting,
+    severity: Severity::Error,
+    summary: "the request reaches an owner or repository its token was not made for",
+    what: "A token with `owner` reaches only that owner's resources: a path \
+           `/repos/{owner}/…`, `/orgs/{org}/…` or `/organizations/{org}/…` naming another \
+           owner is reported (owners compare without regard to case). A token with \
+           `repositories` reaches only those repositories of its owner: \
+           `/repos/{owner}/{repo}/…` naming another is reported.",
+    why: "A fine-grained token is made for one resource owner and, optionally, a \
+          selection of its repositories; any other is refused whatever its permissions.",
+    source: "seed 000, \"What the service does\" 2 (a permission defines which resources \
+             the token may reach); SPEC 1.3 (`owner`, `repositories`)",
+    bad: example!("token-resource-out-of-reach/bad.req.yaml"),
+    good: example!("token-resource-out-of-reach/good.req.yaml"),
+};
+
+impl Rule for TokenResourceOutOfReach {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for request in &file.model.requests {
+            let Some(line) = super::code_hosting_line(request) else { continue };
+            let [first, second, rest @ ..] = line.segments.as_slice() else { continue };
+            if !matches!(first.text.as_str(), "repos" | "orgs" | "organizations") {
+                continue;
+            }
+            let Some(token) = super::request_token(request, file.config) else { continue };
+            if let Some((owner, _)) = &token.token.owner {
+                if !second.text.eq_ignore_ascii_case(owner) {
+                    out.push(
+                        Diagnostic::new(
+                            &META,
+                            second.span,
+                            format!("{} was made for `{owner}` and cannot reach `{}`", token.describe(), second.text),
+                        )
+                        .with_help(format!("use a token made for `{}`, or change the path", second.text)),
+                    );
+                    continue;
+                }
+            }
+            if first.text != "repos" {
+                continue;
+            }
+            let (Some(repos), Some(repo)) = (&token.token.repositories, rest.first()) else { continue };
+            if !repos.iter().any(|(r, _)| r.eq_ignore_ascii_case(&repo.text)) {
+                let list: Vec<&str> = repos.iter().map(|(r, _)| r.as_str()).collect();
+                out.push(
+                    Diagnostic::new(
+                        &META,
+                        repo.span,
+                        format!("{} reaches only {}, not `{}`", token.describe(), list.join(", "), repo.text),
+                    )
+                    .with_help(format!("add `{}` to the token's `repositories`", repo.text)),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+use crate::diagnostic::{Diagnostic, Severity, did_you_mean};
+use crate::example;
+use crate::model::TokenRef;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+pub struct TokenUndefined;
+
+static META: RuleMeta = RuleMeta {
+    name: "token-undefined",
+    group: Group::CodeHosting,
+    severity: Severity::Warning,
+    summary: "a request names a token that .reqlint.yaml does not define",
+    what: "Reports `token: NAME` where NAME is not a key of `tokens:` in the config, with \
+           the closest defined name. The requests that use it are not checked for \
+           permissions.",
+    why: "Without the token's permissions reqlint cannot tell whether the calls would \
+          be allowed; a typo in the name hides every coverage error.",
+    source: "SPEC 1.3 (a token is a name defined under `tokens:`) and 2 (`tokens`)",
+    bad: example!("token-undefined/bad.req.yaml"),
+    good: example!("token-undefined/good.req.yaml"),
+};
+
+impl Rule for TokenUndefined {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        let mut seen = Vec::new();
+        for request in &file.model.requests {
+            let Some(TokenRef::Named { name, span }) = request.token else { continue };
+            if file.config.tokens.contains_key(name) || seen.contains(&span) {
+                continue;
+            }
+            seen.push(span);
+            let help = match did_you_mean(name, file.config.tokens.keys().map(String::as_str)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("define it under `tokens:` in .reqlint.yaml:\n  tokens:\n    {name}:\n      permissions: ..."),
+            };
+            out.push(
+                Diagnostic::new(&META, span, format!("token `{name}` is not defined in the config"))
+                    .with_help(help),
+            );
+        }
+    }
+}

@@ -1,0 +1,57 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::catalog::CATALOG;
+
+pub struct UnknownEndpoint;
+
+static META: RuleMeta = RuleMeta {
+    name: "unknown-endpoint",
+    group: Group::CodeHosting,
+    severity: Severity::Warning,
+    summary: "a code-hosting path or method that no permission table row lists",
+    what: "Matches a code-hosting request's path against the templates of seed 000's \
+           endpoint tables (literal segments win over placeholders; the query string is \
+           ignored). A path that no row matches, or a method that the matching path's \
+           rows do not list, is reported with the methods the path has.",
+    why: "Permission coverage cannot be checked for an endpoint reqlint does not know; \
+          a wrong method usually means a wrong call (the API answers 404).",
+    source: "seed 000, \"Endpoints\"",
+    bad: example!("unknown-endpoint/bad.req.yaml"),
+    good: example!("unknown-endpoint/good.req.yaml"),
+};
+
+impl Rule for UnknownEndpoint {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for request in &file.model.requests {
+            let Some(line) = super::code_hosting_line(request) else { continue };
+            let segments: Vec<&str> = line.segments.iter().map(|s| s.text.as_str()).collect();
+            let rows = CATALOG.match_path(&segments);
+            if rows.is_empty() {
+                out.push(
+                    Diagnostic::new(&META, line.path_span, format!("no permission table row matches `{}`; its coverage cannot be checked", line.path))
+                        .with_help("check the path against seed 000's endpoint tables, or silence this rule for the line with `# reqlint: ignore[unknown-endpoint]`"),
+                );
+                continue;
+            }
+            if rows.iter().any(|e| e.method == line.method) {
+                continue;
+            }
+            let mut methods: Vec<&str> = rows.iter().map(|e| e.method.as_str()).collect();
+            methods.dedup();
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    line.method_span,
+                    format!("`{}` takes {}, not {}", rows[0].template, methods.join(", "), line.method),
+                )
+                .with_help(format!("use {}", methods.join(" or "))),
+            );
+        }
+    }
+}
