@@ -106,8 +106,16 @@ pub fn main() -> ExitCode {
 
 fn list_rules() -> Result<ExitCode, String> {
     let mut out = std::io::stdout().lock();
-    let width = REGISTRY.iter().map(|r| r.meta().name.len()).max().unwrap_or(0);
-    let _ = writeln!(out, "{:width$}  {:12}  {:8}  SUMMARY", "RULE", "GROUP", "SEVERITY");
+    let width = REGISTRY
+        .iter()
+        .map(|r| r.meta().name.len())
+        .max()
+        .unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "{:width$}  {:12}  {:8}  SUMMARY",
+        "RULE", "GROUP", "SEVERITY"
+    );
     for rule in REGISTRY {
         let m = rule.meta();
         let _ = writeln!(
@@ -137,7 +145,13 @@ fn explain(name: &str) -> Result<ExitCode, String> {
 pub fn explain_text(m: &rules::RuleMeta) -> String {
     let indent = |text: &str| {
         text.lines()
-            .map(|l| if l.is_empty() { String::new() } else { format!("    {l}") })
+            .map(|l| {
+                if l.is_empty() {
+                    String::new()
+                } else {
+                    format!("    {l}")
+                }
+            })
             .collect::<Vec<_>>()
             .join("\n")
     };
@@ -182,7 +196,8 @@ fn fill(text: &str) -> String {
 }
 
 fn load_settings(args: &CheckArgs) -> Result<Settings, String> {
-    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
     let names = rules::names();
     let config = match &args.config {
         Some(path) => Config::load(path, &names)?,
@@ -221,14 +236,22 @@ fn expand_context_glob(root: &Path, pattern: &str) -> Result<Vec<PathBuf>, Strin
     // Walk only below the pattern's literal prefix.
     let literal: PathBuf = Path::new(pattern)
         .components()
-        .take_while(|c| !c.as_os_str().to_string_lossy().contains(['*', '?', '[', '{']))
+        .take_while(|c| {
+            !c.as_os_str()
+                .to_string_lossy()
+                .contains(['*', '?', '[', '{'])
+        })
         .collect();
     let start = root.join(&literal);
     let mut files = Vec::new();
     if !start.is_dir() {
         return Ok(files);
     }
-    for entry in ignore::WalkBuilder::new(&start).standard_filters(false).build().flatten() {
+    for entry in ignore::WalkBuilder::new(&start)
+        .standard_filters(false)
+        .build()
+        .flatten()
+    {
         if entry.file_type().is_some_and(|t| t.is_file()) {
             let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
             if set.is_match(rel) {
@@ -247,8 +270,16 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         std::io::stdin()
             .read_to_end(&mut bytes)
             .map_err(|e| format!("cannot read standard input: {e}"))?;
-        let name = args.stdin_filename.clone().unwrap_or_else(|| "-".to_string());
-        vec![engine::lint_bytes(&name, Path::new(&name), bytes, &settings)]
+        let name = args
+            .stdin_filename
+            .clone()
+            .unwrap_or_else(|| "-".to_string());
+        vec![engine::lint_bytes(
+            &name,
+            Path::new(&name),
+            bytes,
+            &settings,
+        )]
     } else {
         let inputs = if args.paths.is_empty() {
             vec![PathBuf::from(".")]
@@ -270,7 +301,8 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
         }
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -280,10 +312,10 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         OutputFormat::Json => reports::json::write(&results, &mut out),
     };
     let flushed = written.and_then(|()| out.flush());
-    if let Err(e) = flushed {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return Err(format!("cannot write the report: {e}"));
-        }
+    if let Err(e) = flushed
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        return Err(format!("cannot write the report: {e}"));
     }
     if results.iter().any(|r| r.io_error.is_some()) {
         return Ok(ExitCode::from(2));
@@ -291,13 +323,21 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     let failed = results
         .iter()
         .any(|r| r.diagnostics.iter().any(|d| d.severity == Severity::Error));
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Stack for lint threads: generous, although the loaders never recurse deeply.
 const THREAD_STACK: usize = 8 * 1024 * 1024;
 
-fn lint_all(targets: &[walk::Target], settings: &Settings, threads: Option<usize>) -> Result<Vec<FileResult>, String> {
+fn lint_all(
+    targets: &[walk::Target],
+    settings: &Settings,
+    threads: Option<usize>,
+) -> Result<Vec<FileResult>, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .stack_size(THREAD_STACK)

@@ -112,7 +112,10 @@ impl Diagnostic {
 }
 
 /// The closest candidate to `word` by edit distance, for "did you mean".
-pub fn did_you_mean<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+pub fn did_you_mean<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
     let lower = word.to_lowercase();
     candidates
         .into_iter()

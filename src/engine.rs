@@ -76,7 +76,9 @@ fn lint_oversized(display: &str, rel: &Path, size: u64, settings: &Settings) -> 
 
 /// Lints a file's bytes (from disk or standard input).
 pub fn lint_bytes(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings) -> FileResult {
-    let outcome = catch_unwind(AssertUnwindSafe(|| lint_unguarded(display, rel, bytes, settings)));
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        lint_unguarded(display, rel, bytes, settings)
+    }));
     outcome.unwrap_or_else(|panic| {
         let what = panic
             .downcast_ref::<&str>()
@@ -105,10 +107,18 @@ pub fn lint_bytes(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
 fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings) -> FileResult {
     let format = Format::from_path(display);
     let mut loaded = loading::load(bytes, format, &settings.limits);
-    let decode_problems = model::decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
+    let decode_problems =
+        model::decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
     loaded.problems.extend(decode_problems);
     let model = FileModel::build(&loaded.documents, &loaded.text);
-    let mut diagnostics = run_rules(display, &loaded.text, &loaded.problems, &model, rel, settings);
+    let mut diagnostics = run_rules(
+        display,
+        &loaded.text,
+        &loaded.problems,
+        &model,
+        rel,
+        settings,
+    );
     if format == Format::Yaml && !diagnostics.is_empty() {
         apply_suppressions(&loaded.text, &mut diagnostics);
     }
@@ -187,8 +197,12 @@ pub fn parse_suppressions(text: &str) -> Vec<(usize, Vec<String>)> {
         return found;
     }
     for (line0, line) in text.lines().enumerate() {
-        let Some(at) = line.find(MARKER) else { continue };
-        let Some(hash) = line[..at].rfind('#') else { continue };
+        let Some(at) = line.find(MARKER) else {
+            continue;
+        };
+        let Some(hash) = line[..at].rfind('#') else {
+            continue;
+        };
         if !line[hash + 1..at].trim().is_empty() {
             continue;
         }
@@ -197,8 +211,12 @@ pub fn parse_suppressions(text: &str) -> Vec<(usize, Vec<String>)> {
             continue;
         }
         let rest = line[at + MARKER.len()..].trim_start();
-        let Some(list) = rest.strip_prefix("ignore[") else { continue };
-        let Some(close) = list.find(']') else { continue };
+        let Some(list) = rest.strip_prefix("ignore[") else {
+            continue;
+        };
+        let Some(close) = list.find(']') else {
+            continue;
+        };
         let rules = list[..close]
             .split(',')
             .map(|r| r.trim().to_string())
@@ -218,9 +236,12 @@ mod tests {
     fn suppression_comments() {
         let text = "a: 1 # reqlint: ignore[rule-a, rule-b]\n# reqlint: ignore[rule-c]\nb: 2\nc: \"# reqlint: ignore[x]\"\nd: 1#reqlint: ignore[y]\n";
         let s = parse_suppressions(text);
-        assert_eq!(s, vec![
-            (0, vec!["rule-a".to_string(), "rule-b".to_string()]),
-            (2, vec!["rule-c".to_string()]),
-        ]);
+        assert_eq!(
+            s,
+            vec![
+                (0, vec!["rule-a".to_string(), "rule-b".to_string()]),
+                (2, vec!["rule-c".to_string()]),
+            ]
+        );
     }
 }

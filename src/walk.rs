@@ -19,7 +19,8 @@ pub struct Target {
 /// The files under `inputs`, sorted and without repeats. A path that does not exist
 /// is an error of the run.
 pub fn collect(inputs: &[PathBuf], config: &Config) -> Result<Vec<Target>, String> {
-    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
     let root = absolute(&cwd, &config.root);
     let mut targets = Vec::new();
     for input in inputs {
@@ -66,7 +67,10 @@ fn describe(e: &std::io::Error) -> String {
 fn target(path: &Path, cwd: &Path, root: &Path) -> Target {
     let clean = strip_dot(path);
     let abs = absolute(cwd, &clean);
-    let rel = abs.strip_prefix(root).map(Path::to_path_buf).unwrap_or_else(|_| clean.clone());
+    let rel = abs
+        .strip_prefix(root)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| clean.clone());
     Target {
         display: clean.to_string_lossy().into_owned(),
         path: path.to_path_buf(),
@@ -75,13 +79,24 @@ fn target(path: &Path, cwd: &Path, root: &Path) -> Target {
 }
 
 fn strip_dot(path: &Path) -> PathBuf {
-    let stripped: PathBuf = path.components().skip_while(|c| matches!(c, Component::CurDir)).collect();
-    if stripped.as_os_str().is_empty() { path.to_path_buf() } else { stripped }
+    let stripped: PathBuf = path
+        .components()
+        .skip_while(|c| matches!(c, Component::CurDir))
+        .collect();
+    if stripped.as_os_str().is_empty() {
+        path.to_path_buf()
+    } else {
+        stripped
+    }
 }
 
 /// `path` made absolute lexically (no file system access, `..` resolved).
 pub fn absolute(cwd: &Path, path: &Path) -> PathBuf {
-    let joined = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        cwd.join(path)
+    };
     let mut out = PathBuf::new();
     for c in joined.components() {
         match c {
@@ -101,8 +116,14 @@ mod tests {
 
     #[test]
     fn lexical_absolute() {
-        assert_eq!(absolute(Path::new("/a/b"), Path::new("../c/./d")), PathBuf::from("/a/c/d"));
-        assert_eq!(strip_dot(Path::new("./x/y.yaml")), PathBuf::from("x/y.yaml"));
+        assert_eq!(
+            absolute(Path::new("/a/b"), Path::new("../c/./d")),
+            PathBuf::from("/a/c/d")
+        );
+        assert_eq!(
+            strip_dot(Path::new("./x/y.yaml")),
+            PathBuf::from("x/y.yaml")
+        );
         assert_eq!(strip_dot(Path::new(".")), PathBuf::from("."));
     }
 }

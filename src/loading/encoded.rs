@@ -207,7 +207,9 @@ mod tests {
 
     fn decoded_countries_span(text: &str, format: Format) -> Span {
         let mut doc = first_doc(text, format);
-        let Value::Map(entries) = &mut doc.value else { panic!() };
+        let Value::Map(entries) = &mut doc.value else {
+            panic!()
+        };
         let targeting = &mut entries[0].value;
         assert_eq!(decode_in_place(targeting, text, &Limits::DEFAULT), None);
         let countries = targeting
@@ -258,7 +260,9 @@ mod tests {
     fn invalid_json_points_inside_the_string() {
         let text = "targeting: '{\"geo_locations\": [}'\n";
         let mut doc = first_doc(text, Format::Yaml);
-        let Value::Map(entries) = &mut doc.value else { panic!() };
+        let Value::Map(entries) = &mut doc.value else {
+            panic!()
+        };
         let problem = decode_in_place(&mut entries[0].value, text, &Limits::DEFAULT).unwrap();
         assert!(problem.span.start > text.find('\'').unwrap());
         assert!(matches!(entries[0].value.value, Value::String(_)));

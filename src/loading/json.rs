@@ -57,7 +57,10 @@ pub(super) fn parse_mapped(
             problems.push(Problem::new(
                 kind,
                 map(range.start, range.end),
-                format!("invalid JSON: {}", message.to_lowercase().trim_end_matches('.')),
+                format!(
+                    "invalid JSON: {}",
+                    message.to_lowercase().trim_end_matches('.')
+                ),
             ));
             return None;
         }
@@ -98,13 +101,20 @@ impl Converter<'_> {
             self.problems.push(Problem::new(
                 ProblemKind::Limit,
                 span,
-                format!("more than {} values in one file; the rest was not read", self.limits.max_nodes),
+                format!(
+                    "more than {} values in one file; the rest was not read",
+                    self.limits.max_nodes
+                ),
             ));
             return None;
         }
         Some(match value {
-            ast::Value::StringLit(s) => Node::new(self.span(s.range), Value::String(s.value.into_owned())),
-            ast::Value::NumberLit(n) => Node::new(self.span(n.range), Value::Number(n.value.to_string())),
+            ast::Value::StringLit(s) => {
+                Node::new(self.span(s.range), Value::String(s.value.into_owned()))
+            }
+            ast::Value::NumberLit(n) => {
+                Node::new(self.span(n.range), Value::Number(n.value.to_string()))
+            }
             ast::Value::BooleanLit(b) => Node::new(self.span(b.range), Value::Bool(b.value)),
             ast::Value::NullKeyword(n) => Node::new(self.span(n.range), Value::Null),
             ast::Value::Array(array) => {
@@ -132,7 +142,11 @@ impl Converter<'_> {
                     });
                     let key = prop.name.into_string();
                     let value = self.convert(prop.value, depth + 1)?;
-                    let entry = Entry { key, key_span, value };
+                    let entry = Entry {
+                        key,
+                        key_span,
+                        value,
+                    };
                     match index.get(&entry.key) {
                         Some(&i) => {
                             self.problems.push(Problem {
@@ -159,7 +173,10 @@ impl Converter<'_> {
             self.problems.push(Problem::new(
                 ProblemKind::Limit,
                 span,
-                format!("nesting deeper than {} levels; the file was not read", self.limits.max_depth),
+                format!(
+                    "nesting deeper than {} levels; the file was not read",
+                    self.limits.max_depth
+                ),
             ));
             return false;
         }

@@ -157,7 +157,13 @@ mod tests {
         let text = "name: Café Müller\nx: 1\n";
         let idx = LineIndex::new(text);
         let m = text.find("Müller").unwrap();
-        assert_eq!(idx.position(text, m), Position { line: 1, column: 12 });
+        assert_eq!(
+            idx.position(text, m),
+            Position {
+                line: 1,
+                column: 12
+            }
+        );
         let x = text.find('x').unwrap();
         assert_eq!(idx.position(text, x), Position { line: 2, column: 1 });
     }

@@ -85,7 +85,11 @@ enum Frame {
 
 enum PendingKey {
     None,
-    Key { text: String, span: Span, merge: bool },
+    Key {
+        text: String,
+        span: Span,
+        merge: bool,
+    },
     /// A key that is not a scalar; its value is read and dropped.
     Skip,
 }
@@ -107,7 +111,10 @@ const LINEAR_KEY_SEARCH: usize = 16;
 
 impl Builder<'_> {
     fn span(&self, s: &saphyr_parser::Span) -> Span {
-        Span::new(self.chars.byte(s.start.index()), self.chars.byte(s.end.index()))
+        Span::new(
+            self.chars.byte(s.start.index()),
+            self.chars.byte(s.end.index()),
+        )
     }
 
     fn fail(&mut self, kind: ProblemKind, span: Span, message: String) {
@@ -153,25 +160,28 @@ impl Builder<'_> {
                     let node = Node::new(span, scalar_value(value.into_owned(), style, tag));
                     self.finish(node, anchor)
                 }
-                Event::SequenceStart(anchor, _) => self.open(Frame::Seq {
-                    start: span.start,
-                    anchor,
-                    items: Vec::new(),
-                }, span),
-                Event::MappingStart(anchor, _) => self.open(Frame::Map {
-                    start: span.start,
-                    anchor,
-                    entries: Vec::new(),
-                    merged: Vec::new(),
-                    index: None,
-                    key: PendingKey::None,
-                }, span),
+                Event::SequenceStart(anchor, _) => self.open(
+                    Frame::Seq {
+                        start: span.start,
+                        anchor,
+                        items: Vec::new(),
+                    },
+                    span,
+                ),
+                Event::MappingStart(anchor, _) => self.open(
+                    Frame::Map {
+                        start: span.start,
+                        anchor,
+                        entries: Vec::new(),
+                        merged: Vec::new(),
+                        index: None,
+                        key: PendingKey::None,
+                    },
+                    span,
+                ),
                 Event::SequenceEnd | Event::MappingEnd => self.close(span),
                 Event::Alias(id) => self.alias(id, span),
-                Event::StreamStart
-                | Event::StreamEnd
-                | Event::DocumentEnd
-                | Event::Nothing => true,
+                Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => true,
             };
             if !ok {
                 self.stack.clear();
@@ -233,7 +243,10 @@ impl Builder<'_> {
                 } else {
                     items.last().map_or(start, |n| n.span.end)
                 };
-                self.finish(Node::new(Span::new(start, end.max(start)), Value::Seq(items)), anchor)
+                self.finish(
+                    Node::new(Span::new(start, end.max(start)), Value::Seq(items)),
+                    anchor,
+                )
             }
             Frame::Map {
                 start,
@@ -246,14 +259,21 @@ impl Builder<'_> {
                 } else {
                     entries.last().map_or(start, |e| e.value.span.end)
                 };
-                self.finish(Node::new(Span::new(start, end.max(start)), Value::Map(entries)), anchor)
+                self.finish(
+                    Node::new(Span::new(start, end.max(start)), Value::Map(entries)),
+                    anchor,
+                )
             }
         }
     }
 
     fn alias(&mut self, id: usize, span: Span) -> bool {
         let Some((node, count)) = self.anchors.get(&id) else {
-            self.fail(ProblemKind::Syntax, span, "alias to an unknown anchor".into());
+            self.fail(
+                ProblemKind::Syntax,
+                span,
+                "alias to an unknown anchor".into(),
+            );
             return false;
         };
         let count = *count;
@@ -485,8 +505,18 @@ fn is_core_number(s: &str) -> bool {
     }
     if matches!(
         s,
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
-            | ".nan" | ".NaN" | ".NAN"
+        ".inf"
+            | ".Inf"
+            | ".INF"
+            | "+.inf"
+            | "+.Inf"
+            | "+.INF"
+            | "-.inf"
+            | "-.Inf"
+            | "-.INF"
+            | ".nan"
+            | ".NaN"
+            | ".NAN"
     ) {
         return true;
     }
@@ -533,7 +563,7 @@ mod tests {
         parse(text, &Limits::DEFAULT)
     }
 
-    fn slice<'a>(text: &'a str, span: Span) -> &'a str {
+    fn slice(text: &str, span: Span) -> &str {
         &text[span.range()]
     }
 
@@ -586,7 +616,8 @@ mod tests {
 
     #[test]
     fn core_schema_scalars() {
-        let (docs, _) = load("a: 12\nb: \"12\"\nc: true\nd: ~\ne: 1.5e3\nf: 0x1F\ng: 12abc\nh: !!str 5\n");
+        let (docs, _) =
+            load("a: 12\nb: \"12\"\nc: true\nd: ~\ne: 1.5e3\nf: 0x1F\ng: 12abc\nh: !!str 5\n");
         let d = &docs[0];
         assert_eq!(d.get_value("a").unwrap().value, Value::Number("12".into()));
         assert_eq!(d.get_value("b").unwrap().value, Value::String("12".into()));
@@ -594,7 +625,10 @@ mod tests {
         assert_eq!(d.get_value("d").unwrap().value, Value::Null);
         assert_eq!(d.get_value("e").unwrap().as_f64(), Some(1500.0));
         assert_eq!(d.get_value("f").unwrap().as_i64(), Some(31));
-        assert_eq!(d.get_value("g").unwrap().value, Value::String("12abc".into()));
+        assert_eq!(
+            d.get_value("g").unwrap().value,
+            Value::String("12abc".into())
+        );
         assert_eq!(d.get_value("h").unwrap().value, Value::String("5".into()));
     }
 
@@ -623,7 +657,11 @@ mod tests {
         let text = "base: &t\n  countries: [DE]\nparams:\n  targeting: *t\n";
         let (docs, problems) = load(text);
         assert!(problems.is_empty());
-        let t = docs[0].get_value("params").unwrap().get_value("targeting").unwrap();
+        let t = docs[0]
+            .get_value("params")
+            .unwrap()
+            .get_value("targeting")
+            .unwrap();
         let c = t.get_value("countries").unwrap();
         assert_eq!(slice(text, c.as_seq().unwrap()[0].span), "DE");
         assert_eq!(c.as_seq().unwrap()[0].span.start, text.find("DE").unwrap());
@@ -656,7 +694,9 @@ mod tests {
 
     #[test]
     fn deep_block_nesting_stops_at_the_depth_limit() {
-        let text: String = (0..5000).map(|i| format!("{}- \n", "  ".repeat(i))).collect();
+        let text: String = (0..5000)
+            .map(|i| format!("{}- \n", "  ".repeat(i)))
+            .collect();
         let (_, problems) = load(&text);
         assert_eq!(problems[0].kind, ProblemKind::Limit);
     }
@@ -680,6 +720,9 @@ mod tests {
     fn block_scalar_is_a_string() {
         let text = "a: |\n  hi\n  there\n";
         let (docs, _) = load(text);
-        assert_eq!(docs[0].get_value("a").unwrap().as_str(), Some("hi\nthere\n"));
+        assert_eq!(
+            docs[0].get_value("a").unwrap().as_str(),
+            Some("hi\nthere\n")
+        );
     }
 }

@@ -90,7 +90,12 @@ impl Config {
         Config::parse(bytes, path, root, rule_names)
     }
 
-    pub fn parse(bytes: Vec<u8>, path: &Path, root: PathBuf, rule_names: &[&str]) -> Result<Config, String> {
+    pub fn parse(
+        bytes: Vec<u8>,
+        path: &Path,
+        root: PathBuf,
+        rule_names: &[&str],
+    ) -> Result<Config, String> {
         let loaded = loading::load(bytes, Format::Yaml, &Limits::DEFAULT);
         let text = loaded.text;
         let at = |span: Span, message: String| -> String {
@@ -125,22 +130,31 @@ impl Config {
                 }
                 "rules" => {
                     let Some(rules) = value.as_map() else {
-                        return Err(at(value.span, "`rules` must map rule names to severities".into()));
+                        return Err(at(
+                            value.span,
+                            "`rules` must map rule names to severities".into(),
+                        ));
                     };
                     for rule in rules {
                         check_rule_name(&rule.key, rule_names).map_err(|m| at(rule.key_span, m))?;
-                        let setting = severity_setting(&rule.value).map_err(|m| at(rule.value.span, m))?;
+                        let setting =
+                            severity_setting(&rule.value).map_err(|m| at(rule.value.span, m))?;
                         config.rules.insert(rule.key.clone(), setting);
                     }
                 }
                 "per-file-ignores" => {
                     let Some(items) = value.as_map() else {
-                        return Err(at(value.span, "`per-file-ignores` must map globs to lists of rule names".into()));
+                        return Err(at(
+                            value.span,
+                            "`per-file-ignores` must map globs to lists of rule names".into(),
+                        ));
                     };
                     for item in items {
-                        let set = build_globs([item.key.as_str()]).map_err(|m| at(item.key_span, m))?;
-                        let names = string_list(&item.value)
-                            .ok_or_else(|| at(item.value.span, "expected a list of rule names".into()))?;
+                        let set =
+                            build_globs([item.key.as_str()]).map_err(|m| at(item.key_span, m))?;
+                        let names = string_list(&item.value).ok_or_else(|| {
+                            at(item.value.span, "expected a list of rule names".into())
+                        })?;
                         for (name, span) in &names {
                             check_rule_name(name, rule_names).map_err(|m| at(*span, m))?;
                         }
@@ -155,35 +169,62 @@ impl Config {
                     };
                     for item in items {
                         if item.key != "min-version" {
-                            return Err(at(item.key_span, unknown_key("advertising", &item.key, ADVERTISING_KEYS)));
+                            return Err(at(
+                                item.key_span,
+                                unknown_key("advertising", &item.key, ADVERTISING_KEYS),
+                            ));
                         }
                         let version = item
                             .value
                             .scalar_text()
                             .and_then(|t| Version::parse(&t))
-                            .ok_or_else(|| at(item.value.span, "`min-version` must be a version such as v22.0".into()))?;
+                            .ok_or_else(|| {
+                                at(
+                                    item.value.span,
+                                    "`min-version` must be a version such as v22.0".into(),
+                                )
+                            })?;
                         config.min_version = Some(version);
                     }
                 }
                 "tokens" => {
                     let Some(items) = value.as_map() else {
-                        return Err(at(value.span, "`tokens` must map token names to tokens".into()));
+                        return Err(at(
+                            value.span,
+                            "`tokens` must map token names to tokens".into(),
+                        ));
                     };
                     for item in items {
                         if item.value.as_map().is_none() {
-                            return Err(at(item.value.span, format!("token `{}` must be a mapping with `permissions`", item.key)));
+                            return Err(at(
+                                item.value.span,
+                                format!(
+                                    "token `{}` must be a mapping with `permissions`",
+                                    item.key
+                                ),
+                            ));
                         }
                         config.tokens.insert(item.key.clone(), item.value.clone());
                     }
                 }
                 "context" => {
                     config.context = string_list(value)
-                        .ok_or_else(|| at(value.span, "`context` must be a list of paths or globs".into()))?
+                        .ok_or_else(|| {
+                            at(
+                                value.span,
+                                "`context` must be a list of paths or globs".into(),
+                            )
+                        })?
                         .into_iter()
                         .map(|(s, _)| s)
                         .collect();
                 }
-                other => return Err(at(entry.key_span, unknown_key("the config", other, TOP_KEYS))),
+                other => {
+                    return Err(at(
+                        entry.key_span,
+                        unknown_key("the config", other, TOP_KEYS),
+                    ));
+                }
             }
         }
         config.text = text;
@@ -206,7 +247,10 @@ impl Config {
 fn unknown_key(place: &str, key: &str, known: &[&str]) -> String {
     match did_you_mean(key, known.iter().copied()) {
         Some(s) => format!("unknown key `{key}` in {place} (did you mean `{s}`?)"),
-        None => format!("unknown key `{key}` in {place}; known keys: {}", known.join(", ")),
+        None => format!(
+            "unknown key `{key}` in {place}; known keys: {}",
+            known.join(", ")
+        ),
     }
 }
 
@@ -226,9 +270,9 @@ fn severity_setting(node: &Node) -> Result<RuleSetting, String> {
     if text == "off" || text == "false" {
         return Ok(None);
     }
-    Severity::parse(&text).map(Some).ok_or_else(|| {
-        format!("unknown severity `{text}`; use error, warning, info or off")
-    })
+    Severity::parse(&text)
+        .map(Some)
+        .ok_or_else(|| format!("unknown severity `{text}`; use error, warning, info or off"))
 }
 
 fn string_list(node: &Node) -> Option<Vec<(String, Span)>> {
@@ -273,7 +317,12 @@ mod tests {
     const RULES: &[&str] = &["duplicate-key", "literal-secret"];
 
     fn parse(text: &str) -> Result<Config, String> {
-        Config::parse(text.as_bytes().to_vec(), Path::new(".reqlint.yaml"), PathBuf::from("."), RULES)
+        Config::parse(
+            text.as_bytes().to_vec(),
+            Path::new(".reqlint.yaml"),
+            PathBuf::from("."),
+            RULES,
+        )
     }
 
     #[test]
@@ -285,10 +334,19 @@ mod tests {
         assert!(c.include.is_match("a/b.req.yaml"));
         assert!(!c.include.is_match("a/b.yaml"));
         assert!(c.exclude.is_match("vendor/x/y.req.yaml"));
-        assert_eq!(c.severity("duplicate-key", Severity::Error), Some(Severity::Warning));
+        assert_eq!(
+            c.severity("duplicate-key", Severity::Error),
+            Some(Severity::Warning)
+        );
         assert_eq!(c.severity("literal-secret", Severity::Error), None);
         assert!(c.ignored_for("duplicate-key", &[Path::new("legacy/a.req.yaml")]));
-        assert_eq!(c.min_version, Some(Version { major: 22, minor: 0 }));
+        assert_eq!(
+            c.min_version,
+            Some(Version {
+                major: 22,
+                minor: 0
+            })
+        );
         assert!(c.tokens.contains_key("ci-bot"));
         assert_eq!(c.context, vec!["state/**/*.yaml".to_string()]);
     }
@@ -296,9 +354,15 @@ mod tests {
     #[test]
     fn unknown_things_are_one_line_errors() {
         let e = parse("rulez: {}\n").unwrap_err();
-        assert_eq!(e, ".reqlint.yaml:1:1: unknown key `rulez` in the config (did you mean `rules`?)");
+        assert_eq!(
+            e,
+            ".reqlint.yaml:1:1: unknown key `rulez` in the config (did you mean `rules`?)"
+        );
         let e = parse("rules:\n  duplicate-keys: error\n").unwrap_err();
-        assert!(e.contains("unknown rule `duplicate-keys` (did you mean `duplicate-key`?)"), "{e}");
+        assert!(
+            e.contains("unknown rule `duplicate-keys` (did you mean `duplicate-key`?)"),
+            "{e}"
+        );
         let e = parse("rules:\n  duplicate-key: fatal\n").unwrap_err();
         assert!(e.contains("unknown severity `fatal`"));
         assert!(!e.contains('\n'));

@@ -64,7 +64,11 @@ impl ContextIndex {
     }
 
     pub fn add_text(&mut self, bytes: Vec<u8>, path: &Path) -> Result<(), String> {
-        let loaded = loading::load(bytes, Format::from_path(&path.to_string_lossy()), &Limits::DEFAULT);
+        let loaded = loading::load(
+            bytes,
+            Format::from_path(&path.to_string_lossy()),
+            &Limits::DEFAULT,
+        );
         let text = &loaded.text;
         let at = |offset: usize, message: String| {
             let pos = LineIndex::new(text).position(text, offset);
@@ -78,7 +82,10 @@ impl ContextIndex {
                 if matches!(doc.value, Value::Null) {
                     continue;
                 }
-                return Err(at(doc.span.start, "a context snapshot must map kinds to lists of objects".into()));
+                return Err(at(
+                    doc.span.start,
+                    "a context snapshot must map kinds to lists of objects".into(),
+                ));
             };
             for entry in entries {
                 let Some(kind) = Kind::parse(&entry.key) else {
@@ -87,19 +94,30 @@ impl ContextIndex {
                         Some(s) => format!(" (did you mean `{s}`?)"),
                         None => format!("; kinds: {}", names.join(", ")),
                     };
-                    return Err(at(entry.key_span.start, format!("unknown context kind `{}`{hint}", entry.key)));
+                    return Err(at(
+                        entry.key_span.start,
+                        format!("unknown context kind `{}`{hint}", entry.key),
+                    ));
                 };
                 // A saved list response: `{data: [...]}`.
                 let list = entry.value.get_value("data").unwrap_or(&entry.value);
                 let Some(items) = list.as_seq() else {
-                    return Err(at(list.span.start, format!("`{}` must be a list of objects or `data: [...]`", entry.key)));
+                    return Err(at(
+                        list.span.start,
+                        format!("`{}` must be a list of objects or `data: [...]`", entry.key),
+                    ));
                 };
                 for item in items {
                     let id = item
                         .get_value("id")
                         .and_then(|id| id.scalar_text().map(|t| t.into_owned()))
                         .filter(|_| item.as_map().is_some())
-                        .ok_or_else(|| at(item.span.start, format!("an object of `{}` needs an `id`", entry.key)))?;
+                        .ok_or_else(|| {
+                            at(
+                                item.span.start,
+                                format!("an object of `{}` needs an `id`", entry.key),
+                            )
+                        })?;
                     self.objects
                         .insert((kind, normalize(kind, &id).to_string()), item.clone());
                 }
@@ -125,14 +143,26 @@ mod tests {
         assert!(idx.get(Kind::AdAccounts, "act_1234").is_some());
         assert!(idx.get(Kind::AdAccounts, "1234").is_some());
         let a = idx.get(Kind::CustomAudiences, "2385").unwrap();
-        assert_eq!(a.get_value("operation_status").unwrap().get_value("code").unwrap().as_i64(), Some(471));
+        assert_eq!(
+            a.get_value("operation_status")
+                .unwrap()
+                .get_value("code")
+                .unwrap()
+                .as_i64(),
+            Some(471)
+        );
         assert!(idx.get(Kind::AdSets, "99").is_some());
     }
 
     #[test]
     fn unknown_kind_is_an_error() {
         let mut idx = ContextIndex::default();
-        let e = idx.add_text(b"adsets: []\n".to_vec(), Path::new("s.yaml")).unwrap_err();
-        assert_eq!(e, "s.yaml:1:1: unknown context kind `adsets` (did you mean `ad_sets`?)");
+        let e = idx
+            .add_text(b"adsets: []\n".to_vec(), Path::new("s.yaml"))
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "s.yaml:1:1: unknown context kind `adsets` (did you mean `ad_sets`?)"
+        );
     }
 }

@@ -100,7 +100,11 @@ impl<'a> Request<'a> {
             .and_then(|e| e.value.as_map())
             .unwrap_or_default()
             .iter();
-        let query = self.line().map(|l| l.query.as_slice()).unwrap_or_default().iter();
+        let query = self
+            .line()
+            .map(|l| l.query.as_slice())
+            .unwrap_or_default()
+            .iter();
         mapped.chain(query)
     }
 
@@ -146,19 +150,27 @@ pub struct FileModel<'a> {
 pub fn decode_encoded_params(documents: &mut [Node], file: &str, limits: &Limits) -> Vec<Problem> {
     let mut problems = Vec::new();
     let mut decode_params = |request: &mut Node| {
-        let Value::Map(entries) = &mut request.value else { return };
-        let Some(params) = entries.iter_mut().find(|e| e.key == "params") else { return };
-        let Value::Map(params) = &mut params.value.value else { return };
+        let Value::Map(entries) = &mut request.value else {
+            return;
+        };
+        let Some(params) = entries.iter_mut().find(|e| e.key == "params") else {
+            return;
+        };
+        let Value::Map(params) = &mut params.value.value else {
+            return;
+        };
         for param in params.iter_mut() {
-            if let Some(problem) = decode_in_place(&mut param.value, file, limits) {
-                if JSON_ENCODED_PARAMS.contains(&param.key.as_str()) {
-                    problems.push(problem);
-                }
+            if let Some(problem) = decode_in_place(&mut param.value, file, limits)
+                && JSON_ENCODED_PARAMS.contains(&param.key.as_str())
+            {
+                problems.push(problem);
             }
         }
     };
     for doc in documents.iter_mut() {
-        let Value::Map(entries) = &mut doc.value else { continue };
+        let Value::Map(entries) = &mut doc.value else {
+            continue;
+        };
         if let Some(requests) = entries.iter_mut().find(|e| e.key == "requests") {
             if let Value::Seq(items) = &mut requests.value.value {
                 items.iter_mut().for_each(&mut decode_params);
@@ -181,7 +193,11 @@ impl<'a> FileModel<'a> {
     }
 
     fn issue(&mut self, span: Span, message: String, help: Option<String>) {
-        self.shape_issues.push(ShapeIssue { span, message, help });
+        self.shape_issues.push(ShapeIssue {
+            span,
+            message,
+            help,
+        });
     }
 
     fn read_document(&mut self, root: &'a Node, file: &str) -> DocumentKind {
@@ -213,7 +229,10 @@ impl<'a> FileModel<'a> {
                 }
                 _ => self.issue(
                     requests.value.span,
-                    format!("`requests` must be a list, not {}", requests.value.kind_name()),
+                    format!(
+                        "`requests` must be a list, not {}",
+                        requests.value.kind_name()
+                    ),
                     None,
                 ),
             }
@@ -229,7 +248,10 @@ impl<'a> FileModel<'a> {
         } else {
             "it has no `request` (or `method` and `path`) and no `requests`".to_string()
         };
-        DocumentKind::NotRequest { reason, span: first }
+        DocumentKind::NotRequest {
+            reason,
+            span: first,
+        }
     }
 
     fn read_item(&mut self, item: &'a Node, default_token: Option<TokenRef<'a>>, file: &str) {
@@ -263,7 +285,10 @@ impl<'a> FileModel<'a> {
         let request = node.get("request");
         let method = node.get("method");
         let path = node.get("path").or_else(|| node.get("url"));
-        let first_key = node.as_map().and_then(|e| e.first()).map_or(node.span, |e| e.key_span);
+        let first_key = node
+            .as_map()
+            .and_then(|e| e.first())
+            .map_or(node.span, |e| e.key_span);
         let (line, line_span) = match (request, method, path) {
             (Some(r), _, _) => {
                 if let Some(m) = method.or(path) {
@@ -273,7 +298,10 @@ impl<'a> FileModel<'a> {
                         Some("give either `request: METHOD PATH` or `method` and `path`".into()),
                     );
                 }
-                (request_line::parse_request_line(&r.value, file), r.value.span)
+                (
+                    request_line::parse_request_line(&r.value, file),
+                    r.value.span,
+                )
             }
             (None, Some(m), Some(p)) => (
                 request_line::parse_method_and_path(&m.value, &p.value, file),
@@ -305,14 +333,14 @@ impl<'a> FileModel<'a> {
             ),
         };
         let params = node.get("params");
-        if let Some(p) = params {
-            if !matches!(p.value.value, Value::Map(_) | Value::Null) {
-                self.issue(
-                    p.value.span,
-                    format!("`params` must be a mapping, not {}", p.value.kind_name()),
-                    Some("write `params:` followed by `name: value` lines".into()),
-                );
-            }
+        if let Some(p) = params
+            && !matches!(p.value.value, Value::Map(_) | Value::Null)
+        {
+            self.issue(
+                p.value.span,
+                format!("`params` must be a mapping, not {}", p.value.kind_name()),
+                Some("write `params:` followed by `name: value` lines".into()),
+            );
         }
         let own_token = node.get("token").and_then(|t| self.token_ref(t));
         let object = node.get("object").and_then(|o| match o.value.as_str() {
@@ -323,7 +351,11 @@ impl<'a> FileModel<'a> {
                         Some(s) => format!("did you mean `{s}`?"),
                         None => "use `custom_audience` or `ad_set`".into(),
                     };
-                    self.issue(o.value.span, format!("unknown object kind `{text}`"), Some(help));
+                    self.issue(
+                        o.value.span,
+                        format!("unknown object kind `{text}`"),
+                        Some(help),
+                    );
                     None
                 }
             },
@@ -341,7 +373,10 @@ impl<'a> FileModel<'a> {
             None => {
                 self.issue(
                     p.value.span,
-                    format!("`public` must be true or false, not {}", p.value.kind_name()),
+                    format!(
+                        "`public` must be true or false, not {}",
+                        p.value.kind_name()
+                    ),
                     None,
                 );
                 None
@@ -412,9 +447,18 @@ mod tests {
         let (docs, _) = model_of(text);
         let m = FileModel::build(&docs, text);
         assert_eq!(m.requests.len(), 2);
-        assert!(matches!(m.requests[0].token, Some(TokenRef::Named { name: "ci-bot", .. })));
+        assert!(matches!(
+            m.requests[0].token,
+            Some(TokenRef::Named { name: "ci-bot", .. })
+        ));
         assert!(m.requests[0].token_inherited);
-        assert!(matches!(m.requests[1].token, Some(TokenRef::Named { name: "gist-bot", .. })));
+        assert!(matches!(
+            m.requests[1].token,
+            Some(TokenRef::Named {
+                name: "gist-bot",
+                ..
+            })
+        ));
         assert!(!m.requests[1].token_inherited);
     }
 
@@ -425,7 +469,12 @@ mod tests {
         assert!(problems.is_empty());
         let m = FileModel::build(&docs, text);
         let t = &m.requests[0].param("targeting").unwrap().value;
-        let c = t.resolved().get_value("geo_locations").unwrap().get_value("countries").unwrap();
+        let c = t
+            .resolved()
+            .get_value("geo_locations")
+            .unwrap()
+            .get_value("countries")
+            .unwrap();
         assert_eq!(&text[c.as_seq().unwrap()[0].span.range()], "\"DE\"");
     }
 
@@ -438,10 +487,18 @@ mod tests {
 
     #[test]
     fn not_request_documents() {
-        for text in ["- a\n- b\n", "just text\n", "foo: bar\n", "params: {a: 1}\n"] {
+        for text in [
+            "- a\n- b\n",
+            "just text\n",
+            "foo: bar\n",
+            "params: {a: 1}\n",
+        ] {
             let (docs, _) = model_of(text);
             let m = FileModel::build(&docs, text);
-            assert!(matches!(m.documents[0].kind, DocumentKind::NotRequest { .. }), "{text}");
+            assert!(
+                matches!(m.documents[0].kind, DocumentKind::NotRequest { .. }),
+                "{text}"
+            );
         }
     }
 }

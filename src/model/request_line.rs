@@ -62,7 +62,8 @@ impl Version {
     pub fn parse(text: &str) -> Option<Version> {
         let rest = text.strip_prefix('v')?;
         let (major, minor) = rest.split_once('.')?;
-        let digits = |s: &str| !s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit());
+        let digits =
+            |s: &str| !s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit());
         if !digits(major) || !digits(minor) {
             return None;
         }
@@ -159,9 +160,7 @@ pub fn parse_request_line(node: &Node, file: &str) -> Result<RequestLine, LineEr
             Some("write it as `METHOD PATH`, for example `GET /user/emails`".into()),
         ));
     }
-    let method_end = trimmed
-        .find(char::is_whitespace)
-        .unwrap_or(trimmed.len());
+    let method_end = trimmed.find(char::is_whitespace).unwrap_or(trimmed.len());
     let method_text = &trimmed[..method_end];
     if method_end == trimmed.len() {
         // No space: `POST/v24.0/...`, or a lone path or method.
@@ -179,7 +178,9 @@ pub fn parse_request_line(node: &Node, file: &str) -> Result<RequestLine, LineEr
             return Err(LineError::new(
                 text.span(lead, lead + method_end),
                 "request line has no method",
-                Some(format!("write `GET {method_text}`, or another of GET, POST, PUT, PATCH, DELETE")),
+                Some(format!(
+                    "write `GET {method_text}`, or another of GET, POST, PUT, PATCH, DELETE"
+                )),
             ));
         }
         return Err(LineError::new(
@@ -208,8 +209,14 @@ pub fn parse_request_line(node: &Node, file: &str) -> Result<RequestLine, LineEr
 }
 
 /// Reads the `method:` and `path:` (or `url:`) pair.
-pub fn parse_method_and_path(method: &Node, path: &Node, file: &str) -> Result<RequestLine, LineError> {
-    let m = method.as_str().ok_or_else(|| not_a_string(method, "`method`"))?;
+pub fn parse_method_and_path(
+    method: &Node,
+    path: &Node,
+    file: &str,
+) -> Result<RequestLine, LineError> {
+    let m = method
+        .as_str()
+        .ok_or_else(|| not_a_string(method, "`method`"))?;
     let method_value = check_method(m.trim(), method.span)?;
     let text = Text::of(path, file).ok_or_else(|| not_a_string(path, "`path`"))?;
     let lead = text.value.len() - text.value.trim_start().len();
@@ -237,7 +244,11 @@ fn check_method(text: &str, span: Span) -> Result<Method, LineError> {
         Some(m) => format!("did you mean `{m}`? The methods are GET, POST, PUT, PATCH and DELETE"),
         None => "the methods are GET, POST, PUT, PATCH and DELETE".into(),
     };
-    Err(LineError::new(span, format!("unknown method `{text}`"), Some(help)))
+    Err(LineError::new(
+        span,
+        format!("unknown method `{text}`"),
+        Some(help),
+    ))
 }
 
 /// Reads the path part: `text.value[start..start + len]`.
@@ -363,7 +374,10 @@ mod tests {
 
     fn node(file: &str, value: &str) -> Node {
         let start = file.find(value).unwrap();
-        Node::new(Span::new(start, start + value.len()), Value::String(value.to_string()))
+        Node::new(
+            Span::new(start, start + value.len()),
+            Value::String(value.to_string()),
+        )
     }
 
     fn line(file: &str, value: &str) -> Result<RequestLine, LineError> {
@@ -376,7 +390,13 @@ mod tests {
         let l = line(file, "POST /v24.0/act_123/adsets").unwrap();
         assert_eq!(l.method, Method::Post);
         assert_eq!(l.api, Api::Advertising);
-        assert_eq!(l.version.unwrap().0, Version { major: 24, minor: 0 });
+        assert_eq!(
+            l.version.unwrap().0,
+            Version {
+                major: 24,
+                minor: 0
+            }
+        );
         assert_eq!(&file[l.version.unwrap().1.range()], "v24.0");
         assert_eq!(&file[l.segments[1].span.range()], "act_123");
         assert_eq!(&file[l.path_span.range()], "/v24.0/act_123/adsets");
@@ -384,8 +404,13 @@ mod tests {
 
     #[test]
     fn full_url_and_query() {
-        let file = "request: GET https://api.example.com/repos/acme/web/commits?per_page=30&q=a%20b";
-        let l = line(file, "GET https://api.example.com/repos/acme/web/commits?per_page=30&q=a%20b").unwrap();
+        let file =
+            "request: GET https://api.example.com/repos/acme/web/commits?per_page=30&q=a%20b";
+        let l = line(
+            file,
+            "GET https://api.example.com/repos/acme/web/commits?per_page=30&q=a%20b",
+        )
+        .unwrap();
         assert_eq!(l.api, Api::CodeHosting);
         assert_eq!(l.path, "/repos/acme/web/commits");
         assert_eq!(l.query.len(), 2);
@@ -402,7 +427,12 @@ mod tests {
         assert_eq!(&file[e.span.range()], "post");
 
         let file = "request: SEND /x";
-        assert!(line(file, "SEND /x").unwrap_err().message.contains("unknown method"));
+        assert!(
+            line(file, "SEND /x")
+                .unwrap_err()
+                .message
+                .contains("unknown method")
+        );
 
         let file = "request: POST v24.0/act_1/adsets";
         let e = line(file, "POST v24.0/act_1/adsets").unwrap_err();
@@ -416,14 +446,21 @@ mod tests {
     #[test]
     fn method_and_path_keys() {
         let file = "method: GET\npath: /user/emails";
-        let l = parse_method_and_path(&node(file, "GET"), &node(file, "/user/emails"), file).unwrap();
+        let l =
+            parse_method_and_path(&node(file, "GET"), &node(file, "/user/emails"), file).unwrap();
         assert_eq!(l.method, Method::Get);
         assert_eq!(&file[l.path_span.range()], "/user/emails");
     }
 
     #[test]
     fn versions() {
-        assert_eq!(Version::parse("v24.0"), Some(Version { major: 24, minor: 0 }));
+        assert_eq!(
+            Version::parse("v24.0"),
+            Some(Version {
+                major: 24,
+                minor: 0
+            })
+        );
         assert_eq!(Version::parse("v24"), None);
         assert_eq!(Version::parse("users"), None);
         assert!(Version::parse("v3.3").unwrap() < Version::parse("v24.0").unwrap());

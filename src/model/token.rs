@@ -29,7 +29,10 @@ impl Token {
     pub fn read(node: &Node) -> Token {
         let mut token = Token::default();
         let Some(entries) = node.as_map() else {
-            token.issues.push((node.span, format!("a token must be a mapping, not {}", node.kind_name())));
+            token.issues.push((
+                node.span,
+                format!("a token must be a mapping, not {}", node.kind_name()),
+            ));
             return token;
         };
         for e in entries {
@@ -38,7 +41,10 @@ impl Token {
                     Some(text) if !matches!(e.value.value, Value::Null) => {
                         token.owner = Some((text.into_owned(), e.value.span));
                     }
-                    _ => token.issues.push((e.value.span, "`owner` must be a user or organization name".into())),
+                    _ => token.issues.push((
+                        e.value.span,
+                        "`owner` must be a user or organization name".into(),
+                    )),
                 },
                 "repositories" => match e.value.as_seq() {
                     Some(items) => {
@@ -46,12 +52,17 @@ impl Token {
                         for item in items {
                             match item.scalar_text() {
                                 Some(t) => repos.push((t.into_owned(), item.span)),
-                                None => token.issues.push((item.span, "a repository is a name".into())),
+                                None => token
+                                    .issues
+                                    .push((item.span, "a repository is a name".into())),
                             }
                         }
                         token.repositories = Some(repos);
                     }
-                    None => token.issues.push((e.value.span, "`repositories` must be a list of repository names".into())),
+                    None => token.issues.push((
+                        e.value.span,
+                        "`repositories` must be a list of repository names".into(),
+                    )),
                 },
                 "permissions" => match e.value.as_map() {
                     Some(scopes) => {
@@ -59,7 +70,10 @@ impl Token {
                             let Some(grants) = scope.value.as_map() else {
                                 token.issues.push((
                                     scope.value.span,
-                                    format!("`{}` must map permission names to read or write", scope.key),
+                                    format!(
+                                        "`{}` must map permission names to read or write",
+                                        scope.key
+                                    ),
                                 ));
                                 continue;
                             };
@@ -69,13 +83,20 @@ impl Token {
                                     scope_span: scope.key_span,
                                     name: g.key.clone(),
                                     name_span: g.key_span,
-                                    level: g.value.scalar_text().map(|t| t.into_owned()).unwrap_or_default(),
+                                    level: g
+                                        .value
+                                        .scalar_text()
+                                        .map(|t| t.into_owned())
+                                        .unwrap_or_default(),
                                     level_span: g.value.span,
                                 });
                             }
                         }
                     }
-                    None => token.issues.push((e.value.span, "`permissions` must map scopes to permissions".into())),
+                    None => token.issues.push((
+                        e.value.span,
+                        "`permissions` must map scopes to permissions".into(),
+                    )),
                 },
                 _ => {}
             }

@@ -97,7 +97,9 @@ impl miette::Diagnostic for Report<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
@@ -107,7 +109,11 @@ impl miette::Diagnostic for Report<'_> {
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let d = self.diagnostic;
         let primary = LabeledSpan::new_primary_with_span(
-            Some(if d.secret { "secret (masked)".to_string() } else { "here".to_string() }),
+            Some(if d.secret {
+                "secret (masked)".to_string()
+            } else {
+                "here".to_string()
+            }),
             SourceSpan::new(d.span.start.into(), d.span.len()),
         );
         let extra = d.labels.iter().map(|l| {

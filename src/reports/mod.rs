@@ -38,9 +38,7 @@ impl Summary {
 
     /// One line for people: `Found 2 errors and 1 warning in 3 files (5 requests).`
     pub fn sentence(&self) -> String {
-        let plural = |n: usize, word: &str| {
-            format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-        };
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         let scope = format!(
             "{} ({})",
             plural(self.files, "file"),
@@ -69,12 +67,18 @@ impl Summary {
 
 /// Start and end positions of a span, from a file's line index.
 pub fn positions(text: &str, index: &LineIndex, span: Span) -> (Position, Position) {
-    (index.position(text, span.start), index.position(text, span.end))
+    (
+        index.position(text, span.start),
+        index.position(text, span.end),
+    )
 }
 
 /// The text with every secret span masked, so code frames never show a secret.
 pub fn redacted(result: &FileResult) -> std::sync::Arc<str> {
-    let text = result.text.clone().unwrap_or_else(|| std::sync::Arc::from(""));
+    let text = result
+        .text
+        .clone()
+        .unwrap_or_else(|| std::sync::Arc::from(""));
     let secrets: Vec<Span> = result
         .diagnostics
         .iter()

@@ -6,9 +6,9 @@ pub mod core;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::loading::Problem;
+use crate::model::FileModel;
 use crate::model::config::Config;
 use crate::model::context::ContextIndex;
-use crate::model::FileModel;
 
 /// Which part of the product a rule belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -125,7 +125,11 @@ mod tests {
                 "{} is not kebab-case",
                 m.name
             );
-            assert!(!m.summary.ends_with('.'), "{}: a summary is a phrase", m.name);
+            assert!(
+                !m.summary.ends_with('.'),
+                "{}: a summary is a phrase",
+                m.name
+            );
             assert!(!m.what.is_empty() && !m.why.is_empty() && !m.source.is_empty());
             assert!(m.bad.path.contains(m.name) && m.good.path.contains(m.name));
         }

@@ -129,15 +129,19 @@ impl Catalog {
             names: HashMap::new(),
         };
         let mut ids: HashMap<(Scope, &str), PermissionId> = HashMap::new();
-        let mut id_of = |catalog: &mut Catalog, scope: Scope, title: &'static str| -> PermissionId {
-            *ids.entry((scope, title)).or_insert_with(|| {
-                catalog.permissions.push(Permission { scope, title });
-                let id = catalog.permissions.len() - 1;
-                catalog.names.entry(normalize(title)).or_default().push(id);
-                id
-            })
-        };
-        for line in table.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let mut id_of =
+            |catalog: &mut Catalog, scope: Scope, title: &'static str| -> PermissionId {
+                *ids.entry((scope, title)).or_insert_with(|| {
+                    catalog.permissions.push(Permission { scope, title });
+                    let id = catalog.permissions.len() - 1;
+                    catalog.names.entry(normalize(title)).or_default().push(id);
+                    id
+                })
+            };
+        for line in table
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
             let cols: Vec<&'static str> = line.split('\t').collect();
             let scope = Scope::parse(cols[1]).unwrap_or_else(|| panic!("bad scope in {line}"));
             let id = id_of(&mut catalog, scope, cols[2]);
@@ -145,18 +149,22 @@ impl Catalog {
                 "endpoint" => {
                     let template = cols[4];
                     catalog.endpoints.push(Endpoint {
-                        method: Method::parse(cols[3]).unwrap_or_else(|| panic!("bad method in {line}")),
+                        method: Method::parse(cols[3])
+                            .unwrap_or_else(|| panic!("bad method in {line}")),
                         template,
                         segments: template
                             .split('/')
                             .filter(|s| !s.is_empty())
-                            .map(|s| match s.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                                Some(name) => Segment::Placeholder(name),
-                                None => Segment::Literal(s),
-                            })
+                            .map(
+                                |s| match s.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                                    Some(name) => Segment::Placeholder(name),
+                                    None => Segment::Literal(s),
+                                },
+                            )
                             .collect(),
                         permission: id,
-                        access: Access::parse(cols[5]).unwrap_or_else(|| panic!("bad access in {line}")),
+                        access: Access::parse(cols[5])
+                            .unwrap_or_else(|| panic!("bad access in {line}")),
                     });
                 }
                 "permission" => {}
@@ -210,7 +218,10 @@ impl Catalog {
                 })
         };
         let literal_mask = |e: &Endpoint| -> Vec<bool> {
-            e.segments.iter().map(|s| matches!(s, Segment::Literal(_))).collect()
+            e.segments
+                .iter()
+                .map(|s| matches!(s, Segment::Literal(_)))
+                .collect()
         };
         let candidates: Vec<&Endpoint> = self.endpoints.iter().filter(|e| matches(e)).collect();
         let Some(best) = candidates.iter().map(|e| literal_mask(e)).max() else {
@@ -221,7 +232,10 @@ impl Catalog {
             .find(|e| literal_mask(e) == best)
             .map(|e| e.template)
             .unwrap_or_default();
-        candidates.into_iter().filter(|e| e.template == template).collect()
+        candidates
+            .into_iter()
+            .filter(|e| e.template == template)
+            .collect()
     }
 }
 
@@ -279,30 +293,52 @@ mod tests {
 
     #[test]
     fn names_titles_slugs_and_scopes() {
-        let id = CATALOG.lookup(Scope::Repository, "Commit statuses").unwrap();
+        let id = CATALOG
+            .lookup(Scope::Repository, "Commit statuses")
+            .unwrap();
         assert_eq!(CATALOG.lookup(Scope::Repository, "commit_statuses"), Ok(id));
         assert_eq!(CATALOG.lookup(Scope::Repository, "COMMIT-statuses"), Ok(id));
         assert_eq!(CATALOG.lookup(Scope::Repository, "statuses"), Ok(id));
         for (scope, slug, title) in [
             (Scope::User, "emails", "Email addresses"),
             (Scope::User, "keys", "Git SSH keys"),
-            (Scope::User, "git_signing_ssh_public_keys", "SSH signing keys"),
+            (
+                Scope::User,
+                "git_signing_ssh_public_keys",
+                "SSH signing keys",
+            ),
             (Scope::User, "blocking", "Block another user"),
-            (Scope::Organization, "organization_user_blocking", "Blocking users"),
-            (Scope::Organization, "organization_custom_org_roles", "Custom organization roles"),
+            (
+                Scope::Organization,
+                "organization_user_blocking",
+                "Blocking users",
+            ),
+            (
+                Scope::Organization,
+                "organization_custom_org_roles",
+                "Custom organization roles",
+            ),
             (Scope::Organization, "organization_events", "Events"),
-            (Scope::Organization, "organization_custom_properties", "Custom properties for organizations"),
+            (
+                Scope::Organization,
+                "organization_custom_properties",
+                "Custom properties for organizations",
+            ),
         ] {
             let id = CATALOG.lookup(scope, slug).unwrap();
             assert_eq!(CATALOG.permission(id).title, title);
         }
         assert_eq!(
             CATALOG.lookup(Scope::Organization, "Gists"),
-            Err(NameError::WrongScope { belongs_to: vec![Scope::User] })
+            Err(NameError::WrongScope {
+                belongs_to: vec![Scope::User]
+            })
         );
         assert_eq!(
             CATALOG.lookup(Scope::Repository, "Comit statuses"),
-            Err(NameError::Unknown { suggestion: Some("Commit statuses") })
+            Err(NameError::Unknown {
+                suggestion: Some("Commit statuses")
+            })
         );
     }
 
@@ -311,7 +347,10 @@ mod tests {
         let rows = CATALOG.match_path(&["user", "following"]);
         assert!(rows.iter().all(|e| e.template == "/user/following"));
         let rows = CATALOG.match_path(&["user", "following", "octocat"]);
-        assert!(rows.iter().all(|e| e.template == "/user/following/{username}"));
+        assert!(
+            rows.iter()
+                .all(|e| e.template == "/user/following/{username}")
+        );
         assert_eq!(rows.len(), 3);
         let rows = CATALOG.match_path(&["repos", "acme", "web", "statuses", "3f2a9c1"]);
         assert_eq!(rows[0].template, "/repos/{owner}/{repo}/statuses/{sha}");

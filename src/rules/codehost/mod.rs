@@ -44,7 +44,11 @@ pub fn grant_error(grant: &Grant) -> Option<(Span, String, Option<String>)> {
         let help = did_you_mean(&grant.scope, names)
             .map(|s| format!("did you mean `{s}`?"))
             .unwrap_or_else(|| "scopes are organization, repository and user".into());
-        return Some((grant.scope_span, format!("unknown permission scope `{}`", grant.scope), Some(help)));
+        return Some((
+            grant.scope_span,
+            format!("unknown permission scope `{}`", grant.scope),
+            Some(help),
+        ));
     };
     match CATALOG.lookup(scope, &grant.name) {
         Ok(_) => {}
@@ -52,13 +56,21 @@ pub fn grant_error(grant: &Grant) -> Option<(Span, String, Option<String>)> {
             let help = suggestion
                 .map(|s| format!("did you mean `{s}`?"))
                 .unwrap_or_else(|| format!("`reqlint explain token-permission-invalid` tells where the {scope} permissions are listed"));
-            return Some((grant.name_span, format!("unknown {scope} permission `{}`", grant.name), Some(help)));
+            return Some((
+                grant.name_span,
+                format!("unknown {scope} permission `{}`", grant.name),
+                Some(help),
+            ));
         }
         Err(NameError::WrongScope { belongs_to }) => {
             let scopes: Vec<&str> = belongs_to.iter().map(|s| s.as_str()).collect();
             return Some((
                 grant.name_span,
-                format!("`{}` is a permission of the {} scope, not of the {scope} scope", grant.name, scopes.join(" and ")),
+                format!(
+                    "`{}` is a permission of the {} scope, not of the {scope} scope",
+                    grant.name,
+                    scopes.join(" and ")
+                ),
                 Some(format!("move it under `{}:`", scopes[0])),
             ));
         }
@@ -66,7 +78,10 @@ pub fn grant_error(grant: &Grant) -> Option<(Span, String, Option<String>)> {
     if Access::parse(&grant.level).is_none() {
         return Some((
             grant.level_span,
-            format!("unknown access level `{}` for `{}`", grant.level, grant.name),
+            format!(
+                "unknown access level `{}` for `{}`",
+                grant.level, grant.name
+            ),
             Some("levels are `read` and `write` (`admin` counts as write)".into()),
         ));
     }
@@ -75,7 +90,11 @@ pub fn grant_error(grant: &Grant) -> Option<(Span, String, Option<String>)> {
 
 /// Every problem of a token as written: unknown keys, names, scopes and levels.
 pub fn token_errors(token: &Token, keys: &[(String, Span)]) -> Vec<(Span, String, Option<String>)> {
-    let mut errors: Vec<_> = token.issues.iter().map(|(s, m)| (*s, m.clone(), None)).collect();
+    let mut errors: Vec<_> = token
+        .issues
+        .iter()
+        .map(|(s, m)| (*s, m.clone(), None))
+        .collect();
     for (key, span) in keys {
         if !TOKEN_KEYS.contains(&key.as_str()) {
             let help = did_you_mean(key, TOKEN_KEYS.iter().copied())
@@ -91,13 +110,20 @@ pub fn token_errors(token: &Token, keys: &[(String, Span)]) -> Vec<(Span, String
 fn resolve<'a>(token: Token, name: Option<&'a str>, span: Span) -> ResolvedToken<'a> {
     let mut granted: HashMap<PermissionId, Access> = HashMap::new();
     for g in &token.grants {
-        let (Some(scope), Some(level)) = (Scope::parse(&g.scope), Access::parse(&g.level)) else { continue };
+        let (Some(scope), Some(level)) = (Scope::parse(&g.scope), Access::parse(&g.level)) else {
+            continue;
+        };
         if let Ok(id) = CATALOG.lookup(scope, &g.name) {
             let entry = granted.entry(id).or_insert(level);
             *entry = (*entry).max(level);
         }
     }
-    ResolvedToken { name, token, granted, span }
+    ResolvedToken {
+        name,
+        token,
+        granted,
+        span,
+    }
 }
 
 /// The token a request runs with, when it is known: inline, or named and defined.
@@ -119,7 +145,11 @@ pub fn code_hosting_line<'r>(request: &'r Request<'_>) -> Option<&'r RequestLine
 /// Checks the permission names of every token in the config: a wrong one stops the
 /// run like any other config error.
 pub fn validate_config_tokens(config: &Config) -> Result<(), String> {
-    let path = config.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+    let path = config
+        .path
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
     let index = crate::loading::LineIndex::new(&config.text);
     let mut names: Vec<&String> = config.tokens.keys().collect();
     names.sort();
@@ -131,10 +161,15 @@ pub fn validate_config_tokens(config: &Config) -> Result<(), String> {
             .iter()
             .map(|e| (e.key.clone(), e.key_span))
             .collect();
-        if let Some((span, message, help)) = token_errors(&Token::read(node), &keys).into_iter().next() {
+        if let Some((span, message, help)) =
+            token_errors(&Token::read(node), &keys).into_iter().next()
+        {
             let pos = index.position(&config.text, span.start);
             let help = help.map(|h| format!(" ({h})")).unwrap_or_default();
-            return Err(format!("{path}:{}:{}: token `{name}`: {message}{help}", pos.line, pos.column));
+            return Err(format!(
+                "{path}:{}:{}: token `{name}`: {message}{help}",
+                pos.line, pos.column
+            ));
         }
     }
     Ok(())
@@ -147,25 +182,47 @@ mod tests {
     use super::*;
 
     fn config(text: &str) -> Config {
-        Config::parse(text.as_bytes().to_vec(), Path::new(".reqlint.yaml"), PathBuf::from("."), &crate::rules::names())
-            .unwrap()
+        Config::parse(
+            text.as_bytes().to_vec(),
+            Path::new(".reqlint.yaml"),
+            PathBuf::from("."),
+            &crate::rules::names(),
+        )
+        .unwrap()
     }
 
     #[test]
     fn config_tokens_are_validated_with_a_position() {
-        let c = config("tokens:\n  ci-bot:\n    permissions:\n      repository: {Comit statuses: write}\n");
+        let c = config(
+            "tokens:\n  ci-bot:\n    permissions:\n      repository: {Comit statuses: write}\n",
+        );
         let e = validate_config_tokens(&c).unwrap_err();
         assert_eq!(
             e,
             ".reqlint.yaml:4:20: token `ci-bot`: unknown repository permission `Comit statuses` (did you mean `Commit statuses`?)"
         );
-        let c = config("tokens:\n  ci-bot:\n    permissions:\n      organization: {gists: write}\n");
-        assert!(validate_config_tokens(&c).unwrap_err().contains("not of the organization scope"));
+        let c =
+            config("tokens:\n  ci-bot:\n    permissions:\n      organization: {gists: write}\n");
+        assert!(
+            validate_config_tokens(&c)
+                .unwrap_err()
+                .contains("not of the organization scope")
+        );
         let c = config("tokens:\n  ci-bot:\n    permissions:\n      user: {gists: owner}\n");
-        assert!(validate_config_tokens(&c).unwrap_err().contains("unknown access level `owner`"));
+        assert!(
+            validate_config_tokens(&c)
+                .unwrap_err()
+                .contains("unknown access level `owner`")
+        );
         let c = config("tokens:\n  ci-bot:\n    permisions: {}\n");
-        assert!(validate_config_tokens(&c).unwrap_err().contains("did you mean `permissions`"));
-        let c = config("tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      user: {Gists: admin}\n");
+        assert!(
+            validate_config_tokens(&c)
+                .unwrap_err()
+                .contains("did you mean `permissions`")
+        );
+        let c = config(
+            "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      user: {Gists: admin}\n",
+        );
         assert!(validate_config_tokens(&c).is_ok());
     }
 }

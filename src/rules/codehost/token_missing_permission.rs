@@ -33,7 +33,9 @@ impl Rule for TokenMissingPermission {
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         for request in &file.model.requests {
-            let Some(line) = super::code_hosting_line(request) else { continue };
+            let Some(line) = super::code_hosting_line(request) else {
+                continue;
+            };
             if let Some((true, span)) = request.public {
                 if line.method != Method::Get {
                     out.push(
@@ -46,8 +48,12 @@ impl Rule for TokenMissingPermission {
             }
             let segments: Vec<&str> = line.segments.iter().map(|s| s.text.as_str()).collect();
             let rows = CATALOG.match_path(&segments);
-            let Some(row) = rows.iter().find(|e| e.method == line.method) else { continue };
-            let Some(token) = super::request_token(request, file.config) else { continue };
+            let Some(row) = rows.iter().find(|e| e.method == line.method) else {
+                continue;
+            };
+            let Some(token) = super::request_token(request, file.config) else {
+                continue;
+            };
             let needed = row.access;
             let held = token.granted.get(&row.permission).copied();
             if held.is_some_and(|h| h >= needed) {
@@ -103,7 +109,12 @@ mod tests {
     }
 
     fn coverage_errors(yaml: &str) -> Vec<String> {
-        let result = lint_bytes("t.req.yaml", Path::new("t.req.yaml"), yaml.as_bytes().to_vec(), &settings());
+        let result = lint_bytes(
+            "t.req.yaml",
+            Path::new("t.req.yaml"),
+            yaml.as_bytes().to_vec(),
+            &settings(),
+        );
         result
             .diagnostics
             .iter()
@@ -136,7 +147,11 @@ mod tests {
             let p = CATALOG.permission(e.permission);
             let (scope, name, method) = (p.scope.as_str(), p.title, e.method.as_str());
             let missing = coverage_errors(&file(scope, name, None, method, &path));
-            assert_eq!(missing.len(), 1, "{method} {path} without {name}: {missing:?}");
+            assert_eq!(
+                missing.len(),
+                1,
+                "{method} {path} without {name}: {missing:?}"
+            );
             assert!(missing[0].contains(name), "{missing:?}");
             let ok = coverage_errors(&file(scope, name, Some(e.access.as_str()), method, &path));
             assert!(ok.is_empty(), "{method} {path} with {name}: {ok:?}");
@@ -170,10 +185,21 @@ mod tests {
         )
         .unwrap();
         let yaml = "token: ci-bot\nrequests:\n  - POST /repos/acme/web/statuses/abc\n  - GET /user/emails\n";
-        let r = lint_bytes("t.req.yaml", Path::new("t.req.yaml"), yaml.as_bytes().to_vec(), &s);
+        let r = lint_bytes(
+            "t.req.yaml",
+            Path::new("t.req.yaml"),
+            yaml.as_bytes().to_vec(),
+            &s,
+        );
         let rules: Vec<&str> = r.diagnostics.iter().map(|d| d.rule).collect();
         assert_eq!(rules, vec!["token-missing-permission"]);
         assert!(r.diagnostics[0].message.contains("token `ci-bot`"));
-        assert!(r.diagnostics[0].help.as_deref().unwrap().contains("Email addresses: read"));
+        assert!(
+            r.diagnostics[0]
+                .help
+                .as_deref()
+                .unwrap()
+                .contains("Email addresses: read")
+        );
     }
 }

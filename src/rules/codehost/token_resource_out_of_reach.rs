@@ -29,36 +29,59 @@ impl Rule for TokenResourceOutOfReach {
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         for request in &file.model.requests {
-            let Some(line) = super::code_hosting_line(request) else { continue };
-            let [first, second, rest @ ..] = line.segments.as_slice() else { continue };
+            let Some(line) = super::code_hosting_line(request) else {
+                continue;
+            };
+            let [first, second, rest @ ..] = line.segments.as_slice() else {
+                continue;
+            };
             if !matches!(first.text.as_str(), "repos" | "orgs" | "organizations") {
                 continue;
             }
-            let Some(token) = super::request_token(request, file.config) else { continue };
-            if let Some((owner, _)) = &token.token.owner {
-                if !second.text.eq_ignore_ascii_case(owner) {
-                    out.push(
-                        Diagnostic::new(
-                            &META,
-                            second.span,
-                            format!("{} was made for `{owner}` and cannot reach `{}`", token.describe(), second.text),
-                        )
-                        .with_help(format!("use a token made for `{}`, or change the path", second.text)),
-                    );
-                    continue;
-                }
+            let Some(token) = super::request_token(request, file.config) else {
+                continue;
+            };
+            if let Some((owner, _)) = &token.token.owner
+                && !second.text.eq_ignore_ascii_case(owner)
+            {
+                out.push(
+                    Diagnostic::new(
+                        &META,
+                        second.span,
+                        format!(
+                            "{} was made for `{owner}` and cannot reach `{}`",
+                            token.describe(),
+                            second.text
+                        ),
+                    )
+                    .with_help(format!(
+                        "use a token made for `{}`, or change the path",
+                        second.text
+                    )),
+                );
+                continue;
             }
             if first.text != "repos" {
                 continue;
             }
-            let (Some(repos), Some(repo)) = (&token.token.repositories, rest.first()) else { continue };
-            if !repos.iter().any(|(r, _)| r.eq_ignore_ascii_case(&repo.text)) {
+            let (Some(repos), Some(repo)) = (&token.token.repositories, rest.first()) else {
+                continue;
+            };
+            if !repos
+                .iter()
+                .any(|(r, _)| r.eq_ignore_ascii_case(&repo.text))
+            {
                 let list: Vec<&str> = repos.iter().map(|(r, _)| r.as_str()).collect();
                 out.push(
                     Diagnostic::new(
                         &META,
                         repo.span,
-                        format!("{} reaches only {}, not `{}`", token.describe(), list.join(", "), repo.text),
+                        format!(
+                            "{} reaches only {}, not `{}`",
+                            token.describe(),
+                            list.join(", "),
+                            repo.text
+                        ),
                     )
                     .with_help(format!("add `{}` to the token's `repositories`", repo.text)),
                 );

@@ -28,18 +28,26 @@ impl Rule for TokenUndefined {
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         let mut seen = Vec::new();
         for request in &file.model.requests {
-            let Some(TokenRef::Named { name, span }) = request.token else { continue };
+            let Some(TokenRef::Named { name, span }) = request.token else {
+                continue;
+            };
             if file.config.tokens.contains_key(name) || seen.contains(&span) {
                 continue;
             }
             seen.push(span);
             let help = match did_you_mean(name, file.config.tokens.keys().map(String::as_str)) {
                 Some(s) => format!("did you mean `{s}`?"),
-                None => format!("define it under `tokens:` in .reqlint.yaml:\n  tokens:\n    {name}:\n      permissions: ..."),
+                None => format!(
+                    "define it under `tokens:` in .reqlint.yaml:\n  tokens:\n    {name}:\n      permissions: ..."
+                ),
             };
             out.push(
-                Diagnostic::new(&META, span, format!("token `{name}` is not defined in the config"))
-                    .with_help(help),
+                Diagnostic::new(
+                    &META,
+                    span,
+                    format!("token `{name}` is not defined in the config"),
+                )
+                .with_help(help),
             );
         }
     }

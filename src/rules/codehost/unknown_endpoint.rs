@@ -29,7 +29,9 @@ impl Rule for UnknownEndpoint {
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         for request in &file.model.requests {
-            let Some(line) = super::code_hosting_line(request) else { continue };
+            let Some(line) = super::code_hosting_line(request) else {
+                continue;
+            };
             let segments: Vec<&str> = line.segments.iter().map(|s| s.text.as_str()).collect();
             let rows = CATALOG.match_path(&segments);
             if rows.is_empty() {
@@ -48,7 +50,12 @@ impl Rule for UnknownEndpoint {
                 Diagnostic::new(
                     &META,
                     line.method_span,
-                    format!("`{}` takes {}, not {}", rows[0].template, methods.join(", "), line.method),
+                    format!(
+                        "`{}` takes {}, not {}",
+                        rows[0].template,
+                        methods.join(", "),
+                        line.method
+                    ),
                 )
                 .with_help(format!("use {}", methods.join(" or "))),
             );

@@ -30,11 +30,27 @@ const SECRET_KEYS: &[&str] = &["access_token", "authorization"];
 
 /// Credential formats: (prefix, shortest body after it, what it is).
 const TOKEN_FORMATS: &[(&str, usize, &str)] = &[
-    ("github_pat_", 22, "a fine-grained personal access token of the code-hosting host"),
-    ("ghp_", 30, "a personal access token of the code-hosting host"),
+    (
+        "github_pat_",
+        22,
+        "a fine-grained personal access token of the code-hosting host",
+    ),
+    (
+        "ghp_",
+        30,
+        "a personal access token of the code-hosting host",
+    ),
     ("gho_", 30, "an OAuth token of the code-hosting host"),
-    ("ghu_", 30, "a user-to-server token of the code-hosting host"),
-    ("ghs_", 30, "a server-to-server token of the code-hosting host"),
+    (
+        "ghu_",
+        30,
+        "a user-to-server token of the code-hosting host",
+    ),
+    (
+        "ghs_",
+        30,
+        "a server-to-server token of the code-hosting host",
+    ),
     ("ghr_", 30, "a refresh token of the code-hosting host"),
     ("EAA", 30, "an access token of the advertising API"),
 ];
@@ -73,7 +89,8 @@ fn is_reference(value: &str) -> bool {
     let v = value.trim();
     let v = match v.split_once(char::is_whitespace) {
         Some((scheme, rest))
-            if ["bearer", "token", "basic", "oauth"].contains(&scheme.to_ascii_lowercase().as_str()) =>
+            if ["bearer", "token", "basic", "oauth"]
+                .contains(&scheme.to_ascii_lowercase().as_str()) =>
         {
             rest.trim()
         }
@@ -103,9 +120,14 @@ impl LiteralSecret {
                 Diagnostic::new(
                     &META,
                     value.span,
-                    format!("literal secret in `{}`: a credential is written in the file", entry.key),
+                    format!(
+                        "literal secret in `{}`: a credential is written in the file",
+                        entry.key
+                    ),
                 )
-                .with_help("remove it, revoke it, and write a reference such as `${FB_TOKEN}` instead")
+                .with_help(
+                    "remove it, revoke it, and write a reference such as `${FB_TOKEN}` instead",
+                )
                 .secret(),
             );
         }
@@ -122,7 +144,9 @@ impl LiteralSecret {
                     span,
                     format!("literal secret: {what} (`{prefix}…`) is written in the file"),
                 )
-                .with_help("remove it, revoke it, and write a reference such as `${GH_TOKEN}` instead")
+                .with_help(
+                    "remove it, revoke it, and write a reference such as `${GH_TOKEN}` instead",
+                )
                 .secret(),
             );
         }
@@ -156,7 +180,11 @@ impl Rule for LiteralSecret {
             }
         }
         for request in &file.model.requests {
-            for q in request.line().map(|l| l.query.as_slice()).unwrap_or_default() {
+            for q in request
+                .line()
+                .map(|l| l.query.as_slice())
+                .unwrap_or_default()
+            {
                 if !self.check_entry(q, out) {
                     self.check_string(file, &q.value, out);
                 }
@@ -191,7 +219,14 @@ mod tests {
 
     #[test]
     fn references() {
-        for r in ["${FB_TOKEN}", "$GH_TOKEN", "{{token}}", "<token>", "Bearer ${GH}", "token $GH"] {
+        for r in [
+            "${FB_TOKEN}",
+            "$GH_TOKEN",
+            "{{token}}",
+            "<token>",
+            "Bearer ${GH}",
+            "token $GH",
+        ] {
             assert!(is_reference(r), "{r}");
         }
         for r in ["abc", "Bearer abc", "$", "${X"] {

@@ -30,11 +30,17 @@ impl Rule for NotARequestFile {
         let any_request = docs
             .iter()
             .any(|d| !matches!(d.kind, DocumentKind::NotRequest { .. }));
-        let only_empty = docs.iter().all(|d| matches!(d.root.value, crate::loading::Value::Null));
+        let only_empty = docs
+            .iter()
+            .all(|d| matches!(d.root.value, crate::loading::Value::Null));
         if docs.is_empty() && file.problems.is_empty() {
             out.push(
-                Diagnostic::new(&META, crate::loading::Span::empty(0), "file holds no request: it is empty")
-                    .with_help("add `request: METHOD PATH`, or exclude the file in .reqlint.yaml"),
+                Diagnostic::new(
+                    &META,
+                    crate::loading::Span::empty(0),
+                    "file holds no request: it is empty",
+                )
+                .with_help("add `request: METHOD PATH`, or exclude the file in .reqlint.yaml"),
             );
             return;
         }

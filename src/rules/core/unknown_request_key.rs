@@ -31,11 +31,18 @@ fn check_keys(node: &Node, known: &[&str], place: &str, out: &mut Vec<Diagnostic
         }
         let help = match did_you_mean(&e.key, known.iter().copied()) {
             Some(s) => format!("did you mean `{s}`?"),
-            None => format!("known keys here: {}; an `x-` key holds anything, such as anchors", known.join(", ")),
+            None => format!(
+                "known keys here: {}; an `x-` key holds anything, such as anchors",
+                known.join(", ")
+            ),
         };
         out.push(
-            Diagnostic::new(&META, e.key_span, format!("unknown key `{}` in {place}", e.key))
-                .with_help(help),
+            Diagnostic::new(
+                &META,
+                e.key_span,
+                format!("unknown key `{}` in {place}", e.key),
+            )
+            .with_help(help),
         );
     }
 }
