@@ -41,6 +41,29 @@ enum Command {
         /// The rule's name, as `reqlint rules` lists it
         rule: String,
     },
+    /// Print the least permissions each token's code-hosting requests need, as a token block
+    Scopes(ScopesArgs),
+}
+
+#[derive(Args, Debug)]
+struct ScopesArgs {
+    /// Files and directories to read [default: .]
+    paths: Vec<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = ScopesFormat::Yaml)]
+    format: ScopesFormat,
+    /// Config file to use instead of the nearest .reqlint.yaml
+    #[arg(long, value_name = "PATH")]
+    config: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+enum ScopesFormat {
+    /// A `token:` block per token, ready to paste, with the request each permission covers
+    #[default]
+    Yaml,
+    /// {"tokens": [{"token", "permissions", "requests"}]}
+    Json,
 }
 
 #[derive(Args, Debug, Default)]
@@ -93,6 +116,7 @@ pub fn main() -> ExitCode {
         Some(Command::Rules) => list_rules(),
         Some(Command::Explain { rule }) => explain(&rule),
         Some(Command::Check(args)) => check(args),
+        Some(Command::Scopes(args)) => scopes(args),
         None => check(cli.check),
     };
     match result {
@@ -261,6 +285,44 @@ fn expand_context_glob(root: &Path, pattern: &str) -> Result<Vec<PathBuf>, Strin
     }
     files.sort();
     Ok(files)
+}
+
+fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
+    use crate::loading::{self, Format};
+    use crate::model::{self, FileModel};
+    use crate::rules::codehost::scopes;
+    let check_args = CheckArgs {
+        config: args.config.clone(),
+        ..CheckArgs::default()
+    };
+    let settings = load_settings(&check_args)?;
+    let inputs = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let targets = walk::collect(&inputs, &settings.config)?;
+    let mut tokens = std::collections::BTreeMap::new();
+    for t in &targets {
+        let bytes =
+            std::fs::read(&t.path).map_err(|e| format!("cannot read {}: {e}", t.display))?;
+        let mut loaded = loading::load(bytes, Format::from_path(&t.display), &settings.limits);
+        model::decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
+        let file_model = FileModel::build(&loaded.documents, &loaded.text);
+        scopes::collect(&t.display, &loaded.text, &file_model, &mut tokens);
+    }
+    let mut out = std::io::stdout().lock();
+    let written = match args.format {
+        ScopesFormat::Yaml => out.write_all(scopes::render_yaml(&tokens).as_bytes()),
+        ScopesFormat::Json => {
+            let list: Vec<_> = tokens.values().collect();
+            serde_json::to_writer_pretty(&mut out, &serde_json::json!({ "tokens": list }))
+                .map_err(std::io::Error::other)
+                .and_then(|()| writeln!(out))
+        }
+    };
+    written.map_err(|e| format!("cannot write: {e}"))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn check(args: CheckArgs) -> Result<ExitCode, String> {

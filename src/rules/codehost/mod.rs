@@ -1,6 +1,7 @@
 //! Rules of the code-hosting API (seed 000): token scope coverage and reach.
 
 pub mod catalog;
+pub mod scopes;
 pub mod token_missing_permission;
 pub mod token_permission_invalid;
 pub mod token_resource_out_of_reach;
