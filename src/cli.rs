@@ -189,7 +189,7 @@ pub fn explain_text(m: &rules::RuleMeta) -> String {
         name = m.name,
         group = m.group.as_str(),
         severity = m.severity,
-        summary = m.summary,
+        summary = capitalized(m.summary),
         what = indent(&fill(m.what)),
         why = indent(&fill(m.why)),
         source = indent(m.source),
@@ -198,6 +198,14 @@ pub fn explain_text(m: &rules::RuleMeta) -> String {
         good_path = m.good.path,
         good = indent(m.good.text.trim_end()),
     )
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// Wraps prose at 88 columns.
@@ -352,6 +360,16 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             return Err("`-` (standard input) cannot be mixed with other paths".into());
         }
         let targets = walk::collect(&inputs, &settings.config)?;
+        if targets.is_empty() {
+            eprintln!(
+                "reqlint: warning: no request files found under {}; `include` in .reqlint.yaml chooses which files are linted",
+                inputs
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
         lint_all(&targets, &settings, args.threads)?
     };
     for r in &results {

@@ -51,13 +51,16 @@ impl Rule for UnknownEndpoint {
                     &META,
                     line.method_span,
                     format!(
-                        "`{}` takes {}, not {}",
+                        "no permission table row lists {} for `{}` (it lists {}); its coverage cannot be checked",
+                        line.method,
                         rows[0].template,
-                        methods.join(", "),
-                        line.method
+                        methods.join(", ")
                     ),
                 )
-                .with_help(format!("use {}", methods.join(" or "))),
+                .with_help(format!(
+                    "if the call is meant as {}, fix the method; otherwise silence this line with `# reqlint: ignore[unknown-endpoint]`",
+                    methods.join(" or ")
+                )),
             );
         }
     }
