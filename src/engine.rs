@@ -120,7 +120,7 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
         settings,
     );
     if format == Format::Yaml && !diagnostics.is_empty() {
-        apply_suppressions(&loaded.text, &mut diagnostics);
+        apply_suppressions(&loaded.text, &loaded.documents, &mut diagnostics);
     }
     let requests = model.requests.len();
     drop(model);
@@ -175,28 +175,42 @@ fn run_rules(
 
 /// `# reqlint: ignore[rule-a, rule-b]` (SPEC 2): at the end of a line it silences
 /// those rules on that line; alone on a line, on the next line.
-fn apply_suppressions(text: &str, diagnostics: &mut Vec<Diagnostic>) {
-    let suppressions = parse_suppressions(text);
+fn apply_suppressions(text: &str, documents: &[loading::Node], diagnostics: &mut Vec<Diagnostic>) {
+    let mut suppressions = parse_suppressions(text);
     if suppressions.is_empty() {
         return;
     }
+    // Text inside a string (a block scalar, say) is not a comment.
+    let mut strings = Vec::new();
+    for doc in documents {
+        doc.walk(|n| {
+            if n.as_str().is_some() {
+                strings.push(n.span);
+            }
+        });
+    }
+    suppressions.retain(|(_, _, at)| !strings.iter().any(|s| s.start <= *at && *at < s.end));
     let index = loading::LineIndex::new(text);
     diagnostics.retain(|d| {
         let line = index.line_of(d.span.start);
         !suppressions
             .iter()
-            .any(|(l, rules)| *l == line && rules.iter().any(|r| r == d.rule))
+            .any(|(l, rules, _)| *l == line && rules.iter().any(|r| r == d.rule))
     });
 }
 
-/// (0-based line silenced, rules) for each suppression comment.
-pub fn parse_suppressions(text: &str) -> Vec<(usize, Vec<String>)> {
+/// (0-based line silenced, rules, byte offset of the `#`) for each suppression comment.
+pub fn parse_suppressions(text: &str) -> Vec<(usize, Vec<String>, usize)> {
     const MARKER: &str = "reqlint:";
     let mut found = Vec::new();
     if !text.contains(MARKER) {
         return found;
     }
-    for (line0, line) in text.lines().enumerate() {
+    let mut line_start = 0;
+    for (line0, raw_line) in text.split_inclusive('\n').enumerate() {
+        let start = line_start;
+        line_start += raw_line.len();
+        let line = raw_line.trim_end_matches(['\n', '\r']);
         let Some(at) = line.find(MARKER) else {
             continue;
         };
@@ -223,7 +237,7 @@ pub fn parse_suppressions(text: &str) -> Vec<(usize, Vec<String>)> {
             .filter(|r| !r.is_empty())
             .collect();
         let alone = line[..hash].trim().is_empty();
-        found.push((if alone { line0 + 1 } else { line0 }, rules));
+        found.push((if alone { line0 + 1 } else { line0 }, rules, start + hash));
     }
     found
 }
@@ -239,8 +253,8 @@ mod tests {
         assert_eq!(
             s,
             vec![
-                (0, vec!["rule-a".to_string(), "rule-b".to_string()]),
-                (2, vec!["rule-c".to_string()]),
+                (0, vec!["rule-a".to_string(), "rule-b".to_string()], 5),
+                (2, vec!["rule-c".to_string()], 39),
             ]
         );
     }

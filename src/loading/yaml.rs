@@ -130,11 +130,19 @@ impl Builder<'_> {
                 Err(err) => {
                     let at = self.chars.byte(err.marker().index());
                     self.stack.clear();
-                    self.fail(
-                        ProblemKind::Syntax,
-                        Span::empty(at),
-                        format!("invalid YAML: {}", err.info()),
-                    );
+                    // The parser's own flow nesting limit is a limit, not bad syntax.
+                    let (kind, message) = if err.info().contains("recursion limit") {
+                        (
+                            ProblemKind::Limit,
+                            format!(
+                                "nesting deeper than {} levels; the rest of the file was not read",
+                                self.limits.max_depth
+                            ),
+                        )
+                    } else {
+                        (ProblemKind::Syntax, format!("invalid YAML: {}", err.info()))
+                    };
+                    self.fail(kind, Span::empty(at), message);
                     return;
                 }
             };

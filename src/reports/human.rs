@@ -20,7 +20,10 @@ use super::Summary;
 /// its start.
 struct FileSource {
     name: String,
+    /// The text with secrets masked, which is what frames show.
     text: Arc<str>,
+    /// The text as read, for character columns.
+    original: Arc<str>,
     index: Arc<LineIndex>,
 }
 
@@ -48,7 +51,7 @@ impl SourceCode for FileSource {
         let data_offset = inner.span().offset() + win_start;
         // miette counts the header's column in bytes; SPEC columns count characters.
         let column = if before == 0 && after == 0 {
-            self.index.position(&self.text, start).column - 1
+            self.index.position(&self.original, start).column - 1
         } else {
             inner.column()
         };
@@ -143,6 +146,7 @@ pub fn write(results: &[FileResult], color: bool, out: &mut dyn Write) -> io::Re
         let source = FileSource {
             name: r.path.clone(),
             text: super::redacted(r),
+            original: text.clone(),
             index: Arc::new(LineIndex::new(text)),
         };
         for d in &r.diagnostics {

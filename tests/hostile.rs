@@ -1,0 +1,215 @@
+//! The acceptance check for hostile input: a directory of files built to cost unbounded
+//! time, memory or stack is linted quickly, every such file is reported, and an
+//! ordinary file beside them is still linted.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// Generous, so that a loaded CI machine does not fail the test; a healthy run takes a
+/// fraction of it.
+const BOUND: Duration = Duration::from_secs(10);
+
+const DEPTH: usize = 200_000;
+
+const ORDINARY: &str = "request: POST /v24.0/act_1234567890/adsets\nparams:\n  name: Spring sale DE\n  daily_budget: 2000\n  daily_budget: 5000\n";
+
+/// Deep YAML flow collections reach the YAML parser's own recursion limit (256 levels
+/// of look-ahead) before reqlint's depth limit, and are reported as invalid YAML.
+const DEEP_YAML_FLOW: &[&str] = &["limit-exceeded", "invalid-syntax"];
+
+/// (file name, contents, the rules of which at least one must report it).
+fn hostile_files() -> Vec<(&'static str, Vec<u8>, &'static [&'static str])> {
+    let mut files: Vec<(&'static str, Vec<u8>, &'static [&'static str])> = Vec::new();
+
+    // Billion laughs: nine levels, each nine aliases of the one before.
+    let mut bomb = String::from("lol0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for level in 1..=9 {
+        let prev = format!("*l{}", level - 1);
+        let items = [prev.as_str(); 9].join(", ");
+        bomb.push_str(&format!("lol{level}: &l{level} [{items}]\n"));
+    }
+    bomb.push_str("request: POST /v24.0/act_1234567890/adsets\nparams:\n  name: *l9\n");
+    files.push(("bomb.req.yaml", bomb.into_bytes(), &["limit-exceeded"]));
+
+    // 200,000 unclosed flow sequences, as YAML and as JSON.
+    files.push((
+        "deep-flow.req.yaml",
+        "[".repeat(DEPTH).into_bytes(),
+        DEEP_YAML_FLOW,
+    ));
+    files.push((
+        "deep-flow.req.json",
+        "[".repeat(DEPTH).into_bytes(),
+        &["limit-exceeded"],
+    ));
+    // The same closed, and flow mappings.
+    let closed = format!("{}{}", "[".repeat(DEPTH), "]".repeat(DEPTH));
+    files.push((
+        "deep-closed.req.json",
+        closed.into_bytes(),
+        &["limit-exceeded"],
+    ));
+    let maps = format!("{}x{}", "{a: ".repeat(DEPTH), "}".repeat(DEPTH));
+    files.push(("deep-map.req.yaml", maps.into_bytes(), DEEP_YAML_FLOW));
+
+    // 200,000 nested block sequences: `- - - - … x`.
+    let mut block = "- ".repeat(DEPTH);
+    block.push_str("x\n");
+    files.push((
+        "deep-block.req.yaml",
+        block.into_bytes(),
+        &["limit-exceeded"],
+    ));
+
+    // Block mappings on lines of growing indentation (quadratic in size, so fewer levels,
+    // still far past the depth limit).
+    let mut indented = String::new();
+    for level in 0..2_000 {
+        indented.push_str(&" ".repeat(level));
+        indented.push_str("a:\n");
+    }
+    files.push((
+        "deep-indent.req.yaml",
+        indented.into_bytes(),
+        &["limit-exceeded"],
+    ));
+
+    // A 20 MB string.
+    let mut big = String::from("request: POST /v24.0/act_1234567890/adsets\nparams:\n  name: \"");
+    big.push_str(&"x".repeat(20 * 1024 * 1024));
+    big.push_str("\"\n");
+    files.push(("big-string.req.yaml", big.into_bytes(), &["limit-exceeded"]));
+
+    // Invalid UTF-8 in the middle of an otherwise fine request.
+    let mut bad_utf8 =
+        b"request: POST /v24.0/act_1234567890/adsets\nparams:\n  name: Spring ".to_vec();
+    bad_utf8.extend_from_slice(&[0xC3, 0x28, 0xFF, 0xFE]);
+    bad_utf8.extend_from_slice(b" sale\n  status: PAUSED\n");
+    files.push(("bad-utf8.req.yaml", bad_utf8, &["invalid-syntax"]));
+
+    // Random bytes, NUL included.
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut garbage: Vec<u8> = (0..64 * 1024)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect();
+    garbage[100] = 0;
+    files.push(("binary.req.yaml", garbage, &["invalid-syntax"]));
+
+    // Only a top-level list.
+    files.push((
+        "list.req.yaml",
+        b"- GET /user/emails\n- POST /repos/acme/web/statuses/3f2a9c1\n".to_vec(),
+        &["not-a-request-file"],
+    ));
+    files
+}
+
+fn write_all(dir: &Path) -> Vec<&'static str> {
+    let mut names = Vec::new();
+    for (name, bytes, _) in hostile_files() {
+        std::fs::write(dir.join(name), bytes).expect("write hostile file");
+        names.push(name);
+    }
+    std::fs::write(dir.join("ordinary.req.yaml"), ORDINARY).expect("write ordinary file");
+    // No config above the temporary directory is picked up.
+    std::fs::write(dir.join(".reqlint.yaml"), "").expect("write config");
+    names
+}
+
+fn run(dir: &Path, format: &str) -> (std::process::Output, Duration) {
+    let started = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+        .args(["check", ".", "--format", format, "--color", "never"])
+        .current_dir(dir)
+        .output()
+        .expect("run reqlint");
+    (output, started.elapsed())
+}
+
+#[test]
+fn hostile_directory_is_linted_quickly_and_completely() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write_all(dir.path());
+
+    let (output, elapsed) = run(dir.path(), "json");
+    println!("reqlint check --format json on the hostile directory took {elapsed:?}");
+    let stdout = String::from_utf8(output.stdout).expect("stdout is UTF-8");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "stderr: {stderr}\nstdout: {stdout}"
+    );
+    assert!(elapsed < BOUND, "took {elapsed:?}, over {BOUND:?}");
+    assert_eq!(stderr, "", "nothing on stderr");
+
+    let json: Value = serde_json::from_str(&stdout).expect("one JSON document");
+    let diagnostics = json["diagnostics"].as_array().expect("diagnostics");
+    let of =
+        |file: &str| -> Vec<&Value> { diagnostics.iter().filter(|d| d["file"] == file).collect() };
+
+    for d in diagnostics {
+        assert_ne!(d["rule"], "internal-error", "reqlint failed on a file: {d}");
+    }
+    for (name, _, rules) in hostile_files() {
+        let found = of(name);
+        assert!(!found.is_empty(), "{name} has no diagnostic");
+        assert!(
+            found.iter().any(|d| rules.iter().any(|r| d["rule"] == *r)),
+            "{name}: expected one of {rules:?}, got {found:?}"
+        );
+        for d in &found {
+            assert_eq!(
+                d["severity"],
+                if rules == ["not-a-request-file"] {
+                    "warning"
+                } else {
+                    "error"
+                }
+            );
+        }
+    }
+    let ordinary = of("ordinary.req.yaml");
+    let duplicate: Vec<_> = ordinary
+        .iter()
+        .filter(|d| d["rule"] == "duplicate-key")
+        .collect();
+    assert_eq!(duplicate.len(), 1, "{ordinary:?}");
+    assert_eq!(duplicate[0]["span"]["start"]["line"], 5);
+    assert_eq!(duplicate[0]["span"]["start"]["column"], 3);
+    assert_eq!(json["summary"]["files"], hostile_files().len() + 1);
+}
+
+/// The other reports read code frames out of the hostile files: they too stay fast.
+#[test]
+fn hostile_directory_human_and_concise_reports() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let names = write_all(dir.path());
+    for format in ["human", "concise"] {
+        let (output, elapsed) = run(dir.path(), format);
+        println!("reqlint check --format {format} on the hostile directory took {elapsed:?}");
+        let stdout = String::from_utf8(output.stdout).expect("stdout is UTF-8");
+        assert_eq!(output.status.code(), Some(1), "{format}: {stdout}");
+        assert!(elapsed < BOUND, "{format} took {elapsed:?}, over {BOUND:?}");
+        for name in &names {
+            assert!(stdout.contains(name), "{format}: {name} is not reported");
+        }
+        assert!(stdout.contains("ordinary.req.yaml"));
+        assert!(!stdout.contains("internal-error"), "{format}: {stdout}");
+        // Code frames quote whole lines, so a one-line hostile file shows in full;
+        // printed for the record, not asserted.
+        let longest = stdout.lines().map(str::len).max().unwrap_or(0);
+        println!(
+            "{format}: {} bytes, longest line {longest} bytes",
+            stdout.len()
+        );
+    }
+}
