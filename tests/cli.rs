@@ -1170,7 +1170,6 @@ fn human_color_always_uses_escape_codes() {
 /// loader, so `literal-secret` never sees it, and the duplicate-key code frame prints it
 /// unmasked.
 #[test]
-#[ignore = "bug: a secret under a duplicated key is neither reported nor masked"]
 fn secret_under_a_duplicated_key_is_reported_and_masked() {
     let dir = project("");
     let secret = "ghp_R3qlintFak3T0ken0000000000000000000a";

@@ -149,13 +149,16 @@ impl Converter<'_> {
                     };
                     match index.get(&entry.key) {
                         Some(&i) => {
+                            let span = entry.key_span;
+                            let message = format!("duplicate key `{}`", entry.key);
+                            let first = std::mem::replace(&mut entries[i], entry);
                             self.problems.push(Problem {
                                 kind: ProblemKind::DuplicateKey,
-                                span: entry.key_span,
-                                message: format!("duplicate key `{}`", entry.key),
-                                related: Some(entries[i].key_span),
+                                span,
+                                message,
+                                related: Some(first.key_span),
+                                shadowed: Some(Box::new(first)),
                             });
-                            entries[i] = entry;
                         }
                         None => {
                             index.insert(entry.key.clone(), entries.len());

@@ -57,6 +57,9 @@ pub struct Problem {
     pub span: Span,
     pub message: String,
     pub related: Option<Span>,
+    /// For a duplicate key: the entry the later one replaced, which rules that look
+    /// for secrets still need to see.
+    pub shadowed: Option<Box<Entry>>,
 }
 
 impl Problem {
@@ -66,6 +69,7 @@ impl Problem {
             span,
             message: message.into(),
             related: None,
+            shadowed: None,
         }
     }
 }

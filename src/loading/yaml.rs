@@ -42,6 +42,10 @@ pub fn parse(text: &str, limits: &Limits) -> (Vec<Node>, Vec<Problem>) {
         for p in &mut problems {
             p.span = Span::new(p.span.start + bom, p.span.end + bom);
             p.related = p.related.map(|r| Span::new(r.start + bom, r.end + bom));
+            if let Some(entry) = p.shadowed.as_deref_mut() {
+                entry.key_span = Span::new(entry.key_span.start + bom, entry.key_span.end + bom);
+                shift_spans(&mut entry.value, bom);
+            }
         }
     }
     (documents, problems)
@@ -397,15 +401,17 @@ impl Builder<'_> {
                 entries[i] = entry;
             }
             Some(i) => {
-                let first = entries[i].key_span;
+                let span = entry.key_span;
+                let message = format!("duplicate key `{}`", entry.key);
+                // The API reads the last value of a repeated field; so do the rules.
+                let first = std::mem::replace(&mut entries[i], entry);
                 self.problems.push(Problem {
                     kind: ProblemKind::DuplicateKey,
-                    span: entry.key_span,
-                    message: format!("duplicate key `{}`", entry.key),
-                    related: Some(first),
+                    span,
+                    message,
+                    related: Some(first.key_span),
+                    shadowed: Some(Box::new(first)),
                 });
-                // The API reads the last value of a repeated field; so do the rules.
-                entries[i] = entry;
             }
             None => {
                 if let Some(index) = index {

@@ -161,22 +161,27 @@ impl Rule for LiteralSecret {
     fn check(&self, file: &FileContext<'_>, sink: &mut Vec<Diagnostic>) {
         let mut found = Vec::new();
         let out = &mut found;
-        for doc in &file.model.documents {
-            let mut stack: Vec<&Node> = vec![doc.root];
-            while let Some(node) = stack.pop() {
-                match &node.value {
-                    Value::Map(entries) => {
-                        for e in entries.iter().rev() {
-                            if !self.check_entry(e, out) {
-                                stack.push(&e.value);
-                            }
+        // Values a duplicate key replaced are no longer in the tree, but still in the file.
+        let shadowed = file.problems.iter().filter_map(|p| p.shadowed.as_deref());
+        let mut stack: Vec<&Node> = file.model.documents.iter().map(|d| d.root).collect();
+        for entry in shadowed {
+            if !self.check_entry(entry, out) {
+                stack.push(&entry.value);
+            }
+        }
+        while let Some(node) = stack.pop() {
+            match &node.value {
+                Value::Map(entries) => {
+                    for e in entries.iter().rev() {
+                        if !self.check_entry(e, out) {
+                            stack.push(&e.value);
                         }
                     }
-                    Value::Seq(items) => stack.extend(items.iter().rev()),
-                    Value::EncodedJson { decoded, .. } => stack.push(decoded),
-                    Value::String(_) => self.check_string(file, node, out),
-                    _ => {}
                 }
+                Value::Seq(items) => stack.extend(items.iter().rev()),
+                Value::EncodedJson { decoded, .. } => stack.push(decoded),
+                Value::String(_) => self.check_string(file, node, out),
+                _ => {}
             }
         }
         for request in &file.model.requests {
