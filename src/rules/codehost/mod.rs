@@ -90,7 +90,13 @@ pub fn grant_error(grant: &Grant) -> Option<(Span, String, Option<String>)> {
 }
 
 /// Every problem of a token as written: unknown keys, names, scopes and levels.
-pub fn token_errors(token: &Token, keys: &[(String, Span)]) -> Vec<(Span, String, Option<String>)> {
+pub fn token_errors(node: &crate::loading::Node) -> Vec<(Span, String, Option<String>)> {
+    let token = Token::read(node);
+    let keys = node
+        .as_map()
+        .unwrap_or_default()
+        .iter()
+        .map(|e| (&e.key, e.key_span));
     let mut errors: Vec<_> = token
         .issues
         .iter()
@@ -101,7 +107,7 @@ pub fn token_errors(token: &Token, keys: &[(String, Span)]) -> Vec<(Span, String
             let help = did_you_mean(key, TOKEN_KEYS.iter().copied())
                 .map(|s| format!("did you mean `{s}`?"))
                 .unwrap_or_else(|| "a token has owner, repositories and permissions".into());
-            errors.push((*span, format!("unknown token key `{key}`"), Some(help)));
+            errors.push((span, format!("unknown token key `{key}`"), Some(help)));
         }
     }
     errors.extend(token.grants.iter().filter_map(grant_error));
@@ -138,6 +144,12 @@ pub fn request_token<'a>(request: &Request<'a>, config: &'a Config) -> Option<Re
     }
 }
 
+/// The endpoint rows of the template a request line's path matches.
+pub fn endpoint_rows(line: &RequestLine) -> Vec<&'static catalog::Endpoint> {
+    let segments: Vec<&str> = line.segments.iter().map(|s| s.text.as_str()).collect();
+    CATALOG.match_path(&segments)
+}
+
 /// A code-hosting request with a readable line.
 pub fn code_hosting_line<'r>(request: &'r Request<'_>) -> Option<&'r RequestLine> {
     request.line().filter(|l| l.api == Api::CodeHosting)
@@ -156,15 +168,7 @@ pub fn validate_config_tokens(config: &Config) -> Result<(), String> {
     names.sort();
     for name in names {
         let node = &config.tokens[name];
-        let keys: Vec<(String, Span)> = node
-            .as_map()
-            .unwrap_or_default()
-            .iter()
-            .map(|e| (e.key.clone(), e.key_span))
-            .collect();
-        if let Some((span, message, help)) =
-            token_errors(&Token::read(node), &keys).into_iter().next()
-        {
+        if let Some((span, message, help)) = token_errors(node).into_iter().next() {
             let pos = index.position(&config.text, span.start);
             let help = help.map(|h| format!(" ({h})")).unwrap_or_default();
             return Err(format!(

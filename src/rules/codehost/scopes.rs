@@ -61,8 +61,7 @@ pub fn collect(
         {
             continue;
         }
-        let segments: Vec<&str> = line.segments.iter().map(|s| s.text.as_str()).collect();
-        let rows = CATALOG.match_path(&segments);
+        let rows = super::endpoint_rows(line);
         let Some(row) = rows.iter().find(|e| e.method == line.method) else {
             continue;
         };

@@ -2,7 +2,6 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Span};
 use crate::model::TokenRef;
-use crate::model::token::Token;
 use crate::rules::{FileContext, Group, Rule, RuleMeta};
 
 pub struct TokenPermissionInvalid;
@@ -33,13 +32,7 @@ fn check_token(node: &Node, seen: &mut Vec<Span>, out: &mut Vec<Diagnostic>) {
         return;
     }
     seen.push(node.span);
-    let keys: Vec<(String, Span)> = node
-        .as_map()
-        .unwrap_or_default()
-        .iter()
-        .map(|e| (e.key.clone(), e.key_span))
-        .collect();
-    for (span, message, help) in super::token_errors(&Token::read(node), &keys) {
+    for (span, message, help) in super::token_errors(node) {
         let mut d = Diagnostic::new(&META, span, message);
         if let Some(h) = help {
             d = d.with_help(h);

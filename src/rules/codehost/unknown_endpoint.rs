@@ -2,8 +2,6 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Rule, RuleMeta};
 
-use super::catalog::CATALOG;
-
 pub struct UnknownEndpoint;
 
 static META: RuleMeta = RuleMeta {
@@ -32,8 +30,7 @@ impl Rule for UnknownEndpoint {
             let Some(line) = super::code_hosting_line(request) else {
                 continue;
             };
-            let segments: Vec<&str> = line.segments.iter().map(|s| s.text.as_str()).collect();
-            let rows = CATALOG.match_path(&segments);
+            let rows = super::endpoint_rows(line);
             if rows.is_empty() {
                 out.push(
                     Diagnostic::new(&META, line.path_span, format!("no permission table row matches `{}`; its coverage cannot be checked", line.path))
