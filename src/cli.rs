@@ -360,6 +360,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             return Err("`-` (standard input) cannot be mixed with other paths".into());
         }
         let targets = walk::collect(&inputs, &settings.config)?;
+        let complete = inputs.iter().any(|p| p.is_dir());
         if targets.is_empty() {
             eprintln!(
                 "reqlint: warning: no request files found under {}; `include` in .reqlint.yaml chooses which files are linted",
@@ -370,7 +371,16 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
                     .join(", ")
             );
         }
-        lint_all(&targets, &settings, args.threads)?
+        let mut results = lint_all(&targets, &settings, args.threads)?;
+        let mut facts = crate::rules::RunFacts::default();
+        for r in &mut results {
+            facts.merge(std::mem::take(&mut r.facts));
+        }
+        if let Some(config_result) = engine::lint_run(&settings, &facts, complete) {
+            results.push(config_result);
+            results.sort_by(|a, b| a.path.cmp(&b.path));
+        }
+        results
     };
     for r in &results {
         if let Some(e) = &r.io_error {

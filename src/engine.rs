@@ -10,7 +10,7 @@ use crate::loading::{self, Format, Limits, Span};
 use crate::model::config::Config;
 use crate::model::context::ContextIndex;
 use crate::model::{self, FileModel};
-use crate::rules::{FileContext, REGISTRY};
+use crate::rules::{FileContext, REGISTRY, RunContext, RunFacts};
 
 /// What a run knows besides the files: the config and the context snapshots.
 pub struct Settings {
@@ -30,6 +30,8 @@ pub struct FileResult {
     pub requests: usize,
     /// The file could not be read at all: the run fails (exit 2), the others are kept.
     pub io_error: Option<String>,
+    /// What the file tells run-level rules.
+    pub facts: RunFacts,
 }
 
 /// Name of the diagnostic given when reqlint itself failed on a file.
@@ -44,6 +46,7 @@ pub fn lint_path(path: &Path, display: &str, rel: &Path, settings: &Settings) ->
         diagnostics: Vec::new(),
         requests: 0,
         io_error: Some(format!("cannot read {display}: {e}")),
+        facts: RunFacts::default(),
     };
     let size = match std::fs::metadata(path) {
         Ok(meta) if meta.is_dir() => {
@@ -64,13 +67,14 @@ pub fn lint_path(path: &Path, display: &str, rel: &Path, settings: &Settings) ->
 fn lint_oversized(display: &str, rel: &Path, size: u64, settings: &Settings) -> FileResult {
     let problems = [loading::too_large(size, &settings.limits)];
     let model = FileModel::default();
-    let diagnostics = run_rules(display, "", &problems, &model, rel, settings);
+    let (diagnostics, facts) = run_rules(display, "", &problems, &model, rel, settings);
     FileResult {
         path: display.to_string(),
         text: Some(Arc::from("")),
         diagnostics,
         requests: 0,
         io_error: None,
+        facts,
     }
 }
 
@@ -100,6 +104,7 @@ pub fn lint_bytes(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
             }],
             requests: 0,
             io_error: None,
+            facts: RunFacts::default(),
         }
     })
 }
@@ -111,7 +116,7 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
         model::decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
     loaded.problems.extend(decode_problems);
     let model = FileModel::build(&loaded.documents, &loaded.text);
-    let mut diagnostics = run_rules(
+    let (mut diagnostics, facts) = run_rules(
         display,
         &loaded.text,
         &loaded.problems,
@@ -130,6 +135,7 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
         diagnostics,
         requests,
         io_error: None,
+        facts,
     }
 }
 
@@ -140,7 +146,7 @@ fn run_rules(
     model: &FileModel<'_>,
     rel: &Path,
     settings: &Settings,
-) -> Vec<Diagnostic> {
+) -> (Vec<Diagnostic>, RunFacts) {
     let cx = FileContext {
         path: display,
         text,
@@ -150,27 +156,84 @@ fn run_rules(
         context: &settings.context,
     };
     let mut diagnostics = Vec::new();
+    let mut facts = RunFacts::default();
     let paths = [rel, Path::new(display)];
     for rule in REGISTRY {
         let meta = rule.meta();
         let Some(severity) = settings.config.severity(meta.name, meta.severity) else {
             continue;
         };
+        // What a file tells the run counts even where its own diagnostics are ignored.
+        rule.collect(&cx, &mut facts);
         if settings.config.ignored_for(meta.name, &paths) {
             continue;
         }
         let from = diagnostics.len();
         rule.check(&cx, &mut diagnostics);
-        if severity != meta.severity {
-            for d in &mut diagnostics[from..] {
-                d.severity = severity;
-            }
+        set_severity(&mut diagnostics[from..], meta.severity, severity);
+    }
+    sort(&mut diagnostics);
+    (diagnostics, facts)
+}
+
+fn set_severity(diagnostics: &mut [Diagnostic], default: Severity, configured: Severity) {
+    if configured != default {
+        for d in diagnostics {
+            d.severity = configured;
         }
     }
+}
+
+fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| {
         (a.span.start, a.span.end, a.rule).cmp(&(b.span.start, b.span.end, b.rule))
     });
-    diagnostics
+}
+
+/// The judgements only a whole run can make (which permissions of a named token its
+/// requests use), as a result for the config file, where their spans are.
+/// `complete`: the run walked directories rather than a chosen few files.
+pub fn lint_run(settings: &Settings, facts: &RunFacts, complete: bool) -> Option<FileResult> {
+    let config = &settings.config;
+    let path = config.path.as_ref()?;
+    let run = RunContext {
+        config,
+        facts,
+        complete,
+    };
+    let display = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(&cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.clone())
+        .to_string_lossy()
+        .into_owned();
+    let mut diagnostics = Vec::new();
+    for rule in REGISTRY {
+        let meta = rule.meta();
+        let Some(severity) = config.severity(meta.name, meta.severity) else {
+            continue;
+        };
+        if config.ignored_for(meta.name, &[Path::new(&display)]) {
+            continue;
+        }
+        let from = diagnostics.len();
+        rule.check_run(&run, &mut diagnostics);
+        set_severity(&mut diagnostics[from..], meta.severity, severity);
+    }
+    if diagnostics.is_empty() {
+        return None;
+    }
+    let (documents, _) = loading::parse_text(&config.text, Format::Yaml, &settings.limits);
+    apply_suppressions(&config.text, &documents, &mut diagnostics);
+    sort(&mut diagnostics);
+    Some(FileResult {
+        path: display,
+        text: Some(Arc::from(config.text.as_str())),
+        diagnostics,
+        requests: 0,
+        io_error: None,
+        facts: RunFacts::default(),
+    })
 }
 
 /// `# reqlint: ignore[rule-a, rule-b]` (SPEC 2): at the end of a line it silences

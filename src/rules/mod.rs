@@ -1,6 +1,8 @@
 //! Rules: each a small struct with its metadata and one `check`, in a file of its own.
 //! The [`REGISTRY`] lists them; `reqlint rules` and `reqlint explain` read it.
 
+use std::collections::BTreeMap;
+
 pub mod codehost;
 pub mod core;
 
@@ -79,10 +81,42 @@ pub struct FileContext<'a> {
     pub context: &'a ContextIndex,
 }
 
+/// What files tell the rules that judge a whole run, gathered file by file and merged
+/// after all files are linted (files themselves are dropped as soon as they are done).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct RunFacts {
+    /// Per named token (from the config): the permissions the run's requests need.
+    pub named_token_uses: BTreeMap<String, codehost::TokenUses>,
+}
+
+impl RunFacts {
+    pub fn merge(&mut self, other: RunFacts) {
+        for (name, uses) in other.named_token_uses {
+            self.named_token_uses.entry(name).or_default().merge(uses);
+        }
+    }
+}
+
+/// What a rule that judges the whole run sees.
+pub struct RunContext<'a> {
+    pub config: &'a Config,
+    pub facts: &'a RunFacts,
+    /// The run walked directories, so it saw every request file, not a chosen few (as
+    /// a pre-commit hook passes): only then can "unused" be judged.
+    pub complete: bool,
+}
+
 pub trait Rule: Sync + Send {
     fn meta(&self) -> &'static RuleMeta;
     /// Adds this rule's diagnostics for one file. Rules never print.
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>);
+
+    /// Records what this file tells a run-level judgement.
+    fn collect(&self, _file: &FileContext<'_>, _facts: &mut RunFacts) {}
+
+    /// Adds diagnostics that only the whole run can tell; their spans are in the config
+    /// file (`run.config.text`).
+    fn check_run(&self, _run: &RunContext<'_>, _out: &mut Vec<Diagnostic>) {}
 }
 
 /// Every rule, in the order `reqlint rules` lists them.
@@ -100,6 +134,7 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &codehost::unknown_endpoint::UnknownEndpoint,
     &codehost::token_missing_permission::TokenMissingPermission,
     &codehost::token_resource_out_of_reach::TokenResourceOutOfReach,
+    &codehost::token_over_privileged::TokenOverPrivileged,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Rule> {

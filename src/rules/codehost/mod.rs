@@ -3,6 +3,7 @@
 pub mod catalog;
 pub mod scopes;
 pub mod token_missing_permission;
+pub mod token_over_privileged;
 pub mod token_permission_invalid;
 pub mod token_resource_out_of_reach;
 pub mod token_undefined;
@@ -141,6 +142,68 @@ pub fn request_token<'a>(request: &Request<'a>, config: &'a Config) -> Option<Re
             let node = config.tokens.get(name)?;
             Some(resolve(Token::read(node), Some(name), span))
         }
+    }
+}
+
+/// What one request needs of its token.
+pub enum RequestNeed<'r> {
+    /// Not a code-hosting request.
+    Elsewhere,
+    /// A GET of a public resource (`public: true`): no permission.
+    Nothing,
+    /// The permission its endpoint row lists.
+    Row(&'static catalog::Endpoint, &'r RequestLine),
+    /// Its line cannot be read, or no row lists its path and method.
+    Unknown,
+}
+
+pub fn request_need<'r>(request: &'r Request<'_>) -> RequestNeed<'r> {
+    let line = match &request.line {
+        Ok(line) if line.api == Api::CodeHosting => line,
+        Ok(_) => return RequestNeed::Elsewhere,
+        Err(_) => return RequestNeed::Unknown,
+    };
+    if line.method == crate::model::Method::Get && request.public.is_some_and(|(p, _)| p) {
+        return RequestNeed::Nothing;
+    }
+    match endpoint_rows(line)
+        .into_iter()
+        .find(|e| e.method == line.method)
+    {
+        Some(row) => RequestNeed::Row(row, line),
+        None => RequestNeed::Unknown,
+    }
+}
+
+/// The permissions a token's requests need, merged over files.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TokenUses {
+    pub needs: std::collections::BTreeMap<PermissionId, Access>,
+    /// Some request's need is unknown: nothing can be called unused.
+    pub unknown: bool,
+    pub requests: usize,
+}
+
+impl TokenUses {
+    pub fn add(&mut self, need: &RequestNeed<'_>) {
+        self.requests += 1;
+        match need {
+            RequestNeed::Row(row, _) => {
+                let level = self.needs.entry(row.permission).or_insert(row.access);
+                *level = (*level).max(row.access);
+            }
+            RequestNeed::Unknown | RequestNeed::Elsewhere => self.unknown = true,
+            RequestNeed::Nothing => {}
+        }
+    }
+
+    pub fn merge(&mut self, other: TokenUses) {
+        for (id, access) in other.needs {
+            let level = self.needs.entry(id).or_insert(access);
+            *level = (*level).max(access);
+        }
+        self.unknown |= other.unknown;
+        self.requests += other.requests;
     }
 }
 

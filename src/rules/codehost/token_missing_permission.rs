@@ -117,7 +117,7 @@ mod tests {
         result
             .diagnostics
             .iter()
-            .filter(|d| d.rule != "unknown-endpoint")
+            .filter(|d| d.rule == "token-missing-permission")
             .map(|d| format!("{}: {}", d.rule, d.message))
             .collect()
     }

@@ -1,0 +1,131 @@
+use std::collections::HashMap;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::loading::{Node, Span};
+use crate::model::TokenRef;
+use crate::model::token::Token;
+use crate::rules::{FileContext, Group, Rule, RuleMeta, RunContext, RunFacts};
+
+use super::catalog::{Access, CATALOG, Scope};
+use super::{TokenUses, request_need};
+
+pub struct TokenOverPrivileged;
+
+static META: RuleMeta = RuleMeta {
+    name: "token-over-privileged",
+    group: Group::CodeHosting,
+    severity: Severity::Warning,
+    summary: "a token holds a permission its requests do not use, or write where they only read",
+    what: "For each token, gathers the permissions its code-hosting requests need (seed \
+           000's endpoint tables) and reports, on the permission's line, a permission no \
+           request uses and `write` where every request only reads. A token written in \
+           place is judged over the requests of its file. A token named from \
+           .reqlint.yaml is judged over every file of the run, and only when the run \
+           walked directories (a pre-commit hook that passes a few files cannot tell what \
+           is unused); those diagnostics point into .reqlint.yaml. A token with a request \
+           whose endpoint is unknown, or with no request at all, is not judged.",
+    why: "Least privilege: a leaked token can do only what it holds. A permission kept \
+          \"just in case\" is the one an attacker uses.",
+    source: "seed 000, \"What the service does\" 2 and 4, and \"Endpoints\"; SPEC 1.3 and \
+             2 (`tokens`)",
+    bad: example!("token-over-privileged/bad.req.yaml"),
+    good: example!("token-over-privileged/good.req.yaml"),
+};
+
+/// Reports the grants of `token` that `uses` does not need.
+fn judge(node: &Node, uses: &TokenUses, who: &str, out: &mut Vec<Diagnostic>) {
+    if uses.unknown || uses.requests == 0 {
+        return;
+    }
+    for grant in Token::read(node).grants {
+        let (Some(scope), Some(level)) = (Scope::parse(&grant.scope), Access::parse(&grant.level))
+        else {
+            continue;
+        };
+        let Ok(id) = CATALOG.lookup(scope, &grant.name) else {
+            continue;
+        };
+        match uses.needs.get(&id) {
+            None => out.push(
+                Diagnostic::new(
+                    &META,
+                    grant.name_span,
+                    format!(
+                        "{who} holds the {scope} permission `{}` but none of its {} request{} uses it",
+                        grant.name,
+                        uses.requests,
+                        if uses.requests == 1 { "" } else { "s" }
+                    ),
+                )
+                .with_help("remove this line"),
+            ),
+            Some(Access::Read) if level == Access::Write => out.push(
+                Diagnostic::new(
+                    &META,
+                    grant.level_span,
+                    format!("{who} holds `{}` at {}, but its requests only read", grant.name, grant.level),
+                )
+                .with_help(format!("write `{}: read`", grant.name)),
+            ),
+            Some(_) => {}
+        }
+    }
+}
+
+impl Rule for TokenOverPrivileged {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        let mut tokens: Vec<(&Node, TokenUses)> = Vec::new();
+        let mut index: HashMap<Span, usize> = HashMap::new();
+        for request in &file.model.requests {
+            let Some(TokenRef::Inline(node)) = request.token else {
+                continue;
+            };
+            let i = *index.entry(node.span).or_insert_with(|| {
+                tokens.push((node, TokenUses::default()));
+                tokens.len() - 1
+            });
+            tokens[i].1.add(&request_need(request));
+        }
+        for (node, uses) in &tokens {
+            judge(node, uses, "the token", out);
+        }
+    }
+
+    fn collect(&self, file: &FileContext<'_>, facts: &mut RunFacts) {
+        for request in &file.model.requests {
+            let Some(TokenRef::Named { name, .. }) = request.token else {
+                continue;
+            };
+            if file.config.tokens.contains_key(name) {
+                facts
+                    .named_token_uses
+                    .entry(name.to_string())
+                    .or_default()
+                    .add(&request_need(request));
+            }
+        }
+    }
+
+    fn check_run(&self, run: &RunContext<'_>, out: &mut Vec<Diagnostic>) {
+        if !run.complete {
+            return;
+        }
+        let mut names: Vec<&String> = run.config.tokens.keys().collect();
+        names.sort();
+        for name in names {
+            if let Some(uses) = run.facts.named_token_uses.get(name) {
+                judge(
+                    &run.config.tokens[name],
+                    uses,
+                    &format!("token `{name}`"),
+                    out,
+                );
+            }
+        }
+    }
+}

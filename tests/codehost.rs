@@ -1,0 +1,191 @@
+//! The code-hosting rules over whole runs: named tokens judged across files, and
+//! `reqlint scopes` whose output, pasted as the token, makes `check` quiet.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn reqlint(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_reqlint"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .expect("reqlint runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn write(dir: &Path, name: &str, text: &str) {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+const CONFIG: &str = "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        statuses: write\n        contents: read\n      user:\n        emails: write\n";
+
+fn named_token_project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), ".reqlint.yaml", CONFIG);
+    write(
+        dir.path(),
+        "requests/a.req.yaml",
+        "token: ci-bot\nrequests:\n  - POST /repos/acme/web/statuses/3f2a9c1\n",
+    );
+    write(
+        dir.path(),
+        "requests/b.req.yaml",
+        "token: ci-bot\nrequests:\n  - GET /user/emails\n",
+    );
+    dir
+}
+
+#[test]
+fn named_token_is_judged_over_every_file_of_the_run() {
+    let dir = named_token_project();
+    let out = reqlint(dir.path(), &["check", ".", "--format", "concise"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("token-over-privileged"))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            ".reqlint.yaml:7:9: warning[token-over-privileged]: token `ci-bot` holds the repository permission `contents` but none of its 2 requests uses it",
+            ".reqlint.yaml:9:17: warning[token-over-privileged]: token `ci-bot` holds `emails` at write, but its requests only read",
+        ],
+        "{text}"
+    );
+    assert!(!text.contains("token-missing-permission"), "{text}");
+}
+
+#[test]
+fn named_token_is_not_judged_on_a_few_chosen_files() {
+    // A pre-commit hook passes only the changed files: nothing can be called unused.
+    let dir = named_token_project();
+    let out = reqlint(
+        dir.path(),
+        &["check", "requests/a.req.yaml", "--format", "concise"],
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(!text.contains("token-over-privileged"), "{text}");
+}
+
+#[test]
+fn run_level_diagnostics_honour_severity_and_suppression() {
+    let dir = named_token_project();
+    let config = CONFIG.replace(
+        "contents: read",
+        "contents: read  # reqlint: ignore[token-over-privileged]",
+    );
+    write(
+        dir.path(),
+        ".reqlint.yaml",
+        &format!("rules:\n  token-over-privileged: error\n{config}"),
+    );
+    let out = reqlint(dir.path(), &["check", ".", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let diags = json["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1, "{json}");
+    assert_eq!(diags[0]["file"], ".reqlint.yaml");
+    assert_eq!(diags[0]["severity"], "error");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_token_with_an_unknown_endpoint_is_not_judged() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "x.req.yaml",
+        "token:\n  permissions:\n    repository: {contents: read}\nrequests:\n  - GET /repos/acme/web/contents/README.md\n",
+    );
+    let out = reqlint(dir.path(), &["check", ".", "--format", "concise"]);
+    let text = stdout(&out);
+    assert!(text.contains("unknown-endpoint"), "{text}");
+    assert!(!text.contains("token-over-privileged"), "{text}");
+}
+
+/// Turns the `token:` block that `scopes` prints for one token into config YAML.
+fn token_block_as_config(scopes_output: &str, token: &str) -> String {
+    let start = scopes_output
+        .find(&format!("# token {token}:"))
+        .unwrap_or_else(|| panic!("no block for {token} in:\n{scopes_output}"));
+    let block: Vec<&str> = scopes_output[start..]
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with('#'))
+        .collect();
+    assert_eq!(block[0], "token:");
+    let mut config = format!("tokens:\n  {token}:\n");
+    for line in &block[1..] {
+        config.push_str(&format!("  {line}\n"));
+    }
+    config
+}
+
+#[test]
+fn scopes_output_pasted_as_the_token_makes_check_quiet() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "requests/ci.req.yaml",
+        "token: ci-bot\nrequests:\n  - POST /repos/acme/web/statuses/3f2a9c1\n  - GET /repos/acme/web/commits/main/statuses\n  - GET /orgs/acme/depalert/alerts?per_page=100\n",
+    );
+    write(
+        dir.path(),
+        "requests/user.req.json",
+        r#"{"token": "ci-bot", "requests": ["GET /user/emails", "PUT /user/following/octocat", "DELETE /gists/aa5a315d61ae9438b18d", {"request": "GET /orgs/acme/campaigns", "public": true}]}"#,
+    );
+    write(
+        dir.path(),
+        "requests/orgs.req.yaml",
+        "token: ci-bot\nrequests:\n  - PATCH /organizations/acme/org-properties/values\n  - GET /users/octocat/events/orgs/acme\n",
+    );
+    write(dir.path(), ".reqlint.yaml", "");
+    let scopes = reqlint(dir.path(), &["scopes", "."]);
+    assert_eq!(scopes.status.code(), Some(0));
+    let printed = stdout(&scopes);
+    let config = token_block_as_config(&printed, "ci-bot");
+    assert!(config.contains("Commit statuses: write"), "{config}");
+    assert!(config.contains("Depalert alerts: read"), "{config}");
+    assert!(
+        config.contains("Custom properties for organizations: write"),
+        "{config}"
+    );
+    assert!(
+        !config.contains("Campaigns"),
+        "a public GET needs nothing: {config}"
+    );
+    write(dir.path(), ".reqlint.yaml", &config);
+    let out = reqlint(dir.path(), &["check", ".", "--format", "concise"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{config}\n{text}");
+    assert!(text.starts_with("All checks passed"), "{config}\n{text}");
+}
+
+#[test]
+fn scopes_json_lists_tokens_permissions_and_requests() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), ".reqlint.yaml", "");
+    write(
+        dir.path(),
+        "a.req.yaml",
+        "token:\n  permissions: {}\nrequests:\n  - GET /user/emails\n  - POST /user/emails\n",
+    );
+    let out = reqlint(dir.path(), &["scopes", ".", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let token = &json["tokens"][0];
+    assert_eq!(token["token"], "a.req.yaml:2");
+    assert_eq!(token["permissions"]["user"]["Email addresses"], "write");
+    let requests = token["requests"].as_array().unwrap();
+    assert_eq!(requests.len(), 2);
+    assert_eq!(requests[0]["endpoint"], "/user/emails");
+    assert_eq!(requests[0]["access"], "read");
+    assert_eq!(requests[0]["line"], 4);
+    assert_eq!(requests[1]["access"], "write");
+}
