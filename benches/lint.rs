@@ -1,0 +1,172 @@
+//! Per-file costs: the spanned loaders, and whole files through every rule.
+//! `cargo bench --bench lint`. Targets live here, never in timed unit tests.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use divan::{Bencher, black_box};
+use reqlint::engine::{Settings, lint_bytes};
+use reqlint::loading::{Format, Limits, load};
+use reqlint::model::config::Config;
+use reqlint::model::context::ContextIndex;
+use reqlint::rules::codehost::catalog::{CATALOG, Segment};
+
+fn main() {
+    divan::main();
+}
+
+fn settings() -> Settings {
+    Settings {
+        config: Config::defaults(PathBuf::from(".")),
+        context: ContextIndex::default(),
+        limits: Limits::DEFAULT,
+    }
+}
+
+const AD_SET: &str = "request: POST /v24.0/act_1234567890/adsets
+params:
+  name: Spring sale DE
+  campaign_id: \"120210000000000001\"
+  daily_budget: 2000
+  billing_event: IMPRESSIONS
+  optimization_goal: REACH
+  bid_strategy: LOWEST_COST_WITHOUT_CAP
+  targeting:
+    geo_locations:
+      countries: [DE, AT]
+    age_min: 25
+    age_max: 65
+    publisher_platforms: [facebook, instagram]
+    flexible_spec:
+      - interests:
+          - {id: \"6003107902433\", name: Cooking}
+          - {id: \"6003020834693\", name: Travel}
+  dsa_payor: Acme GmbH
+  dsa_beneficiary: Acme GmbH
+  status: PAUSED
+";
+
+/// A token file with `n` code-hosting requests over the catalog's endpoints, and the
+/// token that covers them.
+fn token_file(n: usize) -> String {
+    let mut requests = String::new();
+    for e in CATALOG.endpoints.iter().cycle().take(n) {
+        let path: String = e
+            .segments
+            .iter()
+            .map(|s| match s {
+                Segment::Literal(l) => format!("/{l}"),
+                Segment::Placeholder(p) => format!("/x-{p}"),
+            })
+            .collect();
+        let _ = writeln!(requests, "  - {} {path}", e.method);
+    }
+    // Repeated scope keys would be duplicates: group them.
+    let mut grouped: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for e in CATALOG.endpoints.iter().cycle().take(n) {
+        let p = CATALOG.permission(e.permission);
+        let titles = grouped.entry(p.scope.as_str()).or_default();
+        if !titles.contains(&p.title) {
+            titles.push(p.title);
+        }
+    }
+    let mut token = String::from("token:\n  permissions:\n");
+    for (scope, titles) in grouped {
+        let _ = writeln!(token, "    {scope}:");
+        for t in titles {
+            let _ = writeln!(token, "      {t}: write");
+        }
+    }
+    format!("{token}requests:\n{requests}")
+}
+
+#[divan::bench]
+fn ad_set_file(b: Bencher) {
+    let s = settings();
+    b.bench(|| {
+        lint_bytes(
+            "a.req.yaml",
+            Path::new("a.req.yaml"),
+            black_box(AD_SET.as_bytes().to_vec()),
+            &s,
+        )
+    });
+}
+
+#[divan::bench(args = [40, 200])]
+fn token_file_requests(b: Bencher, n: usize) {
+    let s = settings();
+    let text = token_file(n);
+    let result = lint_bytes(
+        "t.req.yaml",
+        Path::new("t.req.yaml"),
+        text.clone().into_bytes(),
+        &s,
+    );
+    assert!(
+        result
+            .diagnostics
+            .iter()
+            .all(|d| d.rule != "token-missing-permission"),
+        "{:?}",
+        result.diagnostics
+    );
+    b.bench(|| {
+        lint_bytes(
+            "t.req.yaml",
+            Path::new("t.req.yaml"),
+            black_box(text.clone().into_bytes()),
+            &s,
+        )
+    });
+}
+
+/// Loader throughput over about 1 MB of request documents.
+#[divan::bench(args = ["yaml", "json"])]
+fn loader_1mb(b: Bencher, format: &str) {
+    let one = if format == "yaml" {
+        AD_SET.to_string()
+    } else {
+        let (docs, _) = reqlint::loading::parse_text(AD_SET, Format::Yaml, &Limits::DEFAULT);
+        to_json(&docs[0])
+    };
+    let copies = 1_000_000 / one.len();
+    let text = if format == "yaml" {
+        vec![one.as_str(); copies].join("---\n")
+    } else {
+        format!("[{}]", vec![one.as_str(); copies].join(","))
+    };
+    let fmt = if format == "yaml" {
+        Format::Yaml
+    } else {
+        Format::Json
+    };
+    b.counter(divan::counter::BytesCount::new(text.len()))
+        .bench(|| load(black_box(text.clone().into_bytes()), fmt, &Limits::DEFAULT));
+}
+
+fn to_json(node: &reqlint::loading::Node) -> String {
+    use reqlint::loading::Value;
+    match &node.value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.clone(),
+        Value::String(s) | Value::EncodedJson { text: s, .. } => serde_json::to_string(s).unwrap(),
+        Value::Seq(items) => format!(
+            "[{}]",
+            items.iter().map(to_json).collect::<Vec<_>>().join(",")
+        ),
+        Value::Map(entries) => format!(
+            "{{{}}}",
+            entries
+                .iter()
+                .map(|e| format!(
+                    "{}:{}",
+                    serde_json::to_string(&e.key).unwrap(),
+                    to_json(&e.value)
+                ))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+    }
+}
