@@ -111,6 +111,10 @@ enum ColorChoice {
 
 /// Runs the command line and gives the exit code (SPEC 4).
 pub fn main() -> ExitCode {
+    // A panic on one file becomes that file's `internal-error` diagnostic; say it in one line.
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("reqlint: internal error: {info}");
+    }));
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Rules) => list_rules(),

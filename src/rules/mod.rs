@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+pub mod advertising;
 pub mod codehost;
 pub mod core;
 
@@ -135,6 +136,24 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &codehost::token_missing_permission::TokenMissingPermission,
     &codehost::token_resource_out_of_reach::TokenResourceOutOfReach,
     &codehost::token_over_privileged::TokenOverPrivileged,
+    &advertising::ad_unknown_endpoint::AdUnknownEndpoint,
+    &advertising::ad_version_deprecated::AdVersionDeprecated,
+    &advertising::ad_param_invalid::AdParamInvalid,
+    &advertising::ad_param_unknown::AdParamUnknown,
+    &advertising::ad_param_not_updatable::AdParamNotUpdatable,
+    &advertising::audience_retention_days_range::AudienceRetentionDaysRange,
+    &advertising::audience_retention_days_not_customer_file::AudienceRetentionDaysNotCustomerFile,
+    &advertising::audience_subtype_invalid::AudienceSubtypeInvalid,
+    &advertising::audience_travel_content_type_missing::AudienceTravelContentTypeMissing,
+    &advertising::audience_event_sources_invalid::AudienceEventSourcesInvalid,
+    &advertising::audience_lookalike_spec_invalid::AudienceLookalikeSpecInvalid,
+    &advertising::audience_lookalike_spec_without_lookalike::AudienceLookalikeSpecWithoutLookalike,
+    &advertising::audience_origin_too_small::AudienceOriginTooSmall,
+    &advertising::audience_flagged_edit::AudienceFlaggedEdit,
+    &advertising::audience_delete_with_lookalikes::AudienceDeleteWithLookalikes,
+    &advertising::audience_delete_permanent::AudienceDeletePermanent,
+    &advertising::audience_tos_not_accepted::AudienceTosNotAccepted,
+    &advertising::audience_opt_out_empty::AudienceOptOutEmpty,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Rule> {

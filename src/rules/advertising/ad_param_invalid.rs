@@ -1,0 +1,42 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::params::{DEFAULT_RULE, IssueKind};
+
+pub struct AdParamInvalid;
+
+static META: RuleMeta = RuleMeta {
+    name: "ad-param-invalid",
+    group: Group::Advertising,
+    severity: Severity::Error,
+    summary: "an advertising param has the wrong type, a value outside its enum or range, or is too long",
+    what: "Walks the params of every advertising call against its endpoint's table in \
+           seeds 001 and 002 (kept as data in src/rules/advertising/params.yaml): strings, \
+           numeric IDs (digits, as a string or a number), integers (a number or a numeric \
+           string: the API takes form fields) and their ranges, booleans, enums (with the \
+           closest value), lists and their items, objects (a mapping or a JSON-encoded \
+           object), date-times (ISO 8601 or a UNIX timestamp) and length limits counted in \
+           characters. Params with a rule of their own (retention_days, subtype, ...) are \
+           reported by that rule instead.",
+    why: "The API refuses the whole call with error 100 (invalid parameter).",
+    source: "seed 001, \"Endpoints\" (read, create, update); seed 002, \"Endpoints\" (read, create, copy)",
+    bad: example!("ad-param-invalid/bad.req.yaml"),
+    good: example!("ad-param-invalid/good.req.yaml"),
+};
+
+impl Rule for AdParamInvalid {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        super::report_param_issues(
+            file,
+            &META,
+            |k| matches!(k, IssueKind::Invalid { rule } if *rule == DEFAULT_RULE),
+            Some(100),
+            out,
+        );
+    }
+}

@@ -1,0 +1,33 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::params::IssueKind;
+
+pub struct AdParamNotUpdatable;
+
+static META: RuleMeta = RuleMeta {
+    name: "ad-param-not-updatable",
+    group: Group::Advertising,
+    severity: Severity::Warning,
+    summary: "an update sends a param that only create takes",
+    what: "Reports a param of an update call that the create call takes but the \
+           update's parameter list omits (for a custom audience: subtype, retention_days, \
+           pixel_id, prefill, origin_audience_id, ...): it cannot be changed after \
+           creation.",
+    why: "The update does not change it; the author expects a change that never happens.",
+    source: "seed 001, \"Endpoints\": Update an audience (its parameter list) against \
+             Create an audience",
+    bad: example!("ad-param-not-updatable/bad.req.yaml"),
+    good: example!("ad-param-not-updatable/good.req.yaml"),
+};
+
+impl Rule for AdParamNotUpdatable {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        super::report_param_issues(file, &META, |k| *k == IssueKind::NotUpdatable, None, out);
+    }
+}

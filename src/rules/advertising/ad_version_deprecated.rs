@@ -1,0 +1,70 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::model::Api;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::versions::{CALENDAR, ended, today};
+
+pub struct AdVersionDeprecated;
+
+static META: RuleMeta = RuleMeta {
+    name: "ad-version-deprecated",
+    group: Group::Advertising,
+    severity: Severity::Error,
+    summary: "the advertising API version is below the configured minimum, or has ended",
+    what: "Reads the `v<major>.<minor>` segment of an advertising path. With \
+           `advertising.min-version` in .reqlint.yaml, an older version is an error. \
+           Without it, reqlint's built-in calendar of versions (release and end dates, \
+           with the date it was last checked) tells which versions have ended; a call to \
+           one is reported as a warning.",
+    why: "A call to a deprecated version fails with error 2635 (or is upgraded to a \
+          version whose behaviour the request was not written for).",
+    source: "seed 001, \"Versioning\"; seed 002, \"Versioning\" 1 and 2, and \"Errors\" (2635)",
+    bad: example!("ad-version-deprecated/bad.req.yaml"),
+    good: example!("ad-version-deprecated/good.req.yaml"),
+};
+
+impl Rule for AdVersionDeprecated {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        let today = today();
+        for request in &file.model.requests {
+            let Some(line) = request.line().filter(|l| l.api == Api::Advertising) else {
+                continue;
+            };
+            let Some((version, span)) = line.version else {
+                continue;
+            };
+            if let Some(min) = file.config.min_version {
+                if version < min {
+                    out.push(
+                        Diagnostic::new(
+                            &META,
+                            span,
+                            format!(
+                                "{version} is below the minimum version {min} set in .reqlint.yaml"
+                            ),
+                        )
+                        .with_help(format!("call {min} or later"))
+                        .with_api_error(2635, None),
+                    );
+                }
+                continue;
+            }
+            if let Some(why) = ended(version, today) {
+                out.push(
+                    Diagnostic::new(&META, span, format!("{version} is deprecated: {why}"))
+                        .with_severity(Severity::Warning)
+                        .with_help(format!(
+                            "call a current version; the calendar was last checked on {} (set `advertising.min-version` to decide yourself)",
+                            CALENDAR.checked
+                        ))
+                        .with_api_error(2635, None),
+                );
+            }
+        }
+    }
+}

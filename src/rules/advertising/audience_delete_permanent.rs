@@ -1,0 +1,37 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::Endpoint;
+
+pub struct AudienceDeletePermanent;
+
+static META: RuleMeta = RuleMeta {
+    name: "audience-delete-permanent",
+    group: Group::Advertising,
+    severity: Severity::Info,
+    summary: "deleting an audience is permanent and stops its ads",
+    what: "Notes every audience delete: the deletion is permanent, and the ads that use \
+           the audience stop running and cannot be restarted.",
+    why: "A delete kept in a request file is easy to run by mistake; nothing undoes it.",
+    source: "seed 001, \"Endpoints\": Delete an audience",
+    bad: example!("audience-delete-permanent/bad.req.yaml"),
+    good: example!("audience-delete-permanent/good.req.yaml"),
+};
+
+impl Rule for AudienceDeletePermanent {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for (request, endpoint, _) in super::calls(file) {
+            if endpoint == Endpoint::AudienceDelete {
+                out.push(
+                    Diagnostic::new(&META, request.line_span, "deleting an audience is permanent: ads that use it stop and cannot be restarted")
+                        .with_help("pause the ad sets that use it first; silence this note with `# reqlint: ignore[audience-delete-permanent]`"),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::Endpoint;
+
+pub struct AudienceDeleteWithLookalikes;
+
+static META: RuleMeta = RuleMeta {
+    name: "audience-delete-with-lookalikes",
+    group: Group::Advertising,
+    severity: Severity::Error,
+    summary: "deleting an audience that lookalike audiences are built from",
+    what: "Reports the delete of an audience whose context snapshot lists \
+           `lookalike_audience_ids`, naming them.",
+    why: "The deletion fails with error 2656 while lookalike audiences built from it exist.",
+    source: "seed 001, \"Endpoints\": Delete an audience, and \"Errors\" (2656)",
+    bad: example!("audience-delete-with-lookalikes/bad.req.yaml"),
+    good: example!("audience-delete-with-lookalikes/good.req.yaml"),
+};
+
+impl Rule for AudienceDeleteWithLookalikes {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for (_, endpoint, call) in super::calls(file) {
+            if endpoint != Endpoint::AudienceDelete {
+                continue;
+            }
+            let Some(id) = call.object else { continue };
+            let Some(audience) = super::audience(file.context, &id.text) else {
+                continue;
+            };
+            let lookalikes = super::string_list(audience, "lookalike_audience_ids");
+            if lookalikes.is_empty() {
+                continue;
+            }
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    id.span,
+                    format!(
+                        "audience {} has lookalike audiences: {}",
+                        id.text,
+                        lookalikes.join(", ")
+                    ),
+                )
+                .with_help("delete the lookalike audiences first")
+                .with_api_error(2656, None),
+            );
+        }
+    }
+}

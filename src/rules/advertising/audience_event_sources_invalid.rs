@@ -1,0 +1,27 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+pub struct AudienceEventSourcesInvalid;
+
+static META: RuleMeta = RuleMeta {
+    name: "audience-event-sources-invalid",
+    group: Group::Advertising,
+    severity: Severity::Error,
+    summary: "an `event_sources` item lacks its `id` (int64) or `type` (APP, OFFLINE_EVENTS, PAGE, PIXEL)",
+    what: "Checks each item of `event_sources` (create and update): it needs `id`, an int64, and `type`, one of APP, OFFLINE_EVENTS, PAGE and PIXEL.",
+    why: "The API refuses the call with error 100 (invalid parameter).",
+    source: "seed 001, \"Endpoints\": Create an audience and Update an audience (event_sources)",
+    bad: example!("audience-event-sources-invalid/bad.req.yaml"),
+    good: example!("audience-event-sources-invalid/good.req.yaml"),
+};
+
+impl Rule for AudienceEventSourcesInvalid {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        super::report_routed(file, &META, 100, out);
+    }
+}

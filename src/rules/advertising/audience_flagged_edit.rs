@@ -1,0 +1,97 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::Endpoint;
+
+pub struct AudienceFlaggedEdit;
+
+/// operation_status code of an audience flagged for integrity reasons.
+pub const FLAGGED: i64 = 471;
+
+static META: RuleMeta = RuleMeta {
+    name: "audience-flagged-edit",
+    group: Group::Advertising,
+    severity: Severity::Error,
+    summary: "an edit of a flagged audience that the API refuses",
+    what: "For an audience update whose audience the context shows flagged \
+           (`operation_status.code` 471): a lookalike audience, or a customer file \
+           audience (subtype CUSTOM with a `customer_file_source`), cannot be edited at \
+           all (error 100, subcode 1713228); any other flagged audience can be edited only \
+           by changing a field listed in its `fields_violating_integrity_policy` (error \
+           100, subcode 1713231 otherwise, naming the fields to change).",
+    why: "Since 2025-09-02 audiences that suggest health conditions or financial status \
+          are flagged; the API refuses these edits, and a flagged audience cannot run ads \
+          until it is resolved.",
+    source: "seed 001, \"What the service does\" 6 and 7, and \"Endpoints\": Update an \
+             audience (flag rules)",
+    bad: example!("audience-flagged-edit/bad.req.yaml"),
+    good: example!("audience-flagged-edit/good.req.yaml"),
+};
+
+impl Rule for AudienceFlaggedEdit {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for (request, endpoint, call) in super::calls(file) {
+            if endpoint != Endpoint::AudienceUpdate {
+                continue;
+            }
+            let Some(id) = call.object else { continue };
+            let Some(audience) = super::audience(file.context, &id.text) else {
+                continue;
+            };
+            if super::operation_status(audience) != Some(FLAGGED) {
+                continue;
+            }
+            let subtype = audience.get_value("subtype").and_then(|s| s.as_str());
+            let customer_file =
+                subtype == Some("CUSTOM") && audience.get_value("customer_file_source").is_some();
+            if subtype == Some("LOOKALIKE") || customer_file {
+                let what = if customer_file {
+                    "customer file"
+                } else {
+                    "lookalike"
+                };
+                out.push(
+                    Diagnostic::new(&META, id.span, format!("audience {} is a flagged {what} audience and cannot be edited", id.text))
+                        .with_help(if customer_file {
+                            "create or choose a different audience, or request a review in the audience tool"
+                        } else {
+                            "resolve its seed (origin) audience, or create a new lookalike audience"
+                        })
+                        .with_api_error(100, Some(1_713_228)),
+                );
+                continue;
+            }
+            let fields = super::string_list(audience, "fields_violating_integrity_policy");
+            if fields.is_empty() || fields.iter().any(|f| request.param(f).is_some()) {
+                continue;
+            }
+            let span = request.params.map_or(request.line_span, |p| p.key_span);
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    span,
+                    format!(
+                        "audience {} is flagged; an edit must change {}",
+                        id.text,
+                        fields
+                            .iter()
+                            .map(|f| format!("`{f}`"))
+                            .collect::<Vec<_>>()
+                            .join(" or ")
+                    ),
+                )
+                .with_label(id.span, "flagged audience")
+                .with_help(format!(
+                    "remove the prohibited information from {}",
+                    fields.join(", ")
+                ))
+                .with_api_error(100, Some(1_713_231)),
+            );
+        }
+    }
+}

@@ -1,0 +1,53 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::Endpoint;
+
+pub struct AudienceLookalikeSpecWithoutLookalike;
+
+static META: RuleMeta = RuleMeta {
+    name: "audience-lookalike-spec-without-lookalike",
+    group: Group::Advertising,
+    severity: Severity::Warning,
+    summary: "`lookalike_spec` on an audience whose subtype is not LOOKALIKE",
+    what: "Reports `lookalike_spec` on an audience create whose `subtype` is given and is \
+           not LOOKALIKE.",
+    why: "The seed says a lookalike_spec is present only when the subtype is LOOKALIKE: \
+          on any other audience it is not what the author meant.",
+    source: "seed 001, \"Resources and their fields\" (lookalike_spec: present only when \
+             subtype is LOOKALIKE)",
+    bad: example!("audience-lookalike-spec-without-lookalike/bad.req.yaml"),
+    good: example!("audience-lookalike-spec-without-lookalike/good.req.yaml"),
+};
+
+impl Rule for AudienceLookalikeSpecWithoutLookalike {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for (request, endpoint, _) in super::calls(file) {
+            if endpoint != Endpoint::AudienceCreate {
+                continue;
+            }
+            let (Some(spec), Some(subtype)) =
+                (request.param("lookalike_spec"), request.param("subtype"))
+            else {
+                continue;
+            };
+            let Some(kind) = subtype.value.as_str().filter(|s| *s != "LOOKALIKE") else {
+                continue;
+            };
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    spec.key_span,
+                    format!("`lookalike_spec` is given but the subtype is {kind}, not LOOKALIKE"),
+                )
+                .with_label(subtype.value.span, "subtype given here")
+                .with_help("set `subtype: LOOKALIKE`, or remove `lookalike_spec`"),
+            );
+        }
+    }
+}

@@ -1,0 +1,71 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::loading::Node;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::Endpoint;
+
+pub struct AudienceOriginTooSmall;
+
+/// The minimum size of an origin audience (seed 001, "Limits").
+const MIN_ORIGIN_SIZE: i64 = 100;
+
+static META: RuleMeta = RuleMeta {
+    name: "audience-origin-too-small",
+    group: Group::Advertising,
+    severity: Severity::Error,
+    summary: "the origin audience of a lookalike has fewer than 100 people",
+    what: "Looks up `origin_audience_id` (a create param, or inside `lookalike_spec`) in \
+           the context snapshots and reports it when the audience's approximate size \
+           (`approximate_count`, else `approximate_count_upper_bound`) is under 100. An \
+           audience the context does not hold, or whose size is -1 (an inactive \
+           lookalike), is not judged.",
+    why: "The origin audience must have a minimum size of 100; the lookalike cannot be \
+          built from a smaller one.",
+    source: "seed 001, \"Endpoints\": Create an audience (origin_audience_id) and \"Limits\"",
+    bad: example!("audience-origin-too-small/bad.req.yaml"),
+    good: example!("audience-origin-too-small/good.req.yaml"),
+};
+
+fn size(audience: &Node) -> Option<i64> {
+    ["approximate_count", "approximate_count_upper_bound"]
+        .iter()
+        .find_map(|f| audience.get_value(f).and_then(Node::as_i64))
+        .filter(|&n| n >= 0)
+}
+
+impl Rule for AudienceOriginTooSmall {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for (request, endpoint, _) in super::calls(file) {
+            if endpoint != Endpoint::AudienceCreate {
+                continue;
+            }
+            let in_spec = request
+                .param("lookalike_spec")
+                .and_then(|s| s.value.resolved().get_value("origin_audience_id"));
+            let ids = request
+                .param("origin_audience_id")
+                .map(|e| &e.value)
+                .into_iter()
+                .chain(in_spec);
+            for id_node in ids {
+                let Some(id) = id_node.scalar_text() else {
+                    continue;
+                };
+                let Some(n) = super::audience(file.context, &id).and_then(size) else {
+                    continue;
+                };
+                if n < MIN_ORIGIN_SIZE {
+                    out.push(
+                        Diagnostic::new(&META, id_node.span, format!("origin audience {id} has about {n} people; a lookalike needs at least {MIN_ORIGIN_SIZE}"))
+                            .with_help("choose a larger origin audience, or let this one grow first"),
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+pub struct AudienceRetentionDaysRange;
+
+static META: RuleMeta = RuleMeta {
+    name: "audience-retention-days-range",
+    group: Group::Advertising,
+    severity: Severity::Error,
+    summary: "`retention_days` is outside 1 to 180",
+    what: "Reports a custom audience's `retention_days` that is not an integer from 1 to 180 (the default, when it is left out, is forever).",
+    why: "The API refuses the call with error 100 (invalid parameter).",
+    source: "seed 001, \"Resources and their fields\" (retention_days) and \"Limits\"",
+    bad: example!("audience-retention-days-range/bad.req.yaml"),
+    good: example!("audience-retention-days-range/good.req.yaml"),
+};
+
+impl Rule for AudienceRetentionDaysRange {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        super::report_routed(file, &META, 100, out);
+    }
+}

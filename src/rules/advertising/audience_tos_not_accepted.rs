@@ -1,0 +1,53 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::loading::Node;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::Endpoint;
+
+pub struct AudienceTosNotAccepted;
+
+static META: RuleMeta = RuleMeta {
+    name: "audience-tos-not-accepted",
+    group: Group::Advertising,
+    severity: Severity::Error,
+    summary: "creating an audience in an account that has not accepted the custom audience terms",
+    what: "For an audience create, looks up the ad account in the context snapshots and \
+           reports it when its `tos_accepted` does not hold `custom_audience_tos: 1`. An \
+           account the context does not hold, or without `tos_accepted`, is not judged.",
+    why: "Business users must accept the custom audience terms of service before using \
+          audiences; the create fails with error 2663.",
+    source: "seed 001, \"What the service does\" 3, \"Authentication\" 4 and \"Errors\" (2663)",
+    bad: example!("audience-tos-not-accepted/bad.req.yaml"),
+    good: example!("audience-tos-not-accepted/good.req.yaml"),
+};
+
+impl Rule for AudienceTosNotAccepted {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for (_, endpoint, call) in super::calls(file) {
+            if endpoint != Endpoint::AudienceCreate {
+                continue;
+            }
+            let Some(account) = call.account else {
+                continue;
+            };
+            let Some(tos) = super::account(file.context, &account.text)
+                .and_then(|a| a.get_value("tos_accepted"))
+            else {
+                continue;
+            };
+            let accepted = tos.get_value("custom_audience_tos").and_then(Node::as_i64) == Some(1);
+            if !accepted {
+                out.push(
+                    Diagnostic::new(&META, account.span, format!("ad account {} has not accepted the custom audience terms", account.text))
+                        .with_help("accept the custom audience terms of service for the account, then create the audience")
+                        .with_api_error(2663, None),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::Endpoint;
+
+pub struct AudienceTravelContentTypeMissing;
+
+static META: RuleMeta = RuleMeta {
+    name: "audience-travel-content-type-missing",
+    group: Group::Advertising,
+    severity: Severity::Error,
+    summary: "`claim_objective: TRAVEL` without `content_type`",
+    what: "Reports an audience create or update with `claim_objective` TRAVEL and no \
+           `content_type`, which the seed calls mandatory for that objective.",
+    why: "The API refuses the call with error 100 (invalid parameter).",
+    source: "seed 001, \"Endpoints\": Create an audience (content_type: mandatory for the \
+             TRAVEL claim objective)",
+    bad: example!("audience-travel-content-type-missing/bad.req.yaml"),
+    good: example!("audience-travel-content-type-missing/good.req.yaml"),
+};
+
+impl Rule for AudienceTravelContentTypeMissing {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for (request, endpoint, _) in super::calls(file) {
+            if !matches!(
+                endpoint,
+                Endpoint::AudienceCreate | Endpoint::AudienceUpdate
+            ) {
+                continue;
+            }
+            let Some(objective) = request.param("claim_objective") else {
+                continue;
+            };
+            if objective.value.as_str() == Some("TRAVEL") && request.param("content_type").is_none()
+            {
+                out.push(
+                    Diagnostic::new(
+                        &META,
+                        objective.value.span,
+                        "claim_objective TRAVEL needs a `content_type`",
+                    )
+                    .with_help("add `content_type`, for example DESTINATION, FLIGHT or HOTEL")
+                    .with_api_error(100, None),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! Rules of the advertising API (seeds 001 and 002): the shared layer (endpoints,
+//! parameter tables, versions, context lookups) and the rules built on it.
+
+pub mod endpoint;
+pub mod params;
+pub mod versions;
+
+pub mod ad_param_invalid;
+pub mod ad_param_not_updatable;
+pub mod ad_param_unknown;
+pub mod ad_unknown_endpoint;
+pub mod ad_version_deprecated;
+pub mod audience_delete_permanent;
+pub mod audience_delete_with_lookalikes;
+pub mod audience_event_sources_invalid;
+pub mod audience_flagged_edit;
+pub mod audience_lookalike_spec_invalid;
+pub mod audience_lookalike_spec_without_lookalike;
+pub mod audience_opt_out_empty;
+pub mod audience_origin_too_small;
+pub mod audience_retention_days_not_customer_file;
+pub mod audience_retention_days_range;
+pub mod audience_subtype_invalid;
+pub mod audience_tos_not_accepted;
+pub mod audience_travel_content_type_missing;
+
+use crate::diagnostic::Diagnostic;
+use crate::loading::Node;
+use crate::model::Request;
+use crate::model::context::{ContextIndex, Kind};
+use crate::rules::{FileContext, RuleMeta};
+
+pub use endpoint::{AdCall, Endpoint, Recognized};
+
+/// Every advertising request of a file with the endpoint it calls.
+pub fn calls<'f>(
+    file: &'f FileContext<'_>,
+) -> impl Iterator<Item = (&'f Request<'f>, Endpoint, AdCall<'f>)> {
+    file.model
+        .requests
+        .iter()
+        .filter_map(|r| match endpoint::recognize(r, file.context)? {
+            Recognized::Call(e, call) => Some((r, e, call)),
+            _ => None,
+        })
+}
+
+/// Reports the param-table findings of `kind` for every advertising call.
+pub fn report_param_issues(
+    file: &FileContext<'_>,
+    meta: &'static RuleMeta,
+    wanted: impl Fn(&params::IssueKind) -> bool,
+    api_error: Option<u32>,
+    out: &mut Vec<Diagnostic>,
+) {
+    for (request, endpoint, _) in calls(file) {
+        for issue in params::check_params(endpoint.table(), request.params()) {
+            if !wanted(&issue.kind) {
+                continue;
+            }
+            let mut d = Diagnostic::new(meta, issue.span, issue.message);
+            if let Some(help) = issue.help {
+                d = d.with_help(help);
+            }
+            if let Some(code) = api_error {
+                d = d.with_api_error(code, None);
+            }
+            out.push(d);
+        }
+    }
+}
+
+/// Reports the param-table findings routed to `meta`'s rule by params.yaml.
+pub fn report_routed(
+    file: &FileContext<'_>,
+    meta: &'static RuleMeta,
+    api_error: u32,
+    out: &mut Vec<Diagnostic>,
+) {
+    report_param_issues(
+        file,
+        meta,
+        |k| matches!(k, params::IssueKind::Invalid { rule } if *rule == meta.name),
+        Some(api_error),
+        out,
+    );
+}
+
+/// The context snapshot of an audience (SPEC 3), when the context holds it.
+pub fn audience<'c>(context: &'c ContextIndex, id: &str) -> Option<&'c Node> {
+    context.get(Kind::CustomAudiences, id)
+}
+
+/// The context snapshot of an ad account, by `act_<id>` or `<id>`.
+pub fn account<'c>(context: &'c ContextIndex, id: &str) -> Option<&'c Node> {
+    context.get(Kind::AdAccounts, id)
+}
+
+/// An audience's `operation_status.code`.
+pub fn operation_status(audience: &Node) -> Option<i64> {
+    audience
+        .get_value("operation_status")?
+        .get_value("code")?
+        .as_i64()
+}
+
+/// The strings of a list field of a snapshot object (`lookalike_audience_ids`, ...).
+pub fn string_list(object: &Node, field: &str) -> Vec<String> {
+    object
+        .get_value(field)
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|n| n.scalar_text().map(|t| t.into_owned()))
+        .collect()
+}
