@@ -1256,3 +1256,41 @@ fn deep_yaml_flow_nesting_is_a_limit() {
     let rules: Vec<String> = summary(&run).into_iter().map(|d| d.1).collect();
     assert_eq!(rules, ["limit-exceeded"], "{}", run.stdout);
 }
+
+/// Every rule of `reqlint rules` fires on its bad fixture and stays silent on its good
+/// one (run from the repository root, whose .reqlint.yaml names the fixtures' context).
+#[test]
+fn every_rule_fires_on_its_bad_fixture_and_not_on_its_good_one() {
+    let root = repo_root();
+    let listing = reqlint(&root, &["rules"]);
+    let rules: Vec<&str> = listing
+        .stdout
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(rules.len() >= 30, "{}", listing.stdout);
+    for rule in rules {
+        for (kind, should_fire) in [("bad", true), ("good", false)] {
+            let dir = root.join("fixtures").join(rule);
+            let file = std::fs::read_dir(&dir)
+                .unwrap_or_else(|_| panic!("{rule} has no fixture directory"))
+                .map(|e| e.unwrap().path())
+                .find(|p| p.file_name().unwrap().to_string_lossy().starts_with(kind))
+                .unwrap_or_else(|| panic!("{rule} has no {kind} fixture"));
+            let rel = file
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let run = reqlint(&root, &["check", &rel, "--format", "json"]);
+            let json: Value = serde_json::from_str(&run.stdout).unwrap();
+            let fired = json["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|d| d["rule"] == rule);
+            assert_eq!(fired, should_fire, "{rule} on {rel}:\n{}", run.stdout);
+        }
+    }
+}
