@@ -154,6 +154,9 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &advertising::audience_delete_permanent::AudienceDeletePermanent,
     &advertising::audience_tos_not_accepted::AudienceTosNotAccepted,
     &advertising::audience_opt_out_empty::AudienceOptOutEmpty,
+    // ad set rules (seed 002), group A: EU payor and beneficiary, create basics
+    // ad set rules (seed 002), group B: budgets, promoted_object, time based ad rotation
+    // ad set rules (seed 002), group C: states, flagged assets, copies, versions, reads, objectives
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Rule> {

@@ -23,6 +23,9 @@ pub mod audience_retention_days_range;
 pub mod audience_subtype_invalid;
 pub mod audience_tos_not_accepted;
 pub mod audience_travel_content_type_missing;
+// ad set rules (seed 002), group A: EU payor and beneficiary, create basics
+// ad set rules (seed 002), group B: budgets, promoted_object, time based ad rotation
+// ad set rules (seed 002), group C: states, flagged assets, copies, versions, reads, objectives
 
 use crate::diagnostic::Diagnostic;
 use crate::loading::Node;
