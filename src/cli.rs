@@ -43,6 +43,21 @@ enum Command {
     },
     /// Print the least permissions each token's code-hosting requests need, as a token block
     Scopes(ScopesArgs),
+    /// Run the Language Server Protocol server on standard input and output (for editors)
+    Server,
+    /// Print a JSON Schema for request files or for .reqlint.yaml
+    Schema {
+        #[arg(value_enum)]
+        kind: SchemaKind,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SchemaKind {
+    /// A request file (SPEC 1)
+    Request,
+    /// .reqlint.yaml (SPEC 2)
+    Config,
 }
 
 #[derive(Args, Debug)]
@@ -70,9 +85,12 @@ enum ScopesFormat {
 struct CheckArgs {
     /// Files and directories to lint; `-` reads standard input [default: .]
     paths: Vec<PathBuf>,
-    /// Output format
-    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
-    format: OutputFormat,
+    /// Output format [default: github when GITHUB_ACTIONS is set, else human]
+    #[arg(long, value_enum)]
+    format: Option<OutputFormat>,
+    /// Exit 0 even when errors are found (to upload a report first and fail later)
+    #[arg(long)]
+    exit_zero: bool,
     /// Config file to use instead of the nearest .reqlint.yaml
     #[arg(long, value_name = "PATH")]
     config: Option<PathBuf>,
@@ -99,6 +117,10 @@ enum OutputFormat {
     Concise,
     /// One JSON document (SPEC 5)
     Json,
+    /// SARIF 2.1.0, for code scanning
+    Sarif,
+    /// GitHub Actions workflow commands (annotations)
+    Github,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -121,6 +143,8 @@ pub fn main() -> ExitCode {
         Some(Command::Explain { rule }) => explain(&rule),
         Some(Command::Check(args)) => check(args),
         Some(Command::Scopes(args)) => scopes(args),
+        Some(Command::Server) => crate::server::run(),
+        Some(Command::Schema { kind }) => print_schema(kind),
         None => check(cli.check),
     };
     match result {
@@ -130,6 +154,16 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn print_schema(kind: SchemaKind) -> Result<ExitCode, String> {
+    let schema = match kind {
+        SchemaKind::Request => crate::schema::request(),
+        SchemaKind::Config => crate::schema::config(),
+    };
+    let text = serde_json::to_string_pretty(&schema).map_err(|e| e.to_string())?;
+    println!("{text}");
+    Ok(ExitCode::SUCCESS)
 }
 
 fn list_rules() -> Result<ExitCode, String> {
@@ -260,7 +294,7 @@ fn load_settings(args: &CheckArgs) -> Result<Settings, String> {
 }
 
 /// The files a `context:` entry names: a path, or a glob relative to the config root.
-fn expand_context_glob(root: &Path, pattern: &str) -> Result<Vec<PathBuf>, String> {
+pub fn expand_context_glob(root: &Path, pattern: &str) -> Result<Vec<PathBuf>, String> {
     if !pattern.contains(['*', '?', '[', '{']) {
         let path = root.join(pattern);
         if !path.is_file() {
@@ -400,10 +434,19 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         }
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let written = match args.format {
+    let format = args.format.unwrap_or_else(|| {
+        if std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| !v.is_empty()) {
+            OutputFormat::Github
+        } else {
+            OutputFormat::Human
+        }
+    });
+    let written = match format {
         OutputFormat::Human => reports::human::write(&results, color, &mut out),
         OutputFormat::Concise => reports::concise::write(&results, &mut out),
         OutputFormat::Json => reports::json::write(&results, &mut out),
+        OutputFormat::Sarif => reports::sarif::write(&results, &mut out),
+        OutputFormat::Github => reports::github::write(&results, &mut out),
     };
     let flushed = written.and_then(|()| out.flush());
     if let Err(e) = flushed
@@ -417,7 +460,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     let failed = results
         .iter()
         .any(|r| r.diagnostics.iter().any(|d| d.severity == Severity::Error));
-    Ok(if failed {
+    Ok(if failed && !args.exit_zero {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

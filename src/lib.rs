@@ -11,4 +11,6 @@ pub mod loading;
 pub mod model;
 pub mod reports;
 pub mod rules;
+pub mod schema;
+pub mod server;
 pub mod walk;

@@ -19,7 +19,7 @@ pub const DEFAULT_INCLUDE: &[&str] = &[
     "requests/**/*.{yaml,yml,json}",
 ];
 
-const TOP_KEYS: &[&str] = &[
+pub const TOP_KEYS: &[&str] = &[
     "include",
     "exclude",
     "rules",
@@ -29,7 +29,7 @@ const TOP_KEYS: &[&str] = &[
     "context",
 ];
 
-const ADVERTISING_KEYS: &[&str] = &["min-version"];
+pub const ADVERTISING_KEYS: &[&str] = &["min-version", "currency-rates"];
 
 /// A rule's configured severity; `None` is `off`.
 pub type RuleSetting = Option<Severity>;
@@ -45,6 +45,9 @@ pub struct Config {
     pub rules: HashMap<String, RuleSetting>,
     pub per_file_ignores: Vec<(GlobSet, Vec<String>)>,
     pub min_version: Option<Version>,
+    /// `advertising.currency-rates`: ISO currency code to how many units of it make
+    /// one USD, for the minimum budgets the seed gives in USD.
+    pub currency_rates: HashMap<String, f64>,
     /// Named tokens (SPEC 1.3), as written in the config.
     pub tokens: HashMap<String, Node>,
     /// The config file's text, for positions inside `tokens`.
@@ -64,6 +67,7 @@ impl Config {
             rules: HashMap::new(),
             per_file_ignores: Vec::new(),
             min_version: None,
+            currency_rates: HashMap::new(),
             tokens: HashMap::new(),
             text: String::new(),
             context: Vec::new(),
@@ -168,6 +172,11 @@ impl Config {
                         return Err(at(value.span, "`advertising` must be a mapping".into()));
                     };
                     for item in items {
+                        if item.key == "currency-rates" {
+                            config.currency_rates =
+                                currency_rates(&item.value).map_err(|(s, m)| at(s, m))?;
+                            continue;
+                        }
                         if item.key != "min-version" {
                             return Err(at(
                                 item.key_span,
@@ -275,6 +284,43 @@ fn severity_setting(node: &Node) -> Result<RuleSetting, String> {
         .ok_or_else(|| format!("unknown severity `{text}`; use error, warning, info or off"))
 }
 
+/// `advertising.currency-rates`: `{EUR: 0.92, JPY: 151}`, units of the currency per USD.
+fn currency_rates(node: &Node) -> Result<HashMap<String, f64>, (Span, String)> {
+    let Some(items) = node.as_map() else {
+        return Err((
+            node.span,
+            "`currency-rates` must map ISO currency codes to how many units make one USD, such as {EUR: 0.92}".into(),
+        ));
+    };
+    let mut rates = HashMap::new();
+    for item in items {
+        if item.key.len() != 3 || !item.key.bytes().all(|b| b.is_ascii_uppercase()) {
+            return Err((
+                item.key_span,
+                format!(
+                    "`{}` is not an ISO 4217 currency code such as EUR",
+                    item.key
+                ),
+            ));
+        }
+        let rate = item
+            .value
+            .as_f64()
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .ok_or_else(|| {
+                (
+                    item.value.span,
+                    format!(
+                        "the rate of {} must be a positive number: how many {} make one USD",
+                        item.key, item.key
+                    ),
+                )
+            })?;
+        rates.insert(item.key.clone(), rate);
+    }
+    Ok(rates)
+}
+
 fn string_list(node: &Node) -> Option<Vec<(String, Span)>> {
     match &node.value {
         Value::String(s) => Some(vec![(s.clone(), node.span)]),
@@ -366,6 +412,34 @@ mod tests {
         let e = parse("rules:\n  duplicate-key: fatal\n").unwrap_err();
         assert!(e.contains("unknown severity `fatal`"));
         assert!(!e.contains('\n'));
+    }
+
+    #[test]
+    fn currency_rates() {
+        let c = parse("advertising:\n  currency-rates: {EUR: 0.92, JPY: 151}\n").unwrap();
+        assert_eq!(c.currency_rates.get("EUR"), Some(&0.92));
+        assert_eq!(c.currency_rates.get("JPY"), Some(&151.0));
+        assert!(
+            Config::defaults(PathBuf::from("."))
+                .currency_rates
+                .is_empty()
+        );
+        let e = parse("advertising:\n  currency-rates: {eur: 0.92}\n").unwrap_err();
+        assert_eq!(
+            e,
+            ".reqlint.yaml:2:20: `eur` is not an ISO 4217 currency code such as EUR"
+        );
+        let e = parse("advertising:\n  currency-rates: {EUR: 0}\n").unwrap_err();
+        assert!(
+            e.contains("the rate of EUR must be a positive number"),
+            "{e}"
+        );
+        let e = parse("advertising:\n  currency-rates: {EUR: cheap}\n").unwrap_err();
+        assert!(e.contains("positive number"), "{e}");
+        let e = parse("advertising:\n  currency-rates: 0.92\n").unwrap_err();
+        assert!(e.contains("`currency-rates` must map"), "{e}");
+        let e = parse("advertising:\n  currency-rate: {}\n").unwrap_err();
+        assert!(e.contains("did you mean `currency-rates`"), "{e}");
     }
 
     #[test]

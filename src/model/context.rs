@@ -118,8 +118,19 @@ impl ContextIndex {
                                 format!("an object of `{}` needs an `id`", entry.key),
                             )
                         })?;
+                    // Fields saved as JSON-encoded strings (a targeting) read like mappings.
+                    let mut item = item.clone();
+                    if let Value::Map(fields) = &mut item.value {
+                        for field in fields {
+                            let _ = crate::loading::encoded::decode_in_place(
+                                &mut field.value,
+                                text,
+                                &Limits::DEFAULT,
+                            );
+                        }
+                    }
                     self.objects
-                        .insert((kind, normalize(kind, &id).to_string()), item.clone());
+                        .insert((kind, normalize(kind, &id).to_string()), item);
                 }
             }
         }
@@ -152,6 +163,26 @@ mod tests {
             Some(471)
         );
         assert!(idx.get(Kind::AdSets, "99").is_some());
+    }
+
+    #[test]
+    fn json_encoded_fields_are_decoded() {
+        let mut idx = ContextIndex::default();
+        idx.add_text(
+            br#"ad_sets:
+  - id: '7'
+    targeting: '{"geo_locations": {"countries": ["DE"]}}'
+"#
+            .to_vec(),
+            Path::new("s.yaml"),
+        )
+        .unwrap();
+        let t = idx
+            .get(Kind::AdSets, "7")
+            .unwrap()
+            .get_value("targeting")
+            .unwrap();
+        assert!(t.resolved().get_value("geo_locations").is_some());
     }
 
     #[test]

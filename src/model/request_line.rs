@@ -205,6 +205,7 @@ pub fn parse_request_line(node: &Node, file: &str) -> Result<RequestLine, LineEr
     let mut line = parse_path(&text, path_lead, path_text.len())?;
     line.method = method;
     line.method_span = method_span;
+    decode_query(&mut line, file);
     Ok(line)
 }
 
@@ -224,7 +225,20 @@ pub fn parse_method_and_path(
     let mut line = parse_path(&text, lead, len)?;
     line.method = method_value;
     line.method_span = method.span;
+    decode_query(&mut line, file);
     Ok(line)
+}
+
+/// Query values that hold JSON (`?targeting={...}`) are decoded like JSON-encoded
+/// params (SPEC 1.1); one that does not parse stays a string.
+fn decode_query(line: &mut RequestLine, file: &str) {
+    for pair in &mut line.query {
+        let _ = crate::loading::encoded::decode_in_place(
+            &mut pair.value,
+            file,
+            &crate::loading::Limits::DEFAULT,
+        );
+    }
 }
 
 fn check_method(text: &str, span: Span) -> Result<Method, LineError> {
@@ -417,6 +431,16 @@ mod tests {
         assert_eq!(l.query[0].key, "per_page");
         assert_eq!(&file[l.query[0].value.span.range()], "30");
         assert_eq!(l.query[1].value.as_str(), Some("a b"));
+    }
+
+    #[test]
+    fn json_in_the_query_is_decoded_with_spans_inside_it() {
+        let value = r#"GET /v24.0/1?time_range={"since":"2025-06-01","until":"2025-07-01"}"#;
+        let file = format!("request: {value}");
+        let l = line(&file, value).unwrap();
+        let range = l.query[0].value.resolved();
+        let since = range.get_value("since").unwrap();
+        assert_eq!(&file[since.span.range()], "\"2025-06-01\"");
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Reports: turn results into text. A report never decides what is wrong.
 
 pub mod concise;
+pub mod github;
 pub mod human;
 pub mod json;
+pub mod sarif;
 
 use crate::diagnostic::Severity;
 use crate::engine::FileResult;

@@ -155,8 +155,31 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &advertising::audience_tos_not_accepted::AudienceTosNotAccepted,
     &advertising::audience_opt_out_empty::AudienceOptOutEmpty,
     // ad set rules (seed 002), group A: EU payor and beneficiary, create basics
+    &advertising::adset_name_missing::AdSetNameMissing,
+    &advertising::adset_countries_missing::AdSetCountriesMissing,
+    &advertising::adset_country_code_invalid::AdSetCountryCodeInvalid,
+    &advertising::adset_dsa_payor_missing::AdSetDsaPayorMissing,
+    &advertising::adset_dsa_beneficiary_missing::AdSetDsaBeneficiaryMissing,
+    &advertising::adset_dsa_not_eu::AdSetDsaNotEu,
     // ad set rules (seed 002), group B: budgets, promoted_object, time based ad rotation
+    &advertising::adset_budget_below_minimum::AdSetBudgetBelowMinimum,
+    &advertising::adset_bid_amount_missing::AdSetBidAmountMissing,
+    &advertising::adset_lifetime_budget_without_end_time::AdSetLifetimeBudgetWithoutEndTime,
+    &advertising::adset_both_budgets::AdSetBothBudgets,
+    &advertising::adset_spend_cap_unlimited::AdSetSpendCapUnlimited,
+    &advertising::adset_promoted_object_missing::AdSetPromotedObjectMissing,
+    &advertising::adset_ad_rotation_invalid::AdSetAdRotationInvalid,
     // ad set rules (seed 002), group C: states, flagged assets, copies, versions, reads, objectives
+    &advertising::adset_archived_edit::AdSetArchivedEdit,
+    &advertising::adset_flagged_audience::AdSetFlaggedAudience,
+    &advertising::adset_flagged_conversion::AdSetFlaggedConversion,
+    &advertising::adset_audience_unusable::AdSetAudienceUnusable,
+    &advertising::adset_deep_copy_too_many::AdSetDeepCopyTooMany,
+    &advertising::adset_date_preset_lifetime::AdSetDatePresetLifetime,
+    &advertising::adset_impressions_on_post::AdSetImpressionsOnPost,
+    &advertising::adset_read_unknown_field::AdSetReadUnknownField,
+    &advertising::adset_time_range_invalid::AdSetTimeRangeInvalid,
+    &advertising::adset_goal_not_for_objective::AdSetGoalNotForObjective,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Rule> {

@@ -24,8 +24,35 @@ pub mod audience_subtype_invalid;
 pub mod audience_tos_not_accepted;
 pub mod audience_travel_content_type_missing;
 // ad set rules (seed 002), group A: EU payor and beneficiary, create basics
+pub mod adset_countries_missing;
+pub mod adset_country_code_invalid;
+pub mod adset_dsa_beneficiary_missing;
+pub mod adset_dsa_not_eu;
+pub mod adset_dsa_payor_missing;
+pub mod adset_geo;
+pub mod adset_name_missing;
 // ad set rules (seed 002), group B: budgets, promoted_object, time based ad rotation
+pub mod adset_ad_rotation_invalid;
+pub mod adset_bid_amount_missing;
+pub mod adset_both_budgets;
+pub mod adset_budget_below_minimum;
+pub mod adset_lifetime_budget_without_end_time;
+pub mod adset_promoted_object_missing;
+pub mod adset_spend_cap_unlimited;
 // ad set rules (seed 002), group C: states, flagged assets, copies, versions, reads, objectives
+pub mod adset_archived_edit;
+pub mod adset_audience_unusable;
+pub mod adset_date_preset_lifetime;
+pub mod adset_deep_copy_too_many;
+#[cfg(test)]
+mod adset_enums_test;
+pub mod adset_flagged_audience;
+pub mod adset_flagged_conversion;
+pub mod adset_goal_not_for_objective;
+pub mod adset_impressions_on_post;
+pub mod adset_lookup;
+pub mod adset_read_unknown_field;
+pub mod adset_time_range_invalid;
 
 use crate::diagnostic::Diagnostic;
 use crate::loading::Node;

@@ -1,0 +1,108 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::loading::Value;
+use crate::model::Request;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::{Endpoint, params};
+
+pub struct AdSetBothBudgets;
+
+static META: RuleMeta = RuleMeta {
+    name: "adset-both-budgets",
+    group: Group::Advertising,
+    severity: Severity::Warning,
+    summary: "an ad set request gives both `daily_budget` and `lifetime_budget`",
+    what: "For an ad set create or update, reports a request that sends both \
+           `daily_budget` and `lifetime_budget`, at the one written second. A budget of 0 \
+           beside the other (a switch from one kind to the other) is not judged.",
+    why: "An ad set shares a daily or a lifetime budget among its ads, not both; which one \
+          the API keeps, or whether it refuses the request, the seed does not say.",
+    source: "seed 002, \"What the service does\" 1 (a daily or lifetime budget) and \
+             \"Endpoints\": Create an ad set (daily_budget, lifetime_budget)",
+    bad: example!("adset-both-budgets/bad.req.yaml"),
+    good: example!("adset-both-budgets/good.req.yaml"),
+};
+
+/// A budget param that is set: present, not null, not 0.
+fn set<'r>(request: &'r Request<'_>, name: &str) -> Option<&'r crate::loading::Entry> {
+    request.param(name).filter(|e| {
+        !matches!(e.value.value, Value::Null) && params::integer(&e.value) != Some(Ok(0))
+    })
+}
+
+impl Rule for AdSetBothBudgets {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for (request, endpoint, _) in super::calls(file) {
+            if !matches!(endpoint, Endpoint::AdSetCreate | Endpoint::AdSetUpdate) {
+                continue;
+            }
+            let (Some(daily), Some(lifetime)) = (
+                set(request, "daily_budget"),
+                set(request, "lifetime_budget"),
+            ) else {
+                continue;
+            };
+            let (first, second) = if daily.key_span.start <= lifetime.key_span.start {
+                (daily, lifetime)
+            } else {
+                (lifetime, daily)
+            };
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    second.key_span,
+                    format!(
+                        "{} beside {}: an ad set has a daily or a lifetime budget, not both",
+                        second.key, first.key
+                    ),
+                )
+                .with_label(first.key_span, "the other budget")
+                .with_help("keep daily_budget for an ad set that spends per day, or lifetime_budget (with end_time) for one that spends over its run"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::META;
+    use crate::rules::advertising::adset_budget_below_minimum::tests::lint;
+
+    fn found(request: &str, params: &str) -> Vec<String> {
+        let yaml = format!("request: {request}\nobject: ad_set\nparams:\n{params}");
+        lint(META.name, &yaml, "", &[])
+            .into_iter()
+            .map(|d| format!("{} @ {}", d.message, &yaml[d.span.range()]))
+            .collect()
+    }
+
+    #[test]
+    fn the_second_budget_is_reported_on_create_and_update() {
+        let both = "  lifetime_budget: '100000'\n  daily_budget: 2000\n";
+        let want = vec![
+            "daily_budget beside lifetime_budget: an ad set has a daily or a lifetime budget, not both @ daily_budget",
+        ];
+        assert_eq!(found("POST /v24.0/act_1/adsets", both), want);
+        assert_eq!(found("POST /v24.0/23862000000000099", both), want);
+        // A budget of 0 beside the other switches budgets; null is no budget.
+        assert!(
+            found(
+                "POST /v24.0/23862000000000099",
+                "  daily_budget: 0\n  lifetime_budget: 100000\n"
+            )
+            .is_empty()
+        );
+        assert!(
+            found(
+                "POST /v24.0/act_1/adsets",
+                "  daily_budget: null\n  lifetime_budget: 100000\n"
+            )
+            .is_empty()
+        );
+    }
+}

@@ -1,0 +1,663 @@
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::loading::{self, Format, Limits, Node, Span};
+use crate::model::Request;
+use crate::model::context::Kind;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::{Endpoint, params};
+
+pub struct AdSetBudgetBelowMinimum;
+
+static META: RuleMeta = RuleMeta {
+    name: "adset-budget-below-minimum",
+    group: Group::Advertising,
+    severity: Severity::Error,
+    summary: "an ad set's `daily_budget` is below the minimum daily budget",
+    what: "For an ad set create, and for an update that changes `daily_budget`, compares \
+           the daily budget with the seed's minimum daily budget table \
+           (src/rules/advertising/adset_budget_minimums.yaml): under \
+           LOWEST_COST_WITHOUT_CAP, USD 0.50 billed on IMPRESSIONS and USD 2.50 billed on \
+           clicks, likes or video views (CLICKS, LINK_CLICKS, PAGE_LIKES, THRUPLAY); under \
+           LOWEST_COST_WITH_BID_CAP, one times `bid_amount` billed on IMPRESSIONS and five \
+           times `bid_amount` billed on clicks or actions. The minimums are doubled for ad \
+           accounts whose `business_country_code` is one of the seed's countries (AU, AT, \
+           BE, CA, DK, FI, FR, DE, GR, HK, IL, IT, JP, NL, NZ, NO, SG, KR, ES, SE, CH, TW, \
+           GB, US). The ad account comes from the path (create) or from the context's ad \
+           set `account_id` (update); `bid_strategy`, `billing_event` and `bid_amount` \
+           from the request, else from the context's ad set. The budget is in the account \
+           currency's minor unit (cents of USD): USD minimums are judged for USD accounts, \
+           and for other accounts only where `advertising.currency-rates` in .reqlint.yaml \
+           gives the rate (for example `{EUR: 0.92}`). Not judged: an account the context \
+           does not hold, COST_CAP and LOWEST_COST_WITH_MIN_ROAS (no row), billing events \
+           the seed does not place in a row (NONE; POST_ENGAGEMENT, APP_INSTALLS, \
+           OFFER_CLAIMS, PURCHASE and LISTING_INTERACTION under LOWEST_COST_WITHOUT_CAP, \
+           whose \"Low-frequency Actions\" the seed does not define). The seed does not \
+           show what quantity the bid-cap multiples apply to; the rule takes `daily_budget`.",
+    why: "Since version 2.4 ad sets have a minimum budget, and budget changes must respect \
+          it: the API refuses a smaller daily budget with error 100.",
+    source: "seed 002, \"Limits\" (minimum daily budget, doubled countries), \"Endpoints\": \
+             Update an ad set, and \"Versioning\" 6",
+    bad: example!("adset-budget-below-minimum/bad.req.yaml"),
+    good: example!("adset-budget-below-minimum/good.req.yaml"),
+};
+
+/// A row's minimum, before doubling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Minimum {
+    /// A fixed amount, in cents of USD.
+    UsdCents(i64),
+    /// A multiple of `bid_amount`.
+    TimesBidAmount(i64),
+}
+
+#[derive(Debug)]
+pub struct Row {
+    pub bid_strategy: String,
+    /// The seed's "Billing event" cell.
+    pub billing: String,
+    pub minimum: Minimum,
+    /// The minimum as the seed writes it (`0.50`), for the seed check.
+    pub written: String,
+    /// Doubled for the listed countries (all rows but one).
+    pub doubled: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct Minimums {
+    pub rows: Vec<Row>,
+    /// billing_event → bid_strategy → index into `rows`.
+    pub billing_events: HashMap<String, HashMap<String, usize>>,
+    /// ISO code and the seed's name, in the seed's order.
+    pub doubled_countries: Vec<(String, String)>,
+    /// Budget units per unit of a currency (100 for cents).
+    pub currency_units: HashMap<String, i64>,
+}
+
+const DATA: &str = include_str!("adset_budget_minimums.yaml");
+
+pub static MINIMUMS: LazyLock<Minimums> = LazyLock::new(|| Minimums::parse(DATA));
+
+/// `0.50` → 50, `40` → 4000.
+fn usd_cents(text: &str) -> Option<i64> {
+    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+    if frac.len() > 2 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let whole: i64 = whole.parse().ok()?;
+    let frac: i64 = format!("{frac:0<2}").parse().ok()?;
+    Some(whole * 100 + frac)
+}
+
+impl Minimums {
+    fn parse(text: &str) -> Minimums {
+        let (docs, problems) = loading::parse_text(text, Format::Yaml, &Limits::DEFAULT);
+        assert!(
+            problems.is_empty(),
+            "adset_budget_minimums.yaml: {problems:?}"
+        );
+        let doc = &docs[0];
+        let mut data = Minimums::default();
+        let text_of = |n: &Node| n.scalar_text().expect("a scalar").into_owned();
+        for row in doc
+            .get_value("minimums")
+            .and_then(Node::as_seq)
+            .expect("minimums")
+        {
+            let field = |k: &str| row.get_value(k).map(text_of);
+            let (minimum, written) = match (field("usd"), field("times_bid_amount")) {
+                (Some(usd), None) => (Minimum::UsdCents(usd_cents(&usd).expect("usd")), usd),
+                (None, Some(k)) => (Minimum::TimesBidAmount(k.parse().expect("times")), k),
+                _ => panic!("adset_budget_minimums.yaml: a row needs usd or times_bid_amount"),
+            };
+            data.rows.push(Row {
+                bid_strategy: field("bid_strategy").expect("bid_strategy"),
+                billing: field("billing").expect("billing"),
+                minimum,
+                written,
+                doubled: row.get_value("doubled").and_then(Node::as_bool) != Some(false),
+            });
+        }
+        for event in doc
+            .get_value("billing_events")
+            .and_then(Node::as_map)
+            .expect("billing_events")
+        {
+            let mut by_strategy = HashMap::new();
+            for e in event.value.as_map().unwrap_or_default() {
+                let billing = text_of(&e.value);
+                let index = data
+                    .rows
+                    .iter()
+                    .position(|r| r.bid_strategy == e.key && r.billing == billing)
+                    .unwrap_or_else(|| panic!("no row {} / {billing}", e.key));
+                by_strategy.insert(e.key.clone(), index);
+            }
+            data.billing_events.insert(event.key.clone(), by_strategy);
+        }
+        for c in doc
+            .get_value("doubled_countries")
+            .and_then(Node::as_map)
+            .expect("countries")
+        {
+            data.doubled_countries
+                .push((c.key.clone(), text_of(&c.value)));
+        }
+        for c in doc
+            .get_value("currency_units")
+            .and_then(Node::as_map)
+            .expect("units")
+        {
+            data.currency_units
+                .insert(c.key.clone(), c.value.as_i64().expect("a unit"));
+        }
+        data
+    }
+
+    /// The row an ad set with this strategy and billing event falls under.
+    pub fn row(&self, bid_strategy: &str, billing_event: &str) -> Option<&Row> {
+        let index = self.billing_events.get(billing_event)?.get(bid_strategy)?;
+        self.rows.get(*index)
+    }
+
+    pub fn is_doubled_country(&self, code: &str) -> bool {
+        self.doubled_countries.iter().any(|(c, _)| c == code)
+    }
+}
+
+/// A field of the ad set: the request's param, else the context's ad set field.
+struct Field<'a> {
+    node: &'a Node,
+    /// Written in this request (a span to label), not read from the context.
+    in_request: bool,
+}
+
+fn field<'a>(request: &'a Request<'a>, ad_set: Option<&'a Node>, name: &str) -> Option<Field<'a>> {
+    match request.param(name) {
+        Some(e) => Some(Field {
+            node: &e.value,
+            in_request: true,
+        }),
+        None => ad_set?.get_value(name).map(|node| Field {
+            node,
+            in_request: false,
+        }),
+    }
+}
+
+fn integer(node: &Node) -> Option<i64> {
+    params::integer(node)?.ok()
+}
+
+/// `1234` in a currency of `unit` budget units: `USD 12.34`, `JPY 1234`.
+fn money(amount: i64, currency: &str, unit: Option<i64>) -> String {
+    match unit {
+        Some(100) => format!("{currency} {}.{:02}", amount / 100, amount % 100),
+        Some(1) => format!("{currency} {amount}"),
+        _ => format!("{amount} in {currency}'s budget unit"),
+    }
+}
+
+/// What the minimum is in the account's budget units, and how it was found.
+struct Judged {
+    minimum: i64,
+    /// "about": converted with a configured rate.
+    approximate: bool,
+    how: String,
+}
+
+impl Rule for AdSetBudgetBelowMinimum {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for (request, endpoint, call) in super::calls(file) {
+            let (account_id, ad_set) = match endpoint {
+                Endpoint::AdSetCreate => match call.account {
+                    Some(a) => (a.text.clone(), None),
+                    None => continue,
+                },
+                Endpoint::AdSetUpdate => {
+                    let Some(ad_set) = call
+                        .object
+                        .and_then(|id| file.context.get(Kind::AdSets, &id.text))
+                    else {
+                        continue;
+                    };
+                    let Some(id) = ad_set.get_value("account_id").and_then(|a| a.scalar_text())
+                    else {
+                        continue;
+                    };
+                    (id.into_owned(), Some(ad_set))
+                }
+                _ => continue,
+            };
+            let Some(budget_entry) = request.param("daily_budget") else {
+                continue;
+            };
+            let Some(budget) = integer(&budget_entry.value) else {
+                continue;
+            };
+            // A daily budget of 0 beside a lifetime budget switches budgets: not judged.
+            if budget == 0 && request.param("lifetime_budget").is_some() {
+                continue;
+            }
+            let Some(account) = super::account(file.context, &account_id) else {
+                continue;
+            };
+            let (Some(strategy), Some(billing)) = (
+                field(request, ad_set, "bid_strategy"),
+                field(request, ad_set, "billing_event"),
+            ) else {
+                continue;
+            };
+            let (Some(strategy_name), Some(billing_name)) =
+                (strategy.node.as_str(), billing.node.as_str())
+            else {
+                continue;
+            };
+            let Some(row) = MINIMUMS.row(strategy_name, billing_name) else {
+                continue;
+            };
+            let country = account
+                .get_value("business_country_code")
+                .and_then(Node::as_str);
+            let doubled = row.doubled && country.is_some_and(|c| MINIMUMS.is_doubled_country(c));
+            let factor = if doubled { 2 } else { 1 };
+            let currency = account.get_value("currency").and_then(Node::as_str);
+            let unit = currency.and_then(|c| MINIMUMS.currency_units.get(c).copied());
+            let mut bid_label = None;
+            let judged = match row.minimum {
+                Minimum::TimesBidAmount(times) => {
+                    let Some(bid) = field(request, ad_set, "bid_amount") else {
+                        continue;
+                    };
+                    let Some(amount) = integer(bid.node).filter(|&b| b > 0) else {
+                        continue;
+                    };
+                    if bid.in_request {
+                        bid_label = Some(bid.node.span);
+                    }
+                    Judged {
+                        minimum: times * amount * factor,
+                        approximate: false,
+                        how: format!("{times} × bid_amount {amount}"),
+                    }
+                }
+                Minimum::UsdCents(cents) => {
+                    let (Some(currency), Some(unit)) = (currency, unit) else {
+                        continue;
+                    };
+                    if currency == "USD" {
+                        Judged {
+                            minimum: cents * factor,
+                            approximate: false,
+                            how: money(cents, "USD", Some(100)),
+                        }
+                    } else {
+                        let Some(rate) = file.config.currency_rates.get(currency) else {
+                            continue;
+                        };
+                        let converted = cents as f64 / 100.0 * rate * unit as f64;
+                        Judged {
+                            // Rounding noise must not raise the minimum: lenient by a millionth.
+                            minimum: (converted * factor as f64 + 1e-6).floor() as i64,
+                            approximate: true,
+                            how: format!(
+                                "{} at {rate} {currency} per USD (advertising.currency-rates)",
+                                money(cents, "USD", Some(100))
+                            ),
+                        }
+                    }
+                }
+            };
+            if budget >= judged.minimum {
+                continue;
+            }
+            let currency_name = currency.unwrap_or("the account currency");
+            let in_currency = currency
+                .map(|c| format!(" ({})", money(judged.minimum, c, unit)))
+                .unwrap_or_default();
+            let doubled_note = match (doubled, country) {
+                (true, Some(c)) => format!(", doubled for ad accounts in {c}"),
+                _ => String::new(),
+            };
+            let message = format!(
+                "daily_budget {budget} is below the minimum daily budget of {}{}{in_currency} for {strategy_name} billed on {billing_name}: {}{doubled_note}",
+                if judged.approximate { "about " } else { "" },
+                judged.minimum,
+                judged.how,
+            );
+            let unit_note = match unit {
+                Some(100) => format!("cents of {currency_name}"),
+                _ => format!("the budget unit of {currency_name}"),
+            };
+            let mut d = Diagnostic::new(&META, budget_entry.value.span, message)
+                .with_help(format!(
+                    "raise daily_budget to at least {} (amounts are in {unit_note}){}",
+                    judged.minimum,
+                    if endpoint == Endpoint::AdSetUpdate {
+                        "; budget changes must respect the minimum"
+                    } else {
+                        ""
+                    }
+                ))
+                .with_api_error(100, None);
+            let labels: [(Option<Span>, &str); 3] = [
+                (
+                    strategy.in_request.then_some(strategy.node.span),
+                    "bid strategy",
+                ),
+                (
+                    billing.in_request.then_some(billing.node.span),
+                    "billing event",
+                ),
+                (bid_label, "bid amount"),
+            ];
+            for (span, what) in labels {
+                if let Some(span) = span {
+                    d = d.with_label(span, what);
+                }
+            }
+            out.push(d);
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::*;
+    use crate::engine::{Settings, lint_bytes};
+    use crate::model::config::Config;
+    use crate::model::context::ContextIndex;
+
+    const SEED: &str = include_str!("../../../seeds/002_df9fd792f0eab53c.txt");
+
+    #[test]
+    fn table_matches_the_seed() {
+        let m = &*MINIMUMS;
+        assert_eq!(m.rows.len(), 5);
+        for row in &m.rows {
+            let amount = match row.minimum {
+                Minimum::UsdCents(_) => row.written.clone(),
+                Minimum::TimesBidAmount(1) => "at least one times a bid value".into(),
+                Minimum::TimesBidAmount(5) => "five times a bid value".into(),
+                Minimum::TimesBidAmount(k) => panic!("{k} times is not in the seed"),
+            };
+            let line = format!("| {} | {} | {amount} |", row.bid_strategy, row.billing);
+            assert!(SEED.contains(&line), "not in the seed: {line}");
+        }
+        // Only Low-frequency Actions under LOWEST_COST_WITHOUT_CAP is not doubled.
+        let undoubled: Vec<_> = m.rows.iter().filter(|r| !r.doubled).collect();
+        assert_eq!(undoubled.len(), 1);
+        assert_eq!(undoubled[0].billing, "Low-frequency Actions");
+        assert_eq!(undoubled[0].bid_strategy, "LOWEST_COST_WITHOUT_CAP");
+        assert!(SEED.contains(
+            "the minimums are doubled, except Low-frequency Actions under LOWEST_COST_WITHOUT_CAP"
+        ));
+        assert_eq!(m.rows[0].minimum, Minimum::UsdCents(50));
+        assert_eq!(m.rows[1].minimum, Minimum::UsdCents(250));
+        assert_eq!(m.rows[2].minimum, Minimum::UsdCents(4000));
+    }
+
+    #[test]
+    fn billing_events_are_the_seeds() {
+        let line = SEED
+            .lines()
+            .find(|l| l.starts_with("| billing_event | enum |"))
+            .unwrap();
+        let mut seed: Vec<&str> = line
+            .trim_start_matches("| billing_event | enum |")
+            .trim_end_matches('|')
+            .split(',')
+            .map(str::trim)
+            .collect();
+        let mut ours: Vec<&str> = MINIMUMS.billing_events.keys().map(String::as_str).collect();
+        seed.sort();
+        ours.sort();
+        assert_eq!(ours, seed);
+        let bid_cap = "LOWEST_COST_WITH_BID_CAP";
+        assert_eq!(
+            MINIMUMS.row(bid_cap, "IMPRESSIONS").unwrap().billing,
+            "Impressions"
+        );
+        assert_eq!(
+            MINIMUMS.row(bid_cap, "PURCHASE").unwrap().billing,
+            "Clicks, Actions"
+        );
+        assert!(
+            MINIMUMS
+                .row("LOWEST_COST_WITHOUT_CAP", "APP_INSTALLS")
+                .is_none()
+        );
+        assert!(MINIMUMS.row("LOWEST_COST_WITHOUT_CAP", "NONE").is_none());
+        assert!(MINIMUMS.row("COST_CAP", "IMPRESSIONS").is_none());
+    }
+
+    #[test]
+    fn doubled_countries_are_the_seeds() {
+        let names: Vec<&str> = MINIMUMS
+            .doubled_countries
+            .iter()
+            .map(|(_, n)| n.as_str())
+            .collect();
+        let sentence = format!(
+            "except Low-frequency Actions under LOWEST_COST_WITHOUT_CAP: {}.",
+            names.join(", ")
+        );
+        assert!(SEED.contains(&sentence), "{sentence}");
+        assert_eq!(MINIMUMS.doubled_countries.len(), 24);
+        for (code, _) in &MINIMUMS.doubled_countries {
+            assert!(code.len() == 2 && code.bytes().all(|b| b.is_ascii_uppercase()));
+        }
+        assert!(MINIMUMS.is_doubled_country("NO"));
+        assert!(MINIMUMS.is_doubled_country("GB"));
+        assert!(!MINIMUMS.is_doubled_country("BR"));
+    }
+
+    #[test]
+    fn currency_units_follow_the_seed() {
+        assert!(SEED.contains(
+            "unit is cents for currencies like USD and EUR, the basic unit for currencies like JPY and KRW"
+        ));
+        let units = &MINIMUMS.currency_units;
+        assert_eq!((units["USD"], units["EUR"]), (100, 100));
+        assert_eq!((units["JPY"], units["KRW"]), (1, 1));
+        assert_eq!(usd_cents("0.5"), Some(50));
+        assert_eq!(usd_cents("2.50"), Some(250));
+        assert_eq!(usd_cents("0.505"), None);
+    }
+
+    const CONTEXT: &str = "ad_accounts:\n  - {id: act_1, currency: USD, business_country_code: US}\n  - {id: act_2, currency: USD, business_country_code: BR}\n  - {id: act_3, currency: USD}\n  - {id: act_4, currency: EUR, business_country_code: DE}\n  - {id: act_5, currency: JPY, business_country_code: JP}\n  - {id: act_6, currency: XYZ, business_country_code: US}\nad_sets:\n  - {id: '901', account_id: '1', bid_strategy: LOWEST_COST_WITH_BID_CAP, billing_event: LINK_CLICKS, bid_amount: 300}\n  - {id: '902', account_id: '2'}\n  - {id: '903'}\n";
+
+    /// The diagnostics of `rule` on a request file, with a context snapshot and rates;
+    /// the other rules of this group test their edge cases with it too.
+    pub(crate) fn lint(
+        rule: &str,
+        yaml: &str,
+        context_yaml: &str,
+        rates: &[(&str, f64)],
+    ) -> Vec<crate::diagnostic::Diagnostic> {
+        let mut config = Config::defaults(PathBuf::from("."));
+        for (c, r) in rates {
+            config.currency_rates.insert(c.to_string(), *r);
+        }
+        let mut context = ContextIndex::default();
+        context
+            .add_text(context_yaml.as_bytes().to_vec(), Path::new("c.yaml"))
+            .unwrap();
+        let settings = Settings {
+            config,
+            context,
+            limits: Limits::DEFAULT,
+        };
+        lint_bytes(
+            "t.req.yaml",
+            Path::new("t.req.yaml"),
+            yaml.as_bytes().to_vec(),
+            &settings,
+        )
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.rule == rule)
+        .collect()
+    }
+
+    fn messages(yaml: &str, rates: &[(&str, f64)]) -> Vec<String> {
+        lint(META.name, yaml, CONTEXT, rates)
+            .into_iter()
+            .map(|d| d.message)
+            .collect()
+    }
+
+    fn create(account: &str, params: &str) -> String {
+        format!("request: POST /v24.0/act_{account}/adsets\nparams: {{{params}}}\n")
+    }
+
+    #[test]
+    fn fixed_minimums_doubled_by_country() {
+        let imp = "bid_strategy: LOWEST_COST_WITHOUT_CAP, billing_event: IMPRESSIONS";
+        // US doubles: 0.50 → 1.00.
+        assert_eq!(
+            messages(&create("1", &format!("{imp}, daily_budget: 99")), &[]),
+            vec![
+                "daily_budget 99 is below the minimum daily budget of 100 (USD 1.00) for LOWEST_COST_WITHOUT_CAP billed on IMPRESSIONS: USD 0.50, doubled for ad accounts in US"
+            ]
+        );
+        assert!(messages(&create("1", &format!("{imp}, daily_budget: 100")), &[]).is_empty());
+        // BR does not double; an account without a country is judged undoubled.
+        assert!(messages(&create("2", &format!("{imp}, daily_budget: 50")), &[]).is_empty());
+        assert_eq!(
+            messages(&create("2", &format!("{imp}, daily_budget: '49'")), &[]).len(),
+            1
+        );
+        assert!(messages(&create("3", &format!("{imp}, daily_budget: 50")), &[]).is_empty());
+        assert_eq!(
+            messages(&create("3", &format!("{imp}, daily_budget: 49")), &[]).len(),
+            1
+        );
+        // Clicks: 2.50, doubled 5.00.
+        let clicks = "bid_strategy: LOWEST_COST_WITHOUT_CAP, billing_event: THRUPLAY";
+        assert_eq!(
+            messages(&create("1", &format!("{clicks}, daily_budget: 499")), &[]).len(),
+            1
+        );
+        assert!(messages(&create("1", &format!("{clicks}, daily_budget: 500")), &[]).is_empty());
+    }
+
+    #[test]
+    fn not_judged_where_unsure() {
+        let imp = "bid_strategy: LOWEST_COST_WITHOUT_CAP, billing_event: IMPRESSIONS";
+        // No account in the context, unknown billing row, no strategy, COST_CAP.
+        assert!(messages(&create("99", &format!("{imp}, daily_budget: 1")), &[]).is_empty());
+        for p in [
+            "bid_strategy: LOWEST_COST_WITHOUT_CAP, billing_event: APP_INSTALLS, daily_budget: 1",
+            "bid_strategy: LOWEST_COST_WITHOUT_CAP, billing_event: POST_ENGAGEMENT, daily_budget: 1",
+            "bid_strategy: COST_CAP, billing_event: IMPRESSIONS, bid_amount: 500, daily_budget: 1",
+            "billing_event: IMPRESSIONS, daily_budget: 1",
+            "bid_strategy: LOWEST_COST_WITHOUT_CAP, daily_budget: 1",
+            "bid_strategy: LOWEST_COST_WITH_BID_CAP, billing_event: IMPRESSIONS, daily_budget: 1",
+            "bid_strategy: LOWEST_COST_WITHOUT_CAP, billing_event: IMPRESSIONS, daily_budget: 0, lifetime_budget: 100000",
+            "bid_strategy: LOWEST_COST_WITHOUT_CAP, billing_event: IMPRESSIONS, daily_budget: cheap",
+        ] {
+            assert!(messages(&create("1", p), &[]).is_empty(), "{p}");
+        }
+        // A currency without a rate, or without a known unit, is not judged.
+        assert!(messages(&create("4", &format!("{imp}, daily_budget: 1")), &[]).is_empty());
+        assert!(
+            messages(
+                &create("6", &format!("{imp}, daily_budget: 1")),
+                &[("XYZ", 2.0)]
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn converted_with_a_configured_rate() {
+        let imp = "bid_strategy: LOWEST_COST_WITHOUT_CAP, billing_event: IMPRESSIONS";
+        // EUR in DE: 0.50 USD × 0.92 = 0.46 EUR, doubled 0.92 EUR = 92 cents.
+        assert_eq!(
+            messages(
+                &create("4", &format!("{imp}, daily_budget: 91")),
+                &[("EUR", 0.92)]
+            ),
+            vec![
+                "daily_budget 91 is below the minimum daily budget of about 92 (EUR 0.92) for LOWEST_COST_WITHOUT_CAP billed on IMPRESSIONS: USD 0.50 at 0.92 EUR per USD (advertising.currency-rates), doubled for ad accounts in DE"
+            ]
+        );
+        assert!(
+            messages(
+                &create("4", &format!("{imp}, daily_budget: 92")),
+                &[("EUR", 0.92)]
+            )
+            .is_empty()
+        );
+        // JPY has no minor unit: 0.50 USD × 150 = 75 yen, doubled 150.
+        assert_eq!(
+            messages(
+                &create("5", &format!("{imp}, daily_budget: 149")),
+                &[("JPY", 150.0)]
+            )
+            .len(),
+            1
+        );
+        assert!(
+            messages(
+                &create("5", &format!("{imp}, daily_budget: 150")),
+                &[("JPY", 150.0)]
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn bid_cap_multiples() {
+        let p =
+            "bid_strategy: LOWEST_COST_WITH_BID_CAP, billing_event: LINK_CLICKS, bid_amount: 300";
+        // 5 × 300, doubled in US: 3000; in BR 1500. Any currency: bid_amount is in it.
+        assert_eq!(
+            messages(&create("1", &format!("{p}, daily_budget: 2999")), &[]),
+            vec![
+                "daily_budget 2999 is below the minimum daily budget of 3000 (USD 30.00) for LOWEST_COST_WITH_BID_CAP billed on LINK_CLICKS: 5 × bid_amount 300, doubled for ad accounts in US"
+            ]
+        );
+        assert!(messages(&create("2", &format!("{p}, daily_budget: 1500")), &[]).is_empty());
+        assert_eq!(
+            messages(&create("4", &format!("{p}, daily_budget: 2999")), &[]).len(),
+            1
+        );
+        let imp =
+            "bid_strategy: LOWEST_COST_WITH_BID_CAP, billing_event: IMPRESSIONS, bid_amount: 300";
+        assert!(messages(&create("2", &format!("{imp}, daily_budget: 300")), &[]).is_empty());
+        assert_eq!(
+            messages(&create("2", &format!("{imp}, daily_budget: 299")), &[]).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn updates_read_the_ad_set_from_the_context() {
+        let update = |id: &str, params: &str| {
+            format!("request: POST /v24.0/{id}\nobject: ad_set\nparams: {{{params}}}\n")
+        };
+        // Ad set 901: account 1 (US), bid cap 300 on link clicks: at least 3000.
+        assert_eq!(messages(&update("901", "daily_budget: 2000"), &[]).len(), 1);
+        assert!(messages(&update("901", "daily_budget: 3000"), &[]).is_empty());
+        // The request's own values win over the context's.
+        assert!(messages(&update("901", "daily_budget: 2000, bid_amount: 200"), &[]).is_empty());
+        // Ad set 902: account 2, no strategy known; 903: no account; 904: not in context.
+        assert!(messages(&update("902", "daily_budget: 1"), &[]).is_empty());
+        let p =
+            "daily_budget: 1, bid_strategy: LOWEST_COST_WITHOUT_CAP, billing_event: IMPRESSIONS";
+        assert_eq!(messages(&update("902", p), &[]).len(), 1);
+        assert!(messages(&update("903", p), &[]).is_empty());
+        assert!(messages(&update("904", p), &[]).is_empty());
+    }
+}

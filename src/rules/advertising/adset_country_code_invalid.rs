@@ -1,0 +1,142 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::Endpoint;
+use super::adset_geo::{Fix, country, item_text, suggest};
+
+pub struct AdSetCountryCodeInvalid;
+
+static META: RuleMeta = RuleMeta {
+    name: "adset-country-code-invalid",
+    group: Group::Advertising,
+    severity: Severity::Error,
+    summary: "a targeted country that is not an ISO 3166-1 alpha-2 code",
+    what: "For an ad set create or update, checks every item of \
+           `targeting.geo_locations.countries` and `targeting.excluded_geo_locations.countries` \
+           against the 249 officially assigned ISO 3166-1 alpha-2 codes (iso_countries.tsv; \
+           XK, Kosovo, a user-assigned code the API takes, is not reported). The help \
+           names the code meant where it is clear: GB for UK, GR for EL, DE for `de`, \
+           `DEU` or `Germany`, else a close code.",
+    why: "The API reads countries as ISO 3166-1 alpha-2 codes and answers error 100 \
+          (invalid parameter) for any other value; UK and EL in particular are common \
+          abbreviations that are not ISO codes.",
+    source: "seed 002, \"Endpoints\": Create an ad set (targeting: geo_locations \
+             {countries: list<string>}) and Update an ad set",
+    bad: example!("adset-country-code-invalid/bad.req.yaml"),
+    good: example!("adset-country-code-invalid/good.req.yaml"),
+};
+
+/// The lists of countries inside targeting.
+const LISTS: &[&str] = &["geo_locations", "excluded_geo_locations"];
+
+impl Rule for AdSetCountryCodeInvalid {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for (request, endpoint, _) in super::calls(file) {
+            if !matches!(endpoint, Endpoint::AdSetCreate | Endpoint::AdSetUpdate) {
+                continue;
+            }
+            let Some(targeting) = request.param("targeting") else {
+                continue;
+            };
+            let targeting = targeting.value.resolved();
+            for list in LISTS {
+                let Some(items) = targeting
+                    .get_value(list)
+                    .and_then(|g| g.get_value("countries"))
+                    .and_then(|c| c.as_seq())
+                else {
+                    continue;
+                };
+                for item in items {
+                    let Some(code) = item_text(item) else {
+                        continue;
+                    };
+                    if country(&code).is_some() {
+                        continue;
+                    }
+                    let help = match suggest(&code) {
+                        Some(Fix::Case(c)) => format!("write it in capitals: {c}"),
+                        Some(Fix::Alias(c, why)) => format!("use {c}: {why}"),
+                        Some(Fix::Spelled(c, name)) => {
+                            format!("use {c}, the alpha-2 code of {name}")
+                        }
+                        Some(Fix::Similar(c)) => format!("did you mean {c}?"),
+                        None => "use a two-letter ISO 3166-1 code, such as DE or US".into(),
+                    };
+                    out.push(
+                        Diagnostic::new(
+                            &META,
+                            item.span,
+                            format!(
+                                "`{code}` is not an ISO 3166-1 alpha-2 country code, which the \
+                                 API requires"
+                            ),
+                        )
+                        .with_help(help)
+                        .with_api_error(100, None),
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::advertising::adset_geo::testing::lint;
+
+    const RULE: &str = "adset-country-code-invalid";
+
+    #[test]
+    fn every_wrong_code_with_the_fix_meant() {
+        let yaml = "request: POST /v24.0/act_1/adsets\nparams:\n  name: x\n  targeting:\n    geo_locations: {countries: [UK, EL, de, DEU, Germany, DEE, QQ, 12, XK, US]}\n    excluded_geo_locations: {countries: [uk]}\n";
+        let found = lint(RULE, yaml);
+        let got: Vec<(&str, &str)> = found
+            .iter()
+            .map(|f| (f.at.as_str(), f.help.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "UK",
+                    "use GB: the United Kingdom's ISO 3166-1 code is GB, not UK"
+                ),
+                (
+                    "EL",
+                    "use GR: Greece's ISO 3166-1 code is GR (EL is the EU's own abbreviation)"
+                ),
+                ("de", "write it in capitals: DE"),
+                ("DEU", "use DE, the alpha-2 code of Germany"),
+                ("Germany", "use DE, the alpha-2 code of Germany"),
+                ("DEE", "did you mean DE?"),
+                ("QQ", "use a two-letter ISO 3166-1 code, such as DE or US"),
+                ("12", "use a two-letter ISO 3166-1 code, such as DE or US"),
+                (
+                    "uk",
+                    "use GB: the United Kingdom's ISO 3166-1 code is GB, not UK"
+                ),
+            ]
+        );
+        assert_eq!(
+            found[0].message,
+            "`UK` is not an ISO 3166-1 alpha-2 country code, which the API requires"
+        );
+    }
+
+    #[test]
+    fn updates_and_encoded_targeting_too() {
+        let update = "request: POST /v24.0/11\nparams:\n  targeting: '{\"geo_locations\":{\"countries\":[\"UK\"]}}'\n";
+        let found = lint(RULE, update);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].at, "\"UK\"");
+        // A copy takes no targeting.
+        let copy = "request: POST /v24.0/11/copies\nparams: {deep_copy: false}\n";
+        assert!(lint(RULE, copy).is_empty());
+    }
+}

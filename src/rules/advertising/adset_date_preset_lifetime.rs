@@ -1,0 +1,76 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::Endpoint;
+use super::adset_lookup::{major, version};
+
+pub struct AdSetDatePresetLifetime;
+
+static META: RuleMeta = RuleMeta {
+    name: "adset-date-preset-lifetime",
+    group: Group::Advertising,
+    severity: Severity::Warning,
+    summary: "`date_preset: lifetime` on version 10.0 or later, where `maximum` replaces it",
+    what: "For an ad set read (the `date_preset` param or query pair) on a path of version \
+           v10.0 or later, reports `date_preset` `lifetime` at its value, with the fix \
+           `maximum`. On v9.0 and older the API still takes `lifetime` (as `maximum`, \
+           returning the last 37 months), so older versions are not reported here.",
+    why: "`lifetime` is deprecated from version 10.0 and replaced by `maximum`; a read \
+          that keeps it does not get the statistics window it asks for.",
+    source: "seed 002, \"Versioning\" 3 and \"Endpoints\": Read an ad set (date_preset)",
+    bad: example!("adset-date-preset-lifetime/bad.req.yaml"),
+    good: example!("adset-date-preset-lifetime/good.req.yaml"),
+};
+
+/// The first version without `lifetime`.
+const REPLACED_IN: u32 = 10;
+
+impl Rule for AdSetDatePresetLifetime {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for (request, endpoint, _) in super::calls(file) {
+            if endpoint != Endpoint::AdSetRead {
+                continue;
+            }
+            let Some(v) = version(request).filter(|v| *v >= major(REPLACED_IN)) else {
+                continue;
+            };
+            let Some(entry) = request.param("date_preset") else {
+                continue;
+            };
+            if entry.value.as_str().map(str::trim) != Some("lifetime") {
+                continue;
+            }
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    entry.value.span,
+                    format!(
+                        "`date_preset` `lifetime` is deprecated since v{REPLACED_IN}.0 (this call is {v}); `maximum` replaces it"
+                    ),
+                )
+                .with_help("write `date_preset: maximum` (statistics of up to the last 37 months)"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::adset_lookup::testing::spans;
+
+    const CONTEXT: &str = "ad_sets:\n  - {id: '901'}\n";
+
+    #[test]
+    fn from_version_10() {
+        let yaml = "requests:\n  - GET /v9.0/901?date_preset=lifetime\n  - GET /v10.0/901?date_preset=lifetime\n  - request: GET /v24.0/901\n    params: {date_preset: lifetime}\n  - GET /v24.0/901?date_preset=maximum\n  - request: POST /v24.0/act_1/adsets\n    params: {date_preset: lifetime}\n";
+        assert_eq!(
+            spans("adset-date-preset-lifetime", CONTEXT, yaml),
+            vec!["lifetime", "lifetime"]
+        );
+    }
+}

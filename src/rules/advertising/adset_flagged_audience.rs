@@ -1,0 +1,122 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::adset_lookup::{Origin, id_text, set_by, targeted_audiences, text};
+use super::audience_flagged_edit::FLAGGED;
+
+pub struct AdSetFlaggedAudience;
+
+static META: RuleMeta = RuleMeta {
+    name: "adset-flagged-audience",
+    group: Group::Advertising,
+    severity: Severity::Error,
+    summary: "an ad set that uses a flagged custom or lookalike audience",
+    what: "For an ad set create or update, looks up every audience of `targeting` \
+           (`custom_audiences` and `excluded_custom_audiences`, `{id: ...}` items; \
+           `targeting` may be a JSON-encoded string) in the context snapshots and reports \
+           one whose `operation_status.code` is 471 (flagged for integrity reasons), at \
+           its id. For a copy, which takes the source ad set's targeting, the source's \
+           `targeting` in the context is read and the diagnostic points at the source's \
+           id in the path. An update that does not send `targeting`, and an audience the \
+           context does not hold, are not judged.",
+    why: "Since 2025-09-02 custom and lookalike audiences that suggest health conditions \
+          or financial status are flagged; the API refuses to create or modify an ad set \
+          that uses one (error_subcode 246003, listing the restricted audience ids).",
+    source: "seed 002, \"What the service does\" 4 and \"Errors\" (flagged assets); seed \
+             001, operation_status codes (471)",
+    bad: example!("adset-flagged-audience/bad.req.yaml"),
+    good: example!("adset-flagged-audience/good.req.yaml"),
+};
+
+impl Rule for AdSetFlaggedAudience {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for (request, endpoint, call) in super::calls(file) {
+            let Some((targeting, origin)) =
+                set_by(request, endpoint, &call, file.context, "targeting")
+            else {
+                continue;
+            };
+            for (key, id_node) in targeted_audiences(targeting) {
+                let Some(id) = id_text(id_node) else { continue };
+                let Some(audience) = super::audience(file.context, &id) else {
+                    continue;
+                };
+                if super::operation_status(audience) != Some(FLAGGED) {
+                    continue;
+                }
+                let named = match text(audience, "name") {
+                    Some(name) => format!("custom audience {id} ({name})"),
+                    None => format!("custom audience {id}"),
+                };
+                let help = match origin {
+                    Origin::Request => format!(
+                        "remove it from `{key}` and choose another audience; a flagged audience \
+                         cannot run ads until the prohibited information is removed"
+                    ),
+                    Origin::Copied(_) => format!(
+                        "remove it from the source ad set's `{key}` first, or create a new ad \
+                         set with another audience"
+                    ),
+                };
+                let d = match origin {
+                    Origin::Request => Diagnostic::new(
+                        &META,
+                        id_node.span,
+                        format!(
+                            "{named} is flagged (operation_status 471); the API refuses an ad set that uses it"
+                        ),
+                    ),
+                    Origin::Copied(source) => Diagnostic::new(
+                        &META,
+                        source.span,
+                        format!(
+                            "ad set {} uses flagged {named} in `{key}`; the API refuses a copy that takes it over",
+                            source.text
+                        ),
+                    ),
+                };
+                out.push(d.with_help(help).with_api_error(100, Some(246_003)));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::adset_lookup::testing::{lint, spans};
+
+    const CONTEXT: &str = "custom_audiences:\n  - {id: '71', operation_status: {code: 471}}\n  - {id: '72', operation_status: {code: 200}}\nad_sets:\n  - {id: '901', targeting: {custom_audiences: [{id: '71'}]}}\n  - {id: '902', targeting: {excluded_custom_audiences: [{id: '71'}]}}\n  - {id: '903'}\n";
+
+    fn found(yaml: &str) -> Vec<String> {
+        spans("adset-flagged-audience", CONTEXT, yaml)
+    }
+
+    #[test]
+    fn items_bare_ids_numbers_and_exclusions() {
+        let yaml = "request: POST /v24.0/act_1/adsets\nparams:\n  targeting:\n    custom_audiences: [{id: '72'}, '71', 71]\n    excluded_custom_audiences: [{id: 71, name: x}, {id: '99'}]\n";
+        assert_eq!(found(yaml), vec!["'71'", "71", "71"]);
+    }
+
+    #[test]
+    fn updates_that_send_targeting() {
+        let yaml = "requests:\n  - request: POST /v24.0/903\n    params: {targeting: '{\"custom_audiences\":[{\"id\":71}]}'}\n  - request: POST /v24.0/901\n    params: {status: PAUSED}\n";
+        assert_eq!(found(yaml), vec!["71"]);
+    }
+
+    #[test]
+    fn copies_take_the_source_targeting() {
+        let yaml = "requests:\n  - POST /v24.0/901/copies\n  - POST /v24.0/902/copies\n  - POST /v24.0/903/copies\n  - POST /v24.0/904/copies\n";
+        let found = lint("adset-flagged-audience", CONTEXT, yaml);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].1, "901");
+        assert!(
+            found[1].0.contains("in `excluded_custom_audiences`"),
+            "{found:?}"
+        );
+    }
+}

@@ -1,0 +1,282 @@
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::loading::{Format, Limits, Node, parse_text};
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::Endpoint;
+use super::adset_lookup::{campaign, id_text, text};
+use super::params::{ParamType, TABLES_DATA};
+
+pub struct AdSetGoalNotForObjective;
+
+static META: RuleMeta = RuleMeta {
+    name: "adset-goal-not-for-objective",
+    group: Group::Advertising,
+    severity: Severity::Warning,
+    summary: "an ad set optimization goal that its campaign's objective does not offer",
+    what: "For an ad set create, looks up the campaign (`campaign_id`) in the context \
+           snapshots and, when its `objective` is outcome-driven (OUTCOME_AWARENESS, \
+           OUTCOME_TRAFFIC, OUTCOME_ENGAGEMENT, OUTCOME_LEADS, OUTCOME_APP_PROMOTION, \
+           OUTCOME_SALES), reports an `optimization_goal` that the seed's objective mapping \
+           does not list for that objective at any of its locations. The table is data \
+           (adset_objective_goals.yaml): the seed's goal words map to optimization_goal \
+           values (Daily Unique Reach is REACH, Conversions and App Events are \
+           OFFSITE_CONVERSIONS, Leads are LEAD_GENERATION and QUALITY_LEAD, Calls are \
+           QUALITY_CALL); \"2 second continuous view\" names no value of the seed's list and \
+           adds none. Legacy objectives, campaigns the context does not hold and goals \
+           outside the enum (ad-param-invalid's) are not judged.",
+    why: "An outcome-driven campaign takes only the optimization goals its objective \
+          offers; an ad set with another goal is refused or optimizes for something the \
+          campaign was not set up for.",
+    source: "seed 002, \"Objective mapping\"",
+    bad: example!("adset-goal-not-for-objective/bad.req.yaml"),
+    good: example!("adset-goal-not-for-objective/good.req.yaml"),
+};
+
+const DATA: &str = include_str!("adset_objective_goals.yaml");
+
+/// An outcome-driven objective: the seed's name for it and its goal words.
+pub struct Objective {
+    pub seed: String,
+    pub words: Vec<String>,
+}
+
+pub struct Mapping {
+    pub words: BTreeMap<String, Vec<String>>,
+    pub unmapped: Vec<String>,
+    pub objectives: BTreeMap<String, Objective>,
+}
+
+fn strings(node: &Node) -> Vec<String> {
+    node.as_seq()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|n| n.scalar_text().map(|t| t.into_owned()))
+        .collect()
+}
+
+pub static MAPPING: LazyLock<Mapping> = LazyLock::new(|| {
+    let (docs, problems) = parse_text(DATA, Format::Yaml, &Limits::DEFAULT);
+    assert!(
+        problems.is_empty(),
+        "adset_objective_goals.yaml: {problems:?}"
+    );
+    let root = &docs[0];
+    let map = |key: &str| {
+        root.get_value(key)
+            .and_then(Node::as_map)
+            .unwrap_or_else(|| panic!("adset_objective_goals.yaml: {key}"))
+    };
+    Mapping {
+        words: map("words")
+            .iter()
+            .map(|e| (e.key.clone(), strings(&e.value)))
+            .collect(),
+        unmapped: map("unmapped").iter().map(|e| e.key.clone()).collect(),
+        objectives: map("objectives")
+            .iter()
+            .map(|e| {
+                let seed = text(&e.value, "seed").unwrap_or_default().to_string();
+                let words = e.value.get_value("words").map(strings).unwrap_or_default();
+                (e.key.clone(), Objective { seed, words })
+            })
+            .collect(),
+    }
+});
+
+impl Mapping {
+    /// The goals an objective offers, in the order of the enum; `None` for an objective
+    /// that is not outcome-driven.
+    pub fn goals(&self, objective: &str) -> Option<Vec<&str>> {
+        let o = self.objectives.get(objective)?;
+        let mut goals: Vec<&str> = Vec::new();
+        for w in &o.words {
+            for g in self.words.get(w).into_iter().flatten() {
+                if !goals.contains(&g.as_str()) {
+                    goals.push(g);
+                }
+            }
+        }
+        Some(goals)
+    }
+}
+
+/// The optimization_goal values of params.yaml.
+fn goal_enum() -> &'static [String] {
+    match TABLES_DATA
+        .param("ad_set_create", "optimization_goal")
+        .map(|s| &s.ty)
+    {
+        Some(ParamType::Enum { values, .. }) => values,
+        _ => &[],
+    }
+}
+
+impl Rule for AdSetGoalNotForObjective {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for (request, endpoint, _) in super::calls(file) {
+            if endpoint != Endpoint::AdSetCreate {
+                continue;
+            }
+            let (Some(goal), Some(campaign_id)) = (
+                request.param("optimization_goal"),
+                request.param("campaign_id"),
+            ) else {
+                continue;
+            };
+            let Some(goal_text) = goal.value.as_str().map(str::trim) else {
+                continue;
+            };
+            if !goal_enum().iter().any(|g| g == goal_text) {
+                continue;
+            }
+            let Some(objective) = id_text(&campaign_id.value)
+                .and_then(|id| campaign(file.context, &id))
+                .and_then(|c| text(c, "objective"))
+            else {
+                continue;
+            };
+            let Some(goals) = MAPPING.goals(objective) else {
+                continue;
+            };
+            if goals.contains(&goal_text) {
+                continue;
+            }
+            let seed_name = &MAPPING.objectives[objective].seed;
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    goal.value.span,
+                    format!("optimization goal {goal_text} is not one the campaign's objective {objective} ({seed_name}) offers"),
+                )
+                .with_label(campaign_id.value.span, format!("{objective} campaign"))
+                .with_help(format!("the goals of {objective} are {}", goals.join(", "))),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED: &str = include_str!("../../../seeds/002_df9fd792f0eab53c.txt");
+
+    /// Splits at `sep` outside parentheses.
+    fn split_top(text: &str, sep: char) -> Vec<&str> {
+        let mut out = Vec::new();
+        let (mut depth, mut start) = (0i32, 0);
+        for (i, c) in text.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                c if c == sep && depth == 0 => {
+                    out.push(&text[start..i]);
+                    start = i + c.len_utf8();
+                }
+                _ => {}
+            }
+        }
+        out.push(&text[start..]);
+        out
+    }
+
+    /// The goal words of a row of the seed's objective table: the goals after each
+    /// `location:`, and after `goals`; parts without goals (events, closed betas) are
+    /// left out.
+    fn seed_words(objective: &str) -> Vec<String> {
+        let start = SEED.find("### Objective mapping").unwrap();
+        let end = SEED[start..].find("From version 20.0").unwrap() + start;
+        let row = SEED[start..end]
+            .lines()
+            .find(|l| l.starts_with(&format!("| {objective} |")))
+            .unwrap_or_else(|| panic!("no row {objective}"));
+        let cell = row.split('|').nth(2).unwrap().trim();
+        let mut words: Vec<String> = Vec::new();
+        for part in split_top(cell, ';') {
+            let part = part.trim();
+            let goals = match split_top(part, ':').as_slice() {
+                [_, goals] => goals.trim(),
+                _ => match part.strip_prefix("goals ") {
+                    Some(goals) => goals,
+                    None => continue,
+                },
+            };
+            for w in goals.split(", ") {
+                if !words.iter().any(|x| x == w) {
+                    words.push(w.trim().to_string());
+                }
+            }
+        }
+        words
+    }
+
+    #[test]
+    fn mapping_is_the_seed_table() {
+        assert_eq!(MAPPING.objectives.len(), 6);
+        for (objective, o) in &MAPPING.objectives {
+            let mut seed = seed_words(&o.seed);
+            let mut data = o.words.clone();
+            seed.sort();
+            data.sort();
+            assert_eq!(data, seed, "{objective} ({})", o.seed);
+            assert_eq!(
+                objective.as_str(),
+                format!("OUTCOME_{}", o.seed.to_uppercase().replace(' ', "_"))
+            );
+        }
+    }
+
+    #[test]
+    fn every_word_is_mapped_to_enum_values_or_left_out() {
+        let goals = goal_enum();
+        for o in MAPPING.objectives.values() {
+            for w in &o.words {
+                let mapped = MAPPING.words.contains_key(w);
+                let left_out = MAPPING.unmapped.contains(w);
+                assert!(mapped != left_out, "{w}: mapped or left out, not both");
+            }
+        }
+        for (w, values) in &MAPPING.words {
+            assert!(!values.is_empty(), "{w}");
+            for v in values {
+                assert!(goals.contains(v), "{w}: {v} is not an optimization_goal");
+            }
+        }
+    }
+
+    #[test]
+    fn goals_of_an_objective() {
+        assert_eq!(
+            MAPPING.goals("OUTCOME_AWARENESS").unwrap(),
+            vec!["AD_RECALL_LIFT", "REACH", "IMPRESSIONS"]
+        );
+        let leads = MAPPING.goals("OUTCOME_LEADS").unwrap();
+        assert!(leads.contains(&"QUALITY_CALL") && leads.contains(&"LEAD_GENERATION"));
+        assert!(!leads.contains(&"THRUPLAY"));
+        assert!(MAPPING.goals("LINK_CLICKS").is_none());
+    }
+}
+
+#[cfg(test)]
+mod rule_tests {
+    use super::super::adset_lookup::testing::spans;
+
+    const CONTEXT: &str = "campaigns:\n  - {id: '501', objective: OUTCOME_LEADS}\n  - {id: '502', objective: LINK_CLICKS}\n  - {id: '503', objective: OUTCOME_SALES}\n";
+
+    #[test]
+    fn outcome_objectives_only() {
+        let yaml = "requests:\n  - request: POST /v24.0/act_1/adsets\n    params: {campaign_id: 501, optimization_goal: THRUPLAY}\n  - request: POST /v24.0/act_1/adsets\n    params: {campaign_id: '501', optimization_goal: QUALITY_CALL}\n  - request: POST /v24.0/act_1/adsets\n    params: {campaign_id: '502', optimization_goal: THRUPLAY}\n  - request: POST /v24.0/act_1/adsets\n    params: {campaign_id: '504', optimization_goal: THRUPLAY}\n  - request: POST /v24.0/act_1/adsets\n    params: {campaign_id: '503', optimization_goal: VIDEO_VIEWS}\n  - request: POST /v24.0/act_1/adsets\n    params: {campaign_id: '503', optimization_goal: PAGE_LIKES}\n  - request: POST /v24.0/901\n    object: ad_set\n    params: {campaign_id: '503', optimization_goal: PAGE_LIKES}\n";
+        assert_eq!(
+            spans("adset-goal-not-for-objective", CONTEXT, yaml),
+            vec!["THRUPLAY", "PAGE_LIKES"]
+        );
+    }
+}

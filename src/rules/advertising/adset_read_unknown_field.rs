@@ -1,0 +1,253 @@
+use std::sync::LazyLock;
+
+use crate::diagnostic::{Diagnostic, Severity, did_you_mean};
+use crate::example;
+use crate::loading::encoded::SourceMap;
+use crate::loading::{Format, Limits, Node, parse_text};
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::Endpoint;
+use super::params::TABLES_DATA;
+
+pub struct AdSetReadUnknownField;
+
+static META: RuleMeta = RuleMeta {
+    name: "adset-read-unknown-field",
+    group: Group::Advertising,
+    severity: Severity::Warning,
+    summary: "an ad set read that asks for a field the ad set does not have",
+    what: "For an ad set read, splits `fields` (comma-separated, as a param or in the query \
+           string) into names and reports a name that is not an AdSet field, pointing \
+           inside the string, with the closest field. The fields are the seed's AdSet field \
+           table (the fields an update may send, `ad_set_fields` in params.yaml, and the \
+           read-only ones in adset_read_fields.yaml) and the two read fields the seed \
+           describes without naming. A name followed by an expansion or a modifier \
+           (`campaign{name}`, `ads.limit(5)`) may be an edge, whose names the seed does not \
+           give, and is not judged; nor is what is inside the braces.",
+    why: "A misspelt field is not returned; the read fails or the caller works without the \
+          data it asked for.",
+    source: "seed 002, \"Resources and their fields\" (AdSet fields) and \"Endpoints\": \
+             Read an ad set",
+    bad: example!("adset-read-unknown-field/bad.req.yaml"),
+    good: example!("adset-read-unknown-field/good.req.yaml"),
+};
+
+const DATA: &str = include_str!("adset_read_fields.yaml");
+
+/// The read-only fields and the fields the seed describes without naming.
+pub struct ReadFields {
+    pub read_only: Vec<String>,
+    pub described_unnamed: Vec<String>,
+}
+
+pub static READ_FIELDS: LazyLock<ReadFields> = LazyLock::new(|| {
+    let (docs, problems) = parse_text(DATA, Format::Yaml, &Limits::DEFAULT);
+    assert!(problems.is_empty(), "adset_read_fields.yaml: {problems:?}");
+    let list = |key: &str| -> Vec<String> {
+        docs[0]
+            .get_value(key)
+            .and_then(Node::as_seq)
+            .unwrap_or_else(|| panic!("adset_read_fields.yaml: {key}"))
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_string))
+            .collect()
+    };
+    ReadFields {
+        read_only: list("read_only"),
+        described_unnamed: list("described_unnamed"),
+    }
+});
+
+/// Every field name an ad set read may ask for.
+pub fn known_fields() -> impl Iterator<Item = &'static str> {
+    TABLES_DATA
+        .ad_set_fields
+        .iter()
+        .chain(&READ_FIELDS.read_only)
+        .chain(&READ_FIELDS.described_unnamed)
+        .map(String::as_str)
+}
+
+/// A name of a `fields` list: its byte range in the string and whether an expansion
+/// or a modifier follows it.
+#[derive(Debug, PartialEq)]
+pub struct FieldName {
+    pub start: usize,
+    pub end: usize,
+    pub nested: bool,
+}
+
+/// The top-level names of a `fields` string (`a,b{c,d},e.limit(2)` gives a, b, e).
+pub fn field_names(text: &str) -> Vec<FieldName> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut item_start = 0;
+    let mut name_end: Option<usize> = None;
+    let mut push = |start: usize, end: usize, name_end: Option<usize>| {
+        let stop = name_end.unwrap_or(end);
+        let raw = &text[start..stop];
+        let lead = raw.len() - raw.trim_start().len();
+        let trimmed = raw.trim();
+        if !trimmed.is_empty() {
+            out.push(FieldName {
+                start: start + lead,
+                end: start + lead + trimmed.len(),
+                nested: name_end.is_some(),
+            });
+        }
+    };
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' | '(' | '.' if depth == 0 && name_end.is_none() => {
+                name_end = Some(i);
+                if c != '.' {
+                    depth += 1;
+                }
+            }
+            '{' | '(' => depth += 1,
+            '}' | ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                push(item_start, i, name_end);
+                item_start = i + 1;
+                name_end = None;
+            }
+            _ => {}
+        }
+    }
+    push(item_start, text.len(), name_end);
+    out
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+impl Rule for AdSetReadUnknownField {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for (request, endpoint, _) in super::calls(file) {
+            if endpoint != Endpoint::AdSetRead {
+                continue;
+            }
+            let Some(entry) = request.param("fields") else {
+                continue;
+            };
+            let Some(value) = entry.value.as_str() else {
+                continue;
+            };
+            let map = SourceMap::for_scalar(file.text, entry.value.span, value);
+            for name in field_names(value) {
+                let word = &value[name.start..name.end];
+                if !is_name(word) || known_fields().any(|f| f == word) {
+                    continue;
+                }
+                if name.nested {
+                    continue; // an edge, whose names the seed does not give
+                }
+                let help = match did_you_mean(word, known_fields()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => {
+                        "the seed's AdSet field table does not list it; remove it or check its name"
+                            .into()
+                    }
+                };
+                out.push(
+                    Diagnostic::new(
+                        &META,
+                        map.span(name.start..name.end),
+                        format!("`{word}` is not an AdSet field"),
+                    )
+                    .with_help(help),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED: &str = include_str!("../../../seeds/002_df9fd792f0eab53c.txt");
+
+    fn names(text: &str) -> Vec<(&str, bool)> {
+        field_names(text)
+            .into_iter()
+            .map(|n| (&text[n.start..n.end], n.nested))
+            .collect()
+    }
+
+    #[test]
+    fn splits_top_level_names() {
+        assert_eq!(
+            names(
+                " id, name ,campaign{name,objective},ads.limit(5){id},insights.date_preset(maximum),,"
+            ),
+            vec![
+                ("id", false),
+                ("name", false),
+                ("campaign", true),
+                ("ads", true),
+                ("insights", true)
+            ]
+        );
+        assert_eq!(names(""), vec![]);
+        assert_eq!(names("a{b{c}},d"), vec![("a", true), ("d", false)]);
+    }
+
+    #[test]
+    fn field_lists_are_the_seed_table() {
+        let start = SEED.find("### AdSet fields").unwrap();
+        let end = SEED.find("Additional read fields").unwrap();
+        let seed: Vec<&str> = SEED[start..end]
+            .lines()
+            .filter(|l| l.starts_with("| ") && !l.starts_with("| Field"))
+            .map(|l| l.split('|').nth(1).unwrap().trim())
+            .collect();
+        assert_eq!(seed.len(), 62);
+        let updatable = &TABLES_DATA.ad_set_fields;
+        for f in &seed {
+            let read_only = READ_FIELDS.read_only.iter().any(|r| r == f);
+            let update = updatable.iter().any(|u| u == f);
+            assert!(read_only != update, "{f}: in exactly one list");
+        }
+        for f in updatable.iter().chain(&READ_FIELDS.read_only) {
+            assert!(seed.contains(&f.as_str()), "{f} is not in the seed's table");
+        }
+        // The two fields the seed describes without names, and no more.
+        assert!(SEED.contains("Additional read fields: an ID of the photo-sharing account used for ads, and a flag that marks a dynamic creative ad set"));
+        assert_eq!(READ_FIELDS.described_unnamed.len(), 3);
+        assert!(
+            READ_FIELDS
+                .described_unnamed
+                .iter()
+                .all(|f| !seed.contains(&f.as_str()))
+        );
+    }
+}
+
+#[cfg(test)]
+mod rule_tests {
+    use super::super::adset_lookup::testing::spans;
+
+    const CONTEXT: &str = "ad_sets:\n  - {id: '901'}\n";
+
+    fn found(yaml: &str) -> Vec<String> {
+        spans("adset-read-unknown-field", CONTEXT, yaml)
+    }
+
+    #[test]
+    fn names_in_params_and_query() {
+        let yaml = "requests:\n  - GET /v24.0/901?fields=id,nmae,is_dynamic_creative\n  - request: GET /v24.0/901\n    params: {fields: \"id, daily_budgt, ads{name}, insights.date_preset(maximum){spend}, campain{nmae}, colour\"}\n";
+        assert_eq!(found(yaml), vec!["nmae", "daily_budgt", "colour"]);
+    }
+
+    #[test]
+    fn percent_encoded_query_points_at_the_value() {
+        let yaml = "request: GET /v24.0/901?fields=id%2Cnmae\n";
+        assert_eq!(found(yaml), vec!["id%2Cnmae"]);
+    }
+}

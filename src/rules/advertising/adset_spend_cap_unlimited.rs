@@ -1,0 +1,93 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+use super::{Endpoint, params};
+
+pub struct AdSetSpendCapUnlimited;
+
+/// The value that removes a spend cap (seed 002, "Limits").
+pub const NO_CAP: i64 = 922_337_203_685_478;
+
+static META: RuleMeta = RuleMeta {
+    name: "adset-spend-cap-unlimited",
+    group: Group::Advertising,
+    severity: Severity::Info,
+    summary: "`daily_spend_cap` or `lifetime_spend_cap` is 922337203685478, which removes the cap",
+    what: "For an ad set create or update, points out a `daily_spend_cap` or \
+           `lifetime_spend_cap` of 922337203685478: the API reads it as \"no cap\", not as an \
+           amount.",
+    why: "The value looks like an overflow or a typo, and someone may \"fix\" it into a real \
+          amount, which would cap the ad set's spending; or someone meant a cap and the ad \
+          set has none. The note says what it does so that either is a choice.",
+    source: "seed 002, \"Endpoints\": Create an ad set (daily_spend_cap, lifetime_spend_cap) \
+             and \"Limits\" (value that removes a spend cap)",
+    bad: example!("adset-spend-cap-unlimited/bad.req.yaml"),
+    good: example!("adset-spend-cap-unlimited/good.req.yaml"),
+};
+
+impl Rule for AdSetSpendCapUnlimited {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for (request, endpoint, _) in super::calls(file) {
+            if !matches!(endpoint, Endpoint::AdSetCreate | Endpoint::AdSetUpdate) {
+                continue;
+            }
+            for (name, kind) in [
+                ("daily_spend_cap", "daily"),
+                ("lifetime_spend_cap", "lifetime"),
+            ] {
+                let Some(cap) = request.param(name) else {
+                    continue;
+                };
+                if params::integer(&cap.value) != Some(Ok(NO_CAP)) {
+                    continue;
+                }
+                out.push(
+                    Diagnostic::new(
+                        &META,
+                        cap.value.span,
+                        format!("{name} {NO_CAP} removes the {kind} spend cap: the ad set has no {kind} spend cap"),
+                    )
+                    .with_help(format!(
+                        "this is the API's value for \"no cap\", not an amount: keep it to spend without a {kind} cap, or give the cap in the account currency's minor unit"
+                    )),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::META;
+    use crate::rules::advertising::adset_budget_below_minimum::tests::lint;
+
+    fn found(request: &str, params: &str) -> Vec<String> {
+        let yaml = format!("request: {request}\nobject: ad_set\nparams:\n{params}");
+        lint(META.name, &yaml, "", &[])
+            .into_iter()
+            .map(|d| yaml[d.span.range()].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_no_cap_value_as_number_or_string() {
+        let p = "  daily_spend_cap: 922337203685478\n  lifetime_spend_cap: '922337203685478'\n";
+        assert_eq!(
+            found("POST /v24.0/act_1/adsets", p),
+            vec!["922337203685478", "'922337203685478'"]
+        );
+        assert_eq!(found("POST /v24.0/23862000000000099", p).len(), 2);
+        assert!(
+            found(
+                "POST /v24.0/act_1/adsets",
+                "  daily_spend_cap: 92233720368547\n"
+            )
+            .is_empty()
+        );
+    }
+}

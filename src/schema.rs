@@ -1,0 +1,220 @@
+//! JSON Schemas for request files and `.reqlint.yaml`, built from the same key lists,
+//! enums and tables the loader and the rules use, so that an editor validates and
+//! completes what reqlint reads.
+
+use serde_json::{Map, Value, json};
+
+use crate::model::config::{ADVERTISING_KEYS, TOP_KEYS};
+use crate::model::context::Kind;
+use crate::model::token::TOKEN_KEYS;
+use crate::model::{EXTENSION_PREFIX, FILE_KEYS, Method, ObjectKind, REQUEST_KEYS};
+use crate::rules::codehost::catalog::{CATALOG, Scope};
+
+const DRAFT: &str = "http://json-schema.org/draft-07/schema#";
+
+fn methods() -> Vec<&'static str> {
+    Method::ALL.iter().map(|m| m.as_str()).collect()
+}
+
+fn request_line() -> Value {
+    json!({
+        "type": "string",
+        "description": "METHOD PATH; PATH may be a full URL and carry a query string",
+        "pattern": format!("^\\s*({})\\s+\\S+\\s*$", methods().join("|")),
+    })
+}
+
+fn token() -> Value {
+    let mut scopes = Map::new();
+    for scope in Scope::ALL {
+        let mut perms = Map::new();
+        for p in CATALOG.permissions.iter().filter(|p| p.scope == scope) {
+            perms.insert(p.title.to_string(), json!({"$ref": "#/definitions/level"}));
+        }
+        scopes.insert(
+            scope.as_str().to_string(),
+            json!({
+                "type": "object",
+                "description": format!("{scope} permissions: the seed's titles (any case; spaces, hyphens and underscores alike) or the host's slugs"),
+                "properties": perms,
+                "additionalProperties": {"$ref": "#/definitions/level"},
+            }),
+        );
+    }
+    let mut props = Map::new();
+    for key in TOKEN_KEYS {
+        let schema = match *key {
+            "owner" => {
+                json!({"type": "string", "description": "the resource owner the token was made for"})
+            }
+            "repositories" => {
+                json!({"type": "array", "items": {"type": "string"}, "description": "the repositories it may reach; absent = all of the owner's"})
+            }
+            "permissions" => {
+                json!({"type": "object", "properties": scopes, "additionalProperties": false})
+            }
+            other => unreachable!("token key {other} has no schema"),
+        };
+        props.insert(key.to_string(), schema);
+    }
+    json!({
+        "oneOf": [
+            {"type": "string", "description": "a token defined under `tokens:` in .reqlint.yaml"},
+            {"type": "object", "properties": props, "additionalProperties": false},
+        ]
+    })
+}
+
+fn request_object() -> Value {
+    let mut props = Map::new();
+    for key in REQUEST_KEYS {
+        let schema = match *key {
+            "request" => json!({"$ref": "#/definitions/requestLine"}),
+            "method" => json!({"enum": methods()}),
+            "path" | "url" => json!({"type": "string", "description": "the path, or a full URL"}),
+            "params" => {
+                json!({"type": ["object", "null"], "description": "form fields, query parameters or JSON body; a value may be a JSON-encoded string"})
+            }
+            "token" => json!({"$ref": "#/definitions/token"}),
+            "object" => {
+                json!({"enum": ObjectKind::NAMES, "description": "what `/{version}/{id}` addresses"})
+            }
+            "public" => {
+                json!({"type": "boolean", "description": "code-hosting GET of a public resource: no permission needed"})
+            }
+            "name" | "description" => json!({"type": "string"}),
+            other => unreachable!("request key {other} has no schema"),
+        };
+        props.insert(key.to_string(), schema);
+    }
+    json!({
+        "type": "object",
+        "properties": props,
+        "patternProperties": {format!("^{EXTENSION_PREFIX}"): {}},
+        "additionalProperties": false,
+    })
+}
+
+/// The schema of a request file (SPEC 1): `reqlint schema request`.
+pub fn request() -> Value {
+    let mut file_props = Map::new();
+    for key in FILE_KEYS {
+        let schema = match *key {
+            "requests" => {
+                json!({"type": "array", "items": {"anyOf": [{"$ref": "#/definitions/requestLine"}, {"$ref": "#/definitions/request"}]}})
+            }
+            "token" => json!({"$ref": "#/definitions/token"}),
+            "name" | "description" => json!({"type": "string"}),
+            other => unreachable!("file key {other} has no schema"),
+        };
+        file_props.insert(key.to_string(), schema);
+    }
+    json!({
+        "$schema": DRAFT,
+        "title": "reqlint request file",
+        "description": "One request (`request: METHOD PATH`) or several (`requests:`), SPEC 1",
+        "definitions": {
+            "requestLine": request_line(),
+            "request": request_object(),
+            "token": token(),
+            "level": {"enum": ["read", "write", "admin"]},
+        },
+        "anyOf": [
+            {"$ref": "#/definitions/request"},
+            {
+                "type": "object",
+                "properties": file_props,
+                "required": ["requests"],
+                "patternProperties": {format!("^{EXTENSION_PREFIX}"): {}},
+                "additionalProperties": false,
+            },
+        ],
+    })
+}
+
+/// The schema of `.reqlint.yaml` (SPEC 2): `reqlint schema config`.
+pub fn config() -> Value {
+    let names = crate::rules::names();
+    // YAML 1.1 readers turn `off` into false; reqlint accepts both.
+    let severity = json!({"enum": ["error", "warning", "info", "off", false]});
+    let mut rules = Map::new();
+    for rule in crate::rules::REGISTRY {
+        let m = rule.meta();
+        let mut s = severity.clone();
+        s["description"] = json!(format!("{} (default {})", m.summary, m.severity));
+        rules.insert(m.name.to_string(), s);
+    }
+    let mut advertising = Map::new();
+    for key in ADVERTISING_KEYS {
+        let schema = match *key {
+            "min-version" => {
+                json!({"type": "string", "pattern": "^v[0-9]+\\.[0-9]+$", "description": "older versions are an error (2635)"})
+            }
+            "currency-rates" => {
+                json!({"type": "object", "additionalProperties": {"type": "number", "exclusiveMinimum": 0}, "description": "units of each currency that make one USD"})
+            }
+            _ => json!({}),
+        };
+        advertising.insert(key.to_string(), schema);
+    }
+    let kinds: Vec<&str> = Kind::ALL.iter().map(|(_, n)| *n).collect();
+    let globs = json!({"type": "array", "items": {"type": "string"}});
+    let mut props = Map::new();
+    for key in TOP_KEYS {
+        let schema = match *key {
+            "include" | "exclude" => globs.clone(),
+            "rules" => {
+                json!({"type": "object", "properties": rules, "additionalProperties": false})
+            }
+            "per-file-ignores" => {
+                json!({"type": "object", "additionalProperties": {"type": "array", "items": {"enum": names}}})
+            }
+            "advertising" => {
+                json!({"type": "object", "properties": advertising, "additionalProperties": false})
+            }
+            "tokens" => {
+                json!({"type": "object", "additionalProperties": {"$ref": "#/definitions/token"}})
+            }
+            "context" => {
+                json!({"type": "array", "items": {"type": "string"}, "description": format!("snapshot files or globs; their kinds: {}", kinds.join(", "))})
+            }
+            other => unreachable!("config key {other} has no schema"),
+        };
+        props.insert(key.to_string(), schema);
+    }
+    let token = token();
+    json!({
+        "$schema": DRAFT,
+        "title": "reqlint config (.reqlint.yaml)",
+        "type": "object",
+        "definitions": {
+            "token": token["oneOf"][1].clone(),
+            "level": {"enum": ["read", "write", "admin"]},
+        },
+        "properties": props,
+        "additionalProperties": false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schemas_name_every_key_the_loader_reads() {
+        let r = request();
+        let props = r["definitions"]["request"]["properties"]
+            .as_object()
+            .unwrap();
+        assert_eq!(props.len(), REQUEST_KEYS.len());
+        let c = config();
+        assert_eq!(c["properties"].as_object().unwrap().len(), TOP_KEYS.len());
+        assert_eq!(
+            c["properties"]["rules"]["properties"]
+                .as_object()
+                .unwrap()
+                .len(),
+            crate::rules::REGISTRY.len()
+        );
+    }
+}

@@ -1,0 +1,160 @@
+//! `reqlint server` driven with real JSON-RPC messages over its standard input/output.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+struct Client {
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Client {
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn receive(&mut self) -> Value {
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "server closed its output"
+            );
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(v) = line.strip_prefix("Content-Length:") {
+                length = v.trim().parse().unwrap();
+            }
+        }
+        let mut body = vec![0; length];
+        self.stdout.read_exact(&mut body).unwrap();
+        serde_json::from_slice(&body).unwrap()
+    }
+
+    fn diagnostics_for(&mut self, uri: &str) -> Vec<Value> {
+        loop {
+            let m = self.receive();
+            if m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri {
+                return m["params"]["diagnostics"].as_array().unwrap().clone();
+            }
+        }
+    }
+}
+
+#[test]
+fn publishes_diagnostics_on_open_change_and_save_with_utf16_ranges() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+    let path = dir.path().join("a.req.yaml");
+    // On disk the file is clean: the server must lint the editor's text, not the disk.
+    std::fs::write(&path, "request: GET /v24.0/act_1/customaudiences\n").unwrap();
+    let uri = format!("file://{}", path.display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+        .arg("server")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut c = Client {
+        stdin: child.stdin.take().unwrap(),
+        stdout: BufReader::new(child.stdout.take().unwrap()),
+    };
+    c.send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+    );
+    let init = c.receive();
+    assert_eq!(init["id"], 1);
+    assert_eq!(
+        init["result"]["capabilities"]["textDocumentSync"]["change"],
+        1
+    );
+    c.send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+
+    // A line with an emoji before the error: LSP counts UTF-16 code units.
+    let emoji_line = "params: {name: \"🎯 buyers\", retention_days: 365}\n";
+    let text = format!("request: POST /v24.0/act_1234567890/customaudiences\n{emoji_line}");
+    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}));
+    let diags = c.diagnostics_for(&uri);
+    let range_of = |diags: &[Value], rule: &str| -> Value {
+        diags
+            .iter()
+            .find(|d| d["code"] == rule)
+            .unwrap_or_else(|| panic!("no {rule} in {diags:?}"))["range"]
+            .clone()
+    };
+    // `params: {name: "🎯 buyers", retention_days: 365}`: 365 starts at character 44 in
+    // UTF-16 (the emoji counts 2), 43 in characters, 46 in bytes.
+    let prefix = &emoji_line[..emoji_line.find("365").unwrap()];
+    let utf16: usize = prefix.chars().map(char::len_utf16).sum();
+    assert_eq!(utf16, 44);
+    assert_eq!(
+        range_of(&diags, "audience-retention-days-range"),
+        json!({"start": {"line": 1, "character": 44}, "end": {"line": 1, "character": 47}})
+    );
+
+    // didChange: the fix clears it, within 50 ms of the change.
+    let fixed = format!(
+        "request: POST /v24.0/act_1234567890/customaudiences\n{}",
+        emoji_line.replace("365", "30")
+    );
+    let started = Instant::now();
+    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": fixed}]}}));
+    let diags = c.diagnostics_for(&uri);
+    let elapsed = started.elapsed();
+    assert!(
+        diags
+            .iter()
+            .all(|d| d["code"] != "audience-retention-days-range"),
+        "{diags:?}"
+    );
+    eprintln!("diagnostics after didChange in {elapsed:?}");
+    assert!(elapsed < Duration::from_millis(50), "took {elapsed:?}");
+
+    // didSave with the text: a duplicate key now.
+    let saved =
+        "request: GET /v24.0/23850000000000001\nobject: custom_audience\nobject: custom_audience\n";
+    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didSave", "params": {"textDocument": {"uri": uri}, "text": saved}}));
+    let diags = c.diagnostics_for(&uri);
+    assert_eq!(
+        range_of(&diags, "duplicate-key"),
+        json!({"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 6}})
+    );
+    assert_eq!(diags[0]["source"], "reqlint");
+    assert_eq!(diags[0]["severity"], 1);
+
+    // A file the config does not include gets no diagnostics.
+    let other = format!("file://{}", dir.path().join("notes.yaml").display());
+    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": other, "languageId": "yaml", "version": 1, "text": "- just\n- a list\n"}}}));
+    assert!(c.diagnostics_for(&other).is_empty());
+
+    c.send(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    let reply = c.receive();
+    assert_eq!(reply["id"], 2);
+    assert!(reply["result"].is_null());
+    c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn exit_without_shutdown_is_exit_code_1() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+        .arg("server")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let body = json!({"jsonrpc": "2.0", "method": "exit"}).to_string();
+    write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+}
