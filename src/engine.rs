@@ -52,6 +52,10 @@ pub fn lint_path(path: &Path, display: &str, rel: &Path, settings: &Settings) ->
         Ok(meta) if meta.is_dir() => {
             return io_failure(std::io::Error::other("it is a directory"));
         }
+        // A FIFO or a device would block the read, or never end.
+        Ok(meta) if !meta.is_file() => {
+            return io_failure(std::io::Error::other("it is not a regular file"));
+        }
         Ok(meta) => meta.len(),
         Err(e) => return io_failure(e),
     };

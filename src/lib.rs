@@ -7,6 +7,8 @@
 pub mod cli;
 pub mod diagnostic;
 pub mod engine;
+#[doc(hidden)]
+pub mod invariants;
 pub mod loading;
 pub mod model;
 pub mod reports;

@@ -213,3 +213,100 @@ fn hostile_directory_human_and_concise_reports() {
         );
     }
 }
+
+/// Runs reqlint on one file, returning (exit code, stdout, seconds, max RSS in KiB when
+/// GNU time is there to tell).
+fn lint_one(dir: &Path, name: &str) -> (Option<i32>, String, f64, Option<u64>) {
+    let time = Path::new("/usr/bin/time");
+    let started = Instant::now();
+    let mut cmd = if time.exists() {
+        let mut c = Command::new(time);
+        c.args(["-f", "maxrss=%M"])
+            .arg(env!("CARGO_BIN_EXE_reqlint"));
+        c
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_reqlint"))
+    };
+    let out = cmd
+        .args(["check", name, "--format", "concise"])
+        .current_dir(dir)
+        .output()
+        .expect("run reqlint");
+    let secs = started.elapsed().as_secs_f64();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let rss = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("maxrss="))
+        .and_then(|v| v.trim().parse().ok());
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        secs,
+        rss,
+    )
+}
+
+#[test]
+fn more_hostile_shapes_end_in_bounded_time_and_memory() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+    // (name, contents, a rule that must report it, or None when it must pass clean)
+    let mut big = String::from("request: GET /user/emails\ndescription: \"");
+    big.push_str(&"y".repeat(12 * 1024 * 1024));
+    big.push_str("\"\n");
+    let mut many =
+        String::from("token:\n  permissions:\n    user: {Email addresses: read}\nrequests:\n");
+    for _ in 0..200_000 {
+        many.push_str("  - GET /user/emails\n");
+    }
+    let cases: Vec<(&str, Vec<u8>, Option<&str>)> = vec![
+        ("huge.req.yaml", big.into_bytes(), Some("limit-exceeded")),
+        (
+            "bom-crlf-tabs.req.yaml",
+            "\u{feff}request: GET /v24.0/23850000000000001\r\nobject: custom_audience\r\nparams:\r\n  fields: \"name,\tsubtype\"\r\n".as_bytes().to_vec(),
+            None,
+        ),
+        (
+            "bom.req.json",
+            "\u{feff}{\"request\": \"GET /user/emails\", \"parms\": 1}".as_bytes().to_vec(),
+            Some("unknown-request-key"),
+        ),
+        (
+            "tabs-indent.req.yaml",
+            b"request: GET /user/emails\nparams:\n\tfields: x\n".to_vec(),
+            Some("invalid-syntax"),
+        ),
+        (
+            "tags.req.yaml",
+            b"request: !!str GET /user/emails\nparams: !custom {per_page: !!int \"30\"}\ndescription: !!binary aGVsbG8=\n".to_vec(),
+            None,
+        ),
+        (
+            "merge.req.yaml",
+            b"x-defaults: &d {object: custom_audience}\nrequest: GET /v24.0/23850000000000001\n<<: *d\n".to_vec(),
+            None,
+        ),
+        ("scalar.req.yaml", b"just a sentence\n".to_vec(), Some("not-a-request-file")),
+        ("number.req.json", b"42".to_vec(), Some("not-a-request-file")),
+        ("many.req.yaml", many.into_bytes(), None),
+    ];
+    for (name, bytes, _) in &cases {
+        std::fs::write(dir.path().join(name), bytes).unwrap();
+    }
+    for (name, _, expected) in &cases {
+        let (code, stdout, secs, rss) = lint_one(dir.path(), name);
+        println!("{name}: {secs:.2} s, max RSS {rss:?} KiB");
+        assert!(secs < BOUND.as_secs_f64(), "{name} took {secs} s");
+        if let Some(kb) = rss {
+            assert!(kb < 512 * 1024, "{name} used {kb} KiB");
+        }
+        assert!(!stdout.contains("internal-error"), "{name}: {stdout}");
+        match expected {
+            Some(rule) => assert!(stdout.contains(&format!("[{rule}]")), "{name}: {stdout}"),
+            None => {
+                assert_eq!(code, Some(0), "{name}: {stdout}");
+                assert!(stdout.starts_with("All checks passed"), "{name}: {stdout}");
+            }
+        }
+    }
+}

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
 use reqlint::engine::{self, FileResult, INTERNAL_ERROR, Settings};
-use reqlint::loading::{Limits, Span};
+use reqlint::loading::{Format, Limits, Node, Span, Value, parse_text};
 use reqlint::model::config::Config;
 use reqlint::model::context::ContextIndex;
 
@@ -516,6 +516,24 @@ proptest! {
         prop_assert!(!has_syntax_error(&result), "valid JSON reported invalid:\n{text}\n{:?}", result.diagnostics);
     }
 
+    /// Re-serialising a parsed document and parsing it again gives the same tree: the
+    /// generated YAML, parsed, written out as JSON, parsed as JSON and as YAML.
+    #[test]
+    fn reserialised_documents_parse_to_the_same_tree(doc in document()) {
+        let mut text = String::new();
+        render_block(&doc, 0, &mut text);
+        let (docs, problems) = parse_text(&text, Format::Yaml, &Limits::DEFAULT);
+        prop_assert!(problems.is_empty(), "{problems:?}\n{text}");
+        for node in &docs {
+            let json = to_json(node);
+            for format in [Format::Json, Format::Yaml] {
+                let (again, problems) = parse_text(&json, format, &Limits::DEFAULT);
+                prop_assert!(problems.is_empty(), "{problems:?}\n{json}");
+                prop_assert_eq!(shape(&again[0]), shape(node), "{}", json);
+            }
+        }
+    }
+
     /// Any text at all, as YAML and as JSON.
     #[test]
     fn arbitrary_text(text in "(\\PC|[\r\n\t'\"\\\\{}\\[\\]:,#&*!|>-]){0,200}") {
@@ -660,5 +678,61 @@ proptest! {
 fn fixtures_as_they_are() {
     for (name, bytes) in fixtures() {
         lint_and_check(name, bytes.clone()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+/// A tree written as JSON (numbers as written, keys and strings escaped by serde_json).
+fn to_json(node: &Node) -> String {
+    match &node.value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        // A YAML number such as `0x1F` or `.5` is not JSON: compare through its value.
+        Value::Number(n) => node
+            .as_i64()
+            .map(|i| i.to_string())
+            .or_else(|| {
+                node.as_f64()
+                    .filter(|f| f.is_finite())
+                    .map(|f| format!("{f:?}"))
+            })
+            .unwrap_or_else(|| serde_json::to_string(n).unwrap()),
+        Value::String(s) | Value::EncodedJson { text: s, .. } => serde_json::to_string(s).unwrap(),
+        Value::Seq(items) => format!(
+            "[{}]",
+            items.iter().map(to_json).collect::<Vec<_>>().join(",")
+        ),
+        Value::Map(entries) => format!(
+            "{{{}}}",
+            entries
+                .iter()
+                .map(|e| format!(
+                    "{}:{}",
+                    serde_json::to_string(&e.key).unwrap(),
+                    to_json(&e.value)
+                ))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+    }
+}
+
+/// A tree without its spans, numbers by value.
+fn shape(node: &Node) -> serde_json::Value {
+    use serde_json::json;
+    match &node.value {
+        Value::Null => json!(null),
+        Value::Bool(b) => json!(b),
+        Value::Number(_) => match node.as_i64() {
+            Some(i) => json!(i),
+            None => json!(node.as_f64().map(|f| f.to_string())),
+        },
+        Value::String(s) | Value::EncodedJson { text: s, .. } => json!(s),
+        Value::Seq(items) => serde_json::Value::Array(items.iter().map(shape).collect()),
+        Value::Map(entries) => serde_json::Value::Object(
+            entries
+                .iter()
+                .map(|e| (e.key.clone(), shape(&e.value)))
+                .collect(),
+        ),
     }
 }

@@ -1,0 +1,169 @@
+//! Invariants that fuzz targets, property tests and the regression replay check on any
+//! input: no panic, every span inside the text and on character boundaries, and the
+//! same input giving the same result. Not part of the linter's behaviour.
+
+use std::path::Path;
+
+use crate::engine::{FileResult, Settings, lint_bytes};
+use crate::loading::encoded::decode_in_place;
+use crate::loading::{self, Format, Limits, Node, Problem, Span, Value};
+use crate::model::config::Config;
+use crate::model::context::ContextIndex;
+use crate::model::{FileModel, decode_encoded_params};
+
+fn check_span(text: &str, span: Span, what: &str) {
+    assert!(
+        span.start <= span.end && span.end <= text.len(),
+        "{what}: span {span:?} outside a text of {} bytes",
+        text.len()
+    );
+    assert!(
+        text.is_char_boundary(span.start) && text.is_char_boundary(span.end),
+        "{what}: span {span:?} not on character boundaries"
+    );
+}
+
+/// Every span of a tree (keys, values, decoded JSON) inside `text`.
+pub fn check_tree(text: &str, node: &Node) {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        check_span(text, n.span, "node");
+        match &n.value {
+            Value::Seq(items) => stack.extend(items),
+            Value::Map(entries) => {
+                for e in entries {
+                    check_span(text, e.key_span, "key");
+                    stack.push(&e.value);
+                }
+            }
+            Value::EncodedJson { decoded, .. } => stack.push(decoded),
+            _ => {}
+        }
+    }
+}
+
+fn check_problems(text: &str, problems: &[Problem]) {
+    for p in problems {
+        check_span(text, p.span, "problem");
+        if let Some(r) = p.related {
+            check_span(text, r, "related");
+        }
+    }
+}
+
+/// The loader on arbitrary bytes, as YAML or JSON.
+pub fn loader(data: &[u8], format: Format) {
+    let first = loading::load(data.to_vec(), format, &Limits::DEFAULT);
+    for doc in &first.documents {
+        check_tree(&first.text, doc);
+    }
+    check_problems(&first.text, &first.problems);
+    let again = loading::load(data.to_vec(), format, &Limits::DEFAULT);
+    assert_eq!(
+        first.documents, again.documents,
+        "the same input gave another tree"
+    );
+    assert_eq!(
+        first.problems, again.problems,
+        "the same input gave other problems"
+    );
+}
+
+/// The JSON-encoded-string decoder: `data` as a string value written single-quoted and
+/// double-quoted in YAML, and as a JSON string.
+pub fn encoded_string(data: &[u8]) {
+    let Ok(value) = std::str::from_utf8(data) else {
+        return;
+    };
+    let double = serde_json::to_string(value).unwrap_or_default();
+    let single = format!("'{}'", value.replace('\'', "''"));
+    for (text, format) in [
+        (format!("t: {double}\n"), Format::Yaml),
+        (format!("t: {single}\n"), Format::Yaml),
+        (format!("{{\"t\": {double}}}"), Format::Json),
+    ] {
+        let (mut docs, _) = loading::parse_text(&text, format, &Limits::DEFAULT);
+        let Some(Value::Map(entries)) = docs.first_mut().map(|d| &mut d.value) else {
+            continue;
+        };
+        let Some(entry) = entries.first_mut() else {
+            continue;
+        };
+        let string_span = entry.value.span;
+        if let Some(p) = decode_in_place(&mut entry.value, &text, &Limits::DEFAULT) {
+            check_span(&text, p.span, "decode problem");
+        }
+        check_tree(&text, &entry.value);
+        if let Value::EncodedJson { decoded, .. } = &entry.value.value {
+            decoded.walk(|n| {
+                assert!(
+                    string_span.start <= n.span.start && n.span.end <= string_span.end,
+                    "decoded span {:?} outside the string {string_span:?}",
+                    n.span
+                );
+            });
+        }
+    }
+}
+
+/// The request model over a YAML document.
+pub fn request_model(data: &[u8]) {
+    let mut loaded = loading::load(data.to_vec(), Format::Yaml, &Limits::DEFAULT);
+    let problems = decode_encoded_params(&mut loaded.documents, &loaded.text, &Limits::DEFAULT);
+    check_problems(&loaded.text, &problems);
+    let model = FileModel::build(&loaded.documents, &loaded.text);
+    let text = &loaded.text;
+    for r in &model.requests {
+        check_span(text, r.line_span, "request line");
+        match &r.line {
+            Ok(line) => {
+                check_span(text, line.method_span, "method");
+                check_span(text, line.path_span, "path");
+                for s in &line.segments {
+                    check_span(text, s.span, "segment");
+                }
+                for q in &line.query {
+                    check_span(text, q.key_span, "query key");
+                    check_tree(text, &q.value);
+                }
+            }
+            Err(e) => check_span(text, e.span, "line error"),
+        }
+    }
+    for issue in &model.shape_issues {
+        check_span(text, issue.span, "shape issue");
+    }
+}
+
+fn settings() -> Settings {
+    Settings {
+        config: Config::defaults(".".into()),
+        context: ContextIndex::default(),
+        limits: Limits::DEFAULT,
+    }
+}
+
+/// Every diagnostic of a whole check inside the file; no internal error; deterministic.
+pub fn check_result(result: &FileResult) {
+    let text = result.text.as_deref().unwrap_or("");
+    for d in &result.diagnostics {
+        assert_ne!(d.rule, crate::engine::INTERNAL_ERROR, "{}", d.message);
+        check_span(text, d.span, d.rule);
+        for l in &d.labels {
+            check_span(text, l.span, d.rule);
+        }
+    }
+}
+
+/// The whole check of one file, from arbitrary bytes, as `name` (its extension picks
+/// YAML or JSON).
+pub fn whole_check(data: &[u8], name: &str) {
+    let s = settings();
+    let first = lint_bytes(name, Path::new(name), data.to_vec(), &s);
+    check_result(&first);
+    let again = lint_bytes(name, Path::new(name), data.to_vec(), &s);
+    assert_eq!(
+        first.diagnostics, again.diagnostics,
+        "the same input gave other diagnostics"
+    );
+}
