@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
 use reqlint::engine::{self, FileResult, INTERNAL_ERROR, Settings};
-use reqlint::loading::{Format, Limits, Node, Span, Value, parse_text};
+use reqlint::loading::{Format, Limits, Node, ProblemKind, Span, Value, parse_text};
 use reqlint::model::config::Config;
 use reqlint::model::context::ContextIndex;
 
@@ -523,7 +523,8 @@ proptest! {
         let mut text = String::new();
         render_block(&doc, 0, &mut text);
         let (docs, problems) = parse_text(&text, Format::Yaml, &Limits::DEFAULT);
-        prop_assert!(problems.is_empty(), "{problems:?}\n{text}");
+        // The generator repeats keys on purpose; the tree keeps the last value.
+        prop_assert!(problems.iter().all(|p| p.kind == ProblemKind::DuplicateKey), "{problems:?}\n{text}");
         for node in &docs {
             let json = to_json(node);
             for format in [Format::Json, Format::Yaml] {
