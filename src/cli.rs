@@ -106,6 +106,9 @@ struct CheckArgs {
     /// Number of threads to lint with [default: all cores]
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Read and parse the files but run no rule (for benchmarks)
+    #[arg(long, hide = true)]
+    parse_only: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -409,6 +412,9 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
                     .join(", ")
             );
         }
+        if args.parse_only {
+            return parse_only(&targets, &settings, args.threads);
+        }
         let mut results = lint_all(&targets, &settings, args.threads)?;
         let mut facts = crate::rules::RunFacts::default();
         for r in &mut results {
@@ -467,6 +473,38 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     })
 }
 
+/// Reads and parses every file, runs no rule, prints how many documents were read: the
+/// floor that the benchmark compares the whole check with.
+fn parse_only(
+    targets: &[walk::Target],
+    settings: &Settings,
+    threads: Option<usize>,
+) -> Result<ExitCode, String> {
+    let pool = thread_pool(threads)?;
+    let documents: usize = pool.install(|| {
+        targets
+            .par_iter()
+            .map(|t| {
+                let bytes = std::fs::read(&t.path).unwrap_or_default();
+                let format = crate::loading::Format::from_path(&t.display);
+                crate::loading::load(bytes, format, &settings.limits)
+                    .documents
+                    .len()
+            })
+            .sum()
+    });
+    println!("{} files, {documents} documents", targets.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .stack_size(THREAD_STACK)
+        .build()
+        .map_err(|e| format!("cannot start threads: {e}"))
+}
+
 /// Stack for lint threads: generous, although the loaders never recurse deeply.
 const THREAD_STACK: usize = 8 * 1024 * 1024;
 
@@ -475,11 +513,7 @@ fn lint_all(
     settings: &Settings,
     threads: Option<usize>,
 ) -> Result<Vec<FileResult>, String> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .stack_size(THREAD_STACK)
-        .build()
-        .map_err(|e| format!("cannot start threads: {e}"))?;
+    let pool = thread_pool(threads)?;
     Ok(pool.install(|| {
         targets
             .par_iter()

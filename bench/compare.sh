@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Times reqlint against `cat` and a parse-only run on generated corpora, and prints every
+# performance target of BENCHMARKS.md as met or NOT MET, with the figures.
+#
+#   bench/compare.sh            # 10,000 and 100,000 files; about five minutes
+#   QUICK=1 bench/compare.sh    # fewer runs (a smoke check)
+#
+# Needs python3 (the corpus generator in ../shared/bench or $GEN_CORPUS), GNU time
+# (/usr/bin/time) and, when present, hyperfine (apt-get install hyperfine).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+gen=${GEN_CORPUS:-../shared/bench/gen_corpus.py}
+work=${BENCH_DIR:-/tmp/reqlint-bench}
+runs=${RUNS:-11}
+[ -n "${QUICK:-}" ] && runs=3
+mkdir -p "$work"
+
+cargo build --release --locked --quiet
+bin=$PWD/target/release/reqlint
+
+corpus() {  # corpus N -> directory
+    local dir="$work/corpus-$1"
+    if [ ! -d "$dir" ]; then
+        python3 "$gen" --n "$1" --out "$dir" --seed 42 >/dev/null
+    fi
+    echo "$dir"
+}
+
+# median wall seconds of a command, over $runs runs after one warm-up
+median() {
+    if command -v hyperfine >/dev/null; then
+        hyperfine --style none --warmup 1 --runs "$runs" -i --export-json "$work/h.json" -- "$1" >/dev/null
+        python3 -c "import json;print('%.4f' % json.load(open('$work/h.json'))['results'][0]['median'])"
+    else
+        local times=()
+        bash -c "$1" >/dev/null 2>&1 || true
+        for _ in $(seq "$runs"); do
+            local s e
+            s=$(date +%s.%N); bash -c "$1" >/dev/null 2>&1 || true; e=$(date +%s.%N)
+            times+=("$(echo "$e - $s" | bc -l)")
+        done
+        printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {printf "%.4f\n", a[int((NR+1)/2)]}'
+    fi
+}
+
+maxrss_mb() {  # peak memory of one run, MB
+    /usr/bin/time -f %M bash -c "$1 >/dev/null 2>&1" 2>&1 >/dev/null | tail -n 1 | awk '{printf "%.1f\n", $1/1024}'
+}
+
+verdict() {  # verdict LABEL OK(0/1) DETAIL
+    if [ "$2" = 1 ]; then status="met"; else status="NOT MET"; fail=1; fi
+    printf '%-58s %-8s %s\n' "$1" "$status" "$3"
+}
+le() { python3 -c "import sys; print(1 if float(sys.argv[1]) <= float(sys.argv[2]) else 0)" "$1" "$2"; }
+ge() { python3 -c "import sys; print(1 if float(sys.argv[1]) >= float(sys.argv[2]) else 0)" "$1" "$2"; }
+ratio() { python3 -c "import sys; print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
+
+fail=0
+c10=$(corpus 10000)
+c100=$(corpus 100000)
+bytes10=$(du -sb "$c10" | cut -f1)
+
+echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d)"
+echo "reqlint $($bin --version | cut -d' ' -f2); $runs runs each; median wall time"
+echo
+
+cat10=$(median "find $c10 -type f -print0 | xargs -0 cat > /dev/null")
+lint10=$(median "$bin check $c10 --format json > /dev/null")
+parse10=$(median "$bin check $c10 --parse-only > /dev/null")
+echo "10,000 files ($bytes10 bytes): cat $cat10 s, parse-only $parse10 s, reqlint $lint10 s"
+r=$(ratio "$lint10" "$cat10")
+verdict "10k files: reqlint <= 2x cat" "$(le "$r" 2)" "${r}x (reqlint/parse-only $(ratio "$lint10" "$parse10")x)"
+
+lint100=$(median "$bin check $c100 --format json > /dev/null")
+r=$(ratio "$lint100" "$lint10")
+verdict "100k files take <= 10.5x as long as 10k" "$(le "$r" 10.5)" "${r}x ($lint100 s)"
+
+one=$(median "$bin check $c10 --format json --threads 1 > /dev/null")
+two=$(median "$bin check $c10 --format json --threads 2 > /dev/null")
+r=$(ratio "$one" "$two")
+verdict "two threads >= 1.7x faster than one" "$(ge "$r" 1.7)" "${r}x (1 thread $one s, 2 threads $two s)"
+
+m10=$(maxrss_mb "$bin check $c10 --format json")
+verdict "peak memory, 10k files <= 40 MB" "$(le "$m10" 40)" "$m10 MB"
+m100=$(maxrss_mb "$bin check $c100 --format json")
+verdict "peak memory, 100k files <= 60 MB" "$(le "$m100" 60)" "$m100 MB"
+
+typical=$(find "$c10" -name 'adset-*.req.yaml' | sort | head -n 1)
+single=$(median "$bin check $typical --format json > /dev/null")
+ms=$(python3 -c "print('%.2f' % ($single * 1000))")
+verdict "a typical file <= 3 ms, process start included" "$(le "$ms" 3)" "$ms ms"
+
+big="$work/200-requests.req.yaml"
+python3 - "$big" <<'PY'
+import sys
+lines = ["token:", "  permissions:", "    user: {Email addresses: read, Followers: write}", "requests:"]
+for i in range(200):
+    lines.append("  - GET /user/emails" if i % 2 else f"  - PUT /user/following/user{i}")
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+twohundred=$(median "$bin check $big --format json > /dev/null")
+ms=$(python3 -c "print('%.2f' % ($twohundred * 1000))")
+verdict "a file with 200 requests <= 5 ms" "$(le "$ms" 5)" "$ms ms"
+
+# Loader throughput per core, from the divan benchmark (1 MB of request documents).
+bench=$(cargo bench --locked --quiet --bench lint -- loader_1mb 2>/dev/null)
+median_mbs() {  # the median MB/s of a divan row
+    echo "$bench" | python3 -c "
+import re, sys
+lines = sys.stdin.read().splitlines()
+for i, l in enumerate(lines):
+    if re.search(r'─ $1\\b', l) and i + 1 < len(lines):
+        cols = lines[i + 1].split('│')
+        m = re.search(r'([0-9.]+) MB/s', cols[2] if len(cols) > 2 else '')
+        print(m.group(1) if m else 0)
+        break
+else:
+    print(0)
+"
+}
+yaml=$(median_mbs yaml)
+json=$(median_mbs json)
+verdict "YAML loader >= 35 MB/s per core (median)" "$(ge "${yaml:-0}" 35)" "${yaml:-?} MB/s"
+verdict "JSON loader >= 200 MB/s per core (median)" "$(ge "${json:-0}" 200)" "${json:-?} MB/s"
+
+echo
+if [ "$fail" = 0 ]; then echo "every target met"; else echo "some targets NOT MET"; fi
