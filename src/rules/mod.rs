@@ -215,3 +215,33 @@ mod tests {
         }
     }
 }
+
+/// Lints a YAML request file with a config and a context snapshot, for rule tests.
+#[cfg(test)]
+pub fn test_diagnostics(
+    rule: &str,
+    config: Config,
+    context_yaml: &str,
+    yaml: &str,
+) -> Vec<Diagnostic> {
+    use std::path::Path;
+    let mut context = ContextIndex::default();
+    context
+        .add_text(context_yaml.as_bytes().to_vec(), Path::new("c.yaml"))
+        .expect("the test's context snapshot is valid");
+    let settings = crate::engine::Settings {
+        config,
+        context,
+        limits: crate::loading::Limits::DEFAULT,
+    };
+    crate::engine::lint_bytes(
+        "t.req.yaml",
+        Path::new("t.req.yaml"),
+        yaml.as_bytes().to_vec(),
+        &settings,
+    )
+    .diagnostics
+    .into_iter()
+    .filter(|d| d.rule == rule)
+    .collect()
+}

@@ -370,12 +370,10 @@ impl Rule for AdSetBudgetBelowMinimum {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use std::path::{Path, PathBuf};
+    use std::path::PathBuf;
 
     use super::*;
-    use crate::engine::{Settings, lint_bytes};
     use crate::model::config::Config;
-    use crate::model::context::ContextIndex;
 
     const SEED: &str = include_str!("../../../seeds/002_df9fd792f0eab53c.txt");
 
@@ -488,25 +486,7 @@ pub(crate) mod tests {
         for (c, r) in rates {
             config.currency_rates.insert(c.to_string(), *r);
         }
-        let mut context = ContextIndex::default();
-        context
-            .add_text(context_yaml.as_bytes().to_vec(), Path::new("c.yaml"))
-            .unwrap();
-        let settings = Settings {
-            config,
-            context,
-            limits: Limits::DEFAULT,
-        };
-        lint_bytes(
-            "t.req.yaml",
-            Path::new("t.req.yaml"),
-            yaml.as_bytes().to_vec(),
-            &settings,
-        )
-        .diagnostics
-        .into_iter()
-        .filter(|d| d.rule == rule)
-        .collect()
+        crate::rules::test_diagnostics(rule, config, context_yaml, yaml)
     }
 
     fn messages(yaml: &str, rates: &[(&str, f64)]) -> Vec<String> {

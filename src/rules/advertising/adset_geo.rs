@@ -392,12 +392,7 @@ pub fn report_dsa_gaps(
 /// Lints a request file with a context snapshot, for group A's unit tests.
 #[cfg(test)]
 pub(crate) mod testing {
-    use std::path::{Path, PathBuf};
-
-    use crate::engine::{Settings, lint_bytes};
-    use crate::loading::Limits;
     use crate::model::config::Config;
-    use crate::model::context::ContextIndex;
 
     /// The context of the tests: accounts with both defaults (1), none (2), a payor
     /// only (3); ad sets in the EU without (11) and with (12) payor and beneficiary, and
@@ -425,35 +420,19 @@ ad_sets:
     }
 
     pub fn lint(rule: &str, yaml: &str) -> Vec<Found> {
-        let mut index = ContextIndex::default();
-        index
-            .add_text(CONTEXT.as_bytes().to_vec(), Path::new("c.yaml"))
-            .unwrap();
-        let settings = Settings {
-            config: Config::defaults(PathBuf::from(".")),
-            context: index,
-            limits: Limits::DEFAULT,
-        };
-        lint_bytes(
-            "t.req.yaml",
-            Path::new("t.req.yaml"),
-            yaml.as_bytes().to_vec(),
-            &settings,
-        )
-        .diagnostics
-        .iter()
-        .filter(|d| d.rule == rule)
-        .map(|d| Found {
-            message: d.message.clone(),
-            at: yaml[d.span.range()].to_string(),
-            labels: d
-                .labels
-                .iter()
-                .map(|l| yaml[l.span.range()].to_string())
-                .collect(),
-            help: d.help.clone().unwrap_or_default(),
-        })
-        .collect()
+        crate::rules::test_diagnostics(rule, Config::defaults(".".into()), CONTEXT, yaml)
+            .iter()
+            .map(|d| Found {
+                message: d.message.clone(),
+                at: yaml[d.span.range()].to_string(),
+                labels: d
+                    .labels
+                    .iter()
+                    .map(|l| yaml[l.span.range()].to_string())
+                    .collect(),
+                help: d.help.clone().unwrap_or_default(),
+            })
+            .collect()
     }
 
     /// The pointed-at texts only.

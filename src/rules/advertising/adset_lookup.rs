@@ -123,35 +123,14 @@ pub const fn major(major: u32) -> Version {
 /// Lints a request file with a context snapshot, for the rules' unit tests.
 #[cfg(test)]
 pub mod testing {
-    use std::path::{Path, PathBuf};
-
-    use crate::engine::{Settings, lint_bytes};
-    use crate::loading::Limits;
     use crate::model::config::Config;
-    use crate::model::context::ContextIndex;
 
     /// `(message, the text the diagnostic points at)` of `rule`'s diagnostics.
     pub fn lint(rule: &str, context: &str, yaml: &str) -> Vec<(String, String)> {
-        let mut index = ContextIndex::default();
-        index
-            .add_text(context.as_bytes().to_vec(), Path::new("c.yaml"))
-            .unwrap();
-        let settings = Settings {
-            config: Config::defaults(PathBuf::from(".")),
-            context: index,
-            limits: Limits::DEFAULT,
-        };
-        lint_bytes(
-            "t.req.yaml",
-            Path::new("t.req.yaml"),
-            yaml.as_bytes().to_vec(),
-            &settings,
-        )
-        .diagnostics
-        .iter()
-        .filter(|d| d.rule == rule)
-        .map(|d| (d.message.clone(), yaml[d.span.range()].to_string()))
-        .collect()
+        crate::rules::test_diagnostics(rule, Config::defaults(".".into()), context, yaml)
+            .iter()
+            .map(|d| (d.message.clone(), yaml[d.span.range()].to_string()))
+            .collect()
     }
 
     /// The pointed-at texts only.
