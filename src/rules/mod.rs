@@ -190,32 +190,6 @@ pub fn names() -> Vec<&'static str> {
     REGISTRY.iter().map(|r| r.meta().name).collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_unique_kebab_case() {
-        let mut seen = std::collections::HashSet::new();
-        for rule in REGISTRY {
-            let m = rule.meta();
-            assert!(seen.insert(m.name), "duplicate rule {}", m.name);
-            assert!(
-                m.name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
-                "{} is not kebab-case",
-                m.name
-            );
-            assert!(
-                !m.summary.ends_with('.'),
-                "{}: a summary is a phrase",
-                m.name
-            );
-            assert!(!m.what.is_empty() && !m.why.is_empty() && !m.source.is_empty());
-            assert!(m.bad.path.contains(m.name) && m.good.path.contains(m.name));
-        }
-    }
-}
-
 /// Lints a YAML request file with a config and a context snapshot, for rule tests.
 #[cfg(test)]
 pub fn test_diagnostics(
@@ -244,4 +218,30 @@ pub fn test_diagnostics(
     .into_iter()
     .filter(|d| d.rule == rule)
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_kebab_case() {
+        let mut seen = std::collections::HashSet::new();
+        for rule in REGISTRY {
+            let m = rule.meta();
+            assert!(seen.insert(m.name), "duplicate rule {}", m.name);
+            assert!(
+                m.name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{} is not kebab-case",
+                m.name
+            );
+            assert!(
+                !m.summary.ends_with('.'),
+                "{}: a summary is a phrase",
+                m.name
+            );
+            assert!(!m.what.is_empty() && !m.why.is_empty() && !m.source.is_empty());
+            assert!(m.bad.path.contains(m.name) && m.good.path.contains(m.name));
+        }
+    }
 }
