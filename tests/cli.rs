@@ -1296,3 +1296,16 @@ fn every_rule_fires_on_its_bad_fixture_and_not_on_its_good_one() {
         }
     }
 }
+
+/// The README's rules table is the output of `reqlint rules`, kept in step.
+#[test]
+fn readme_lists_the_rules_as_reqlint_rules_prints_them() {
+    let root = repo_root();
+    let listing = reqlint(&root, &["rules"]);
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(
+        readme.contains(&listing.stdout),
+        "README.md's rules table differs from `reqlint rules`; paste its output again:\n{}",
+        listing.stdout
+    );
+}
