@@ -30,7 +30,7 @@ corpus() {  # corpus N -> directory
 # median wall seconds of a command, over $runs runs after one warm-up
 median() {
     if command -v hyperfine >/dev/null; then
-        hyperfine --style none --warmup 1 --runs "$runs" -i --export-json "$work/h.json" -- "$1" >/dev/null
+        hyperfine --style none --warmup 1 --runs "$runs" -i --export-json "$work/h.json" -- "$1" >/dev/null 2>&1
         python3 -c "import json;print('%.4f' % json.load(open('$work/h.json'))['results'][0]['median'])"
     else
         local times=()
@@ -45,7 +45,7 @@ median() {
 }
 
 maxrss_mb() {  # peak memory of one run, MB
-    /usr/bin/time -f %M bash -c "$1 >/dev/null 2>&1" 2>&1 >/dev/null | tail -n 1 | awk '{printf "%.1f\n", $1/1024}'
+    { /usr/bin/time -f %M bash -c "$1 >/dev/null 2>&1" 2>&1 >/dev/null || true; } | tail -n 1 | awk '{printf "%.1f\n", $1/1024}'
 }
 
 verdict() {  # verdict LABEL OK(0/1) DETAIL
@@ -86,7 +86,7 @@ verdict "peak memory, 10k files <= 40 MB" "$(le "$m10" 40)" "$m10 MB"
 m100=$(maxrss_mb "$bin check $c100 --format json")
 verdict "peak memory, 100k files <= 60 MB" "$(le "$m100" 60)" "$m100 MB"
 
-typical=$(find "$c10" -name 'adset-*.req.yaml' | sort | head -n 1)
+typical=$(find "$c10" -name 'adset-*.req.yaml' | sort | sed -n 1p || true)
 single=$(median "$bin check $typical --format json > /dev/null")
 ms=$(python3 -c "print('%.2f' % ($single * 1000))")
 verdict "a typical file <= 3 ms, process start included" "$(le "$ms" 3)" "$ms ms"

@@ -11,6 +11,10 @@ use reqlint::model::config::Config;
 use reqlint::model::context::ContextIndex;
 use reqlint::rules::codehost::catalog::{CATALOG, Segment};
 
+// The same allocator as the binary, so that the figures are the binary's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }

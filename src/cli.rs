@@ -352,13 +352,13 @@ fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
     };
     let targets = walk::collect(&inputs, &settings.config)?;
     let mut tokens = std::collections::BTreeMap::new();
-    for t in &targets {
-        let bytes =
-            std::fs::read(&t.path).map_err(|e| format!("cannot read {}: {e}", t.display))?;
-        let mut loaded = loading::load(bytes, Format::from_path(&t.display), &settings.limits);
+    for t in &targets.files {
+        let display = targets.display(t);
+        let bytes = std::fs::read(&t.path).map_err(|e| format!("cannot read {}: {e}", display))?;
+        let mut loaded = loading::load(bytes, Format::from_path(&display), &settings.limits);
         model::decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
         let file_model = FileModel::build(&loaded.documents, &loaded.text);
-        scopes::collect(&t.display, &loaded.text, &file_model, &mut tokens);
+        scopes::collect(&display, &loaded.text, &file_model, &mut tokens);
     }
     let mut out = std::io::stdout().lock();
     let written = match args.format {
@@ -376,7 +376,15 @@ fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
 
 fn check(args: CheckArgs) -> Result<ExitCode, String> {
     let settings = load_settings(&args)?;
-    let results = if args.paths.len() == 1 && args.paths[0].as_os_str() == "-" {
+    let format = args.format.unwrap_or_else(|| {
+        if std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| !v.is_empty()) {
+            OutputFormat::Github
+        } else {
+            OutputFormat::Human
+        }
+    });
+    // Files without a diagnostic are not kept: the summary counts every file.
+    let (results, files, requests) = if args.paths.len() == 1 && args.paths[0].as_os_str() == "-" {
         let mut bytes = Vec::new();
         std::io::stdin()
             .read_to_end(&mut bytes)
@@ -385,12 +393,9 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             .stdin_filename
             .clone()
             .unwrap_or_else(|| "-".to_string());
-        vec![engine::lint_bytes(
-            &name,
-            Path::new(&name),
-            bytes,
-            &settings,
-        )]
+        let result = engine::lint_bytes(&name, Path::new(&name), bytes, &settings);
+        let requests = result.requests;
+        (vec![result], 1, requests)
     } else {
         let inputs = if args.paths.is_empty() {
             vec![PathBuf::from(".")]
@@ -402,7 +407,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         }
         let targets = walk::collect(&inputs, &settings.config)?;
         let complete = inputs.iter().any(|p| p.is_dir());
-        if targets.is_empty() {
+        if targets.files.is_empty() {
             eprintln!(
                 "reqlint: warning: no request files found under {}; `include` in .reqlint.yaml chooses which files are linted",
                 inputs
@@ -415,16 +420,14 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         if args.parse_only {
             return parse_only(&targets, &settings, args.threads);
         }
-        let mut results = lint_all(&targets, &settings, args.threads)?;
-        let mut facts = crate::rules::RunFacts::default();
-        for r in &mut results {
-            facts.merge(std::mem::take(&mut r.facts));
-        }
-        if let Some(config_result) = engine::lint_run(&settings, &facts, complete) {
+        let keep_text = format == OutputFormat::Human;
+        let run = lint_all(&targets, &settings, args.threads, keep_text)?;
+        let mut results = run.results;
+        if let Some(config_result) = engine::lint_run(&settings, &run.facts, complete) {
             results.push(config_result);
             results.sort_by(|a, b| a.path.cmp(&b.path));
         }
-        results
+        (results, run.files, run.requests)
     };
     for r in &results {
         if let Some(e) = &r.io_error {
@@ -440,19 +443,13 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         }
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let format = args.format.unwrap_or_else(|| {
-        if std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| !v.is_empty()) {
-            OutputFormat::Github
-        } else {
-            OutputFormat::Human
-        }
-    });
+    let summary = reports::Summary::new(&results, files, requests);
     let written = match format {
-        OutputFormat::Human => reports::human::write(&results, color, &mut out),
-        OutputFormat::Concise => reports::concise::write(&results, &mut out),
-        OutputFormat::Json => reports::json::write(&results, &mut out),
+        OutputFormat::Human => reports::human::write(&results, summary, color, &mut out),
+        OutputFormat::Concise => reports::concise::write(&results, summary, &mut out),
+        OutputFormat::Json => reports::json::write(&results, summary, &mut out),
         OutputFormat::Sarif => reports::sarif::write(&results, &mut out),
-        OutputFormat::Github => reports::github::write(&results, &mut out),
+        OutputFormat::Github => reports::github::write(&results, summary, &mut out),
     };
     let flushed = written.and_then(|()| out.flush());
     if let Err(e) = flushed
@@ -476,24 +473,25 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
 /// Reads and parses every file, runs no rule, prints how many documents were read: the
 /// floor that the benchmark compares the whole check with.
 fn parse_only(
-    targets: &[walk::Target],
+    targets: &walk::Targets,
     settings: &Settings,
     threads: Option<usize>,
 ) -> Result<ExitCode, String> {
     let pool = thread_pool(threads)?;
     let documents: usize = pool.install(|| {
         targets
+            .files
             .par_iter()
             .map(|t| {
                 let bytes = std::fs::read(&t.path).unwrap_or_default();
-                let format = crate::loading::Format::from_path(&t.display);
+                let format = crate::loading::Format::from_path(&t.path.to_string_lossy());
                 crate::loading::load(bytes, format, &settings.limits)
                     .documents
                     .len()
             })
             .sum()
     });
-    println!("{} files, {documents} documents", targets.len());
+    println!("{} files, {documents} documents", targets.files.len());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -508,16 +506,68 @@ fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
 /// Stack for lint threads: generous, although the loaders never recurse deeply.
 const THREAD_STACK: usize = 8 * 1024 * 1024;
 
+/// What a run of many files keeps: the results that have something to report, and the
+/// counts and facts of all.
+#[derive(Default)]
+struct RunResults {
+    results: Vec<FileResult>,
+    files: usize,
+    requests: usize,
+    facts: crate::rules::RunFacts,
+}
+
+impl RunResults {
+    fn add(mut self, mut r: FileResult, keep_text: bool) -> Self {
+        if r.io_error.is_none() {
+            self.files += 1;
+        }
+        self.requests += r.requests;
+        self.facts.merge(std::mem::take(&mut r.facts));
+        if !r.diagnostics.is_empty() || r.io_error.is_some() {
+            if !keep_text {
+                r.drop_text();
+            }
+            self.results.push(r);
+        }
+        self
+    }
+
+    fn merge(mut self, other: RunResults) -> Self {
+        // Chunks come back in order: the left one first.
+        self.results.extend(other.results);
+        self.files += other.files;
+        self.requests += other.requests;
+        self.facts.merge(other.facts);
+        self
+    }
+}
+
+/// Lints every file in parallel; only files with something to report are kept, with
+/// their text only when the report shows code frames.
 fn lint_all(
-    targets: &[walk::Target],
+    targets: &walk::Targets,
     settings: &Settings,
     threads: Option<usize>,
-) -> Result<Vec<FileResult>, String> {
+    keep_text: bool,
+) -> Result<RunResults, String> {
+    let lint = |t: &walk::Target| {
+        engine::lint_path(&t.path, &targets.display(t), &targets.relative(t), settings)
+    };
+    // One file (an editor's or a hook's run): no threads to start.
+    if targets.files.len() <= 1 {
+        return Ok(targets
+            .files
+            .iter()
+            .map(lint)
+            .fold(RunResults::default(), |acc, r| acc.add(r, keep_text)));
+    }
     let pool = thread_pool(threads)?;
     Ok(pool.install(|| {
         targets
+            .files
             .par_iter()
-            .map(|t| engine::lint_path(&t.path, &t.display, &t.rel, settings))
-            .collect()
+            .map(lint)
+            .fold(RunResults::default, |acc, r| acc.add(r, keep_text))
+            .reduce(RunResults::default, RunResults::merge)
     }))
 }

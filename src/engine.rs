@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::loading::{self, Format, Limits, Span};
+use crate::loading::{self, Format, Limits, Position, Span};
 use crate::model::config::Config;
 use crate::model::context::ContextIndex;
 use crate::model::{self, FileModel};
@@ -32,6 +32,36 @@ pub struct FileResult {
     pub io_error: Option<String>,
     /// What the file tells run-level rules.
     pub facts: RunFacts,
+    /// Start and end of each diagnostic, kept when the text is dropped.
+    pub positions: Option<Vec<(Position, Position)>>,
+}
+
+impl FileResult {
+    /// Start and end line/column of each diagnostic.
+    pub fn positions(&self) -> Vec<(Position, Position)> {
+        if let Some(p) = &self.positions {
+            return p.clone();
+        }
+        let text = self.text.as_deref().unwrap_or("");
+        let index = loading::LineIndex::new(text);
+        self.diagnostics
+            .iter()
+            .map(|d| {
+                (
+                    index.position(text, d.span.start),
+                    index.position(text, d.span.end),
+                )
+            })
+            .collect()
+    }
+
+    /// Keeps the positions and drops the text, for reports that print no code frame.
+    pub fn drop_text(&mut self) {
+        if self.text.is_some() {
+            self.positions = Some(self.positions());
+            self.text = None;
+        }
+    }
 }
 
 /// Name of the diagnostic given when reqlint itself failed on a file.
@@ -47,6 +77,7 @@ pub fn lint_path(path: &Path, display: &str, rel: &Path, settings: &Settings) ->
         requests: 0,
         io_error: Some(format!("cannot read {display}: {e}")),
         facts: RunFacts::default(),
+        positions: None,
     };
     let size = match std::fs::metadata(path) {
         Ok(meta) if meta.is_dir() => {
@@ -79,6 +110,7 @@ fn lint_oversized(display: &str, rel: &Path, size: u64, settings: &Settings) -> 
         requests: 0,
         io_error: None,
         facts,
+        positions: None,
     }
 }
 
@@ -109,6 +141,7 @@ pub fn lint_bytes(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
             requests: 0,
             io_error: None,
             facts: RunFacts::default(),
+            positions: None,
         }
     })
 }
@@ -140,6 +173,7 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
         requests,
         io_error: None,
         facts,
+        positions: None,
     }
 }
 
@@ -158,6 +192,7 @@ fn run_rules(
         model,
         config: &settings.config,
         context: &settings.context,
+        advertising: Default::default(),
     };
     let mut diagnostics = Vec::new();
     let mut facts = RunFacts::default();
@@ -237,6 +272,7 @@ pub fn lint_run(settings: &Settings, facts: &RunFacts, complete: bool) -> Option
         requests: 0,
         io_error: None,
         facts: RunFacts::default(),
+        positions: None,
     })
 }
 

@@ -6,19 +6,37 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::model::config::Config;
 
-/// A file to lint.
+/// A file to lint: the path as given or found. What it is shown as and what globs see are
+/// derived when it is linted ([`Targets::display`], [`Targets::relative`]), so that a walk
+/// of 100,000 files keeps one allocation a file.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Target {
+    pub path: Box<Path>,
+}
+
+/// The files of a run and what their paths are relative to.
+#[derive(Debug)]
+pub struct Targets {
+    pub files: Vec<Target>,
+    cwd: PathBuf,
+    root: PathBuf,
+}
+
+impl Targets {
     /// The path as given or found, without a leading `./`.
-    pub display: String,
-    pub path: PathBuf,
+    pub fn display(&self, target: &Target) -> String {
+        strip_dot(&target.path).to_string_lossy().into_owned()
+    }
+
     /// The path relative to the config root, for globs.
-    pub rel: PathBuf,
+    pub fn relative(&self, target: &Target) -> PathBuf {
+        relative(&target.path, &self.cwd, &self.root)
+    }
 }
 
 /// The files under `inputs`, sorted and without repeats. A path that does not exist
 /// is an error of the run.
-pub fn collect(inputs: &[PathBuf], config: &Config) -> Result<Vec<Target>, String> {
+pub fn collect(inputs: &[PathBuf], config: &Config) -> Result<Targets, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
     let root = absolute(&cwd, &config.root);
@@ -27,7 +45,9 @@ pub fn collect(inputs: &[PathBuf], config: &Config) -> Result<Vec<Target>, Strin
         let meta = std::fs::metadata(input)
             .map_err(|e| format!("{}: {}", input.display(), describe(&e)))?;
         if !meta.is_dir() {
-            targets.push(target(input, &cwd, &root));
+            targets.push(Target {
+                path: input.clone().into_boxed_path(),
+            });
             continue;
         }
         let walker = ignore::WalkBuilder::new(input)
@@ -41,19 +61,24 @@ pub fn collect(inputs: &[PathBuf], config: &Config) -> Result<Vec<Target>, Strin
                 continue;
             }
             let path = entry.path();
-            let t = target(path, &cwd, &root);
+            let rel = relative(path, &cwd, &root);
             let from_walk_root = path.strip_prefix(input).unwrap_or(path);
-            let candidates = [t.rel.as_path(), from_walk_root];
+            let candidates = [rel.as_path(), from_walk_root];
             if candidates.iter().any(|p| config.include.is_match(p))
                 && !candidates.iter().any(|p| config.exclude.is_match(p))
             {
-                targets.push(t);
+                targets.push(Target { path: path.into() });
             }
         }
     }
-    targets.sort();
+    // Files in the order of their paths as shown (SPEC 4: deterministic output).
+    targets.sort_by_cached_key(|t| strip_dot(&t.path).to_string_lossy().into_owned());
     targets.dedup_by(|a, b| a.path == b.path);
-    Ok(targets)
+    Ok(Targets {
+        files: targets,
+        cwd,
+        root,
+    })
 }
 
 fn describe(e: &std::io::Error) -> String {
@@ -64,21 +89,31 @@ fn describe(e: &std::io::Error) -> String {
     }
 }
 
-fn target(path: &Path, cwd: &Path, root: &Path) -> Target {
+fn relative(path: &Path, cwd: &Path, root: &Path) -> PathBuf {
+    let plain = !path
+        .components()
+        .any(|c| matches!(c, Component::CurDir | Component::ParentDir));
+    if plain {
+        // The common cases, without rebuilding the path component by component.
+        if path.is_absolute() {
+            if let Ok(rel) = path.strip_prefix(root) {
+                return rel.to_path_buf();
+            }
+        } else if root == cwd {
+            return path.to_path_buf();
+        }
+    }
     let clean = strip_dot(path);
     let abs = absolute(cwd, &clean);
-    let rel = abs
-        .strip_prefix(root)
+    abs.strip_prefix(root)
         .map(Path::to_path_buf)
-        .unwrap_or_else(|_| clean.clone());
-    Target {
-        display: clean.to_string_lossy().into_owned(),
-        path: path.to_path_buf(),
-        rel,
-    }
+        .unwrap_or(clean)
 }
 
 fn strip_dot(path: &Path) -> PathBuf {
+    if !path.starts_with(".") {
+        return path.to_path_buf();
+    }
     let stripped: PathBuf = path
         .components()
         .skip_while(|c| matches!(c, Component::CurDir))

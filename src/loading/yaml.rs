@@ -332,31 +332,32 @@ impl Builder<'_> {
             }
             Some(Frame::Map { key, .. }) => match std::mem::replace(key, PendingKey::None) {
                 PendingKey::None => {
-                    *key = match &node.value {
+                    let span = node.span;
+                    *key = match node.value {
                         Value::String(s) => PendingKey::Key {
-                            merge: s == "<<" && self.text.get(node.span.range()) == Some("<<"),
-                            text: s.clone(),
-                            span: node.span,
+                            merge: s == "<<" && self.text.get(span.range()) == Some("<<"),
+                            text: s,
+                            span,
                         },
                         Value::Number(s) => PendingKey::Key {
-                            text: s.clone(),
-                            span: node.span,
+                            text: s,
+                            span,
                             merge: false,
                         },
                         Value::Bool(b) => PendingKey::Key {
                             text: b.to_string(),
-                            span: node.span,
+                            span,
                             merge: false,
                         },
                         Value::Null => PendingKey::Key {
                             text: String::new(),
-                            span: node.span,
+                            span,
                             merge: false,
                         },
                         _ => {
                             self.problems.push(Problem::new(
                                 ProblemKind::Syntax,
-                                node.span,
+                                span,
                                 "a mapping key must be a string, not a list or a mapping",
                             ));
                             PendingKey::Skip

@@ -4,16 +4,12 @@
 use std::io::{self, Write};
 
 use crate::engine::FileResult;
-use crate::loading::LineIndex;
 
 use super::Summary;
 
-pub fn write(results: &[FileResult], out: &mut dyn Write) -> io::Result<()> {
+pub fn write(results: &[FileResult], summary: Summary, out: &mut dyn Write) -> io::Result<()> {
     for r in results {
-        let Some(text) = &r.text else { continue };
-        let index = LineIndex::new(text);
-        for d in &r.diagnostics {
-            let pos = index.position(text, d.span.start);
+        for (d, (pos, _)) in r.diagnostics.iter().zip(r.positions()) {
             writeln!(
                 out,
                 "{}:{}:{}: {}[{}]: {}",
@@ -21,5 +17,5 @@ pub fn write(results: &[FileResult], out: &mut dyn Write) -> io::Result<()> {
             )?;
         }
     }
-    writeln!(out, "{}", Summary::of(results).sentence())
+    writeln!(out, "{}", summary.sentence())
 }

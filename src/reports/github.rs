@@ -5,7 +5,6 @@ use std::io::{self, Write};
 
 use crate::diagnostic::Severity;
 use crate::engine::FileResult;
-use crate::loading::LineIndex;
 
 use super::Summary;
 
@@ -21,19 +20,15 @@ pub fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-pub fn write(results: &[FileResult], out: &mut dyn Write) -> io::Result<()> {
+pub fn write(results: &[FileResult], summary: Summary, out: &mut dyn Write) -> io::Result<()> {
     for r in results {
-        let Some(text) = &r.text else { continue };
-        let lines = LineIndex::new(text);
         let file = super::sarif::uri(&r.path);
-        for d in &r.diagnostics {
+        for (d, (start, end)) in r.diagnostics.iter().zip(r.positions()) {
             let command = match d.severity {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
                 Severity::Info => "notice",
             };
-            let start = lines.position(text, d.span.start);
-            let end = lines.position(text, d.span.end);
             let mut props = format!(
                 "file={},line={},endLine={}",
                 escape_property(&file),
@@ -55,7 +50,7 @@ pub fn write(results: &[FileResult], out: &mut dyn Write) -> io::Result<()> {
             writeln!(out, "::{command} {props}::{}", escape_data(&message))?;
         }
     }
-    writeln!(out, "{}", Summary::of(results).sentence())
+    writeln!(out, "{}", summary.sentence())
 }
 
 #[cfg(test)]

@@ -129,7 +129,12 @@ impl miette::Diagnostic for Report<'_> {
     }
 }
 
-pub fn write(results: &[FileResult], color: bool, out: &mut dyn Write) -> io::Result<()> {
+pub fn write(
+    results: &[FileResult],
+    summary: Summary,
+    color: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let theme = if color {
         GraphicalTheme::unicode()
     } else {
@@ -168,7 +173,7 @@ pub fn write(results: &[FileResult], color: bool, out: &mut dyn Write) -> io::Re
             writeln!(out)?;
         }
     }
-    writeln!(out, "{}", Summary::of(results).sentence())
+    writeln!(out, "{}", summary.sentence())
 }
 
 fn api_error_text(e: crate::diagnostic::ApiError) -> String {

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::diagnostic::{ApiError, Severity};
 use crate::engine::FileResult;
-use crate::loading::{LineIndex, Position};
+use crate::loading::Position;
 
 use super::Summary;
 
@@ -52,12 +52,10 @@ impl From<Position> for JsonPosition {
     }
 }
 
-pub fn write(results: &[FileResult], out: &mut dyn Write) -> io::Result<()> {
+pub fn write(results: &[FileResult], summary: Summary, out: &mut dyn Write) -> io::Result<()> {
     let mut diagnostics = Vec::new();
     for r in results {
-        let Some(text) = &r.text else { continue };
-        let index = LineIndex::new(text);
-        for d in &r.diagnostics {
+        for (d, (start, end)) in r.diagnostics.iter().zip(r.positions()) {
             diagnostics.push(JsonDiagnostic {
                 file: &r.path,
                 rule: d.rule,
@@ -68,8 +66,8 @@ pub fn write(results: &[FileResult], out: &mut dyn Write) -> io::Result<()> {
                 span: JsonSpan {
                     offset: d.span.start,
                     length: d.span.len(),
-                    start: index.position(text, d.span.start).into(),
-                    end: index.position(text, d.span.end).into(),
+                    start: start.into(),
+                    end: end.into(),
                 },
             });
         }
@@ -77,7 +75,7 @@ pub fn write(results: &[FileResult], out: &mut dyn Write) -> io::Result<()> {
     let output = Output {
         version: 1,
         diagnostics,
-        summary: Summary::of(results),
+        summary,
     };
     serde_json::to_writer_pretty(&mut *out, &output)?;
     writeln!(out)

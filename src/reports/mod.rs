@@ -8,7 +8,7 @@ pub mod sarif;
 
 use crate::diagnostic::Severity;
 use crate::engine::FileResult;
-use crate::loading::{LineIndex, Position, Span};
+use crate::loading::Span;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Summary {
@@ -20,19 +20,19 @@ pub struct Summary {
 }
 
 impl Summary {
-    pub fn of(results: &[FileResult]) -> Summary {
+    /// The summary of a run: `files` and `requests` count every file read, the results
+    /// only those with something to report.
+    pub fn new(results: &[FileResult], files: usize, requests: usize) -> Summary {
         let mut s = Summary {
-            files: results.iter().filter(|r| r.io_error.is_none()).count(),
+            files,
+            requests,
             ..Summary::default()
         };
-        for r in results {
-            s.requests += r.requests;
-            for d in &r.diagnostics {
-                match d.severity {
-                    Severity::Error => s.errors += 1,
-                    Severity::Warning => s.warnings += 1,
-                    Severity::Info => s.infos += 1,
-                }
+        for d in results.iter().flat_map(|r| &r.diagnostics) {
+            match d.severity {
+                Severity::Error => s.errors += 1,
+                Severity::Warning => s.warnings += 1,
+                Severity::Info => s.infos += 1,
             }
         }
         s
@@ -65,14 +65,6 @@ impl Summary {
             }
         }
     }
-}
-
-/// Start and end positions of a span, from a file's line index.
-pub fn positions(text: &str, index: &LineIndex, span: Span) -> (Position, Position) {
-    (
-        index.position(text, span.start),
-        index.position(text, span.end),
-    )
 }
 
 /// The text with every secret span masked, so code frames never show a secret.

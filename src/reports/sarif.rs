@@ -6,7 +6,6 @@ use serde_json::{Value, json};
 
 use crate::diagnostic::Severity;
 use crate::engine::FileResult;
-use crate::loading::LineIndex;
 use crate::rules::REGISTRY;
 
 fn level(severity: Severity) -> &'static str {
@@ -75,11 +74,7 @@ pub fn write(results: &[FileResult], out: &mut dyn Write) -> io::Result<()> {
     let index_of = |rule: &str| REGISTRY.iter().position(|r| r.meta().name == rule);
     let mut sarif_results = Vec::new();
     for r in results {
-        let Some(text) = &r.text else { continue };
-        let lines = LineIndex::new(text);
-        for d in &r.diagnostics {
-            let start = lines.position(text, d.span.start);
-            let end = lines.position(text, d.span.end);
+        for (d, (start, end)) in r.diagnostics.iter().zip(r.positions()) {
             let mut message = d.message.clone();
             if let Some(help) = &d.help {
                 message.push_str(&format!("\nhelp: {help}"));

@@ -80,6 +80,8 @@ pub struct FileContext<'a> {
     pub model: &'a FileModel<'a>,
     pub config: &'a Config,
     pub context: &'a ContextIndex,
+    /// What the advertising rules compute once per file.
+    pub advertising: advertising::FileCache,
 }
 
 /// What files tell the rules that judge a whole run, gathered file by file and merged

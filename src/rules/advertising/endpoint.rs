@@ -171,11 +171,10 @@ fn object_kind(request: &Request<'_>, id: &str, context: &ContextIndex) -> Optio
     let takes = |kind: ObjectKind| {
         Endpoint::by_id(kind, method).is_some_and(|e| {
             // What create takes also tells the kind, even where an update cannot change it.
-            let mut known = TABLES_DATA.known_names(e.table());
-            if let Some(create) = &TABLES_DATA.endpoint(e.table()).create {
-                known.extend(TABLES_DATA.known_names(create));
-            }
-            names.iter().all(|n| known.contains(n))
+            let create = TABLES_DATA.endpoint(e.table()).create.as_deref();
+            names.iter().all(|n| {
+                TABLES_DATA.takes(e.table(), n) || create.is_some_and(|c| TABLES_DATA.takes(c, n))
+            })
         })
     };
     match (takes(ObjectKind::CustomAudience), takes(ObjectKind::AdSet)) {

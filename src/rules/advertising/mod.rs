@@ -54,6 +54,8 @@ pub mod adset_lookup;
 pub mod adset_read_unknown_field;
 pub mod adset_time_range_invalid;
 
+use std::cell::OnceCell;
+
 use crate::diagnostic::Diagnostic;
 use crate::loading::Node;
 use crate::model::Request;
@@ -66,13 +68,64 @@ pub use endpoint::{AdCall, Endpoint, Recognized};
 pub fn calls<'f>(
     file: &'f FileContext<'_>,
 ) -> impl Iterator<Item = (&'f Request<'f>, Endpoint, AdCall<'f>)> {
-    file.model
-        .requests
-        .iter()
-        .filter_map(|r| match endpoint::recognize(r, file.context)? {
-            Recognized::Call(e, call) => Some((r, e, call)),
-            _ => None,
+    let requests = &file.model.requests;
+    file.advertising
+        .calls
+        .get_or_init(|| {
+            let index_of = |line: &crate::model::RequestLine,
+                            seg: Option<&crate::model::Segment>| {
+                seg.and_then(|s| line.segments.iter().position(|x| std::ptr::eq(x, s)))
+            };
+            requests
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| match endpoint::recognize(r, file.context)? {
+                    Recognized::Call(e, call) => Some(CachedCall {
+                        request: i,
+                        endpoint: e,
+                        account: index_of(call.line, call.account),
+                        object: index_of(call.line, call.object),
+                    }),
+                    _ => None,
+                })
+                .collect()
         })
+        .iter()
+        .filter_map(move |c| {
+            let request = &requests[c.request];
+            let line = request.line()?;
+            let call = AdCall {
+                line,
+                account: c.account.map(|k| &line.segments[k]),
+                object: c.object.map(|k| &line.segments[k]),
+            };
+            Some((request, c.endpoint, call))
+        })
+}
+
+/// What the advertising rules of one file share, computed once for all of them.
+#[derive(Default)]
+pub struct FileCache {
+    calls: OnceCell<Vec<CachedCall>>,
+    issues: OnceCell<Vec<params::Issue>>,
+}
+
+struct CachedCall {
+    request: usize,
+    endpoint: Endpoint,
+    account: Option<usize>,
+    object: Option<usize>,
+}
+
+/// The parameter-table findings of every advertising call of the file.
+fn param_issues<'f>(file: &'f FileContext<'_>) -> &'f [params::Issue] {
+    file.advertising.issues.get_or_init(|| {
+        calls(file)
+            .flat_map(|(request, endpoint, _)| {
+                params::check_params(endpoint.table(), request.params())
+            })
+            .collect()
+    })
 }
 
 /// Reports the param-table findings of `kind` for every advertising call.
@@ -83,20 +136,15 @@ pub fn report_param_issues(
     api_error: Option<u32>,
     out: &mut Vec<Diagnostic>,
 ) {
-    for (request, endpoint, _) in calls(file) {
-        for issue in params::check_params(endpoint.table(), request.params()) {
-            if !wanted(&issue.kind) {
-                continue;
-            }
-            let mut d = Diagnostic::new(meta, issue.span, issue.message);
-            if let Some(help) = issue.help {
-                d = d.with_help(help);
-            }
-            if let Some(code) = api_error {
-                d = d.with_api_error(code, None);
-            }
-            out.push(d);
+    for issue in param_issues(file).iter().filter(|i| wanted(&i.kind)) {
+        let mut d = Diagnostic::new(meta, issue.span, issue.message.clone());
+        if let Some(help) = &issue.help {
+            d = d.with_help(help.clone());
         }
+        if let Some(code) = api_error {
+            d = d.with_api_error(code, None);
+        }
+        out.push(d);
     }
 }
 

@@ -62,6 +62,8 @@ pub struct Tables {
     pub endpoints: HashMap<String, EndpointTable>,
     pub common: Vec<String>,
     pub ad_set_fields: Vec<String>,
+    /// Every name each endpoint takes (see [`Tables::known_names`]), computed once.
+    known: HashMap<String, std::collections::HashSet<String>>,
 }
 
 pub static TABLES_DATA: LazyLock<Tables> = LazyLock::new(|| Tables::parse(TABLES));
@@ -139,11 +141,27 @@ impl Tables {
                 None => Vec::new(),
             }
         };
-        Tables {
+        let mut tables = Tables {
             endpoints,
             common: names("common"),
             ad_set_fields: names("ad_set_fields"),
+            known: HashMap::new(),
+        };
+        let all: Vec<String> = tables.endpoints.keys().cloned().collect();
+        for name in all {
+            let set = tables
+                .compute_known(&name)
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+            tables.known.insert(name, set);
         }
+        tables
+    }
+
+    /// Whether the endpoint is known to take a param of this name.
+    pub fn takes(&self, endpoint: &str, name: &str) -> bool {
+        self.known.get(endpoint).is_some_and(|k| k.contains(name))
     }
 
     pub fn endpoint(&self, name: &str) -> &EndpointTable {
@@ -165,10 +183,16 @@ impl Tables {
 
     /// Every param name the endpoint is known to take.
     pub fn known_names(&self, endpoint: &str) -> Vec<&str> {
+        let mut names: Vec<&str> = self.known[endpoint].iter().map(String::as_str).collect();
+        names.sort_unstable();
+        names
+    }
+
+    fn compute_known(&self, endpoint: &str) -> Vec<&str> {
         let table = self.endpoint(endpoint);
         let mut names: Vec<&str> = table.params.iter().map(|(n, _)| n.as_str()).collect();
         if let Some(like) = &table.like {
-            names.extend(self.known_names(like));
+            names.extend(self.compute_known(like));
             names.extend(self.ad_set_fields.iter().map(String::as_str));
         }
         names.extend(self.common.iter().map(String::as_str));

@@ -62,23 +62,26 @@ fn token_char(c: u8) -> bool {
 /// Finds a credential-shaped word in `text`: its byte range and description.
 fn find_token(text: &str) -> Option<(std::ops::Range<usize>, &'static str, &'static str)> {
     let bytes = text.as_bytes();
-    for (prefix, min_body, what) in TOKEN_FORMATS {
-        let mut from = 0;
-        while let Some(found) = text[from..].find(prefix) {
-            let start = from + found;
-            let at_word_start = start == 0 || !token_char(bytes[start - 1]);
+    // One pass: a token starts a word with the first letter of one of the prefixes.
+    for (start, &b) in bytes.iter().enumerate() {
+        if !matches!(b, b'g' | b'E') || (start > 0 && token_char(bytes[start - 1])) {
+            continue;
+        }
+        for (prefix, min_body, what) in TOKEN_FORMATS {
+            if !bytes[start..].starts_with(prefix.as_bytes()) {
+                continue;
+            }
             let mut end = start + prefix.len();
             while end < bytes.len() && token_char(bytes[end]) {
                 end += 1;
             }
-            let body = &text[start + prefix.len()..end];
+            let body = &bytes[start + prefix.len()..end];
             // A real token mixes letters and digits; an identifier like EAA_SETTINGS does not.
-            let random_looking = body.bytes().any(|b| b.is_ascii_digit())
-                && body.bytes().any(|b| b.is_ascii_alphabetic());
-            if at_word_start && body.len() >= *min_body && random_looking {
+            let random_looking =
+                body.iter().any(u8::is_ascii_digit) && body.iter().any(u8::is_ascii_alphabetic);
+            if body.len() >= *min_body && random_looking {
                 return Some((start..end, prefix, what));
             }
-            from = start + prefix.len();
         }
     }
     None
