@@ -88,13 +88,18 @@ fn lint_and_check(name: &str, bytes: Vec<u8>) -> Result<FileResult, TestCaseErro
     prop_assert_eq!(starts, sorted);
     // Every report can render the result.
     let results = [result];
+    let summary = reqlint::reports::Summary::new(&results, 1, results[0].requests);
     let mut out = Vec::new();
-    prop_assert!(reqlint::reports::json::write(&results, &mut out).is_ok());
+    prop_assert!(reqlint::reports::json::write(&results, summary, &mut out).is_ok());
     prop_assert!(serde_json::from_slice::<serde_json::Value>(&out).is_ok());
     out.clear();
-    prop_assert!(reqlint::reports::concise::write(&results, &mut out).is_ok());
+    prop_assert!(reqlint::reports::concise::write(&results, summary, &mut out).is_ok());
     out.clear();
-    prop_assert!(reqlint::reports::human::write(&results, false, &mut out).is_ok());
+    prop_assert!(reqlint::reports::human::write(&results, summary, false, &mut out).is_ok());
+    out.clear();
+    prop_assert!(reqlint::reports::sarif::write(&results, &mut out).is_ok());
+    out.clear();
+    prop_assert!(reqlint::reports::github::write(&results, summary, &mut out).is_ok());
     let [result] = results;
     Ok(result)
 }
