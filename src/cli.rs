@@ -350,7 +350,7 @@ fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
     } else {
         args.paths.clone()
     };
-    let targets = walk::collect(&inputs, &settings.config)?;
+    let targets = walk::collect(&inputs, &settings.config, None)?;
     let mut tokens = std::collections::BTreeMap::new();
     for t in &targets.files {
         let display = targets.display(t);
@@ -405,7 +405,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         if inputs.iter().any(|p| p.as_os_str() == "-") {
             return Err("`-` (standard input) cannot be mixed with other paths".into());
         }
-        let targets = walk::collect(&inputs, &settings.config)?;
+        let targets = walk::collect(&inputs, &settings.config, args.threads)?;
         let complete = inputs.iter().any(|p| p.is_dir());
         if targets.files.is_empty() {
             eprintln!(
