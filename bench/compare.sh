@@ -30,7 +30,13 @@ corpus() {  # corpus N -> directory
 # median wall seconds of a command, over $runs runs after one warm-up
 median() {
     if command -v hyperfine >/dev/null; then
-        hyperfine --style none --warmup 1 --runs "$runs" -i --export-json "$work/h.json" -- "$1" >/dev/null 2>&1
+        # Without a pipe, time the command itself rather than a shell around it.
+        local cmd=$1 shell=()
+        case "$cmd" in
+            *'|'*) ;;
+            *) cmd=${cmd% > /dev/null}; shell=(-N) ;;
+        esac
+        hyperfine "${shell[@]}" --style none --warmup 1 --runs "$runs" -i --export-json "$work/h.json" -- "$cmd" >/dev/null 2>&1
         python3 -c "import json;print('%.4f' % json.load(open('$work/h.json'))['results'][0]['median'])"
     else
         local times=()
