@@ -132,7 +132,7 @@ fn loader_1mb(b: Bencher, format: &str) {
         AD_SET.to_string()
     } else {
         let (docs, _) = reqlint::loading::parse_text(AD_SET, Format::Yaml, &Limits::DEFAULT);
-        to_json(&docs[0])
+        docs[0].to_json()
     };
     let copies = 1_000_000 / one.len();
     let text = if format == "yaml" {
@@ -147,30 +147,4 @@ fn loader_1mb(b: Bencher, format: &str) {
     };
     b.counter(divan::counter::BytesCount::new(text.len()))
         .bench(|| load(black_box(text.clone().into_bytes()), fmt, &Limits::DEFAULT));
-}
-
-fn to_json(node: &reqlint::loading::Node) -> String {
-    use reqlint::loading::Value;
-    match &node.value {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.clone(),
-        Value::String(s) | Value::EncodedJson { text: s, .. } => serde_json::to_string(s).unwrap(),
-        Value::Seq(items) => format!(
-            "[{}]",
-            items.iter().map(to_json).collect::<Vec<_>>().join(",")
-        ),
-        Value::Map(entries) => format!(
-            "{{{}}}",
-            entries
-                .iter()
-                .map(|e| format!(
-                    "{}:{}",
-                    serde_json::to_string(&e.key).unwrap(),
-                    to_json(&e.value)
-                ))
-                .collect::<Vec<_>>()
-                .join(",")
-        ),
-    }
 }

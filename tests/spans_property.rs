@@ -531,7 +531,7 @@ proptest! {
         // The generator repeats keys on purpose; the tree keeps the last value.
         prop_assert!(problems.iter().all(|p| p.kind == ProblemKind::DuplicateKey), "{problems:?}\n{text}");
         for node in &docs {
-            let json = to_json(node);
+            let json = node.to_json();
             for format in [Format::Json, Format::Yaml] {
                 let (again, problems) = parse_text(&json, format, &Limits::DEFAULT);
                 prop_assert!(problems.is_empty(), "{problems:?}\n{json}");
@@ -684,41 +684,6 @@ proptest! {
 fn fixtures_as_they_are() {
     for (name, bytes) in fixtures() {
         lint_and_check(name, bytes.clone()).unwrap_or_else(|e| panic!("{name}: {e}"));
-    }
-}
-
-/// A tree written as JSON (numbers as written, keys and strings escaped by serde_json).
-fn to_json(node: &Node) -> String {
-    match &node.value {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        // A YAML number such as `0x1F` or `.5` is not JSON: compare through its value.
-        Value::Number(n) => node
-            .as_i64()
-            .map(|i| i.to_string())
-            .or_else(|| {
-                node.as_f64()
-                    .filter(|f| f.is_finite())
-                    .map(|f| format!("{f:?}"))
-            })
-            .unwrap_or_else(|| serde_json::to_string(n).unwrap()),
-        Value::String(s) | Value::EncodedJson { text: s, .. } => serde_json::to_string(s).unwrap(),
-        Value::Seq(items) => format!(
-            "[{}]",
-            items.iter().map(to_json).collect::<Vec<_>>().join(",")
-        ),
-        Value::Map(entries) => format!(
-            "{{{}}}",
-            entries
-                .iter()
-                .map(|e| format!(
-                    "{}:{}",
-                    serde_json::to_string(&e.key).unwrap(),
-                    to_json(&e.value)
-                ))
-                .collect::<Vec<_>>()
-                .join(",")
-        ),
     }
 }
 

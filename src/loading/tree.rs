@@ -144,6 +144,54 @@ impl Node {
         }
     }
 
+    /// The tree as compact JSON: strings escaped, numbers by value where YAML wrote one
+    /// JSON cannot read (`0x1F`, `.5`), keys in their order.
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        self.write_json(&mut out);
+        out
+    }
+
+    fn write_json(&self, out: &mut String) {
+        let string = |s: &str, out: &mut String| {
+            out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()));
+        };
+        match &self.value {
+            Value::Null => out.push_str("null"),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Number(n) => match self.as_i64() {
+                Some(i) => out.push_str(&i.to_string()),
+                None => match self.as_f64().filter(|f| f.is_finite()) {
+                    Some(f) => out.push_str(&format!("{f:?}")),
+                    None => string(n, out),
+                },
+            },
+            Value::String(s) | Value::EncodedJson { text: s, .. } => string(s, out),
+            Value::Seq(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    item.write_json(out);
+                }
+                out.push(']');
+            }
+            Value::Map(entries) => {
+                out.push('{');
+                for (i, e) in entries.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    string(&e.key, out);
+                    out.push(':');
+                    e.value.write_json(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+
     /// Number of nodes in this subtree, for the alias expansion budget.
     pub fn count(&self) -> usize {
         let mut n = 0;
@@ -185,6 +233,16 @@ mod tests {
 
     fn num(s: &str) -> Node {
         Node::new(Span::empty(0), Value::Number(s.into()))
+    }
+
+    #[test]
+    fn json_of_a_tree() {
+        let (docs, _) = crate::loading::parse_text(
+            "a: [1, 0x1F, .5, \"x\\\"y\", null, true]\nb: {c: d}\n",
+            crate::loading::Format::Yaml,
+            &crate::loading::Limits::DEFAULT,
+        );
+        assert_eq!(docs[0].to_json(), r#"{"a":[1,31,0.5,"x\"y",null,true],"b":{"c":"d"}}"#);
     }
 
     #[test]
