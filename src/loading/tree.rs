@@ -242,7 +242,10 @@ mod tests {
             crate::loading::Format::Yaml,
             &crate::loading::Limits::DEFAULT,
         );
-        assert_eq!(docs[0].to_json(), r#"{"a":[1,31,0.5,"x\"y",null,true],"b":{"c":"d"}}"#);
+        assert_eq!(
+            docs[0].to_json(),
+            r#"{"a":[1,31,0.5,"x\"y",null,true],"b":{"c":"d"}}"#
+        );
     }
 
     #[test]
