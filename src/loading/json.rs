@@ -3,11 +3,9 @@
 //! parsing. Hand-written so that a file is read in one pass with one allocation a
 //! string, at several hundred MB/s.
 
-use std::collections::HashMap;
-
 use super::span::Span;
 use super::tree::{Entry, Node, Value};
-use super::{Limits, Problem, ProblemKind};
+use super::{Limits, MapEntries, Problem, ProblemKind};
 
 pub fn parse(text: &str, limits: &Limits) -> (Vec<Node>, Vec<Problem>) {
     let mut problems = Vec::new();
@@ -67,9 +65,6 @@ struct Parser<'a> {
     nodes: usize,
     problems: Vec<Problem>,
 }
-
-/// Past this many members, duplicate keys are found through a hash index.
-const LINEAR_KEY_SEARCH: usize = 16;
 
 impl Parser<'_> {
     fn span(&self, start: usize, end: usize) -> Span {
@@ -360,12 +355,14 @@ impl Parser<'_> {
         let start = self.pos;
         self.nest(depth, start)?;
         self.pos += 1;
-        let mut entries: Vec<Entry> = Vec::new();
-        let mut index: Option<HashMap<String, usize>> = None;
+        let mut entries = MapEntries::default();
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
-            return Ok(Node::new(self.span(start, self.pos), Value::Map(entries)));
+            return Ok(Node::new(
+                self.span(start, self.pos),
+                Value::Map(Vec::new()),
+            ));
         }
         loop {
             self.skip_ws();
@@ -393,38 +390,8 @@ impl Parser<'_> {
                 key_span,
                 value,
             };
-            let existing = match &index {
-                Some(index) => index.get(&entry.key).copied(),
-                None => entries.iter().position(|e| e.key == entry.key),
-            };
-            match existing {
-                Some(i) => {
-                    let message = format!("duplicate key `{}`", entry.key);
-                    let span = entry.key_span;
-                    // The API reads the last value of a repeated field; so do the rules.
-                    let first = std::mem::replace(&mut entries[i], entry);
-                    self.problems.push(Problem {
-                        kind: ProblemKind::DuplicateKey,
-                        span,
-                        message,
-                        related: Some(first.key_span),
-                        shadowed: Some(Box::new(first)),
-                    });
-                }
-                None => {
-                    if let Some(index) = &mut index {
-                        index.insert(entry.key.clone(), entries.len());
-                    } else if entries.len() >= LINEAR_KEY_SEARCH {
-                        let mut map: HashMap<String, usize> = entries
-                            .iter()
-                            .enumerate()
-                            .map(|(i, e)| (e.key.clone(), i))
-                            .collect();
-                        map.insert(entry.key.clone(), entries.len());
-                        index = Some(map);
-                    }
-                    entries.push(entry);
-                }
+            if let Some(problem) = entries.insert(entry) {
+                self.problems.push(problem);
             }
             self.skip_ws();
             match self.bytes.get(self.pos) {
@@ -438,7 +405,10 @@ impl Parser<'_> {
                 }
                 Some(b'}') => {
                     self.pos += 1;
-                    return Ok(Node::new(self.span(start, self.pos), Value::Map(entries)));
+                    return Ok(Node::new(
+                        self.span(start, self.pos),
+                        Value::Map(entries.entries),
+                    ));
                 }
                 _ => {
                     return self.error(

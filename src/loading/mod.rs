@@ -102,6 +102,63 @@ pub struct Loaded {
     pub problems: Vec<Problem>,
 }
 
+/// The entries of a mapping as a loader reads them: a repeated key is found at once (by
+/// a hash index once the mapping is large) and replaces the first, which the
+/// duplicate-key problem keeps.
+#[derive(Debug, Default)]
+pub(crate) struct MapEntries {
+    pub entries: Vec<Entry>,
+    index: Option<std::collections::HashMap<String, usize>>,
+}
+
+/// Past this many entries, keys are found through a hash index.
+const LINEAR_KEY_SEARCH: usize = 16;
+
+impl MapEntries {
+    pub fn position(&self, key: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => index.get(key).copied(),
+            None => self.entries.iter().position(|e| e.key == key),
+        }
+    }
+
+    /// Adds an entry whose key is not there yet.
+    pub fn push(&mut self, entry: Entry) {
+        if let Some(index) = &mut self.index {
+            index.insert(entry.key.clone(), self.entries.len());
+        } else if self.entries.len() >= LINEAR_KEY_SEARCH {
+            let mut index: std::collections::HashMap<String, usize> = self
+                .entries
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.key.clone(), i))
+                .collect();
+            index.insert(entry.key.clone(), self.entries.len());
+            self.index = Some(index);
+        }
+        self.entries.push(entry);
+    }
+
+    /// Adds an entry, or replaces the one with the same key: the API reads the last value
+    /// of a repeated field, and so do the rules. The problem of a repeated key is returned.
+    pub fn insert(&mut self, entry: Entry) -> Option<Problem> {
+        let Some(i) = self.position(&entry.key) else {
+            self.push(entry);
+            return None;
+        };
+        let span = entry.key_span;
+        let message = format!("duplicate key `{}`", entry.key);
+        let first = std::mem::replace(&mut self.entries[i], entry);
+        Some(Problem {
+            kind: ProblemKind::DuplicateKey,
+            span,
+            message,
+            related: Some(first.key_span),
+            shadowed: Some(Box::new(first)),
+        })
+    }
+}
+
 /// How many bytes are checked for NUL to tell a binary file.
 const BINARY_SNIFF_BYTES: usize = 8192;
 

@@ -10,7 +10,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 
 use super::span::{CharToByte, Span};
 use super::tree::{Entry, Node, Value};
-use super::{Limits, Problem, ProblemKind};
+use super::{Limits, MapEntries, Problem, ProblemKind};
 
 pub fn parse(text: &str, limits: &Limits) -> (Vec<Node>, Vec<Problem>) {
     // A leading BOM is not content; the parser would count it as a character.
@@ -78,11 +78,9 @@ enum Frame {
     Map {
         start: usize,
         anchor: usize,
-        entries: Vec<Entry>,
+        entries: MapEntries,
         /// Keys that came from a `<<` merge, which an explicit key may override.
         merged: Vec<bool>,
-        /// Index of keys once the mapping is too large for a linear duplicate search.
-        index: Option<HashMap<String, usize>>,
         key: PendingKey,
     },
 }
@@ -109,9 +107,6 @@ struct Builder<'a> {
     nodes: usize,
     alias_nodes: usize,
 }
-
-/// Past this many entries duplicate keys are found through a hash index.
-const LINEAR_KEY_SEARCH: usize = 16;
 
 impl Builder<'_> {
     fn span(&self, s: &saphyr_parser::Span) -> Span {
@@ -184,9 +179,8 @@ impl Builder<'_> {
                     Frame::Map {
                         start: span.start,
                         anchor,
-                        entries: Vec::new(),
+                        entries: MapEntries::default(),
                         merged: Vec::new(),
-                        index: None,
                         key: PendingKey::None,
                     },
                     span,
@@ -266,6 +260,7 @@ impl Builder<'_> {
                 entries,
                 ..
             } => {
+                let entries = entries.entries;
                 let end = if closes_flow {
                     end_span.end
                 } else {
@@ -384,51 +379,20 @@ impl Builder<'_> {
 
     fn insert(&mut self, entry: Entry) {
         let Some(Frame::Map {
-            entries,
-            merged,
-            index,
-            ..
+            entries, merged, ..
         }) = self.stack.last_mut()
         else {
             return;
         };
-        let existing = match index {
-            Some(index) => index.get(&entry.key).copied(),
-            None => entries.iter().position(|e| e.key == entry.key),
-        };
-        match existing {
-            Some(i) if merged[i] => {
-                merged[i] = false;
-                entries[i] = entry;
-            }
-            Some(i) => {
-                let span = entry.key_span;
-                let message = format!("duplicate key `{}`", entry.key);
-                // The API reads the last value of a repeated field; so do the rules.
-                let first = std::mem::replace(&mut entries[i], entry);
-                self.problems.push(Problem {
-                    kind: ProblemKind::DuplicateKey,
-                    span,
-                    message,
-                    related: Some(first.key_span),
-                    shadowed: Some(Box::new(first)),
-                });
-            }
-            None => {
-                if let Some(index) = index {
-                    index.insert(entry.key.clone(), entries.len());
-                } else if entries.len() >= LINEAR_KEY_SEARCH {
-                    let mut map: HashMap<String, usize> = entries
-                        .iter()
-                        .enumerate()
-                        .map(|(i, e)| (e.key.clone(), i))
-                        .collect();
-                    map.insert(entry.key.clone(), entries.len());
-                    *index = Some(map);
-                }
-                entries.push(entry);
-                merged.push(false);
-            }
+        // A key merged in with `<<` may be overridden without a problem.
+        if let Some(i) = entries.position(&entry.key).filter(|&i| merged[i]) {
+            merged[i] = false;
+            entries.entries[i] = entry;
+            return;
+        }
+        match entries.insert(entry) {
+            Some(problem) => self.problems.push(problem),
+            None => merged.push(false),
         }
     }
 
@@ -452,22 +416,12 @@ impl Builder<'_> {
             };
             for entry in src_entries {
                 let Some(Frame::Map {
-                    entries,
-                    merged,
-                    index,
-                    ..
+                    entries, merged, ..
                 }) = self.stack.last_mut()
                 else {
                     return;
                 };
-                let present = match index {
-                    Some(index) => index.contains_key(&entry.key),
-                    None => entries.iter().any(|e| e.key == entry.key),
-                };
-                if !present {
-                    if let Some(index) = index {
-                        index.insert(entry.key.clone(), entries.len());
-                    }
+                if entries.position(&entry.key).is_none() {
                     entries.push(entry);
                     merged.push(true);
                 }
