@@ -15,8 +15,8 @@ static META: RuleMeta = RuleMeta {
     what: "For an ad set read, reports a `time_range` (a mapping, a JSON-encoded string, or \
            a JSON object in the query string) whose `since` or `until` is not a date \
            written YYYY-MM-DD (a real calendar date), at that value, and a range whose \
-           `since` is after its `until`, at `since`. Where the range is written in the \
-           query string, the diagnostic points at the whole value.",
+           `since` is after its `until`, at `since`; in the query string too, the \
+           diagnostic points inside the JSON.",
     why: "The API ignores an invalid range silently: the read returns statistics for a \
           window the caller did not ask for, with no error to tell.",
     source: "seed 002, \"Endpoints\": Read an ad set (time_range)",
