@@ -1,5 +1,3 @@
-use std::borrow::Cow;
-
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Entry, Value};
@@ -52,7 +50,7 @@ impl Rule for AdSetDsaNotEu {
                 .collect();
             let Some(first) = dsa.first() else { continue };
             let (targeting, in_request) = match request.param("targeting") {
-                Some(t) => (Cow::Borrowed(&t.value), true),
+                Some(t) => (&t.value, true),
                 None if endpoint == Endpoint::AdSetUpdate => {
                     let Some(t) = call
                         .object
@@ -65,7 +63,7 @@ impl Rule for AdSetDsaNotEu {
                 }
                 None => continue,
             };
-            let Some(geo) = geo_locations(&targeting) else {
+            let Some(geo) = geo_locations(targeting) else {
                 continue;
             };
             let Some(keys) = geo.value.as_map() else {

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use crate::diagnostic::{Diagnostic, did_you_mean};
-use crate::loading::{Entry, Format, Limits, Node, Span, Value, parse_text};
+use crate::loading::{Entry, Node, Span, Value};
 use crate::model::Request;
 use crate::model::context::Kind;
 use crate::rules::{FileContext, RuleMeta};
@@ -156,16 +156,13 @@ pub fn countries(targeting: &Node) -> Option<&[Node]> {
 }
 
 /// The targeting of an ad set in the context: a mapping, or a JSON-encoded string as a
-/// form-encoded request sends it (context snapshots are not decoded on loading).
-pub fn context_targeting(ad_set: &Node) -> Option<Cow<'_, Node>> {
-    let targeting = ad_set.get_value("targeting")?;
-    match &targeting.value {
-        Value::String(text) if text.trim_start().starts_with('{') => {
-            let (mut docs, problems) = parse_text(text, Format::Json, &Limits::DEFAULT);
-            (problems.is_empty() && docs.len() == 1).then(|| Cow::Owned(docs.remove(0)))
-        }
-        _ => Some(Cow::Borrowed(targeting.resolved())),
-    }
+/// form-encoded request sends it, which the snapshot loader decoded. A string that did
+/// not decode reads as no targeting.
+pub fn context_targeting(ad_set: &Node) -> Option<&Node> {
+    let targeting = ad_set.get_value("targeting")?.resolved();
+    let undecoded =
+        matches!(&targeting.value, Value::String(text) if text.trim_start().starts_with('{'));
+    (!undecoded).then_some(targeting)
 }
 
 /// The first country of a list that is in the EU, with its place.
@@ -341,7 +338,7 @@ pub fn dsa_gaps(file: &FileContext<'_>, field: DsaField) -> Vec<DsaGap> {
                 let Some(targeting) = context_targeting(ad_set) else {
                     continue;
                 };
-                let Some((_, place)) = countries(&targeting).and_then(first_eu) else {
+                let Some((_, place)) = countries(targeting).and_then(first_eu) else {
                     continue;
                 };
                 if names(ad_set.get_value(param)) {
