@@ -3,7 +3,8 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-// Positions in mimalloc.h's `mi_option_e` (v2), which libmimalloc-sys does not name.
+// Positions in mimalloc.h's `mi_option_e` (the same in v2 and v3), which libmimalloc-sys
+// does not name.
 const MI_OPTION_ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
@@ -14,6 +15,13 @@ fn main() -> std::process::ExitCode {
     unsafe {
         libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_EAGER_COMMIT, 0);
         libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
+    }
+    // Without transparent huge pages: memory given back at once comes back as 2 MiB pages
+    // that the kernel zeroes whole, which cost 15 % of a run's time (BENCHMARKS.md).
+    // SAFETY: PR_SET_THP_DISABLE takes integers only and changes this process alone.
+    #[cfg(target_os = "linux")]
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
     reqlint::cli::main()
 }

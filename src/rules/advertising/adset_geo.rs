@@ -3,6 +3,7 @@
 //! beneficiary check (seed 002, "Payor and beneficiary").
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use crate::diagnostic::{Diagnostic, did_you_mean};
@@ -65,9 +66,13 @@ pub static EU: LazyLock<Vec<EuPlace>> = LazyLock::new(|| {
         .collect()
 });
 
+/// The rows by alpha-2 code: every ad set looks its countries up.
+static BY_ALPHA2: LazyLock<HashMap<&'static str, &'static Country>> =
+    LazyLock::new(|| COUNTRIES.iter().map(|c| (c.alpha2, c)).collect());
+
 /// The row of an alpha-2 code, exactly as written.
 pub fn country(code: &str) -> Option<&'static Country> {
-    COUNTRIES.iter().find(|c| c.alpha2 == code)
+    BY_ALPHA2.get(code).copied()
 }
 
 /// Why a code that is not an alpha-2 code stands for one, and which.
