@@ -67,6 +67,22 @@ pub fn loader(data: &[u8], format: Format) {
         first.problems, again.problems,
         "the same input gave other problems"
     );
+    if format == Format::Yaml {
+        yaml_readers_agree(&first.text);
+    }
+}
+
+/// Where the quick YAML reader takes a text, it reads it as saphyr-parser does: the
+/// same trees, spans and problems.
+pub fn yaml_readers_agree(text: &str) {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if let Some([quick, full]) = loading::yaml::both_readers(body, &Limits::DEFAULT) {
+        assert_eq!(quick.0, full.0, "the quick YAML reader built another tree");
+        assert_eq!(
+            quick.1, full.1,
+            "the quick YAML reader found other problems"
+        );
+    }
 }
 
 /// The JSON-encoded-string decoder: `data` as a string value written single-quoted and

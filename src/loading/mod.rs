@@ -7,7 +7,8 @@ pub mod encoded;
 mod json;
 pub mod span;
 pub mod tree;
-mod yaml;
+pub mod yaml;
+mod yaml_block;
 
 pub use span::{LineIndex, Position, Span};
 pub use tree::{Entry, Node, Value};

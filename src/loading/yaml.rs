@@ -10,6 +10,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 
 use super::span::{CharToByte, Span};
 use super::tree::{Entry, Node, Value};
+use super::yaml_block;
 use super::{Limits, MapEntries, Problem, ProblemKind};
 
 pub fn parse(text: &str, limits: &Limits) -> (Vec<Node>, Vec<Problem>) {
@@ -18,23 +19,7 @@ pub fn parse(text: &str, limits: &Limits) -> (Vec<Node>, Vec<Problem>) {
         Some(rest) => (rest, 3),
         None => (text, 0),
     };
-    let mut builder = Builder {
-        text: body,
-        chars: CharToByte::new(body),
-        limits,
-        stack: Vec::new(),
-        anchors: HashMap::new(),
-        documents: Vec::new(),
-        problems: Vec::new(),
-        nodes: 0,
-        alias_nodes: 0,
-    };
-    builder.run();
-    let Builder {
-        mut documents,
-        mut problems,
-        ..
-    } = builder;
+    let (mut documents, mut problems) = read(body, limits, Reader::Quick);
     if bom != 0 {
         for doc in &mut documents {
             shift_spans(doc, bom);
@@ -49,6 +34,39 @@ pub fn parse(text: &str, limits: &Limits) -> (Vec<Node>, Vec<Problem>) {
         }
     }
     (documents, problems)
+}
+
+/// Which reader turns the text into events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reader {
+    /// [`yaml_block`] for the common subset, saphyr-parser for the rest.
+    Quick,
+    /// saphyr-parser for everything.
+    Full,
+}
+
+/// Reads a text without BOM into documents.
+pub fn read(body: &str, limits: &Limits, reader: Reader) -> (Vec<Node>, Vec<Problem>) {
+    if reader == Reader::Quick {
+        let mut builder = Builder::new(body, limits);
+        if yaml_block::read(body, &mut builder).is_ok() {
+            return (builder.documents, builder.problems);
+        }
+    }
+    let mut builder = Builder::new(body, limits);
+    builder.run();
+    (builder.documents, builder.problems)
+}
+
+/// The quick reader's documents and problems next to the full parser's, when the quick
+/// reader takes the text: the two must be equal.
+pub fn both_readers(body: &str, limits: &Limits) -> Option<[(Vec<Node>, Vec<Problem>); 2]> {
+    let mut builder = Builder::new(body, limits);
+    yaml_block::read(body, &mut builder).ok()?;
+    Some([
+        (builder.documents, builder.problems),
+        read(body, limits, Reader::Full),
+    ])
 }
 
 fn shift_spans(node: &mut Node, by: usize) {
@@ -98,22 +116,92 @@ enum PendingKey {
 
 struct Builder<'a> {
     text: &'a str,
-    chars: CharToByte<'a>,
     limits: &'a Limits,
     stack: Vec<Frame>,
     anchors: HashMap<usize, (Node, usize)>,
     documents: Vec<Node>,
     problems: Vec<Problem>,
     nodes: usize,
+    documents_started: usize,
     alias_nodes: usize,
 }
 
-impl Builder<'_> {
-    fn span(&self, s: &saphyr_parser::Span) -> Span {
-        Span::new(
-            self.chars.byte(s.start.index()),
-            self.chars.byte(s.end.index()),
-        )
+impl yaml_block::Sink for Builder<'_> {
+    fn document(&mut self, span: Span) -> bool {
+        self.document_start(span)
+    }
+
+    fn open_map(&mut self, span: Span) -> bool {
+        self.open(Frame::map(span.start, 0), span)
+    }
+
+    fn open_seq(&mut self, span: Span) -> bool {
+        self.open(Frame::seq(span.start, 0), span)
+    }
+
+    fn close(&mut self, span: Span) -> bool {
+        self.close(span)
+    }
+
+    fn scalar(&mut self, span: Span, value: String, style: yaml_block::Style) -> bool {
+        let style = match style {
+            yaml_block::Style::Plain => ScalarStyle::Plain,
+            yaml_block::Style::SingleQuoted => ScalarStyle::SingleQuoted,
+            yaml_block::Style::DoubleQuoted => ScalarStyle::DoubleQuoted,
+        };
+        self.finish(Node::new(span, scalar_value(value, style, None)), 0)
+    }
+}
+
+impl Frame {
+    fn seq(start: usize, anchor: usize) -> Frame {
+        Frame::Seq {
+            start,
+            anchor,
+            items: Vec::new(),
+        }
+    }
+
+    fn map(start: usize, anchor: usize) -> Frame {
+        Frame::Map {
+            start,
+            anchor,
+            entries: MapEntries::default(),
+            merged: Vec::new(),
+            key: PendingKey::None,
+        }
+    }
+}
+
+impl<'a> Builder<'a> {
+    fn new(text: &'a str, limits: &'a Limits) -> Self {
+        Builder {
+            text,
+            limits,
+            stack: Vec::new(),
+            anchors: HashMap::new(),
+            documents: Vec::new(),
+            problems: Vec::new(),
+            nodes: 0,
+            documents_started: 0,
+            alias_nodes: 0,
+        }
+    }
+
+    fn document_start(&mut self, span: Span) -> bool {
+        self.documents_started += 1;
+        if self.documents_started > self.limits.max_documents {
+            self.fail(
+                ProblemKind::Limit,
+                span,
+                format!(
+                    "more than {} documents in one file; the rest was not read",
+                    self.limits.max_documents
+                ),
+            );
+            return false;
+        }
+        true
     }
 
     fn fail(&mut self, kind: ProblemKind, span: Span, message: String) {
@@ -121,13 +209,16 @@ impl Builder<'_> {
     }
 
     fn run(&mut self) {
+        let chars = CharToByte::new(self.text);
+        let span_of = |s: &saphyr_parser::Span| {
+            Span::new(chars.byte(s.start.index()), chars.byte(s.end.index()))
+        };
         let mut parser = Parser::new_from_str(self.text).keep_tags(true);
-        let mut doc_count = 0usize;
         while let Some(next) = parser.next_event() {
             let (event, raw_span) = match next {
                 Ok(ev) => ev,
                 Err(err) => {
-                    let at = self.chars.byte(err.marker().index());
+                    let at = chars.byte(err.marker().index());
                     self.stack.clear();
                     // The parser's own flow nesting limit is a limit, not bad syntax.
                     let (kind, message) = if err.info().contains("recursion limit") {
@@ -145,46 +236,27 @@ impl Builder<'_> {
                     return;
                 }
             };
-            let span = self.span(&raw_span);
+            let span = span_of(&raw_span);
             let ok = match event {
-                Event::DocumentStart(_) => {
-                    doc_count += 1;
-                    if doc_count > self.limits.max_documents {
-                        self.fail(
-                            ProblemKind::Limit,
-                            span,
-                            format!(
-                                "more than {} documents in one file; the rest was not read",
-                                self.limits.max_documents
-                            ),
-                        );
-                        false
-                    } else {
-                        true
-                    }
-                }
+                Event::DocumentStart(_) => self.document_start(span),
                 Event::Scalar(value, style, anchor, tag) => {
+                    let quote = match style {
+                        ScalarStyle::SingleQuoted => Some(b'\''),
+                        ScalarStyle::DoubleQuoted => Some(b'"'),
+                        _ => None,
+                    };
+                    // (An anchored or tagged scalar's span starts at its anchor or tag.)
+                    let span = match quote {
+                        Some(q) if self.text.as_bytes().get(span.start) == Some(&q) => {
+                            Span::new(span.start, quoted_end(self.text, span.start))
+                        }
+                        _ => span,
+                    };
                     let node = Node::new(span, scalar_value(value.into_owned(), style, tag));
                     self.finish(node, anchor)
                 }
-                Event::SequenceStart(anchor, _) => self.open(
-                    Frame::Seq {
-                        start: span.start,
-                        anchor,
-                        items: Vec::new(),
-                    },
-                    span,
-                ),
-                Event::MappingStart(anchor, _) => self.open(
-                    Frame::Map {
-                        start: span.start,
-                        anchor,
-                        entries: MapEntries::default(),
-                        merged: Vec::new(),
-                        key: PendingKey::None,
-                    },
-                    span,
-                ),
+                Event::SequenceStart(anchor, _) => self.open(Frame::seq(span.start, anchor), span),
+                Event::MappingStart(anchor, _) => self.open(Frame::map(span.start, anchor), span),
                 Event::SequenceEnd | Event::MappingEnd => self.close(span),
                 Event::Alias(id) => self.alias(id, span),
                 Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => true,
@@ -233,11 +305,10 @@ impl Builder<'_> {
             return true;
         };
         // A flow collection ends at its closing bracket; a block one at its last child.
+        // saphyr-parser's span of a closing bracket runs on over a comment after it.
         let closes_flow = !end_span.is_empty()
-            && matches!(
-                self.text.as_bytes().get(end_span.end.wrapping_sub(1)),
-                Some(b']' | b'}')
-            );
+            && matches!(self.text.as_bytes().get(end_span.start), Some(b']' | b'}'));
+        let end_span = Span::new(end_span.start, end_span.start + 1);
         match frame {
             Frame::Seq {
                 start,
@@ -430,6 +501,25 @@ impl Builder<'_> {
     }
 }
 
+/// The end of the quoted scalar whose opening quote is at `start`: saphyr-parser's span
+/// of a quoted scalar runs on over a comment after it.
+fn quoted_end(text: &str, start: usize) -> usize {
+    let b = text.as_bytes();
+    let Some(&quote) = b.get(start) else {
+        return start;
+    };
+    let mut i = start + 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if quote == b'"' => i += 2,
+            b'\'' if quote == b'\'' && b.get(i + 1) == Some(&b'\'') => i += 2,
+            c if c == quote => return i + 1,
+            _ => i += 1,
+        }
+    }
+    text.len()
+}
+
 /// Resolves a scalar by the YAML 1.2 core schema; quoted and block scalars are strings.
 fn scalar_value(text: String, style: ScalarStyle, tag: Option<std::borrow::Cow<'_, Tag>>) -> Value {
     if let Some(tag) = tag.as_deref().filter(|t| t.is_yaml_core_schema()) {
@@ -534,6 +624,29 @@ mod tests {
 
     fn slice(text: &str, span: Span) -> &str {
         &text[span.range()]
+    }
+
+    #[test]
+    fn a_comment_after_a_quoted_scalar_or_a_bracket_is_not_in_its_span() {
+        let text =
+            "a: \"x\"   # note\nb: 'it''s' # note\nc: [1] # note\nd: {k: v} # n\ne: &e \"y\"\n";
+        for reader in [Reader::Quick, Reader::Full] {
+            let (docs, problems) = read(text, &Limits::DEFAULT, reader);
+            assert!(problems.is_empty());
+            let values: Vec<&str> = docs[0]
+                .as_map()
+                .unwrap()
+                .iter()
+                .map(|e| slice(text, e.value.span))
+                .collect();
+            // The quick reader leaves the anchored scalar to saphyr-parser, whose span
+            // starts at the anchor.
+            assert_eq!(
+                values,
+                ["\"x\"", "'it''s'", "[1]", "{k: v}", "&e \"y\""],
+                "{reader:?}"
+            );
+        }
     }
 
     #[test]

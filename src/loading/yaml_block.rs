@@ -1,0 +1,625 @@
+//! A quick reader for the YAML that request files are written in: block mappings and
+//! sequences, one-line scalars (plain, single- and double-quoted), one-line flow
+//! collections, comments and `---` document markers.
+//!
+//! saphyr-parser's scanner reads about 39 MB/s, which is most of the time a run takes.
+//! This reader takes the common subset at several times that speed and gives up
+//! ([`Unsupported`]) at the first thing outside it: anchors, aliases, tags, block
+//! scalars, multi-line scalars or flow collections, empty values, tabs, CR, directives,
+//! complex keys, and anything invalid. The caller then reads the whole file again with
+//! saphyr-parser, so that every file outside the subset, and every error, is read by the
+//! full parser. Inside the subset both readers send the same events with the same spans
+//! to the same tree builder; `invariants::loader` (fuzzing, property tests, the replay of
+//! the fuzz corpora) checks that they agree.
+
+use super::span::Span;
+
+/// The text is outside the subset this reader takes (or a limit was crossed).
+#[derive(Debug)]
+pub(super) struct Unsupported;
+
+type Read<T> = Result<T, Unsupported>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Style {
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+}
+
+/// Where the events go: the tree builder. Each call returns false when a limit is
+/// crossed, which makes the reader give up too.
+pub(super) trait Sink {
+    fn document(&mut self, span: Span) -> bool;
+    fn open_map(&mut self, span: Span) -> bool;
+    fn open_seq(&mut self, span: Span) -> bool;
+    /// Closes the innermost collection; `span` is its closing bracket, or empty for a
+    /// block collection.
+    fn close(&mut self, span: Span) -> bool;
+    fn scalar(&mut self, span: Span, value: String, style: Style) -> bool;
+}
+
+/// Past this nesting the reader gives up, and the full parser applies the depth limit.
+const MAX_NESTING: usize = 64;
+/// saphyr-parser refuses longer implicit keys; leave them to it.
+const MAX_KEY_LEN: usize = 1024;
+
+pub(super) fn read(text: &str, sink: &mut impl Sink) -> Read<()> {
+    if !plain_characters(text.as_bytes()) {
+        return Err(Unsupported);
+    }
+    let mut reader = Reader {
+        text,
+        b: text.as_bytes(),
+        pos: 0,
+        sink,
+    };
+    reader.stream()
+}
+
+/// No tab, CR, control character, byte order mark or Unicode line separator, which the
+/// full parser treats in ways this reader does not follow.
+fn plain_characters(b: &[u8]) -> bool {
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c < 0x20 && c != b'\n' || c == 0x7F {
+            return false;
+        }
+        if c >= 0x80 {
+            let next = b.get(i + 1).copied().unwrap_or(0);
+            let after = b.get(i + 2).copied().unwrap_or(0);
+            // C1 controls and NEL (U+0080..U+009F).
+            if c == 0xC2 && (0x80..=0x9F).contains(&next) {
+                return false;
+            }
+            // U+2028, U+2029.
+            if c == 0xE2 && next == 0x80 && matches!(after, 0xA8 | 0xA9) {
+                return false;
+            }
+            // U+FEFF, U+FFFE, U+FFFF.
+            if c == 0xEF && (next == 0xBB && after == 0xBF || next == 0xBF && after >= 0xBE) {
+                return false;
+            }
+        }
+        i += 1;
+    }
+    true
+}
+
+/// A line with content, after blank and comment lines.
+#[derive(Clone, Copy)]
+struct Line {
+    /// Offset of the first character after the indentation.
+    at: usize,
+    indent: usize,
+    /// `---` or `...` at the start of the line.
+    marker: bool,
+}
+
+/// A scalar read in block context, and whether a `:` made it a mapping key.
+struct Scalar {
+    span: Span,
+    value: String,
+    style: Style,
+    key: bool,
+}
+
+struct Reader<'t, 's, S: Sink> {
+    text: &'t str,
+    b: &'t [u8],
+    /// Where reading goes on; at the start of a line between block nodes.
+    pos: usize,
+    sink: &'s mut S,
+}
+
+fn check(ok: bool) -> Read<()> {
+    if ok { Ok(()) } else { Err(Unsupported) }
+}
+
+impl<S: Sink> Reader<'_, '_, S> {
+    fn byte(&self, at: usize) -> u8 {
+        self.b.get(at).copied().unwrap_or(b'\n')
+    }
+
+    fn is_blank_or_end(&self, at: usize) -> bool {
+        matches!(self.byte(at), b' ' | b'\n')
+    }
+
+    /// The next line with content from `self.pos` (a line start), which moves there.
+    fn next_line(&mut self) -> Option<Line> {
+        loop {
+            if self.pos >= self.b.len() {
+                return None;
+            }
+            let start = self.pos;
+            let mut i = start;
+            while self.byte(i) == b' ' && i < self.b.len() {
+                i += 1;
+            }
+            match self.byte(i) {
+                b'\n' | b'#' => self.pos = self.line_end(i),
+                _ => {
+                    let indent = i - start;
+                    let marker = indent == 0
+                        && (self.b[i..].starts_with(b"---") || self.b[i..].starts_with(b"..."))
+                        && self.is_blank_or_end(i + 3);
+                    return Some(Line {
+                        at: i,
+                        indent,
+                        marker,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The start of the line after the one `at` is on.
+    fn line_end(&self, at: usize) -> usize {
+        match self.b[at.min(self.b.len())..]
+            .iter()
+            .position(|&c| c == b'\n')
+        {
+            Some(n) => at + n + 1,
+            None => self.b.len(),
+        }
+    }
+
+    /// After a value: spaces, maybe a comment, then the end of the line.
+    fn end_of_line(&mut self, mut at: usize) -> Read<()> {
+        let mut spaced = false;
+        while self.byte(at) == b' ' && at < self.b.len() {
+            at += 1;
+            spaced = true;
+        }
+        match self.byte(at) {
+            b'\n' => {}
+            b'#' if spaced => {}
+            _ => return Err(Unsupported),
+        }
+        self.pos = self.line_end(at);
+        Ok(())
+    }
+
+    fn stream(&mut self) -> Read<()> {
+        let mut documents = 0;
+        while let Some(line) = self.next_line() {
+            let span = if line.marker {
+                if &self.b[line.at..line.at + 3] != b"---" {
+                    return Err(Unsupported);
+                }
+                let span = Span::new(line.at, line.at + 3);
+                self.end_of_line(line.at + 3)?;
+                span
+            } else if documents == 0 {
+                Span::empty(0)
+            } else {
+                return Err(Unsupported);
+            };
+            documents += 1;
+            check(self.sink.document(span))?;
+            // An empty document is left to the full parser.
+            let root = self.next_line().ok_or(Unsupported)?;
+            if root.marker {
+                return Err(Unsupported);
+            }
+            self.pos = root.at;
+            self.item(root.indent, 0)?;
+            if let Some(after) = self.next_line()
+                && !after.marker
+            {
+                return Err(Unsupported);
+            }
+        }
+        // A file of comments alone is left to the full parser too.
+        check(documents > 0)
+    }
+
+    /// A node that starts at `self.pos` (column `col`) and may be a block collection: the
+    /// root, or an item of a sequence.
+    fn item(&mut self, col: usize, depth: usize) -> Read<()> {
+        if depth > MAX_NESTING {
+            return Err(Unsupported);
+        }
+        let at = self.pos;
+        if self.byte(at) == b'-' && self.is_blank_or_end(at + 1) {
+            return self.block_seq(col, false, depth);
+        }
+        match self.byte(at) {
+            b'[' | b'{' => {
+                self.flow_node(depth)?;
+                self.end_of_line(self.pos)
+            }
+            _ => {
+                let scalar = self.block_scalar()?;
+                if scalar.key {
+                    self.block_map(col, scalar, depth)
+                } else {
+                    check(self.sink.scalar(scalar.span, scalar.value, scalar.style))?;
+                    self.end_of_line(self.pos)
+                }
+            }
+        }
+    }
+
+    /// A block mapping at column `col` whose first key has been read.
+    fn block_map(&mut self, col: usize, first: Scalar, depth: usize) -> Read<()> {
+        check(self.sink.open_map(Span::empty(first.span.start)))?;
+        let mut key = first;
+        loop {
+            if key.span.len() > MAX_KEY_LEN {
+                return Err(Unsupported);
+            }
+            check(self.sink.scalar(key.span, key.value, key.style))?;
+            self.map_value(col, depth)?;
+            let Some(line) = self.next_line() else { break };
+            if line.marker || line.indent < col {
+                break;
+            }
+            if line.indent > col {
+                return Err(Unsupported);
+            }
+            self.pos = line.at;
+            key = self.block_scalar()?;
+            if !key.key {
+                return Err(Unsupported);
+            }
+        }
+        check(self.sink.close(Span::empty(self.pos)))
+    }
+
+    /// The value after a key's `:` (at `self.pos`): on the same line, or a collection on
+    /// the lines below.
+    fn map_value(&mut self, col: usize, depth: usize) -> Read<()> {
+        let mut at = self.pos;
+        while self.byte(at) == b' ' && at < self.b.len() {
+            at += 1;
+        }
+        match self.byte(at) {
+            b'\n' | b'#' => {
+                if self.byte(at) == b'#' && at == self.pos {
+                    return Err(Unsupported);
+                }
+                self.pos = self.line_end(at);
+                let line = self.next_line().ok_or(Unsupported)?;
+                if line.marker {
+                    return Err(Unsupported);
+                }
+                self.pos = line.at;
+                let dash = self.byte(line.at) == b'-' && self.is_blank_or_end(line.at + 1);
+                if line.indent == col && dash {
+                    return self.block_seq(col, true, depth + 1);
+                }
+                if line.indent <= col {
+                    return Err(Unsupported);
+                }
+                // A scalar alone on the next line is legal YAML, but rare: not taken.
+                if !dash && !self.line_is_key(line.at) {
+                    return Err(Unsupported);
+                }
+                self.item(line.indent, depth + 1)
+            }
+            b'[' | b'{' => {
+                self.pos = at;
+                self.flow_node(depth + 1)?;
+                self.end_of_line(self.pos)
+            }
+            _ => {
+                self.pos = at;
+                let scalar = self.block_scalar()?;
+                if scalar.key {
+                    return Err(Unsupported);
+                }
+                check(self.sink.scalar(scalar.span, scalar.value, scalar.style))?;
+                self.end_of_line(self.pos)
+            }
+        }
+    }
+
+    /// Whether the line at `at` starts with a key (without reading it for good).
+    fn line_is_key(&mut self, at: usize) -> bool {
+        let saved = self.pos;
+        self.pos = at;
+        let key = self.block_scalar().is_ok_and(|s| s.key);
+        self.pos = saved;
+        key
+    }
+
+    /// A block sequence whose first `-` is at `self.pos`, column `col`. `indentless`: the
+    /// value of a key at the same column.
+    fn block_seq(&mut self, col: usize, indentless: bool, depth: usize) -> Read<()> {
+        let mut first = true;
+        loop {
+            let dash = self.pos;
+            let mut at = dash + 1;
+            while self.byte(at) == b' ' && at < self.b.len() {
+                at += 1;
+            }
+            // `-` alone on its line (the item below it) is not taken.
+            if matches!(self.byte(at), b'\n' | b'#') {
+                return Err(Unsupported);
+            }
+            if first {
+                let start = if indentless { at } else { dash };
+                check(self.sink.open_seq(Span::empty(start)))?;
+                first = false;
+            }
+            self.pos = at;
+            self.item(col + (at - dash), depth + 1)?;
+            let Some(line) = self.next_line() else { break };
+            if line.marker || line.indent < col {
+                break;
+            }
+            if line.indent > col {
+                return Err(Unsupported);
+            }
+            let is_dash = self.byte(line.at) == b'-' && self.is_blank_or_end(line.at + 1);
+            if !is_dash {
+                if indentless {
+                    break;
+                }
+                return Err(Unsupported);
+            }
+            self.pos = line.at;
+        }
+        check(self.sink.close(Span::empty(self.pos)))
+    }
+
+    /// A scalar in block context at `self.pos`; `self.pos` moves past it, and past the
+    /// `:` when it is a key.
+    fn block_scalar(&mut self) -> Read<Scalar> {
+        let start = self.pos;
+        let (span, value, style) = match self.byte(start) {
+            b'"' => self.double_quoted()?,
+            b'\'' => self.single_quoted()?,
+            _ => {
+                if !self.plain_start(start, false) {
+                    return Err(Unsupported);
+                }
+                let mut i = start;
+                let mut end = start;
+                let key = loop {
+                    match self.byte(i) {
+                        b'\n' => break false,
+                        b':' if self.is_blank_or_end(i + 1) => break true,
+                        b' ' if self.byte(i + 1) == b'#' => break false,
+                        b' ' => {}
+                        _ => end = i + 1,
+                    }
+                    i += 1;
+                };
+                let span = Span::new(start, end);
+                self.pos = if key { i + 1 } else { end };
+                return Ok(Scalar {
+                    span,
+                    value: self.text[start..end].to_string(),
+                    style: Style::Plain,
+                    key,
+                });
+            }
+        };
+        // A quoted scalar is a key when `:` follows.
+        let mut at = self.pos;
+        while self.byte(at) == b' ' && at < self.b.len() {
+            at += 1;
+        }
+        let key = self.byte(at) == b':' && self.is_blank_or_end(at + 1);
+        if key {
+            self.pos = at + 1;
+        }
+        Ok(Scalar {
+            span,
+            value,
+            style,
+            key,
+        })
+    }
+
+    /// Whether a plain scalar may start at `at`: not with an indicator, except `-`, `?`
+    /// and `:` before a character that is not blank (nor, in flow, a flow indicator).
+    fn plain_start(&self, at: usize, flow: bool) -> bool {
+        match self.byte(at) {
+            b'-' | b'?' | b':' => {
+                let next = self.byte(at + 1);
+                let blank = matches!(next, b' ' | b'\n');
+                let flow_indicator = matches!(next, b',' | b'[' | b']' | b'{' | b'}');
+                !(blank || flow && flow_indicator)
+            }
+            b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\''
+            | b'"' | b'%' | b'@' | b'`' | b' ' | b'\n' => false,
+            _ => true,
+        }
+    }
+
+    fn single_quoted(&mut self) -> Read<(Span, String, Style)> {
+        let start = self.pos;
+        let mut value = String::new();
+        let mut i = start + 1;
+        let mut from = i;
+        loop {
+            match self.byte(i) {
+                b'\n' => return Err(Unsupported),
+                b'\'' if self.byte(i + 1) == b'\'' => {
+                    value.push_str(&self.text[from..=i]);
+                    i += 2;
+                    from = i;
+                }
+                b'\'' => {
+                    value.push_str(&self.text[from..i]);
+                    self.pos = i + 1;
+                    return Ok((Span::new(start, i + 1), value, Style::SingleQuoted));
+                }
+                _ => i += 1,
+            }
+        }
+    }
+
+    fn double_quoted(&mut self) -> Read<(Span, String, Style)> {
+        let start = self.pos;
+        let mut value = String::new();
+        let mut i = start + 1;
+        let mut from = i;
+        loop {
+            match self.byte(i) {
+                b'\n' => return Err(Unsupported),
+                b'"' => {
+                    value.push_str(&self.text[from..i]);
+                    self.pos = i + 1;
+                    return Ok((Span::new(start, i + 1), value, Style::DoubleQuoted));
+                }
+                b'\\' => {
+                    value.push_str(&self.text[from..i]);
+                    let (c, len) = self.escape(i + 1)?;
+                    value.push(c);
+                    i += 1 + len;
+                    from = i;
+                }
+                _ => i += 1,
+            }
+        }
+    }
+
+    /// The escape after a backslash at `at - 1`: the character and the escape's length.
+    fn escape(&self, at: usize) -> Read<(char, usize)> {
+        let simple = match self.byte(at) {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'n' => '\n',
+            b't' => '\t',
+            b'r' => '\r',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'0' => '\0',
+            b'a' => '\u{7}',
+            b'v' => '\u{b}',
+            b'e' => '\u{1b}',
+            b'x' => return self.hex_escape(at, 2),
+            b'u' => return self.hex_escape(at, 4),
+            _ => return Err(Unsupported),
+        };
+        Ok((simple, 1))
+    }
+
+    fn hex_escape(&self, at: usize, digits: usize) -> Read<(char, usize)> {
+        let hex = self.text.get(at + 1..at + 1 + digits).ok_or(Unsupported)?;
+        if !hex.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return Err(Unsupported);
+        }
+        let code = u32::from_str_radix(hex, 16).map_err(|_| Unsupported)?;
+        // Surrogates are left to the full parser.
+        let c = char::from_u32(code).ok_or(Unsupported)?;
+        Ok((c, 1 + digits))
+    }
+
+    /// A flow collection or scalar on one line at `self.pos`.
+    fn flow_node(&mut self, depth: usize) -> Read<()> {
+        if depth > MAX_NESTING {
+            return Err(Unsupported);
+        }
+        match self.byte(self.pos) {
+            b'[' => self.flow_collection(b']', depth),
+            b'{' => self.flow_collection(b'}', depth),
+            _ => {
+                let (span, value, style) = self.flow_scalar()?;
+                check(self.sink.scalar(span, value, style))
+            }
+        }
+    }
+
+    fn flow_scalar(&mut self) -> Read<(Span, String, Style)> {
+        let start = self.pos;
+        match self.byte(start) {
+            b'"' => self.double_quoted(),
+            b'\'' => self.single_quoted(),
+            _ => {
+                if !self.plain_start(start, true) {
+                    return Err(Unsupported);
+                }
+                let mut i = start;
+                let mut end = start;
+                loop {
+                    match self.byte(i) {
+                        // A flow collection goes on past the line: not taken.
+                        b'\n' => return Err(Unsupported),
+                        b',' | b'[' | b']' | b'{' | b'}' => break,
+                        b':' if matches!(
+                            self.byte(i + 1),
+                            b' ' | b'\n' | b',' | b'[' | b']' | b'{' | b'}'
+                        ) =>
+                        {
+                            break;
+                        }
+                        b' ' if self.byte(i + 1) == b'#' => return Err(Unsupported),
+                        b' ' => {}
+                        _ => end = i + 1,
+                    }
+                    i += 1;
+                }
+                self.pos = end;
+                Ok((
+                    Span::new(start, end),
+                    self.text[start..end].to_string(),
+                    Style::Plain,
+                ))
+            }
+        }
+    }
+
+    fn skip_spaces(&mut self) {
+        while self.byte(self.pos) == b' ' && self.pos < self.b.len() {
+            self.pos += 1;
+        }
+    }
+
+    /// `[a, b]` or `{k: v}` on one line, at `self.pos`.
+    fn flow_collection(&mut self, close: u8, depth: usize) -> Read<()> {
+        let open = self.pos;
+        let map = close == b'}';
+        let span = Span::new(open, open + 1);
+        check(if map {
+            self.sink.open_map(span)
+        } else {
+            self.sink.open_seq(span)
+        })?;
+        self.pos += 1;
+        self.skip_spaces();
+        if self.byte(self.pos) != close {
+            loop {
+                if map {
+                    if matches!(self.byte(self.pos), b'[' | b'{') {
+                        return Err(Unsupported);
+                    }
+                    let (span, value, style) = self.flow_scalar()?;
+                    if span.len() > MAX_KEY_LEN {
+                        return Err(Unsupported);
+                    }
+                    check(self.sink.scalar(span, value, style))?;
+                    self.skip_spaces();
+                    if self.byte(self.pos) != b':' {
+                        return Err(Unsupported);
+                    }
+                    self.pos += 1;
+                    self.skip_spaces();
+                }
+                self.flow_node(depth + 1)?;
+                self.skip_spaces();
+                match self.byte(self.pos) {
+                    b',' => {
+                        self.pos += 1;
+                        self.skip_spaces();
+                        // A trailing comma is left to the full parser.
+                        if self.byte(self.pos) == close {
+                            return Err(Unsupported);
+                        }
+                    }
+                    c if c == close => break,
+                    _ => return Err(Unsupported),
+                }
+            }
+        }
+        let end = self.pos;
+        self.pos += 1;
+        check(self.sink.close(Span::new(end, end + 1)))
+    }
+}
