@@ -12,12 +12,14 @@ first), so every command sees the same drift and the ratios of the medians hold.
 
 A command with a pipe, redirection or other shell syntax runs through `bash -c`; any
 other runs directly (shlex.split, no shell), so a shell's start is not timed. Output
-goes to /dev/null; a nonzero exit code is fine (reqlint exits 1 when it finds errors).
+goes to /dev/null; exit code 1 is fine (reqlint exits 1 when it finds errors), any other
+exit code stops the script.
 """
 import argparse
 import shlex
 import statistics
 import subprocess
+import sys
 import time
 
 SHELL_CHARS = set("|<>;&$`()")
@@ -31,8 +33,13 @@ def argv(command: str) -> list[str]:
 
 def run(args: list[str]) -> float:
     start = time.perf_counter()
-    subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - start
+    done = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    elapsed = time.perf_counter() - start
+    # 0 and 1 are reqlint's "clean" and "found errors"; anything else means the command
+    # failed, and its time would be a bogus figure.
+    if done.returncode not in (0, 1):
+        sys.exit(f"interleave.py: `{shlex.join(args)}` exited with {done.returncode}")
+    return elapsed
 
 
 def main() -> None:

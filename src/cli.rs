@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use rayon::prelude::*;
 
 use crate::diagnostic::{Severity, did_you_mean};
 use crate::engine::{self, FileResult, Settings};
@@ -350,11 +349,12 @@ fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
     } else {
         args.paths.clone()
     };
-    let targets = walk::collect(&inputs, &settings.config, None)?;
+    let paths = walk::Paths::new(&settings.config)?;
+    let files = walk::collect(&inputs, &settings.config, &paths)?;
     let mut tokens = std::collections::BTreeMap::new();
-    for t in &targets.files {
-        let display = targets.display(t);
-        let bytes = std::fs::read(&t.path).map_err(|e| format!("cannot read {}: {e}", display))?;
+    for path in &files {
+        let display = paths.display(path);
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", display))?;
         let mut loaded = loading::load(bytes, Format::from_path(&display), &settings.limits);
         model::decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
         let file_model = FileModel::build(&loaded.documents, &loaded.text);
@@ -405,9 +405,14 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         if inputs.iter().any(|p| p.as_os_str() == "-") {
             return Err("`-` (standard input) cannot be mixed with other paths".into());
         }
-        let targets = walk::collect(&inputs, &settings.config, args.threads)?;
+        let paths = walk::Paths::new(&settings.config)?;
         let complete = inputs.iter().any(|p| p.is_dir());
-        if targets.files.is_empty() {
+        if args.parse_only {
+            return parse_only(&inputs, &settings, &paths, args.threads);
+        }
+        let keep_text = format == OutputFormat::Human;
+        let run = lint_all(&inputs, &settings, &paths, args.threads, keep_text)?;
+        if run.visited == 0 {
             eprintln!(
                 "reqlint: warning: no request files found under {}; `include` in .reqlint.yaml chooses which files are linted",
                 inputs
@@ -417,16 +422,13 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
                     .join(", ")
             );
         }
-        if args.parse_only {
-            return parse_only(&targets, &settings, args.threads);
-        }
-        let keep_text = format == OutputFormat::Human;
-        let run = lint_all(&targets, &settings, args.threads, keep_text)?;
         let mut results = run.results;
         if let Some(config_result) = engine::lint_run(&settings, &run.facts, complete) {
             results.push(config_result);
-            results.sort_by(|a, b| a.path.cmp(&b.path));
         }
+        // Files are linted in the order the walk finds them; reports show them in the
+        // order of their paths (SPEC 4: deterministic output).
+        results.sort_by(|a, b| a.path.cmp(&b.path));
         (results, run.files, run.requests)
     };
     for r in &results {
@@ -473,51 +475,48 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
 /// Reads and parses every file, runs no rule, prints how many documents were read: the
 /// floor that the benchmark compares the whole check with.
 fn parse_only(
-    targets: &walk::Targets,
+    inputs: &[PathBuf],
     settings: &Settings,
+    paths: &walk::Paths,
     threads: Option<usize>,
 ) -> Result<ExitCode, String> {
-    let pool = thread_pool(threads)?;
-    let documents: usize = pool.install(|| {
-        targets
-            .files
-            .par_iter()
-            .map(|t| {
-                let bytes = std::fs::read(&t.path).unwrap_or_default();
-                let format = crate::loading::Format::from_path(&t.path.to_string_lossy());
-                crate::loading::load(bytes, format, &settings.limits)
-                    .documents
-                    .len()
-            })
-            .sum()
-    });
-    println!("{} files, {documents} documents", targets.files.len());
+    let counts = walk::visit(
+        inputs,
+        &settings.config,
+        paths,
+        threads,
+        &|| (0usize, 0usize),
+        &|(files, documents), path| {
+            let bytes = std::fs::read(path).unwrap_or_default();
+            let format = crate::loading::Format::from_path(&path.to_string_lossy());
+            *documents += crate::loading::load(bytes, format, &settings.limits)
+                .documents
+                .len();
+            *files += 1;
+        },
+    )?;
+    let (files, documents) = counts
+        .into_iter()
+        .fold((0, 0), |(f, d), (files, docs)| (f + files, d + docs));
+    println!("{files} files, {documents} documents");
     Ok(ExitCode::SUCCESS)
 }
-
-fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .stack_size(THREAD_STACK)
-        .build()
-        .map_err(|e| format!("cannot start threads: {e}"))
-}
-
-/// Stack for lint threads: generous, although the loaders never recurse deeply.
-const THREAD_STACK: usize = 8 * 1024 * 1024;
 
 /// What a run of many files keeps: the results that have something to report, and the
 /// counts and facts of all.
 #[derive(Default)]
 struct RunResults {
     results: Vec<FileResult>,
+    /// Files handed to the linter, read or not.
+    visited: usize,
     files: usize,
     requests: usize,
     facts: crate::rules::RunFacts,
 }
 
 impl RunResults {
-    fn add(mut self, mut r: FileResult, keep_text: bool) -> Self {
+    fn add(&mut self, mut r: FileResult, keep_text: bool) {
+        self.visited += 1;
         if r.io_error.is_none() {
             self.files += 1;
         }
@@ -529,45 +528,41 @@ impl RunResults {
             }
             self.results.push(r);
         }
-        self
     }
 
-    fn merge(mut self, other: RunResults) -> Self {
-        // Chunks come back in order: the left one first.
+    fn merge(&mut self, other: RunResults) {
         self.results.extend(other.results);
+        self.visited += other.visited;
         self.files += other.files;
         self.requests += other.requests;
         self.facts.merge(other.facts);
-        self
     }
 }
 
-/// Lints every file in parallel; only files with something to report are kept, with
-/// their text only when the report shows code frames.
+/// Lints every file as the walk finds it, on every core; only files with something to
+/// report are kept, with their text only when the report shows code frames.
 fn lint_all(
-    targets: &walk::Targets,
+    inputs: &[PathBuf],
     settings: &Settings,
+    paths: &walk::Paths,
     threads: Option<usize>,
     keep_text: bool,
 ) -> Result<RunResults, String> {
-    let lint = |t: &walk::Target| {
-        engine::lint_path(&t.path, &targets.display(t), &targets.relative(t), settings)
-    };
-    // One file (an editor's or a hook's run): no threads to start.
-    if targets.files.len() <= 1 {
-        return Ok(targets
-            .files
-            .iter()
-            .map(lint)
-            .fold(RunResults::default(), |acc, r| acc.add(r, keep_text)));
+    let per_thread = walk::visit(
+        inputs,
+        &settings.config,
+        paths,
+        threads,
+        &RunResults::default,
+        &|run, path| {
+            let display = paths.display(path);
+            let result = engine::lint_path(path, &display, &paths.relative(path), settings);
+            run.add(result, keep_text);
+        },
+    )?;
+    let mut run = RunResults::default();
+    for part in per_thread {
+        run.merge(part);
     }
-    let pool = thread_pool(threads)?;
-    Ok(pool.install(|| {
-        targets
-            .files
-            .par_iter()
-            .map(lint)
-            .fold(RunResults::default, |acc, r| acc.add(r, keep_text))
-            .reduce(RunResults::default, RunResults::merge)
-    }))
+    Ok(run)
 }

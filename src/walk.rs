@@ -2,97 +2,230 @@
 //! named directories when `include` matches and `exclude` does not, honouring
 //! `.gitignore`.
 
+use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::model::config::Config;
 
-/// A file to lint: the path as given or found. What it is shown as and what globs see are
-/// derived when it is linted ([`Targets::display`], [`Targets::relative`]), so that a walk
-/// of 100,000 files keeps one allocation a file.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Target {
-    pub path: Box<Path>,
-}
-
-/// The files of a run and what their paths are relative to.
+/// What a run's paths are shown and matched as: relative to the working directory for
+/// people, relative to the config root for globs.
 #[derive(Debug)]
-pub struct Targets {
-    pub files: Vec<Target>,
+pub struct Paths {
     cwd: PathBuf,
     root: PathBuf,
 }
 
-impl Targets {
+impl Paths {
+    pub fn new(config: &Config) -> Result<Paths, String> {
+        let cwd = std::env::current_dir()
+            .map_err(|e| format!("cannot read the working directory: {e}"))?;
+        let root = absolute(&cwd, &config.root);
+        Ok(Paths { cwd, root })
+    }
+
     /// The path as given or found, without a leading `./`.
-    pub fn display(&self, target: &Target) -> String {
-        strip_dot(&target.path).to_string_lossy().into_owned()
+    pub fn display(&self, path: &Path) -> String {
+        strip_dot(path).to_string_lossy().into_owned()
     }
 
     /// The path relative to the config root, for globs.
-    pub fn relative(&self, target: &Target) -> PathBuf {
-        relative(&target.path, &self.cwd, &self.root)
+    pub fn relative(&self, path: &Path) -> PathBuf {
+        relative(path, &self.cwd, &self.root)
     }
 }
 
-/// The files under `inputs`, sorted and without repeats. A path that does not exist
-/// is an error of the run.
-/// `threads` bounds the walk's threads as it does the linting's (`None`: every core).
-pub fn collect(
+/// The files under `inputs`, sorted by their paths as shown and without repeats. A path
+/// that does not exist is an error of the run.
+pub fn collect(inputs: &[PathBuf], config: &Config, paths: &Paths) -> Result<Vec<PathBuf>, String> {
+    let found = visit(inputs, config, paths, Some(1), &Vec::new, &|files, path| {
+        files.push(path.to_path_buf());
+    })?;
+    let mut files: Vec<PathBuf> = found.into_iter().flatten().collect();
+    // SPEC 4: deterministic output.
+    files.sort_by_cached_key(|p| paths.display(p));
+    Ok(files)
+}
+
+/// Hands every file under `inputs` to `each` as soon as it is found, on `threads`
+/// threads (`None`: every core), so that reading and linting overlap the walk; each
+/// thread keeps a state made by `make`, and the states come back at the end. Files
+/// named on the command line always count; files found in directories when `include`
+/// matches and `exclude` does not, honouring `.gitignore`. A file reached twice (named
+/// and found, or under two inputs) is handed over once. A path that does not exist is
+/// an error of the run, found before any file is handed over.
+pub fn visit<T: Send>(
     inputs: &[PathBuf],
     config: &Config,
+    paths: &Paths,
     threads: Option<usize>,
-) -> Result<Targets, String> {
-    let cwd =
-        std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
-    let root = absolute(&cwd, &config.root);
-    let mut targets = Vec::new();
+    make: &(dyn Fn() -> T + Sync),
+    each: &(dyn Fn(&mut T, &Path) + Sync),
+) -> Result<Vec<T>, String> {
+    let mut files = Vec::new();
+    let mut dirs = Vec::new();
     for input in inputs {
         let meta = std::fs::metadata(input)
             .map_err(|e| format!("{}: {}", input.display(), describe(&e)))?;
-        if !meta.is_dir() {
-            targets.push(Target {
-                path: input.clone().into_boxed_path(),
-            });
-            continue;
+        if meta.is_dir() {
+            dirs.push(input.as_path());
+        } else if !files.contains(&input.as_path()) {
+            files.push(input.as_path());
         }
-        // The walk runs on every core; the files are sorted afterwards.
-        let found = std::sync::Mutex::new(Vec::new());
-        ignore::WalkBuilder::new(input)
+    }
+    // Only several inputs can reach a file twice.
+    let seen = (files.len() + dirs.len() > 1).then(|| {
+        Mutex::new(
+            files
+                .iter()
+                .map(|p| p.to_path_buf())
+                .collect::<HashSet<_>>(),
+        )
+    });
+    let threads = threads
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let mut states = visit_files(&files, threads, make, each)?;
+    for dir in dirs {
+        let done = Mutex::new(Vec::new());
+        let mut builder = Visitors {
+            dir,
+            config,
+            paths,
+            seen: seen.as_ref(),
+            make,
+            each,
+            done: &done,
+        };
+        ignore::WalkBuilder::new(dir)
             .standard_filters(true)
             .require_git(false)
             .follow_links(false)
-            .threads(threads.unwrap_or(0))
+            .threads(threads)
             .build_parallel()
-            .run(|| {
-                let (cwd, root, found) = (&cwd, &root, &found);
-                Box::new(move |entry| {
-                    if let Ok(entry) = entry
-                        && entry.file_type().is_some_and(|t| t.is_file())
-                    {
-                        let path = entry.path();
-                        let rel = relative(path, cwd, root);
-                        let from_walk_root = path.strip_prefix(input).unwrap_or(path);
-                        let candidates = [rel.as_path(), from_walk_root];
-                        if candidates.iter().any(|p| config.include.is_match(p))
-                            && !candidates.iter().any(|p| config.exclude.is_match(p))
-                        {
-                            let target = Target { path: path.into() };
-                            found.lock().unwrap_or_else(|e| e.into_inner()).push(target);
-                        }
-                    }
-                    ignore::WalkState::Continue
-                })
-            });
-        targets.append(&mut found.into_inner().unwrap_or_else(|e| e.into_inner()));
+            .visit(&mut builder);
+        states.extend(done.into_inner().unwrap_or_else(|e| e.into_inner()));
     }
-    // Files in the order of their paths as shown (SPEC 4: deterministic output).
-    targets.sort_by_cached_key(|t| strip_dot(&t.path).to_string_lossy().into_owned());
-    targets.dedup_by(|a, b| a.path == b.path);
-    Ok(Targets {
-        files: targets,
-        cwd,
-        root,
+    Ok(states)
+}
+
+/// Files named on the command line: one on this thread (an editor's or a hook's run
+/// starts no thread), more shared out to `threads` threads.
+fn visit_files<T: Send>(
+    files: &[&Path],
+    threads: usize,
+    make: &(dyn Fn() -> T + Sync),
+    each: &(dyn Fn(&mut T, &Path) + Sync),
+) -> Result<Vec<T>, String> {
+    if files.len() <= 1 || threads == 1 {
+        let mut state = make();
+        for file in files {
+            each(&mut state, file);
+        }
+        return Ok(vec![state]);
+    }
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(files.len()))
+            .map(|_| {
+                std::thread::Builder::new()
+                    .stack_size(THREAD_STACK)
+                    .spawn_scoped(scope, || {
+                        let mut state = make();
+                        while let Some(file) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
+                            each(&mut state, file);
+                        }
+                        state
+                    })
+                    .map_err(|e| format!("cannot start threads: {e}"))
+            })
+            .collect::<Result<_, _>>()?;
+        workers
+            .into_iter()
+            .map(|w| w.join().map_err(|_| "a lint thread failed".to_string()))
+            .collect()
     })
+}
+
+/// Stack for threads that lint files named on the command line: generous, although the
+/// loaders never recurse deeply (the walk's own threads have the default 2 MiB).
+const THREAD_STACK: usize = 8 * 1024 * 1024;
+
+/// Makes one visitor a walk thread; each hands its state back when the walk is done.
+struct Visitors<'a, T> {
+    dir: &'a Path,
+    config: &'a Config,
+    paths: &'a Paths,
+    seen: Option<&'a Mutex<HashSet<PathBuf>>>,
+    make: &'a (dyn Fn() -> T + Sync),
+    each: &'a (dyn Fn(&mut T, &Path) + Sync),
+    done: &'a Mutex<Vec<T>>,
+}
+
+struct Visitor<'a, T> {
+    state: Option<T>,
+    dir: &'a Path,
+    config: &'a Config,
+    paths: &'a Paths,
+    seen: Option<&'a Mutex<HashSet<PathBuf>>>,
+    each: &'a (dyn Fn(&mut T, &Path) + Sync),
+    done: &'a Mutex<Vec<T>>,
+}
+
+impl<'s, T: Send + 's> ignore::ParallelVisitorBuilder<'s> for Visitors<'s, T> {
+    fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 's> {
+        Box::new(Visitor {
+            state: Some((self.make)()),
+            dir: self.dir,
+            config: self.config,
+            paths: self.paths,
+            seen: self.seen,
+            each: self.each,
+            done: self.done,
+        })
+    }
+}
+
+impl<T: Send> ignore::ParallelVisitor for Visitor<'_, T> {
+    fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
+        if let Ok(entry) = entry
+            && entry.file_type().is_some_and(|t| t.is_file())
+        {
+            let path = entry.path();
+            let rel = self.paths.relative(path);
+            let from_walk_root = path.strip_prefix(self.dir).unwrap_or(path);
+            let candidates = [rel.as_path(), from_walk_root];
+            let config = self.config;
+            let chosen = candidates.iter().any(|p| config.include.is_match(p))
+                && !candidates.iter().any(|p| config.exclude.is_match(p));
+            let first_time = || {
+                self.seen.is_none_or(|seen| {
+                    seen.lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .insert(path.to_path_buf())
+                })
+            };
+            if chosen
+                && first_time()
+                && let Some(state) = &mut self.state
+            {
+                (self.each)(state, path);
+            }
+        }
+        ignore::WalkState::Continue
+    }
+}
+
+impl<T> Drop for Visitor<'_, T> {
+    fn drop(&mut self) {
+        if let Some(state) = self.state.take() {
+            self.done
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(state);
+        }
+    }
 }
 
 fn describe(e: &std::io::Error) -> String {

@@ -1309,3 +1309,31 @@ fn readme_lists_the_rules_as_reqlint_rules_prints_them() {
         listing.stdout
     );
 }
+
+/// A file reached twice (named and inside a named directory, or under two named
+/// directories) is linted once, and the order of the report does not depend on which
+/// thread found a file first.
+#[test]
+fn overlapping_inputs_lint_each_file_once() {
+    let dir = project("");
+    let (text, _) = duplicate();
+    for name in ["a", "b", "c"] {
+        write(dir.path(), &format!("sub/{name}.req.yaml"), &text);
+    }
+    let alone = reqlint(dir.path(), &["check", "sub", "--format", "json"]);
+    for args in [
+        &["check", "sub", "sub/b.req.yaml", "--format", "json"][..],
+        &["check", "sub/b.req.yaml", "sub", "sub", "--format", "json"],
+        &["check", "sub", "--format", "json", "--threads", "1"],
+    ] {
+        let run = reqlint(dir.path(), args);
+        assert_eq!(run.code, 1, "{args:?}");
+        assert_eq!(summary(&run), summary(&alone), "{args:?}");
+        assert_eq!(run.json()["summary"], alone.json()["summary"], "{args:?}");
+    }
+    let files: Vec<String> = summary(&alone).into_iter().map(|d| d.0).collect();
+    assert_eq!(
+        files,
+        ["sub/a.req.yaml", "sub/b.req.yaml", "sub/c.req.yaml"]
+    );
+}
