@@ -10,12 +10,8 @@ use crate::loading::Position;
 
 use super::Summary;
 
-#[derive(Serialize)]
-struct Output<'a> {
-    version: u32,
-    diagnostics: Vec<JsonDiagnostic<'a>>,
-    summary: Summary,
-}
+/// SPEC 5's `version`.
+const VERSION: u32 = 1;
 
 #[derive(Serialize)]
 struct JsonDiagnostic<'a> {
@@ -52,11 +48,16 @@ impl From<Position> for JsonPosition {
     }
 }
 
+/// Compact, with one diagnostic a line: a tool reads it as fast as it is written, and a
+/// person can still read or diff it (`jq .` pretty-prints it).
 pub fn write(results: &[FileResult], summary: Summary, out: &mut dyn Write) -> io::Result<()> {
-    let mut diagnostics = Vec::new();
+    write!(out, "{{\"version\":{VERSION},\"diagnostics\":[")?;
+    let mut first = true;
     for r in results {
         for (d, (start, end)) in r.diagnostics.iter().zip(r.positions()) {
-            diagnostics.push(JsonDiagnostic {
+            out.write_all(if first { b"\n" } else { b",\n" })?;
+            first = false;
+            let diagnostic = JsonDiagnostic {
                 file: &r.path,
                 rule: d.rule,
                 severity: d.severity,
@@ -69,14 +70,12 @@ pub fn write(results: &[FileResult], summary: Summary, out: &mut dyn Write) -> i
                     start: start.into(),
                     end: end.into(),
                 },
-            });
+            };
+            serde_json::to_writer(&mut *out, &diagnostic)?;
         }
     }
-    let output = Output {
-        version: 1,
-        diagnostics,
-        summary,
-    };
-    serde_json::to_writer_pretty(&mut *out, &output)?;
-    writeln!(out)
+    out.write_all(if first { b"]," } else { b"\n]," })?;
+    out.write_all(b"\"summary\":")?;
+    serde_json::to_writer(&mut *out, &summary)?;
+    out.write_all(b"}\n")
 }
