@@ -697,12 +697,12 @@ fn shape(node: &Node) -> serde_json::Value {
             Some(i) => json!(i),
             None => json!(node.as_f64().map(|f| f.to_string())),
         },
-        Value::String(s) | Value::EncodedJson { text: s, .. } => json!(s),
+        Value::String(s) | Value::EncodedJson { text: s, .. } => json!(s.as_str()),
         Value::Seq(items) => serde_json::Value::Array(items.iter().map(shape).collect()),
         Value::Map(entries) => serde_json::Value::Object(
             entries
                 .iter()
-                .map(|e| (e.key.clone(), shape(&e.value)))
+                .map(|e| (e.key.to_string(), shape(&e.value)))
                 .collect(),
         ),
     }

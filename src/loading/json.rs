@@ -4,7 +4,7 @@
 //! string, at several hundred MB/s.
 
 use super::span::Span;
-use super::tree::{Entry, Node, Value};
+use super::tree::{Entry, Node, Text, Value};
 use super::{Limits, MapEntries, Problem, ProblemKind};
 
 pub fn parse(text: &str, limits: &Limits) -> (Vec<Node>, Vec<Problem>) {
@@ -197,12 +197,12 @@ impl Parser<'_> {
         self.pos = pos;
         Ok(Node::new(
             self.span(start, pos),
-            Value::Number(self.text[start..pos].to_string()),
+            Value::Number(Text::from(&self.text[start..pos])),
         ))
     }
 
     /// A string at `self.pos` (its opening quote); returns its value.
-    fn string(&mut self) -> Result<String, Error> {
+    fn string(&mut self) -> Result<Text, Error> {
         let b = self.bytes;
         let start = self.pos + 1;
         let mut pos = start;
@@ -211,7 +211,7 @@ impl Parser<'_> {
             match c {
                 b'"' => {
                     self.pos = pos + 1;
-                    return Ok(self.text[start..pos].to_string());
+                    return Ok(Text::from(&self.text[start..pos]));
                 }
                 b'\\' => break,
                 0..=0x1F => {
@@ -220,7 +220,7 @@ impl Parser<'_> {
                 _ => pos += 1,
             }
         }
-        let mut out = String::from(&self.text[start..pos]);
+        let mut out = Text::from(&self.text[start..pos]);
         loop {
             match b.get(pos) {
                 None => return self.error(self.pos, "a string is not closed"),

@@ -11,7 +11,7 @@ pub mod yaml;
 mod yaml_block;
 
 pub use span::{LineIndex, Position, Span};
-pub use tree::{Entry, Node, Value};
+pub use tree::{Entry, Node, Text, Value};
 
 /// Hard limits that keep a hostile file from costing unbounded time, memory or stack.
 #[derive(Clone, Copy, Debug)]
@@ -109,7 +109,7 @@ pub struct Loaded {
 #[derive(Debug, Default)]
 pub(crate) struct MapEntries {
     pub entries: Vec<Entry>,
-    index: Option<std::collections::HashMap<String, usize>>,
+    index: Option<std::collections::HashMap<Text, usize>>,
 }
 
 /// Past this many entries, keys are found through a hash index.
@@ -128,7 +128,7 @@ impl MapEntries {
         if let Some(index) = &mut self.index {
             index.insert(entry.key.clone(), self.entries.len());
         } else if self.entries.len() >= LINEAR_KEY_SEARCH {
-            let mut index: std::collections::HashMap<String, usize> = self
+            let mut index: std::collections::HashMap<Text, usize> = self
                 .entries
                 .iter()
                 .enumerate()

@@ -2,6 +2,11 @@
 
 use super::span::Span;
 
+/// The text of a key or scalar: most are short and kept inline (up to 24 bytes) instead of
+/// in an allocation of their own, which made allocating and freeing trees most of a
+/// loader's time.
+pub type Text = compact_str::CompactString;
+
 /// A key or value of a document with the byte span it was read from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Node {
@@ -15,12 +20,12 @@ pub enum Value {
     Bool(bool),
     /// A number as written (`12`, `-3.5`, `0x1F`); parse with [`Node::as_i64`] or
     /// [`Node::as_f64`] so that out-of-range integers stay visible to rules.
-    Number(String),
-    String(String),
+    Number(Text),
+    String(Text),
     /// A string whose text is JSON (SPEC 1.1), with the decoded tree. The decoded
     /// nodes' spans point inside the string in the file.
     EncodedJson {
-        text: String,
+        text: Text,
         decoded: Box<Node>,
     },
     Seq(Vec<Node>),
@@ -29,7 +34,7 @@ pub enum Value {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
-    pub key: String,
+    pub key: Text,
     pub key_span: Span,
     pub value: Node,
 }

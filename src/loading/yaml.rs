@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 
 use super::span::{CharToByte, Span};
-use super::tree::{Entry, Node, Value};
+use super::tree::{Entry, Node, Text, Value};
 use super::yaml_block;
 use super::{Limits, MapEntries, Problem, ProblemKind};
 
@@ -106,7 +106,7 @@ enum Frame {
 enum PendingKey {
     None,
     Key {
-        text: String,
+        text: Text,
         span: Span,
         merge: bool,
     },
@@ -143,7 +143,7 @@ impl yaml_block::Sink for Builder<'_> {
         self.close(span)
     }
 
-    fn scalar(&mut self, span: Span, value: String, style: yaml_block::Style) -> bool {
+    fn scalar(&mut self, span: Span, value: Text, style: yaml_block::Style) -> bool {
         let style = match style {
             yaml_block::Style::Plain => ScalarStyle::Plain,
             yaml_block::Style::SingleQuoted => ScalarStyle::SingleQuoted,
@@ -252,7 +252,7 @@ impl<'a> Builder<'a> {
                         }
                         _ => span,
                     };
-                    let node = Node::new(span, scalar_value(value.into_owned(), style, tag));
+                    let node = Node::new(span, scalar_value(Text::from(&*value), style, tag));
                     self.finish(node, anchor)
                 }
                 Event::SequenceStart(anchor, _) => self.open(Frame::seq(span.start, anchor), span),
@@ -411,12 +411,12 @@ impl<'a> Builder<'a> {
                             merge: false,
                         },
                         Value::Bool(b) => PendingKey::Key {
-                            text: b.to_string(),
+                            text: Text::from(if b { "true" } else { "false" }),
                             span,
                             merge: false,
                         },
                         Value::Null => PendingKey::Key {
-                            text: String::new(),
+                            text: Text::default(),
                             span,
                             merge: false,
                         },
@@ -521,7 +521,7 @@ fn quoted_end(text: &str, start: usize) -> usize {
 }
 
 /// Resolves a scalar by the YAML 1.2 core schema; quoted and block scalars are strings.
-fn scalar_value(text: String, style: ScalarStyle, tag: Option<std::borrow::Cow<'_, Tag>>) -> Value {
+fn scalar_value(text: Text, style: ScalarStyle, tag: Option<std::borrow::Cow<'_, Tag>>) -> Value {
     if let Some(tag) = tag.as_deref().filter(|t| t.is_yaml_core_schema()) {
         return match tag.suffix.as_str() {
             "str" => Value::String(text),
@@ -541,7 +541,7 @@ fn scalar_value(text: String, style: ScalarStyle, tag: Option<std::borrow::Cow<'
     }
 }
 
-fn plain_value(text: String) -> Value {
+fn plain_value(text: Text) -> Value {
     match text.as_str() {
         "" | "~" | "null" | "Null" | "NULL" => Value::Null,
         "true" | "True" | "TRUE" => Value::Bool(true),

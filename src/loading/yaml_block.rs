@@ -13,6 +13,7 @@
 //! the fuzz corpora) checks that they agree.
 
 use super::span::Span;
+use super::tree::Text;
 
 /// The text is outside the subset this reader takes (or a limit was crossed).
 #[derive(Debug)]
@@ -36,7 +37,7 @@ pub(super) trait Sink {
     /// Closes the innermost collection; `span` is its closing bracket, or empty for a
     /// block collection.
     fn close(&mut self, span: Span) -> bool;
-    fn scalar(&mut self, span: Span, value: String, style: Style) -> bool;
+    fn scalar(&mut self, span: Span, value: Text, style: Style) -> bool;
 }
 
 /// Past this nesting the reader gives up, and the full parser applies the depth limit.
@@ -100,7 +101,7 @@ struct Line {
 /// A scalar read in block context, and whether a `:` made it a mapping key.
 struct Scalar {
     span: Span,
-    value: String,
+    value: Text,
     style: Style,
     key: bool,
 }
@@ -392,7 +393,7 @@ impl<S: Sink> Reader<'_, '_, S> {
                 self.pos = if key { i + 1 } else { end };
                 return Ok(Scalar {
                     span,
-                    value: self.text[start..end].to_string(),
+                    value: Text::from(&self.text[start..end]),
                     style: Style::Plain,
                     key,
                 });
@@ -431,9 +432,9 @@ impl<S: Sink> Reader<'_, '_, S> {
         }
     }
 
-    fn single_quoted(&mut self) -> Read<(Span, String, Style)> {
+    fn single_quoted(&mut self) -> Read<(Span, Text, Style)> {
         let start = self.pos;
-        let mut value = String::new();
+        let mut value = Text::default();
         let mut i = start + 1;
         let mut from = i;
         loop {
@@ -454,9 +455,9 @@ impl<S: Sink> Reader<'_, '_, S> {
         }
     }
 
-    fn double_quoted(&mut self) -> Read<(Span, String, Style)> {
+    fn double_quoted(&mut self) -> Read<(Span, Text, Style)> {
         let start = self.pos;
-        let mut value = String::new();
+        let mut value = Text::default();
         let mut i = start + 1;
         let mut from = i;
         loop {
@@ -527,7 +528,7 @@ impl<S: Sink> Reader<'_, '_, S> {
         }
     }
 
-    fn flow_scalar(&mut self) -> Read<(Span, String, Style)> {
+    fn flow_scalar(&mut self) -> Read<(Span, Text, Style)> {
         let start = self.pos;
         match self.byte(start) {
             b'"' => self.double_quoted(),
@@ -559,7 +560,7 @@ impl<S: Sink> Reader<'_, '_, S> {
                 self.pos = end;
                 Ok((
                     Span::new(start, end),
-                    self.text[start..end].to_string(),
+                    Text::from(&self.text[start..end]),
                     Style::Plain,
                 ))
             }

@@ -143,7 +143,7 @@ impl Config {
                         check_rule_name(&rule.key, rule_names).map_err(|m| at(rule.key_span, m))?;
                         let setting =
                             severity_setting(&rule.value).map_err(|m| at(rule.value.span, m))?;
-                        config.rules.insert(rule.key.clone(), setting);
+                        config.rules.insert(rule.key.to_string(), setting);
                     }
                 }
                 "per-file-ignores" => {
@@ -213,7 +213,9 @@ impl Config {
                                 ),
                             ));
                         }
-                        config.tokens.insert(item.key.clone(), item.value.clone());
+                        config
+                            .tokens
+                            .insert(item.key.to_string(), item.value.clone());
                     }
                 }
                 "context" => {
@@ -316,14 +318,14 @@ fn currency_rates(node: &Node) -> Result<HashMap<String, f64>, (Span, String)> {
                     ),
                 )
             })?;
-        rates.insert(item.key.clone(), rate);
+        rates.insert(item.key.to_string(), rate);
     }
     Ok(rates)
 }
 
 fn string_list(node: &Node) -> Option<Vec<(String, Span)>> {
     match &node.value {
-        Value::String(s) => Some(vec![(s.clone(), node.span)]),
+        Value::String(s) => Some(vec![(s.to_string(), node.span)]),
         Value::Seq(items) => items
             .iter()
             .map(|n| n.as_str().map(|s| (s.to_string(), n.span)))

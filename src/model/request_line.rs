@@ -335,9 +335,9 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
                 let v_start = at + k.len() + usize::from(pair.contains('='));
                 let value_span = text.span(v_start, v_start + v.len());
                 query.push(Entry {
-                    key: percent_decode(k),
+                    key: percent_decode(k).into(),
                     key_span,
-                    value: Node::new(value_span, Value::String(percent_decode(v))),
+                    value: Node::new(value_span, Value::String(percent_decode(v).into())),
                 });
             }
             at += pair.len() + 1;
@@ -390,7 +390,7 @@ mod tests {
         let start = file.find(value).unwrap();
         Node::new(
             Span::new(start, start + value.len()),
-            Value::String(value.to_string()),
+            Value::String(value.into()),
         )
     }
 

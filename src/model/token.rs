@@ -79,9 +79,9 @@ impl Token {
                             };
                             for g in grants {
                                 token.grants.push(Grant {
-                                    scope: scope.key.clone(),
+                                    scope: scope.key.to_string(),
                                     scope_span: scope.key_span,
-                                    name: g.key.clone(),
+                                    name: g.key.to_string(),
                                     name_span: g.key_span,
                                     level: g
                                         .value

@@ -134,9 +134,10 @@ impl Minimums {
                     .iter()
                     .position(|r| r.bid_strategy == e.key && r.billing == billing)
                     .unwrap_or_else(|| panic!("no row {} / {billing}", e.key));
-                by_strategy.insert(e.key.clone(), index);
+                by_strategy.insert(e.key.to_string(), index);
             }
-            data.billing_events.insert(event.key.clone(), by_strategy);
+            data.billing_events
+                .insert(event.key.to_string(), by_strategy);
         }
         for c in doc
             .get_value("doubled_countries")
@@ -144,7 +145,7 @@ impl Minimums {
             .expect("countries")
         {
             data.doubled_countries
-                .push((c.key.clone(), text_of(&c.value)));
+                .push((c.key.to_string(), text_of(&c.value)));
         }
         for c in doc
             .get_value("currency_units")
@@ -152,7 +153,7 @@ impl Minimums {
             .expect("units")
         {
             data.currency_units
-                .insert(c.key.clone(), c.value.as_i64().expect("a unit"));
+                .insert(c.key.to_string(), c.value.as_i64().expect("a unit"));
         }
         data
     }

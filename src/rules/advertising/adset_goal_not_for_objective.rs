@@ -73,15 +73,15 @@ pub static MAPPING: LazyLock<Mapping> = LazyLock::new(|| {
     Mapping {
         words: map("words")
             .iter()
-            .map(|e| (e.key.clone(), strings(&e.value)))
+            .map(|e| (e.key.to_string(), strings(&e.value)))
             .collect(),
-        unmapped: map("unmapped").iter().map(|e| e.key.clone()).collect(),
+        unmapped: map("unmapped").iter().map(|e| e.key.to_string()).collect(),
         objectives: map("objectives")
             .iter()
             .map(|e| {
                 let seed = text(&e.value, "seed").unwrap_or_default().to_string();
                 let words = e.value.get_value("words").map(strings).unwrap_or_default();
-                (e.key.clone(), Objective { seed, words })
+                (e.key.to_string(), Objective { seed, words })
             })
             .collect(),
     }

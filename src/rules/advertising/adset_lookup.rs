@@ -32,7 +32,7 @@ pub fn text<'n>(node: &'n Node, field: &str) -> Option<&'n str> {
 pub fn id_text(node: &Node) -> Option<String> {
     match &node.value {
         Value::String(s) => Some(s.trim().to_string()),
-        Value::Number(n) => Some(n.clone()),
+        Value::Number(n) => Some(n.to_string()),
         _ => None,
     }
     .filter(|t| !t.is_empty())

@@ -68,7 +68,7 @@ pub fn is_date(text: &str) -> bool {
 fn bound(range: &Node, key: &str) -> Option<(String, Span)> {
     let node = range.get_value(key)?;
     let text = match &node.value {
-        Value::String(s) => s.clone(),
+        Value::String(s) => s.to_string(),
         _ => return None,
     };
     Some((text, node.span))

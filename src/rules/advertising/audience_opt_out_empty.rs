@@ -34,7 +34,7 @@ impl Rule for AudienceOptOutEmpty {
             }
             let people = request
                 .params()
-                .any(|p| !TABLES_DATA.common.contains(&p.key));
+                .any(|p| !TABLES_DATA.common.iter().any(|c| *c == p.key));
             if !people {
                 out.push(
                     Diagnostic::new(&META, request.line_span, "the opt-out call names no people to remove")

@@ -81,7 +81,7 @@ impl Tables {
         let mut raw: HashMap<String, &Node> = HashMap::new();
         let endpoints_node = root.get_value("endpoints").expect("params.yaml: endpoints");
         for e in endpoints_node.as_map().unwrap_or_default() {
-            raw.insert(e.key.clone(), &e.value);
+            raw.insert(e.key.to_string(), &e.value);
         }
         let mut endpoints = HashMap::new();
         for (name, node) in &raw {
@@ -98,7 +98,7 @@ impl Tables {
                         .unwrap_or_else(|| panic!("params.yaml: {name}.{} same_as {other}", p.key)),
                     None => &p.value,
                 };
-                params.push((p.key.clone(), spec(spec_node, DEFAULT_RULE)));
+                params.push((p.key.to_string(), spec(spec_node, DEFAULT_RULE)));
             }
             endpoints.insert(
                 name.clone(),
@@ -130,7 +130,7 @@ impl Tables {
                     .as_map()
                     .unwrap_or_default()
                     .iter()
-                    .map(|e| e.key.clone())
+                    .map(|e| e.key.to_string())
                     .collect(),
                 Some(n) => n
                     .as_seq()
@@ -264,7 +264,7 @@ fn type_of(name: &str, node: &Node, rule: &'static str) -> ParamType {
                 .iter()
                 .map(|e| {
                     (
-                        e.key.clone(),
+                        e.key.to_string(),
                         e.value.as_str().unwrap_or_default().to_string(),
                     )
                 })
@@ -289,7 +289,7 @@ fn type_of(name: &str, node: &Node, rule: &'static str) -> ParamType {
                 .and_then(Node::as_map)
                 .unwrap_or_default()
                 .iter()
-                .map(|e| (e.key.clone(), spec(&e.value, rule)))
+                .map(|e| (e.key.to_string(), spec(&e.value, rule)))
                 .collect(),
         },
         "json_string" => ParamType::JsonString,
@@ -328,7 +328,7 @@ pub fn check_params<'a>(endpoint: &str, params: impl Iterator<Item = &'a Entry>)
     for entry in params {
         match tables.param(endpoint, &entry.key) {
             Some(spec) => check_value(spec, &entry.key, &entry.value, &mut issues),
-            None if tables.common.contains(&entry.key) || table.open => {}
+            None if tables.common.iter().any(|c| *c == entry.key) || table.open => {}
             None => {
                 let not_updatable = table
                     .create
