@@ -486,7 +486,7 @@ fn parse_only(
         paths,
         threads,
         &|| (0usize, 0usize),
-        &|(files, documents), path| {
+        &|(files, documents), path, _| {
             let bytes = std::fs::read(path).unwrap_or_default();
             let format = crate::loading::Format::from_path(&path.to_string_lossy());
             *documents += crate::loading::load(bytes, format, &settings.limits)
@@ -554,9 +554,9 @@ fn lint_all(
         paths,
         threads,
         &RunResults::default,
-        &|run, path| {
+        &|run, path, relative| {
             let display = paths.display(path);
-            let result = engine::lint_path(path, &display, &paths.relative(path), settings);
+            let result = engine::lint_path(path, &display, relative, settings);
             run.add(result, keep_text);
         },
     )?;

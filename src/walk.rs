@@ -39,16 +39,24 @@ impl Paths {
 /// The files under `inputs`, sorted by their paths as shown and without repeats. A path
 /// that does not exist is an error of the run.
 pub fn collect(inputs: &[PathBuf], config: &Config, paths: &Paths) -> Result<Vec<PathBuf>, String> {
-    let found = visit(inputs, config, paths, Some(1), &Vec::new, &|files, path| {
-        files.push(path.to_path_buf());
-    })?;
+    let found = visit(
+        inputs,
+        config,
+        paths,
+        Some(1),
+        &Vec::new,
+        &|files, path, _| {
+            files.push(path.to_path_buf());
+        },
+    )?;
     let mut files: Vec<PathBuf> = found.into_iter().flatten().collect();
     // SPEC 4: deterministic output.
     files.sort_by_cached_key(|p| paths.display(p));
     Ok(files)
 }
 
-/// Hands every file under `inputs` to `each` as soon as it is found, on `threads`
+/// Hands every file under `inputs` to `each` (with its path relative to the config
+/// root) as soon as it is found, on `threads`
 /// threads (`None`: every core), so that reading and linting overlap the walk; each
 /// thread keeps a state made by `make`, and the states come back at the end. Files
 /// named on the command line always count; files found in directories when `include`
@@ -61,7 +69,7 @@ pub fn visit<T: Send>(
     paths: &Paths,
     threads: Option<usize>,
     make: &(dyn Fn() -> T + Sync),
-    each: &(dyn Fn(&mut T, &Path) + Sync),
+    each: &(dyn Fn(&mut T, &Path, &Path) + Sync),
 ) -> Result<Vec<T>, String> {
     let mut files = Vec::new();
     let mut dirs = Vec::new();
@@ -86,7 +94,7 @@ pub fn visit<T: Send>(
     let threads = threads
         .filter(|&n| n > 0)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let mut states = visit_files(&files, threads, make, each)?;
+    let mut states = visit_files(&files, paths, threads, make, each)?;
     for dir in dirs {
         let done = Mutex::new(Vec::new());
         let mut builder = Visitors {
@@ -114,14 +122,15 @@ pub fn visit<T: Send>(
 /// starts no thread), more shared out to `threads` threads.
 fn visit_files<T: Send>(
     files: &[&Path],
+    paths: &Paths,
     threads: usize,
     make: &(dyn Fn() -> T + Sync),
-    each: &(dyn Fn(&mut T, &Path) + Sync),
+    each: &(dyn Fn(&mut T, &Path, &Path) + Sync),
 ) -> Result<Vec<T>, String> {
     if files.len() <= 1 || threads == 1 {
         let mut state = make();
         for file in files {
-            each(&mut state, file);
+            each(&mut state, file, &paths.relative(file));
         }
         return Ok(vec![state]);
     }
@@ -134,7 +143,7 @@ fn visit_files<T: Send>(
                     .spawn_scoped(scope, || {
                         let mut state = make();
                         while let Some(file) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
-                            each(&mut state, file);
+                            each(&mut state, file, &paths.relative(file));
                         }
                         state
                     })
@@ -159,7 +168,7 @@ struct Visitors<'a, T> {
     paths: &'a Paths,
     seen: Option<&'a Mutex<HashSet<PathBuf>>>,
     make: &'a (dyn Fn() -> T + Sync),
-    each: &'a (dyn Fn(&mut T, &Path) + Sync),
+    each: &'a (dyn Fn(&mut T, &Path, &Path) + Sync),
     done: &'a Mutex<Vec<T>>,
 }
 
@@ -169,7 +178,7 @@ struct Visitor<'a, T> {
     config: &'a Config,
     paths: &'a Paths,
     seen: Option<&'a Mutex<HashSet<PathBuf>>>,
-    each: &'a (dyn Fn(&mut T, &Path) + Sync),
+    each: &'a (dyn Fn(&mut T, &Path, &Path) + Sync),
     done: &'a Mutex<Vec<T>>,
 }
 
@@ -210,7 +219,7 @@ impl<T: Send> ignore::ParallelVisitor for Visitor<'_, T> {
                 && first_time()
                 && let Some(state) = &mut self.state
             {
-                (self.each)(state, path);
+                (self.each)(state, path, &rel);
             }
         }
         ignore::WalkState::Continue
@@ -237,15 +246,11 @@ fn describe(e: &std::io::Error) -> String {
 }
 
 fn relative(path: &Path, cwd: &Path, root: &Path) -> PathBuf {
-    let plain = !path
-        .components()
-        .any(|c| matches!(c, Component::CurDir | Component::ParentDir));
-    if plain {
+    if is_plain(path) {
         // The common cases, without rebuilding the path component by component.
         if path.is_absolute() {
-            if let Ok(rel) = path.strip_prefix(root) {
-                return rel.to_path_buf();
-            }
+            // A plain absolute path is its own lexical absolute form.
+            return path.strip_prefix(root).unwrap_or(path).to_path_buf();
         } else if root == cwd {
             return path.to_path_buf();
         }
@@ -255,6 +260,16 @@ fn relative(path: &Path, cwd: &Path, root: &Path) -> PathBuf {
     abs.strip_prefix(root)
         .map(Path::to_path_buf)
         .unwrap_or(clean)
+}
+
+/// No `.` or `..` component, judged on the bytes: `Path::components` costs more than
+/// the rest of a walk's work on a file.
+fn is_plain(path: &Path) -> bool {
+    !path
+        .as_os_str()
+        .as_encoded_bytes()
+        .split(|&c| std::path::is_separator(c as char))
+        .any(|part| part == b"." || part == b"..")
 }
 
 fn strip_dot(path: &Path) -> PathBuf {
@@ -295,6 +310,36 @@ pub fn absolute(cwd: &Path, path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn relative_paths() {
+        let cwd = Path::new("/work/repo");
+        let root = Path::new("/work/repo");
+        for (path, rel) in [
+            ("requests/a.req.yaml", "requests/a.req.yaml"),
+            ("./requests/a.req.yaml", "requests/a.req.yaml"),
+            ("/work/repo/requests/a.req.yaml", "requests/a.req.yaml"),
+            ("/tmp/x/a.req.yaml", "/tmp/x/a.req.yaml"),
+            // Outside the root: as given.
+            (
+                "/work/repo/../other/a.req.yaml",
+                "/work/repo/../other/a.req.yaml",
+            ),
+            ("sub/../requests/./a.req.yaml", "requests/a.req.yaml"),
+            ("..file/a.req.yaml", "..file/a.req.yaml"),
+        ] {
+            assert_eq!(
+                relative(Path::new(path), cwd, root),
+                PathBuf::from(rel),
+                "{path}"
+            );
+        }
+        // A config root above the working directory.
+        assert_eq!(
+            relative(Path::new("a.req.yaml"), Path::new("/work/repo/sub"), root),
+            PathBuf::from("sub/a.req.yaml")
+        );
+    }
 
     #[test]
     fn lexical_absolute() {

@@ -104,6 +104,8 @@ fn everything_else_is_left_to_saphyr() {
         "- \n- a\n",
         "a: b: c\n",
         "a: 1\n...\n",
+        "a: {b :{c: d}}\n",
+        "a: {b:[c]}\n",
     ] {
         assert!(
             yaml::both_readers(text, &Limits::DEFAULT).is_none(),

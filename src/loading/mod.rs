@@ -172,7 +172,11 @@ pub fn load(bytes: Vec<u8>, format: Format, limits: &Limits) -> Loaded {
             problems: vec![too_large(bytes.len() as u64, limits)],
         };
     }
-    if let Some(nul) = bytes.iter().take(BINARY_SNIFF_BYTES).position(|&b| b == 0) {
+    let sniffed = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
+    // `contains` on bytes is a memchr; `position` only runs on a binary file.
+    if sniffed.contains(&0)
+        && let Some(nul) = sniffed.iter().position(|&b| b == 0)
+    {
         return Loaded {
             text: String::new(),
             documents: Vec::new(),
