@@ -382,8 +382,7 @@ impl<S: Sink> Reader<'_, '_, S> {
     fn block_scalar(&mut self) -> Read<Scalar> {
         let start = self.pos;
         let (span, value, style) = match self.byte(start) {
-            b'"' => self.double_quoted()?,
-            b'\'' => self.single_quoted()?,
+            b'"' | b'\'' => self.quoted()?,
             _ => {
                 if !self.plain_start(start, false) {
                     return Err(Unsupported);
@@ -443,43 +442,32 @@ impl<S: Sink> Reader<'_, '_, S> {
         }
     }
 
-    fn single_quoted(&mut self) -> Read<(Span, Text, Style)> {
+    /// A one-line quoted scalar at `self.pos`: `'` doubles itself, `"` takes escapes.
+    fn quoted(&mut self) -> Read<(Span, Text, Style)> {
         let start = self.pos;
+        let quote = self.byte(start);
+        let style = if quote == b'"' {
+            Style::DoubleQuoted
+        } else {
+            Style::SingleQuoted
+        };
         let mut value = Text::default();
         let mut i = start + 1;
         let mut from = i;
         loop {
             match self.byte(i) {
                 b'\n' => return Err(Unsupported),
-                b'\'' if self.byte(i + 1) == b'\'' => {
+                b'\'' if quote == b'\'' && self.byte(i + 1) == b'\'' => {
                     value.push_str(&self.text[from..=i]);
                     i += 2;
                     from = i;
                 }
-                b'\'' => {
+                c if c == quote => {
                     value.push_str(&self.text[from..i]);
                     self.pos = i + 1;
-                    return Ok((Span::new(start, i + 1), value, Style::SingleQuoted));
+                    return Ok((Span::new(start, i + 1), value, style));
                 }
-                _ => i += 1,
-            }
-        }
-    }
-
-    fn double_quoted(&mut self) -> Read<(Span, Text, Style)> {
-        let start = self.pos;
-        let mut value = Text::default();
-        let mut i = start + 1;
-        let mut from = i;
-        loop {
-            match self.byte(i) {
-                b'\n' => return Err(Unsupported),
-                b'"' => {
-                    value.push_str(&self.text[from..i]);
-                    self.pos = i + 1;
-                    return Ok((Span::new(start, i + 1), value, Style::DoubleQuoted));
-                }
-                b'\\' => {
+                b'\\' if quote == b'"' => {
                     value.push_str(&self.text[from..i]);
                     let (c, len) = self.escape(i + 1)?;
                     value.push(c);
@@ -542,8 +530,7 @@ impl<S: Sink> Reader<'_, '_, S> {
     fn flow_scalar(&mut self) -> Read<(Span, Text, Style)> {
         let start = self.pos;
         match self.byte(start) {
-            b'"' => self.double_quoted(),
-            b'\'' => self.single_quoted(),
+            b'"' | b'\'' => self.quoted(),
             _ => {
                 if !self.plain_start(start, true) {
                     return Err(Unsupported);
