@@ -1,4 +1,5 @@
-//! Per-file costs: the spanned loaders, and whole files through every rule.
+//! Per-file costs: the spanned loaders, the model and whole files through every rule, for
+//! each kind of request file.
 //! `cargo bench --bench lint`. Targets live here, never in timed unit tests.
 
 use std::fmt::Write;
@@ -9,6 +10,7 @@ use reqlint::engine::{Settings, lint_bytes};
 use reqlint::loading::{Format, Limits, load};
 use reqlint::model::config::Config;
 use reqlint::model::context::ContextIndex;
+use reqlint::model::{FileModel, decode_encoded_params};
 use reqlint::rules::codehost::catalog::{CATALOG, Segment};
 
 // The same allocator as the binary, so that the figures are the binary's.
@@ -49,6 +51,76 @@ params:
   dsa_beneficiary: Acme GmbH
   status: PAUSED
 ";
+
+const AUDIENCE: &str = r#"description: "audience create"
+request: POST /v24.0/act_7876085448/customaudiences
+params:
+  name: Promo Sale website
+  subtype: WEBSITE
+  description: Flash brand members launch winter b2b webinar holiday
+  pixel_id: "11005338100786054"
+  retention_days: 60
+  rule: "{\"inclusions\":{\"operator\":\"or\",\"rules\":[{\"event_sources\":[{\"id\":\"11005338100786054\",\"type\":\"pixel\"}],\"retention_seconds\":5184000,\"filter\":{\"operator\":\"and\",\"filters\":[{\"field\":\"url\",\"operator\":\"i_contains\",\"value\":\"spring\"}]}}]}}"
+  prefill: false
+"#;
+
+/// One file of each kind the corpus holds: (file name, text).
+fn file_of_kind(kind: &str) -> (&'static str, String) {
+    match kind {
+        "ad set" => ("a.req.yaml", AD_SET.to_string()),
+        "ad set, JSON" => {
+            let (docs, _) = reqlint::loading::parse_text(AD_SET, Format::Yaml, &Limits::DEFAULT);
+            ("a.req.json", docs[0].to_json())
+        }
+        "audience" => ("c.req.yaml", AUDIENCE.to_string()),
+        "token, 20 requests" => ("t.req.yaml", token_file(20)),
+        _ => unreachable!("no file of kind {kind}"),
+    }
+}
+
+const KINDS: [&str; 4] = ["ad set", "ad set, JSON", "audience", "token, 20 requests"];
+
+/// The whole pipeline on one file of each kind: load, model, every rule.
+#[divan::bench(args = KINDS)]
+fn whole_file(b: Bencher, kind: &str) {
+    let s = settings();
+    let (name, text) = file_of_kind(kind);
+    b.bench(|| {
+        lint_bytes(
+            name,
+            Path::new(name),
+            black_box(text.clone().into_bytes()),
+            &s,
+        )
+    });
+}
+
+/// The model alone (requests, tokens, decoded JSON strings) over loaded documents; the
+/// rules' share is `whole_file` less `load_file` and this.
+#[divan::bench(args = KINDS)]
+fn model_of_file(b: Bencher, kind: &str) {
+    let (name, text) = file_of_kind(kind);
+    let format = Format::from_path(name);
+    b.with_inputs(|| reqlint::loading::parse_text(&text, format, &Limits::DEFAULT).0)
+        .bench_local_refs(|docs| {
+            decode_encoded_params(docs, &text, &Limits::DEFAULT);
+            black_box(FileModel::build(docs, &text).requests.len())
+        });
+}
+
+/// Loading alone (UTF-8 check, parse, spans) of one file of each kind.
+#[divan::bench(args = KINDS)]
+fn load_file(b: Bencher, kind: &str) {
+    let (name, text) = file_of_kind(kind);
+    let format = Format::from_path(name);
+    b.bench(|| {
+        load(
+            black_box(text.clone().into_bytes()),
+            format,
+            &Limits::DEFAULT,
+        )
+    });
+}
 
 /// A token file with `n` code-hosting requests over the catalog's endpoints, and the
 /// token that covers them.

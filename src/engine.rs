@@ -232,6 +232,7 @@ fn run_rules(
         config: &settings.config,
         context: &settings.context,
         advertising: Default::default(),
+        codehost: Default::default(),
     };
     let mut diagnostics = Vec::new();
     let mut facts = RunFacts::default();

@@ -189,3 +189,32 @@ fn scopes_json_lists_tokens_permissions_and_requests() {
     assert_eq!(requests[0]["line"], 4);
     assert_eq!(requests[1]["access"], "write");
 }
+
+/// Requests of one file with different tokens (the file's, a request's own inline one, a
+/// named one) are each checked against their own token, however many requests share one.
+#[test]
+fn each_request_is_checked_against_its_own_token() {
+    let dir = named_token_project();
+    write(
+        dir.path(),
+        "requests/mixed.req.yaml",
+        "token:\n  permissions:\n    user: {emails: read}\nrequests:\n  - GET /user/emails\n  - PATCH /user/email/visibility\n  - request: PATCH /user/email/visibility\n    token:\n      permissions:\n        user: {emails: write}\n  - request: POST /repos/acme/web/statuses/3f2a9c1\n    token: ci-bot\n  - request: POST /repos/acme/web/statuses/3f2a9c1\n  - GET /user/emails\n",
+    );
+    let out = reqlint(
+        dir.path(),
+        &["check", "requests/mixed.req.yaml", "--format", "concise"],
+    );
+    let text = stdout(&out);
+    let missing: Vec<String> = text
+        .lines()
+        .filter(|l| l.contains("token-missing-permission"))
+        .map(|l| l.split(':').take(2).collect::<Vec<_>>().join(":"))
+        .collect();
+    // Line 6: the file's token reads emails only; line 13: the file's token has no
+    // statuses. Lines 7 and 11 run with their own tokens, which suffice.
+    assert_eq!(
+        missing,
+        ["requests/mixed.req.yaml:6", "requests/mixed.req.yaml:13"],
+        "{text}"
+    );
+}

@@ -82,6 +82,8 @@ pub struct FileContext<'a> {
     pub context: &'a ContextIndex,
     /// What the advertising rules compute once per file.
     pub advertising: advertising::FileCache,
+    /// What the code-hosting rules compute once per file.
+    pub codehost: codehost::FileCache<'a>,
 }
 
 /// What files tell the rules that judge a whole run, gathered file by file and merged

@@ -10,15 +10,17 @@ pub mod token_undefined;
 pub mod unknown_endpoint;
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::collections::HashMap;
 
 use catalog::{Access, CATALOG, NameError, PermissionId, Scope};
 
 use crate::diagnostic::did_you_mean;
-use crate::loading::Span;
+use crate::loading::{Node, Span};
 use crate::model::config::Config;
 use crate::model::token::{Grant, TOKEN_KEYS, Token};
 use crate::model::{Api, Request, RequestLine, TokenRef};
+use crate::rules::FileContext;
 
 /// A token's grants checked against the catalog.
 pub struct ResolvedToken<'a> {
@@ -145,6 +147,64 @@ pub fn request_token<'a>(request: &Request<'a>, config: &'a Config) -> Option<Re
     }
 }
 
+/// What the code-hosting rules of one file share, computed once for all of them: every
+/// request's endpoint rows, and every distinct token resolved once (a file's requests
+/// mostly share one).
+#[derive(Default)]
+pub struct FileCache<'a> {
+    rows: OnceCell<Vec<Vec<&'static catalog::Endpoint>>>,
+    tokens: OnceCell<Tokens<'a>>,
+}
+
+#[derive(Default)]
+struct Tokens<'a> {
+    resolved: Vec<ResolvedToken<'a>>,
+    /// Per request, its token's place in `resolved`.
+    of_request: Vec<Option<usize>>,
+}
+
+/// The endpoint rows of request `i`'s path: none when it is not a code-hosting request
+/// with a readable line.
+pub fn rows<'f>(file: &'f FileContext<'_>, i: usize) -> &'f [&'static catalog::Endpoint] {
+    let rows = file.codehost.rows.get_or_init(|| {
+        file.model
+            .requests
+            .iter()
+            .map(|r| code_hosting_line(r).map(endpoint_rows).unwrap_or_default())
+            .collect()
+    });
+    &rows[i]
+}
+
+/// The token request `i` runs with, when it is known (see [`request_token`]).
+pub fn token<'f, 'a>(file: &'f FileContext<'a>, i: usize) -> Option<&'f ResolvedToken<'a>> {
+    let tokens = file.codehost.tokens.get_or_init(|| {
+        let mut tokens = Tokens::default();
+        // The same token: the same node, or the same name named at the same place.
+        let mut seen: Vec<(usize, Option<&str>, Span)> = Vec::new();
+        for request in &file.model.requests {
+            let key = match request.token {
+                Some(TokenRef::Inline(node)) => (node as *const Node as usize, None, node.span),
+                Some(TokenRef::Named { name, span }) => (0, Some(name), span),
+                None => {
+                    tokens.of_request.push(None);
+                    continue;
+                }
+            };
+            let found = seen.iter().position(|k| *k == key);
+            let index = found.or_else(|| {
+                let resolved = request_token(request, file.config)?;
+                seen.push(key);
+                tokens.resolved.push(resolved);
+                Some(tokens.resolved.len() - 1)
+            });
+            tokens.of_request.push(index);
+        }
+        tokens
+    });
+    tokens.of_request[i].map(|k| &tokens.resolved[k])
+}
+
 /// What one request needs of its token.
 pub enum RequestNeed<'r> {
     /// Not a code-hosting request.
@@ -157,7 +217,9 @@ pub enum RequestNeed<'r> {
     Unknown,
 }
 
-pub fn request_need<'r>(request: &'r Request<'_>) -> RequestNeed<'r> {
+/// What request `i` of a file needs of its token.
+pub fn request_need<'f>(file: &'f FileContext<'_>, i: usize) -> RequestNeed<'f> {
+    let request = &file.model.requests[i];
     let line = match &request.line {
         Ok(line) if line.api == Api::CodeHosting => line,
         Ok(_) => return RequestNeed::Elsewhere,
@@ -166,11 +228,8 @@ pub fn request_need<'r>(request: &'r Request<'_>) -> RequestNeed<'r> {
     if line.method == crate::model::Method::Get && request.public.is_some_and(|(p, _)| p) {
         return RequestNeed::Nothing;
     }
-    match endpoint_rows(line)
-        .into_iter()
-        .find(|e| e.method == line.method)
-    {
-        Some(row) => RequestNeed::Row(row, line),
+    match rows(file, i).iter().find(|e| e.method == line.method) {
+        Some(&row) => RequestNeed::Row(row, line),
         None => RequestNeed::Unknown,
     }
 }

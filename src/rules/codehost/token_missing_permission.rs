@@ -32,7 +32,7 @@ impl Rule for TokenMissingPermission {
     }
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for request in &file.model.requests {
+        for (i, request) in file.model.requests.iter().enumerate() {
             let Some(line) = super::code_hosting_line(request) else {
                 continue;
             };
@@ -46,11 +46,13 @@ impl Rule for TokenMissingPermission {
                     continue;
                 }
             }
-            let rows = super::endpoint_rows(line);
-            let Some(row) = rows.iter().find(|e| e.method == line.method) else {
+            let Some(row) = super::rows(file, i)
+                .iter()
+                .find(|e| e.method == line.method)
+            else {
                 continue;
             };
-            let Some(token) = super::request_token(request, file.config) else {
+            let Some(token) = super::token(file, i) else {
                 continue;
             };
             let needed = row.access;

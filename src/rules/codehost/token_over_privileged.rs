@@ -81,7 +81,7 @@ impl Rule for TokenOverPrivileged {
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         let mut tokens: Vec<(&Node, TokenUses)> = Vec::new();
         let mut index: HashMap<Span, usize> = HashMap::new();
-        for request in &file.model.requests {
+        for (r, request) in file.model.requests.iter().enumerate() {
             let Some(TokenRef::Inline(node)) = request.token else {
                 continue;
             };
@@ -89,7 +89,7 @@ impl Rule for TokenOverPrivileged {
                 tokens.push((node, TokenUses::default()));
                 tokens.len() - 1
             });
-            tokens[i].1.add(&request_need(request));
+            tokens[i].1.add(&request_need(file, r));
         }
         for (node, uses) in &tokens {
             judge(node, uses, "the token", out);
@@ -97,7 +97,7 @@ impl Rule for TokenOverPrivileged {
     }
 
     fn collect(&self, file: &FileContext<'_>, facts: &mut RunFacts) {
-        for request in &file.model.requests {
+        for (r, request) in file.model.requests.iter().enumerate() {
             let Some(TokenRef::Named { name, .. }) = request.token else {
                 continue;
             };
@@ -106,7 +106,7 @@ impl Rule for TokenOverPrivileged {
                     .named_token_uses
                     .entry(name.to_string())
                     .or_default()
-                    .add(&request_need(request));
+                    .add(&request_need(file, r));
             }
         }
     }

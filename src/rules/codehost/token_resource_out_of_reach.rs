@@ -28,7 +28,7 @@ impl Rule for TokenResourceOutOfReach {
     }
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for request in &file.model.requests {
+        for (i, request) in file.model.requests.iter().enumerate() {
             let Some(line) = super::code_hosting_line(request) else {
                 continue;
             };
@@ -38,7 +38,7 @@ impl Rule for TokenResourceOutOfReach {
             if !matches!(first.text.as_str(), "repos" | "orgs" | "organizations") {
                 continue;
             }
-            let Some(token) = super::request_token(request, file.config) else {
+            let Some(token) = super::token(file, i) else {
                 continue;
             };
             if let Some((owner, _)) = &token.token.owner

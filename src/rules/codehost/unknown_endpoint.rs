@@ -26,11 +26,11 @@ impl Rule for UnknownEndpoint {
     }
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for request in &file.model.requests {
+        for (i, request) in file.model.requests.iter().enumerate() {
             let Some(line) = super::code_hosting_line(request) else {
                 continue;
             };
-            let rows = super::endpoint_rows(line);
+            let rows = super::rows(file, i);
             if rows.is_empty() {
                 out.push(
                     Diagnostic::new(&META, line.path_span, format!("no permission table row matches `{}`; its coverage cannot be checked", line.path))
