@@ -3,8 +3,9 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
+use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
 
 use crate::diagnostic::{Severity, did_you_mean};
 use crate::loading::{self, Format, Limits, LineIndex, Node, Span, Value};
@@ -40,8 +41,8 @@ pub struct Config {
     pub path: Option<PathBuf>,
     /// The directory globs are relative to: the config's, or the working directory.
     pub root: PathBuf,
-    pub include: GlobSet,
-    pub exclude: GlobSet,
+    pub include: Globs,
+    pub exclude: Globs,
     pub rules: HashMap<String, RuleSetting>,
     pub per_file_ignores: Vec<(GlobSet, Vec<String>)>,
     pub min_version: Option<Version>,
@@ -62,8 +63,8 @@ impl Config {
         Config {
             path: None,
             root,
-            include: build_globs(DEFAULT_INCLUDE.iter().copied()).expect("default globs are valid"),
-            exclude: GlobSet::empty(),
+            include: Globs::new(DEFAULT_INCLUDE.iter().copied()).expect("default globs are valid"),
+            exclude: Globs::default(),
             rules: HashMap::new(),
             per_file_ignores: Vec::new(),
             min_version: None,
@@ -334,13 +335,59 @@ fn string_list(node: &Node) -> Option<Vec<(String, Span)>> {
     }
 }
 
-fn globs(node: &Node, key: &str) -> Result<GlobSet, (Span, String)> {
+fn globs(node: &Node, key: &str) -> Result<Globs, (Span, String)> {
     let list = string_list(node).ok_or((node.span, format!("`{key}` must be a list of globs")))?;
-    let mut builder = GlobSetBuilder::new();
+    let mut globs = Vec::new();
     for (pattern, span) in list {
-        builder.add(glob(&pattern).map_err(|m| (span, m))?);
+        globs.push(glob(&pattern).map_err(|m| (span, m))?);
     }
-    builder.build().map_err(|e| (node.span, e.to_string()))
+    Ok(Globs {
+        globs,
+        set: OnceLock::new(),
+    })
+}
+
+/// Globs checked when the config is read and compiled into one matcher when a path is
+/// first matched: compiling costs more than linting a file, and a run on files named on
+/// the command line (an editor's, a hook's) never matches `include` or `exclude`.
+#[derive(Debug, Default)]
+pub struct Globs {
+    globs: Vec<Glob>,
+    set: OnceLock<Matcher>,
+}
+
+#[derive(Debug)]
+enum Matcher {
+    Set(GlobSet),
+    /// When the globs, each valid, are too many or too large to compile together.
+    Each(Vec<GlobMatcher>),
+}
+
+impl Globs {
+    pub fn new<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Result<Globs, String> {
+        let globs = patterns.into_iter().map(glob).collect::<Result<_, _>>()?;
+        Ok(Globs {
+            globs,
+            set: OnceLock::new(),
+        })
+    }
+
+    pub fn is_match(&self, path: impl AsRef<Path>) -> bool {
+        let matcher = self.set.get_or_init(|| {
+            let mut builder = GlobSetBuilder::new();
+            for g in &self.globs {
+                builder.add(g.clone());
+            }
+            match builder.build() {
+                Ok(set) => Matcher::Set(set),
+                Err(_) => Matcher::Each(self.globs.iter().map(Glob::compile_matcher).collect()),
+            }
+        });
+        match matcher {
+            Matcher::Set(set) => set.is_match(path),
+            Matcher::Each(each) => each.iter().any(|m| m.is_match(path.as_ref())),
+        }
+    }
 }
 
 fn glob(pattern: &str) -> Result<Glob, String> {
