@@ -1,6 +1,7 @@
 //! One file through the pipeline: load → model → rules → suppressions. Never panics
 //! outward: whatever happens to one file, the others' results are kept.
 
+use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::sync::Arc;
@@ -332,14 +333,52 @@ fn apply_suppressions(text: &str, documents: &[loading::Node], diagnostics: &mut
             }
         });
     }
-    suppressions.retain(|(_, _, at)| !strings.iter().any(|s| s.start <= *at && *at < s.end));
+    let inside = InsideAny::new(strings);
+    suppressions.retain(|(_, _, at)| !inside.contains(*at));
+    // Silenced rules by line: a file with many suppressions and many diagnostics costs
+    // one lookup a diagnostic.
+    let mut silenced: HashMap<usize, Vec<&str>> = HashMap::new();
+    for (line, rules, _) in &suppressions {
+        silenced
+            .entry(*line)
+            .or_default()
+            .extend(rules.iter().map(String::as_str));
+    }
     let index = loading::LineIndex::new(text);
     diagnostics.retain(|d| {
-        let line = index.line_of(d.span.start);
-        !suppressions
-            .iter()
-            .any(|(l, rules, _)| *l == line && rules.iter().any(|r| r == d.rule))
+        silenced
+            .get(&index.line_of(d.span.start))
+            .is_none_or(|rules| !rules.contains(&d.rule))
     });
+}
+
+/// Whether an offset falls inside any of a set of spans, in a binary search.
+struct InsideAny {
+    /// Sorted by start.
+    spans: Vec<Span>,
+    /// The largest end among `spans[..=i]`: spans may nest (a string inside a
+    /// JSON-encoded string).
+    max_end: Vec<usize>,
+}
+
+impl InsideAny {
+    fn new(mut spans: Vec<Span>) -> Self {
+        spans.sort_unstable_by_key(|s| s.start);
+        let max_end = spans
+            .iter()
+            .scan(0, |max, s| {
+                *max = (*max).max(s.end);
+                Some(*max)
+            })
+            .collect();
+        InsideAny { spans, max_end }
+    }
+
+    fn contains(&self, at: usize) -> bool {
+        // The spans that start at or before `at`.
+        let before = self.spans.partition_point(|s| s.start <= at);
+        before > 0 && self.max_end[before - 1] > at
+    }
 }
 
 /// (0-based line silenced, rules, byte offset of the `#`) for each suppression comment.
@@ -388,6 +427,23 @@ pub fn parse_suppressions(text: &str) -> Vec<(usize, Vec<String>, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inside_any_span_with_nesting() {
+        let inside = InsideAny::new(vec![Span::new(10, 20), Span::new(2, 30), Span::new(40, 41)]);
+        for (at, expected) in [
+            (0, false),
+            (2, true),
+            (15, true),
+            (25, true),
+            (30, false),
+            (40, true),
+            (41, false),
+        ] {
+            assert_eq!(inside.contains(at), expected, "{at}");
+        }
+        assert!(!InsideAny::new(Vec::new()).contains(0));
+    }
 
     #[test]
     fn reads_whole_files_and_refuses_others() {

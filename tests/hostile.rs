@@ -2,6 +2,7 @@
 //! time, memory or stack is linted quickly, every such file is reported, and an
 //! ordinary file beside them is still linted.
 
+use std::fmt::Write;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -259,8 +260,23 @@ fn more_hostile_shapes_end_in_bounded_time_and_memory() {
     for _ in 0..200_000 {
         many.push_str("  - GET /user/emails\n");
     }
+    // Work that grows with the square of requests, diagnostics or suppressions would
+    // take minutes on these.
+    let mut suppressed = String::from("requests:\n");
+    let mut own_tokens = String::from("requests:\n");
+    for i in 0..150_000 {
+        let _ = writeln!(
+            suppressed,
+            "  - SEND /user/x{i}  # reqlint: ignore[unknown-request-key]"
+        );
+    }
+    for i in 0..150_000 {
+        let _ = writeln!(own_tokens, "  - {{request: GET /user/x{i}, token: {{}}}}");
+    }
     let cases: Vec<(&str, Vec<u8>, Option<&str>)> = vec![
         ("huge.req.yaml", big.into_bytes(), Some("limit-exceeded")),
+        ("suppressed.req.yaml", suppressed.into_bytes(), Some("malformed-request-line")),
+        ("own-tokens.req.yaml", own_tokens.into_bytes(), Some("unknown-endpoint")),
         (
             "bom-crlf-tabs.req.yaml",
             "\u{feff}request: GET /v24.0/23850000000000001\r\nobject: custom_audience\r\nparams:\r\n  fields: \"name,\tsubtype\"\r\n".as_bytes().to_vec(),

@@ -181,7 +181,7 @@ pub fn token<'f, 'a>(file: &'f FileContext<'a>, i: usize) -> Option<&'f Resolved
     let tokens = file.codehost.tokens.get_or_init(|| {
         let mut tokens = Tokens::default();
         // The same token: the same node, or the same name named at the same place.
-        let mut seen: Vec<(usize, Option<&str>, Span)> = Vec::new();
+        let mut seen: HashMap<(usize, Option<&str>, Span), Option<usize>> = HashMap::new();
         for request in &file.model.requests {
             let key = match request.token {
                 Some(TokenRef::Inline(node)) => (node as *const Node as usize, None, node.span),
@@ -191,10 +191,8 @@ pub fn token<'f, 'a>(file: &'f FileContext<'a>, i: usize) -> Option<&'f Resolved
                     continue;
                 }
             };
-            let found = seen.iter().position(|k| *k == key);
-            let index = found.or_else(|| {
+            let index = *seen.entry(key).or_insert_with(|| {
                 let resolved = request_token(request, file.config)?;
-                seen.push(key);
                 tokens.resolved.push(resolved);
                 Some(tokens.resolved.len() - 1)
             });

@@ -1,3 +1,5 @@
+use std::collections::HashSet;
+
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Span};
@@ -27,11 +29,10 @@ static META: RuleMeta = RuleMeta {
     good: example!("token-permission-invalid/good.req.yaml"),
 };
 
-fn check_token(node: &Node, seen: &mut Vec<Span>, out: &mut Vec<Diagnostic>) {
-    if seen.contains(&node.span) {
+fn check_token(node: &Node, seen: &mut HashSet<Span>, out: &mut Vec<Diagnostic>) {
+    if !seen.insert(node.span) {
         return;
     }
-    seen.push(node.span);
     for (span, message, help) in super::token_errors(node) {
         let mut d = Diagnostic::new(&META, span, message);
         if let Some(h) = help {
@@ -47,7 +48,7 @@ impl Rule for TokenPermissionInvalid {
     }
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        let mut seen = Vec::new();
+        let mut seen = HashSet::new();
         for doc in &file.model.documents {
             if let Some(node) = doc.root.get_value("token").filter(|n| n.as_map().is_some()) {
                 check_token(node, &mut seen, out);

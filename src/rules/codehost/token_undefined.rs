@@ -26,15 +26,14 @@ impl Rule for TokenUndefined {
     }
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        let mut seen = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for request in &file.model.requests {
             let Some(TokenRef::Named { name, span }) = request.token else {
                 continue;
             };
-            if file.config.tokens.contains_key(name) || seen.contains(&span) {
+            if file.config.tokens.contains_key(name) || !seen.insert(span) {
                 continue;
             }
-            seen.push(span);
             let help = match did_you_mean(name, file.config.tokens.keys().map(String::as_str)) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => format!(
