@@ -320,29 +320,19 @@ pub fn lint_run(settings: &Settings, facts: &RunFacts, complete: bool) -> Option
 /// `# reqlint: ignore[rule-a, rule-b]` (SPEC 2): at the end of a line it silences
 /// those rules on that line; alone on a line, on the next line.
 fn apply_suppressions(text: &str, documents: &[loading::Node], diagnostics: &mut Vec<Diagnostic>) {
-    let mut suppressions = parse_suppressions(text);
+    let roots: Vec<&loading::Node> = documents.iter().collect();
+    let suppressions = model::suppressions::comments(text, &roots);
     if suppressions.is_empty() {
         return;
     }
-    // Text inside a string (a block scalar, say) is not a comment.
-    let mut strings = Vec::new();
-    for doc in documents {
-        doc.walk(|n| {
-            if n.as_str().is_some() {
-                strings.push(n.span);
-            }
-        });
-    }
-    let inside = InsideAny::new(strings);
-    suppressions.retain(|(_, _, at)| !inside.contains(*at));
     // Silenced rules by line: a file with many suppressions and many diagnostics costs
     // one lookup a diagnostic.
     let mut silenced: HashMap<usize, Vec<&str>> = HashMap::new();
-    for (line, rules, _) in &suppressions {
+    for s in &suppressions {
         silenced
-            .entry(*line)
+            .entry(s.line)
             .or_default()
-            .extend(rules.iter().map(String::as_str));
+            .extend(s.rules.iter().map(|(name, _)| name.as_str()));
     }
     let index = loading::LineIndex::new(text);
     diagnostics.retain(|d| {
@@ -352,98 +342,9 @@ fn apply_suppressions(text: &str, documents: &[loading::Node], diagnostics: &mut
     });
 }
 
-/// Whether an offset falls inside any of a set of spans, in a binary search.
-struct InsideAny {
-    /// Sorted by start.
-    spans: Vec<Span>,
-    /// The largest end among `spans[..=i]`: spans may nest (a string inside a
-    /// JSON-encoded string).
-    max_end: Vec<usize>,
-}
-
-impl InsideAny {
-    fn new(mut spans: Vec<Span>) -> Self {
-        spans.sort_unstable_by_key(|s| s.start);
-        let max_end = spans
-            .iter()
-            .scan(0, |max, s| {
-                *max = (*max).max(s.end);
-                Some(*max)
-            })
-            .collect();
-        InsideAny { spans, max_end }
-    }
-
-    fn contains(&self, at: usize) -> bool {
-        // The spans that start at or before `at`.
-        let before = self.spans.partition_point(|s| s.start <= at);
-        before > 0 && self.max_end[before - 1] > at
-    }
-}
-
-/// (0-based line silenced, rules, byte offset of the `#`) for each suppression comment.
-pub fn parse_suppressions(text: &str) -> Vec<(usize, Vec<String>, usize)> {
-    const MARKER: &str = "reqlint:";
-    let mut found = Vec::new();
-    if !text.contains(MARKER) {
-        return found;
-    }
-    let mut line_start = 0;
-    for (line0, raw_line) in text.split_inclusive('\n').enumerate() {
-        let start = line_start;
-        line_start += raw_line.len();
-        let line = raw_line.trim_end_matches(['\n', '\r']);
-        let Some(at) = line.find(MARKER) else {
-            continue;
-        };
-        let Some(hash) = line[..at].rfind('#') else {
-            continue;
-        };
-        if !line[hash + 1..at].trim().is_empty() {
-            continue;
-        }
-        // A comment starts a line or follows white space.
-        if hash > 0 && !line[..hash].ends_with([' ', '\t']) {
-            continue;
-        }
-        let rest = line[at + MARKER.len()..].trim_start();
-        let Some(list) = rest.strip_prefix("ignore[") else {
-            continue;
-        };
-        let Some(close) = list.find(']') else {
-            continue;
-        };
-        let rules = list[..close]
-            .split(',')
-            .map(|r| r.trim().to_string())
-            .filter(|r| !r.is_empty())
-            .collect();
-        let alone = line[..hash].trim().is_empty();
-        found.push((if alone { line0 + 1 } else { line0 }, rules, start + hash));
-    }
-    found
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn inside_any_span_with_nesting() {
-        let inside = InsideAny::new(vec![Span::new(10, 20), Span::new(2, 30), Span::new(40, 41)]);
-        for (at, expected) in [
-            (0, false),
-            (2, true),
-            (15, true),
-            (25, true),
-            (30, false),
-            (40, true),
-            (41, false),
-        ] {
-            assert_eq!(inside.contains(at), expected, "{at}");
-        }
-        assert!(!InsideAny::new(Vec::new()).contains(0));
-    }
 
     #[test]
     fn reads_whole_files_and_refuses_others() {
@@ -475,19 +376,6 @@ mod tests {
         assert_eq!(
             read("missing", 10).err().unwrap().kind(),
             std::io::ErrorKind::NotFound
-        );
-    }
-
-    #[test]
-    fn suppression_comments() {
-        let text = "a: 1 # reqlint: ignore[rule-a, rule-b]\n# reqlint: ignore[rule-c]\nb: 2\nc: \"# reqlint: ignore[x]\"\nd: 1#reqlint: ignore[y]\n";
-        let s = parse_suppressions(text);
-        assert_eq!(
-            s,
-            vec![
-                (0, vec!["rule-a".to_string(), "rule-b".to_string()], 5),
-                (2, vec!["rule-c".to_string()], 39),
-            ]
         );
     }
 }

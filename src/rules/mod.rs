@@ -134,6 +134,7 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &core::malformed_request_line::MalformedRequestLine,
     &core::invalid_request_field::InvalidRequestField,
     &core::literal_secret::LiteralSecret,
+    &core::unknown_suppressed_rule::UnknownSuppressedRule,
     &codehost::token_permission_invalid::TokenPermissionInvalid,
     &codehost::token_undefined::TokenUndefined,
     &codehost::unknown_endpoint::UnknownEndpoint,

@@ -8,3 +8,4 @@ pub mod literal_secret;
 pub mod malformed_request_line;
 pub mod not_a_request_file;
 pub mod unknown_request_key;
+pub mod unknown_suppressed_rule;
