@@ -1337,3 +1337,36 @@ fn overlapping_inputs_lint_each_file_once() {
         ["sub/a.req.yaml", "sub/b.req.yaml", "sub/c.req.yaml"]
     );
 }
+
+/// A label far above its diagnostic (the file's token, for a request below) gets a frame
+/// of its own after the diagnostic's: the first header a reader sees, and clicks, is the
+/// diagnostic's own position.
+#[test]
+fn human_header_is_the_diagnostics_position() {
+    let run = reqlint(
+        &repo_root(),
+        &[
+            "check",
+            "fixtures/token-missing-permission/bad.req.yaml",
+            "--color",
+            "never",
+        ],
+    );
+    let headers: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter_map(|l| l.split("╭─[").nth(1))
+        .collect();
+    // The first diagnostic's token shares its frame; the second's is too far above.
+    assert_eq!(
+        &headers[..3],
+        [
+            "fixtures/token-missing-permission/bad.req.yaml:8:14]",
+            "fixtures/token-missing-permission/bad.req.yaml:10:5]",
+            "fixtures/token-missing-permission/bad.req.yaml:2:3]",
+        ],
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("☞ token given here"), "{}", run.stdout);
+}

@@ -11,7 +11,7 @@ use miette::{
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::FileResult;
-use crate::loading::LineIndex;
+use crate::loading::{LineIndex, Span};
 
 use super::Summary;
 
@@ -70,6 +70,8 @@ struct Report<'a> {
     diagnostic: &'a Diagnostic,
     source: &'a FileSource,
     help: Option<String>,
+    /// Labels too far from the diagnostic to share its frame.
+    far: Vec<Related<'a>>,
 }
 
 impl fmt::Debug for Report<'_> {
@@ -119,13 +121,76 @@ impl miette::Diagnostic for Report<'_> {
             }),
             SourceSpan::new(d.span.start.into(), d.span.len()),
         );
-        let extra = d.labels.iter().map(|l| {
+        let extra = d.labels.iter().filter(|l| self.near(l.span)).map(|l| {
             LabeledSpan::new_with_span(
                 Some(l.message.clone()),
                 SourceSpan::new(l.span.start.into(), l.span.len()),
             )
         });
         Some(Box::new(std::iter::once(primary).chain(extra)))
+    }
+
+    fn related<'b>(&'b self) -> Option<Box<dyn Iterator<Item = &'b dyn miette::Diagnostic> + 'b>> {
+        if self.far.is_empty() {
+            return None;
+        }
+        Some(Box::new(
+            self.far.iter().map(|r| r as &dyn miette::Diagnostic),
+        ))
+    }
+}
+
+impl Report<'_> {
+    /// Whether a label can be shown with the diagnostic's own frame. miette shows frames
+    /// in the order of the file and its header gives the first frame's position, so a
+    /// label in a frame of its own above the diagnostic would take the header: it gets a
+    /// frame after the diagnostic's instead ([`Related`]).
+    fn near(&self, label: Span) -> bool {
+        let index = &self.source.index;
+        let primary_first = index.line_of(self.diagnostic.span.start);
+        let label_last = index.line_of(label.end);
+        // miette shows one line of context around a span and joins frames that touch.
+        label.start >= self.diagnostic.span.start || label_last + 3 >= primary_first
+    }
+}
+
+/// A label shown in a frame of its own, after the diagnostic it belongs to.
+struct Related<'a> {
+    message: String,
+    span: Span,
+    source: &'a FileSource,
+}
+
+impl fmt::Debug for Related<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl fmt::Display for Related<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Related<'_> {}
+
+impl miette::Diagnostic for Related<'_> {
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(miette::Severity::Advice)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(self.source)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(std::iter::once(
+            LabeledSpan::new_primary_with_span(
+                None,
+                SourceSpan::new(self.span.start.into(), self.span.len()),
+            ),
+        )))
     }
 }
 
@@ -160,11 +225,22 @@ pub fn write(
                 (None, Some(e)) => Some(format!("the API answers {}", api_error_text(e))),
                 (h, None) => h.clone(),
             };
-            let report = Report {
+            let mut report = Report {
                 diagnostic: d,
                 source: &source,
                 help,
+                far: Vec::new(),
             };
+            report.far = d
+                .labels
+                .iter()
+                .filter(|l| !report.near(l.span))
+                .map(|l| Related {
+                    message: l.message.clone(),
+                    span: l.span,
+                    source: &source,
+                })
+                .collect();
             let mut rendered = String::new();
             if handler.render_report(&mut rendered, &report).is_err() {
                 rendered = format!("{}: {}[{}]: {}\n", r.path, d.severity, d.rule, d.message);
