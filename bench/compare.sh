@@ -16,7 +16,9 @@ cd "$(dirname "$0")/.."
 
 gen=${GEN_CORPUS:-../shared/bench/gen_corpus.py}
 work=${BENCH_DIR:-/tmp/reqlint-bench}
-runs=${RUNS:-11}
+# 21 rounds: the median of fewer moved by a tenth from one run of the script to the next
+# on this shared host (the two-thread ratio most).
+runs=${RUNS:-21}
 [ -n "${QUICK:-}" ] && runs=3
 mkdir -p "$work"
 
@@ -90,7 +92,7 @@ r=$(ratio "$lint10" "$cat10")
 verdict "10k files: reqlint <= 2x cat" "$(le "$r" 2)" "${r}x (reqlint/parse-only $(ratio "$lint10" "$parse10")x)"
 
 # The 10k run is timed again here, interleaved with the 100k one. A 100k run takes about
-# 2.5 s, so this pair costs about 2.8 s a round: 11 rounds (the default) about 35 s, well
+# 1.3 s, so this pair costs about 1.5 s a round: 21 rounds (the default) about 30 s, well
 # within the script's budget, so it keeps the same number of runs as the 10k figures.
 t=$(interleaved "$runs" "$bin check $c10 --format json" "$bin check $c100 --format json")
 { read -r lint10b; read -r lint100; } <<<"$t"
@@ -126,7 +128,7 @@ ms=$(python3 -c "print('%.2f' % ($twohundred * 1000))")
 verdict "a file with 200 requests <= 5 ms" "$(le "$ms" 5)" "$ms ms"
 
 # Loader throughput per core, from the divan benchmark (1 MB of request documents).
-bench=$(cargo bench --locked --quiet --bench lint -- loader_1mb 2>/dev/null)
+bench=$(cargo bench --locked --quiet --bench lint -- loader_1mb --sample-count 500 2>/dev/null)
 median_mbs() {  # the median MB/s of a divan row: fastest, slowest, median, mean
     echo "$bench" | python3 -c "
 import re, sys

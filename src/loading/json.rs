@@ -22,11 +22,11 @@ fn bom_len(text: &str) -> usize {
 
 /// Parses `text` as one JSON value; `map` turns a byte range of `text` (after any BOM)
 /// into a span of the file, so that JSON inside a string gets file spans.
-pub(super) fn parse_mapped(
+pub(super) fn parse_mapped<M: Fn(usize, usize) -> Span>(
     text: &str,
     limits: &Limits,
     problems: &mut Vec<Problem>,
-    map: &dyn Fn(usize, usize) -> Span,
+    map: &M,
 ) -> Option<Node> {
     let body = &text[bom_len(text)..];
     let mut p = Parser {
@@ -49,6 +49,34 @@ pub(super) fn parse_mapped(
     }
 }
 
+/// The first offset at or after `pos` that ends a string's plain run: a quote, a backslash
+/// or a control character (or the end). Eight bytes at a time: strings are most of a
+/// JSON file's bytes.
+fn plain_run_end(b: &[u8], mut pos: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    // High bit of each byte of `v` that is below `n` (n <= 0x80); above the first such
+    // byte a borrow may flag more, so only the lowest flagged byte is to be trusted.
+    let below = |v: u64, n: u8| v.wrapping_sub(ONES * u64::from(n)) & !v & HIGH;
+    while let Some(chunk) = b.get(pos..pos + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let found = below(word ^ (ONES * u64::from(b'"')), 1)
+            | below(word ^ (ONES * u64::from(b'\\')), 1)
+            | below(word, 0x20);
+        if found != 0 {
+            return pos + (found.trailing_zeros() / 8) as usize;
+        }
+        pos += 8;
+    }
+    while let Some(&c) = b.get(pos) {
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            break;
+        }
+        pos += 1;
+    }
+    pos
+}
+
 struct Error {
     kind: ProblemKind,
     at: usize,
@@ -56,17 +84,19 @@ struct Error {
     message: String,
 }
 
-struct Parser<'a> {
+/// Generic over the span map (not `dyn`): it runs for every key and value, and inlined it
+/// costs an addition.
+struct Parser<'a, M> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
     limits: &'a Limits,
-    map: &'a dyn Fn(usize, usize) -> Span,
+    map: &'a M,
     nodes: usize,
     problems: Vec<Problem>,
 }
 
-impl Parser<'_> {
+impl<M: Fn(usize, usize) -> Span> Parser<'_, M> {
     fn span(&self, start: usize, end: usize) -> Span {
         (self.map)(start, end)
     }
@@ -93,6 +123,14 @@ impl Parser<'_> {
     }
 
     fn skip_ws(&mut self) {
+        // Indentation comes in runs of spaces: eight at a time.
+        const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
+        while let Some(word) = self.bytes.get(self.pos..self.pos + 8) {
+            if word != SPACES.to_ne_bytes() {
+                break;
+            }
+            self.pos += 8;
+        }
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
             self.pos += 1;
         }
@@ -205,20 +243,17 @@ impl Parser<'_> {
     fn string(&mut self) -> Result<Text, Error> {
         let b = self.bytes;
         let start = self.pos + 1;
-        let mut pos = start;
+        let mut pos = plain_run_end(b, start);
         // The common case: no escape, one copy.
-        while let Some(&c) = b.get(pos) {
-            match c {
-                b'"' => {
-                    self.pos = pos + 1;
-                    return Ok(Text::from(&self.text[start..pos]));
-                }
-                b'\\' => break,
-                0..=0x1F => {
-                    return self.error(pos, "a control character must be escaped in a string");
-                }
-                _ => pos += 1,
+        match b.get(pos) {
+            Some(b'"') => {
+                self.pos = pos + 1;
+                return Ok(Text::from(&self.text[start..pos]));
             }
+            Some(0..=0x1F) => {
+                return self.error(pos, "a control character must be escaped in a string");
+            }
+            _ => {}
         }
         let mut out = Text::from(&self.text[start..pos]);
         loop {
@@ -276,12 +311,7 @@ impl Parser<'_> {
                 Some(_) => {
                     // Copy up to the next quote or backslash at once.
                     let from = pos;
-                    while let Some(&c) = b.get(pos) {
-                        if c == b'"' || c == b'\\' || c < 0x20 {
-                            break;
-                        }
-                        pos += 1;
-                    }
+                    pos = plain_run_end(b, pos);
                     out.push_str(&self.text[from..pos]);
                 }
             }
@@ -424,6 +454,32 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_runs_end_at_the_first_quote_backslash_or_control() {
+        for text in [
+            "abc\"",
+            "\"",
+            "abcdefghijklmnop\"x",
+            "abcdefgh\\",
+            "abcdefghi\u{1}",
+            "é😀é😀é😀\"",
+            "\u{7f}\u{80}abcdefgh\"",
+            "aaaaaaa",
+            "aaaaaaaaaaaaaaaaa",
+            "\u{1f}",
+            "abcdefg\u{0}bbbbb\"",
+        ] {
+            let b = text.as_bytes();
+            let expected = b
+                .iter()
+                .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+                .unwrap_or(b.len());
+            for from in 0..=expected {
+                assert_eq!(plain_run_end(b, from), expected, "{text:?} from {from}");
+            }
+        }
+    }
 
     fn load(text: &str) -> (Vec<Node>, Vec<Problem>) {
         parse(text, &Limits::DEFAULT)

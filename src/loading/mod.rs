@@ -172,7 +172,8 @@ pub fn load(bytes: Vec<u8>, format: Format, limits: &Limits) -> Loaded {
             problems: vec![too_large(bytes.len() as u64, limits)],
         };
     }
-    let sniffed = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
+    let sniffed_len = bytes.len().min(BINARY_SNIFF_BYTES);
+    let sniffed = &bytes[..sniffed_len];
     // `contains` on bytes is a memchr; `position` only runs on a binary file.
     if sniffed.contains(&0)
         && let Some(nul) = sniffed.iter().position(|&b| b == 0)
@@ -203,7 +204,8 @@ pub fn load(bytes: Vec<u8>, format: Format, limits: &Limits) -> Loaded {
             };
         }
     };
-    if text.contains('\0') {
+    // The first bytes were sniffed above.
+    if text.as_bytes()[sniffed_len..].contains(&0) {
         let at = text.find('\0').unwrap_or(0);
         return Loaded {
             problems: vec![Problem::new(
@@ -240,4 +242,37 @@ pub fn too_large(size: u64, limits: &Limits) -> Problem {
             size, limits.max_file_bytes
         ),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_nul_byte_is_found_before_and_after_the_sniffed_bytes() {
+        for before in [
+            0,
+            10,
+            BINARY_SNIFF_BYTES - 1,
+            BINARY_SNIFF_BYTES - 2,
+            BINARY_SNIFF_BYTES + 5,
+        ] {
+            // A two-byte character across the end of the sniffed bytes, then the NUL.
+            let mut text = "a".repeat(before);
+            text.push('é');
+            text.push('\0');
+            text.push_str("b: 1\n");
+            let loaded = load(text.clone().into_bytes(), Format::Yaml, &Limits::DEFAULT);
+            assert!(loaded.documents.is_empty(), "{before}");
+            assert_eq!(loaded.problems.len(), 1, "{before}");
+            assert_eq!(loaded.problems[0].kind, ProblemKind::Encoding, "{before}");
+            assert!(
+                loaded.problems[0]
+                    .message
+                    .contains(&format!("offset {}", before + 2)),
+                "{before}: {}",
+                loaded.problems[0].message
+            );
+        }
+    }
 }
