@@ -384,7 +384,9 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         }
     });
     // Files without a diagnostic are not kept: the summary counts every file.
-    let (results, files, requests) = if args.paths.len() == 1 && args.paths[0].as_os_str() == "-" {
+    let (results, files, requests, walk_errors) = if args.paths.len() == 1
+        && args.paths[0].as_os_str() == "-"
+    {
         let mut bytes = Vec::new();
         std::io::stdin()
             .read_to_end(&mut bytes)
@@ -395,7 +397,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             .unwrap_or_else(|| "-".to_string());
         let result = engine::lint_bytes(&name, Path::new(&name), bytes, &settings);
         let requests = result.requests;
-        (vec![result], 1, requests)
+        (vec![result], 1, requests, Vec::new())
     } else {
         let inputs = if args.paths.is_empty() {
             vec![PathBuf::from(".")]
@@ -429,8 +431,11 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         // Files are linted in the order the walk finds them; reports show them in the
         // order of their paths (SPEC 4: deterministic output).
         results.sort_by(|a, b| a.path.cmp(&b.path));
-        (results, run.files, run.requests)
+        (results, run.files, run.requests, run.walk_errors)
     };
+    for e in &walk_errors {
+        eprintln!("reqlint: error: {e}");
+    }
     for r in &results {
         if let Some(e) = &r.io_error {
             eprintln!("reqlint: error: {e}");
@@ -459,7 +464,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     {
         return Err(format!("cannot write the report: {e}"));
     }
-    if results.iter().any(|r| r.io_error.is_some()) {
+    if !walk_errors.is_empty() || results.iter().any(|r| r.io_error.is_some()) {
         return Ok(ExitCode::from(2));
     }
     let failed = results
@@ -495,7 +500,11 @@ fn parse_only(
             *files += 1;
         },
     )?;
+    for e in &counts.errors {
+        eprintln!("reqlint: error: {e}");
+    }
     let (files, documents) = counts
+        .states
         .into_iter()
         .fold((0, 0), |(f, d), (files, docs)| (f + files, d + docs));
     println!("{files} files, {documents} documents");
@@ -512,6 +521,8 @@ struct RunResults {
     files: usize,
     requests: usize,
     facts: crate::rules::RunFacts,
+    /// What the walk could not read: the run fails as for an unreadable file.
+    walk_errors: Vec<String>,
 }
 
 impl RunResults {
@@ -560,8 +571,11 @@ fn lint_all(
             run.add(result, keep_text);
         },
     )?;
-    let mut run = RunResults::default();
-    for part in per_thread {
+    let mut run = RunResults {
+        walk_errors: per_thread.errors,
+        ..RunResults::default()
+    };
+    for part in per_thread.states {
         run.merge(part);
     }
     Ok(run)

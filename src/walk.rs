@@ -49,7 +49,10 @@ pub fn collect(inputs: &[PathBuf], config: &Config, paths: &Paths) -> Result<Vec
             files.push(path.to_path_buf());
         },
     )?;
-    let mut files: Vec<PathBuf> = found.into_iter().flatten().collect();
+    if let Some(error) = found.errors.first() {
+        return Err(error.clone());
+    }
+    let mut files: Vec<PathBuf> = found.states.into_iter().flatten().collect();
     // SPEC 4: deterministic output.
     files.sort_by_cached_key(|p| paths.display(p));
     Ok(files)
@@ -70,7 +73,7 @@ pub fn visit<T: Send>(
     threads: Option<usize>,
     make: &(dyn Fn() -> T + Sync),
     each: &(dyn Fn(&mut T, &Path, &Path) + Sync),
-) -> Result<Vec<T>, String> {
+) -> Result<Walked<T>, String> {
     let mut files = Vec::new();
     let mut dirs = Vec::new();
     for input in inputs {
@@ -95,6 +98,7 @@ pub fn visit<T: Send>(
         .filter(|&n| n > 0)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let mut states = visit_files(&files, paths, threads, make, each)?;
+    let errors = Mutex::new(Vec::new());
     for dir in dirs {
         let done = Mutex::new(Vec::new());
         let mut builder = Visitors {
@@ -105,6 +109,7 @@ pub fn visit<T: Send>(
             make,
             each,
             done: &done,
+            errors: &errors,
         };
         ignore::WalkBuilder::new(dir)
             .standard_filters(true)
@@ -115,7 +120,16 @@ pub fn visit<T: Send>(
             .visit(&mut builder);
         states.extend(done.into_inner().unwrap_or_else(|e| e.into_inner()));
     }
-    Ok(states)
+    let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
+    errors.sort();
+    Ok(Walked { states, errors })
+}
+
+/// What a walk hands back: each thread's state, and what it could not read (a directory
+/// it may not list, say), which fails the run as an unreadable file does.
+pub struct Walked<T> {
+    pub states: Vec<T>,
+    pub errors: Vec<String>,
 }
 
 /// Files named on the command line: one on this thread (an editor's or a hook's run
@@ -170,6 +184,7 @@ struct Visitors<'a, T> {
     make: &'a (dyn Fn() -> T + Sync),
     each: &'a (dyn Fn(&mut T, &Path, &Path) + Sync),
     done: &'a Mutex<Vec<T>>,
+    errors: &'a Mutex<Vec<String>>,
 }
 
 struct Visitor<'a, T> {
@@ -180,6 +195,7 @@ struct Visitor<'a, T> {
     seen: Option<&'a Mutex<HashSet<PathBuf>>>,
     each: &'a (dyn Fn(&mut T, &Path, &Path) + Sync),
     done: &'a Mutex<Vec<T>>,
+    errors: &'a Mutex<Vec<String>>,
 }
 
 impl<'s, T: Send + 's> ignore::ParallelVisitorBuilder<'s> for Visitors<'s, T> {
@@ -192,15 +208,24 @@ impl<'s, T: Send + 's> ignore::ParallelVisitorBuilder<'s> for Visitors<'s, T> {
             seen: self.seen,
             each: self.each,
             done: self.done,
+            errors: self.errors,
         })
     }
 }
 
 impl<T: Send> ignore::ParallelVisitor for Visitor<'_, T> {
     fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
-        if let Ok(entry) = entry
-            && entry.file_type().is_some_and(|t| t.is_file())
-        {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                self.errors
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(format!("cannot read {e}"));
+                return ignore::WalkState::Continue;
+            }
+        };
+        if entry.file_type().is_some_and(|t| t.is_file()) {
             let path = entry.path();
             let rel = self.paths.relative(path);
             let from_walk_root = path.strip_prefix(self.dir).unwrap_or(path);

@@ -184,23 +184,18 @@ fn a_file_that_vanishes_before_it_is_read_is_an_error_of_its_own() {
     );
 }
 
-#[test]
-fn an_unreadable_file_is_exit_2_and_the_rest_is_reported() {
-    let dir = project();
-    let locked = dir.path().join("locked.req.yaml");
-    std::fs::write(&locked, "request: GET /user/emails\n").unwrap();
+/// reqlint as a user that file permissions hold back: root reads anything, so as
+/// `nobody` then, from a copy of the binary that `nobody` can reach.
+fn as_unprivileged(dir: &Path) -> Command {
     use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    // root reads anything: run as `nobody` then, from a copy of the binary that
-    // `nobody` can reach.
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
     let is_root = Command::new("id")
         .arg("-u")
         .output()
         .map(|o| text(&o.stdout).trim() == "0")
         .unwrap_or(false);
-    let mut cmd = if is_root {
-        let copy = dir.path().join("reqlint-copy");
+    if is_root {
+        let copy = dir.join("reqlint-copy");
         std::fs::copy(bin(), &copy).unwrap();
         std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).unwrap();
         let mut c = Command::new("runuser");
@@ -208,8 +203,52 @@ fn an_unreadable_file_is_exit_2_and_the_rest_is_reported() {
         c
     } else {
         Command::new(bin())
-    };
-    let out = cmd
+    }
+}
+
+#[test]
+fn an_unreadable_directory_is_exit_2_and_the_rest_is_reported() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = project();
+    let locked = dir.path().join("locked");
+    std::fs::create_dir(&locked).unwrap();
+    std::fs::write(
+        locked.join("hidden.req.yaml"),
+        "request: GET /user/emails\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let out = as_unprivileged(dir.path())
+        .args(["check", ".", "--format", "concise"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stderr).contains("reqlint: error: cannot read ")
+            && text(&out.stderr).contains("locked")
+            && text(&out.stderr).contains("Permission denied"),
+        "{}",
+        text(&out.stderr)
+    );
+    known_error_reported(&out);
+}
+
+#[test]
+fn an_unreadable_file_is_exit_2_and_the_rest_is_reported() {
+    let dir = project();
+    let locked = dir.path().join("locked.req.yaml");
+    std::fs::write(&locked, "request: GET /user/emails\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let out = as_unprivileged(dir.path())
         .args(["check", ".", "--format", "concise"])
         .current_dir(dir.path())
         .output()
