@@ -492,7 +492,11 @@ fn parse_only(
         threads,
         &|| (0usize, 0usize),
         &|(files, documents), path, _| {
-            let bytes = std::fs::read(path).unwrap_or_default();
+            // Read as the check reads, so that the floor is a floor.
+            let bytes = match engine::read_regular_file(path, settings.limits.max_file_bytes) {
+                Ok(engine::ReadFile::Bytes(bytes)) => bytes,
+                _ => Vec::new(),
+            };
             let format = crate::loading::Format::from_path(&path.to_string_lossy());
             *documents += crate::loading::load(bytes, format, &settings.limits)
                 .documents

@@ -87,7 +87,8 @@ pub fn lint_path(path: &Path, display: &str, rel: &Path, settings: &Settings) ->
     }
 }
 
-enum ReadFile {
+/// A file's bytes, or its size when it is over the limit.
+pub enum ReadFile {
     Bytes(Vec<u8>),
     TooLarge(u64),
 }
@@ -95,7 +96,7 @@ enum ReadFile {
 /// Reads a regular file of at most `max` bytes in four system calls (open, stat of the
 /// open file, one read, close) where `fs::metadata` and `fs::read` make six: on a run over
 /// 10,000 small files the calls cost more than the reading.
-fn read_regular_file(path: &Path, max: u64) -> std::io::Result<ReadFile> {
+pub fn read_regular_file(path: &Path, max: u64) -> std::io::Result<ReadFile> {
     use std::io::Read;
     let mut options = std::fs::OpenOptions::new();
     options.read(true);

@@ -221,7 +221,7 @@ impl<T: Send> ignore::ParallelVisitor for Visitor<'_, T> {
                 self.errors
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .push(format!("cannot read {e}"));
+                    .push(walk_error(&e));
                 return ignore::WalkState::Continue;
             }
         };
@@ -259,6 +259,19 @@ impl<T> Drop for Visitor<'_, T> {
                 .unwrap_or_else(|e| e.into_inner())
                 .push(state);
         }
+    }
+}
+
+/// `cannot read PATH: REASON`, with the path shown as files are (no leading `./`).
+fn walk_error(e: &ignore::Error) -> String {
+    match e {
+        ignore::Error::WithPath { path, err } => {
+            format!("cannot read {}: {err}", strip_dot(path).display())
+        }
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            walk_error(err)
+        }
+        other => format!("cannot read {other}"),
     }
 }
 

@@ -206,6 +206,25 @@ fn as_unprivileged(dir: &Path) -> Command {
     }
 }
 
+/// `reqlint check .` in `dir` as an unprivileged user: exit 2, `error` on standard error,
+/// and the readable file's finding reported all the same.
+fn check_fails_with_the_rest_reported(dir: &Path, error: &str) {
+    let out = as_unprivileged(dir)
+        .args(["check", ".", "--format", "concise"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(text(&out.stderr).contains(error), "{}", text(&out.stderr));
+    known_error_reported(&out);
+}
+
 #[test]
 fn an_unreadable_directory_is_exit_2_and_the_rest_is_reported() {
     use std::os::unix::fs::PermissionsExt;
@@ -218,54 +237,24 @@ fn an_unreadable_directory_is_exit_2_and_the_rest_is_reported() {
     )
     .unwrap();
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
-    let out = as_unprivileged(dir.path())
-        .args(["check", ".", "--format", "concise"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
+    check_fails_with_the_rest_reported(
+        dir.path(),
+        "reqlint: error: cannot read locked: Permission denied",
+    );
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-    assert!(
-        text(&out.stderr).contains("reqlint: error: cannot read ")
-            && text(&out.stderr).contains("locked")
-            && text(&out.stderr).contains("Permission denied"),
-        "{}",
-        text(&out.stderr)
-    );
-    known_error_reported(&out);
 }
 
 #[test]
 fn an_unreadable_file_is_exit_2_and_the_rest_is_reported() {
+    use std::os::unix::fs::PermissionsExt;
     let dir = project();
     let locked = dir.path().join("locked.req.yaml");
     std::fs::write(&locked, "request: GET /user/emails\n").unwrap();
-    use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
-    let out = as_unprivileged(dir.path())
-        .args(["check", ".", "--format", "concise"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
+    check_fails_with_the_rest_reported(
+        dir.path(),
+        "reqlint: error: cannot read locked.req.yaml: Permission denied",
     );
-    assert!(
-        text(&out.stderr).contains("cannot read locked.req.yaml: Permission denied"),
-        "{}",
-        text(&out.stderr)
-    );
-    known_error_reported(&out);
 }
 
 const GH_SECRET: &str = "ghp_T3stS3cretN0tInAnyFixture1234567890z";
