@@ -357,26 +357,8 @@ impl<M: Fn(usize, usize) -> Span> Parser<'_, M> {
         loop {
             self.skip_ws();
             items.push(self.value(depth + 1)?);
-            self.skip_ws();
-            match self.bytes.get(self.pos) {
-                Some(b',') => {
-                    let comma = self.pos;
-                    self.pos += 1;
-                    self.skip_ws();
-                    if self.bytes.get(self.pos) == Some(&b']') {
-                        return self.error(comma, "trailing commas are not allowed");
-                    }
-                }
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(Node::new(self.span(start, self.pos), Value::Seq(items)));
-                }
-                _ => {
-                    return self.error(
-                        self.pos,
-                        format!("expected `,` or `]`, found {}", self.found()),
-                    );
-                }
+            if self.after_item(b']')? {
+                return Ok(Node::new(self.span(start, self.pos), Value::Seq(items)));
             }
         }
     }
@@ -423,30 +405,41 @@ impl<M: Fn(usize, usize) -> Span> Parser<'_, M> {
             if let Some(problem) = entries.insert(entry) {
                 self.problems.push(problem);
             }
-            self.skip_ws();
-            match self.bytes.get(self.pos) {
-                Some(b',') => {
-                    let comma = self.pos;
-                    self.pos += 1;
-                    self.skip_ws();
-                    if self.bytes.get(self.pos) == Some(&b'}') {
-                        return self.error(comma, "trailing commas are not allowed");
-                    }
-                }
-                Some(b'}') => {
-                    self.pos += 1;
-                    return Ok(Node::new(
-                        self.span(start, self.pos),
-                        Value::Map(entries.entries),
-                    ));
-                }
-                _ => {
-                    return self.error(
-                        self.pos,
-                        format!("expected `,` or `}}`, found {}", self.found()),
-                    );
-                }
+            if self.after_item(b'}')? {
+                return Ok(Node::new(
+                    self.span(start, self.pos),
+                    Value::Map(entries.entries),
+                ));
             }
+        }
+    }
+
+    /// After an item of an array or object: `,` and more to come (false), or the closing
+    /// bracket `close`, passed (true).
+    fn after_item(&mut self, close: u8) -> Result<bool, Error> {
+        self.skip_ws();
+        match self.bytes.get(self.pos) {
+            Some(b',') => {
+                let comma = self.pos;
+                self.pos += 1;
+                self.skip_ws();
+                if self.bytes.get(self.pos) == Some(&close) {
+                    return self.error(comma, "trailing commas are not allowed");
+                }
+                Ok(false)
+            }
+            Some(&c) if c == close => {
+                self.pos += 1;
+                Ok(true)
+            }
+            _ => self.error(
+                self.pos,
+                format!(
+                    "expected `,` or `{}`, found {}",
+                    close as char,
+                    self.found()
+                ),
+            ),
         }
     }
 }
