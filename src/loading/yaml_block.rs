@@ -302,14 +302,19 @@ impl<S: Sink> Reader<'_, '_, S> {
                 if line.indent == col && dash {
                     return self.block_seq(col, true, depth + 1);
                 }
-                if line.indent <= col {
+                if line.indent <= col || depth + 1 > MAX_NESTING {
                     return Err(Unsupported);
                 }
-                // A scalar alone on the next line is legal YAML, but rare: not taken.
-                if !dash && !self.line_is_key(line.at) {
+                if dash {
+                    return self.block_seq(line.indent, false, depth + 1);
+                }
+                // A scalar or flow collection alone on the next line is legal YAML, but
+                // rare: not taken.
+                let key = self.block_scalar()?;
+                if !key.key {
                     return Err(Unsupported);
                 }
-                self.item(line.indent, depth + 1)
+                self.block_map(line.indent, key, depth + 1)
             }
             b'[' | b'{' => {
                 self.pos = at;
@@ -326,15 +331,6 @@ impl<S: Sink> Reader<'_, '_, S> {
                 self.end_of_line(self.pos)
             }
         }
-    }
-
-    /// Whether the line at `at` starts with a key (without reading it for good).
-    fn line_is_key(&mut self, at: usize) -> bool {
-        let saved = self.pos;
-        self.pos = at;
-        let key = self.block_scalar().is_ok_and(|s| s.key);
-        self.pos = saved;
-        key
     }
 
     /// A block sequence whose first `-` is at `self.pos`, column `col`. `indentless`: the
