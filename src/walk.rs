@@ -101,7 +101,7 @@ pub fn visit<T: Send>(
     let errors = Mutex::new(Vec::new());
     for dir in dirs {
         let done = Mutex::new(Vec::new());
-        let mut builder = Visitors {
+        let walk = DirWalk {
             dir,
             config,
             paths,
@@ -117,7 +117,7 @@ pub fn visit<T: Send>(
             .follow_links(false)
             .threads(threads)
             .build_parallel()
-            .visit(&mut builder);
+            .visit(&mut Visitors(&walk));
         states.extend(done.into_inner().unwrap_or_else(|e| e.into_inner()));
     }
     let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -175,8 +175,8 @@ fn visit_files<T: Send>(
 /// loaders never recurse deeply (the walk's own threads have the default 2 MiB).
 const THREAD_STACK: usize = 8 * 1024 * 1024;
 
-/// Makes one visitor a walk thread; each hands its state back when the walk is done.
-struct Visitors<'a, T> {
+/// What the threads of one directory's walk share.
+struct DirWalk<'a, T> {
     dir: &'a Path,
     config: &'a Config,
     paths: &'a Paths,
@@ -187,28 +187,19 @@ struct Visitors<'a, T> {
     errors: &'a Mutex<Vec<String>>,
 }
 
+/// Makes one visitor a walk thread; each hands its state back when the walk is done.
+struct Visitors<'a, T>(&'a DirWalk<'a, T>);
+
 struct Visitor<'a, T> {
     state: Option<T>,
-    dir: &'a Path,
-    config: &'a Config,
-    paths: &'a Paths,
-    seen: Option<&'a Mutex<HashSet<PathBuf>>>,
-    each: &'a (dyn Fn(&mut T, &Path, &Path) + Sync),
-    done: &'a Mutex<Vec<T>>,
-    errors: &'a Mutex<Vec<String>>,
+    walk: &'a DirWalk<'a, T>,
 }
 
 impl<'s, T: Send + 's> ignore::ParallelVisitorBuilder<'s> for Visitors<'s, T> {
     fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 's> {
         Box::new(Visitor {
-            state: Some((self.make)()),
-            dir: self.dir,
-            config: self.config,
-            paths: self.paths,
-            seen: self.seen,
-            each: self.each,
-            done: self.done,
-            errors: self.errors,
+            state: Some((self.0.make)()),
+            walk: self.0,
         })
     }
 }
@@ -218,7 +209,8 @@ impl<T: Send> ignore::ParallelVisitor for Visitor<'_, T> {
         let entry = match entry {
             Ok(entry) => entry,
             Err(e) => {
-                self.errors
+                self.walk
+                    .errors
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .push(walk_error(&e));
@@ -227,14 +219,14 @@ impl<T: Send> ignore::ParallelVisitor for Visitor<'_, T> {
         };
         if entry.file_type().is_some_and(|t| t.is_file()) {
             let path = entry.path();
-            let rel = self.paths.relative(path);
-            let from_walk_root = path.strip_prefix(self.dir).unwrap_or(path);
+            let rel = self.walk.paths.relative(path);
+            let from_walk_root = path.strip_prefix(self.walk.dir).unwrap_or(path);
             let candidates = [rel.as_path(), from_walk_root];
-            let config = self.config;
+            let config = self.walk.config;
             let chosen = candidates.iter().any(|p| config.include.is_match(p))
                 && !candidates.iter().any(|p| config.exclude.is_match(p));
             let first_time = || {
-                self.seen.is_none_or(|seen| {
+                self.walk.seen.is_none_or(|seen| {
                     seen.lock()
                         .unwrap_or_else(|e| e.into_inner())
                         .insert(path.to_path_buf())
@@ -244,7 +236,7 @@ impl<T: Send> ignore::ParallelVisitor for Visitor<'_, T> {
                 && first_time()
                 && let Some(state) = &mut self.state
             {
-                (self.each)(state, path, &rel);
+                (self.walk.each)(state, path, &rel);
             }
         }
         ignore::WalkState::Continue
@@ -254,7 +246,8 @@ impl<T: Send> ignore::ParallelVisitor for Visitor<'_, T> {
 impl<T> Drop for Visitor<'_, T> {
     fn drop(&mut self) {
         if let Some(state) = self.state.take() {
-            self.done
+            self.walk
+                .done
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .push(state);
