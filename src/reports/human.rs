@@ -9,7 +9,7 @@ use miette::{
     SourceCode, SourceSpan, SpanContents,
 };
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::engine::FileResult;
 use crate::loading::{LineIndex, Span};
 
@@ -70,7 +70,9 @@ struct Report<'a> {
     diagnostic: &'a Diagnostic,
     source: &'a FileSource,
     help: Option<String>,
-    /// Labels too far from the diagnostic to share its frame.
+    /// Labels shown in the diagnostic's own frame.
+    near: Vec<&'a Label>,
+    /// Labels too far above the diagnostic to share its frame.
     far: Vec<Related<'a>>,
 }
 
@@ -121,7 +123,7 @@ impl miette::Diagnostic for Report<'_> {
             }),
             SourceSpan::new(d.span.start.into(), d.span.len()),
         );
-        let extra = d.labels.iter().filter(|l| self.near(l.span)).map(|l| {
+        let extra = self.near.iter().map(|l| {
             LabeledSpan::new_with_span(
                 Some(l.message.clone()),
                 SourceSpan::new(l.span.start.into(), l.span.len()),
@@ -140,36 +142,33 @@ impl miette::Diagnostic for Report<'_> {
     }
 }
 
-impl Report<'_> {
-    /// Whether a label can be shown with the diagnostic's own frame. miette shows frames
-    /// in the order of the file and its header gives the first frame's position, so a
-    /// label in a frame of its own above the diagnostic would take the header: it gets a
-    /// frame after the diagnostic's instead ([`Related`]).
-    fn near(&self, label: Span) -> bool {
-        let index = &self.source.index;
-        let primary_first = index.line_of(self.diagnostic.span.start);
-        let label_last = index.line_of(label.end);
-        // miette shows one line of context around a span and joins frames that touch.
-        label.start >= self.diagnostic.span.start || label_last + 3 >= primary_first
-    }
+/// Whether a label can be shown with its diagnostic's own frame. miette shows frames in
+/// the order of the file and its header gives the first frame's position, so a label in
+/// a frame of its own above the diagnostic would take the header: it gets a frame after
+/// the diagnostic's instead ([`Related`]).
+fn shares_frame(index: &LineIndex, primary: Span, label: Span) -> bool {
+    let primary_first = index.line_of(primary.start);
+    let label_last = index.line_of(label.end);
+    // miette shows one line of context around a span and joins frames that touch.
+    label.start >= primary.start || label_last + 3 >= primary_first
 }
 
 /// A label shown in a frame of its own, after the diagnostic it belongs to.
 struct Related<'a> {
-    message: String,
+    message: &'a str,
     span: Span,
     source: &'a FileSource,
 }
 
 impl fmt::Debug for Related<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(self.message)
     }
 }
 
 impl fmt::Display for Related<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(self.message)
     }
 }
 
@@ -225,22 +224,24 @@ pub fn write(
                 (None, Some(e)) => Some(format!("the API answers {}", api_error_text(e))),
                 (h, None) => h.clone(),
             };
-            let mut report = Report {
+            let (near, far): (Vec<&Label>, Vec<&Label>) = d
+                .labels
+                .iter()
+                .partition(|l| shares_frame(&source.index, d.span, l.span));
+            let report = Report {
                 diagnostic: d,
                 source: &source,
                 help,
-                far: Vec::new(),
+                near,
+                far: far
+                    .into_iter()
+                    .map(|l| Related {
+                        message: &l.message,
+                        span: l.span,
+                        source: &source,
+                    })
+                    .collect(),
             };
-            report.far = d
-                .labels
-                .iter()
-                .filter(|l| !report.near(l.span))
-                .map(|l| Related {
-                    message: l.message.clone(),
-                    span: l.span,
-                    source: &source,
-                })
-                .collect();
             let mut rendered = String::new();
             if handler.render_report(&mut rendered, &report).is_err() {
                 rendered = format!("{}: {}[{}]: {}\n", r.path, d.severity, d.rule, d.message);
