@@ -143,12 +143,7 @@ impl yaml_block::Sink for Builder<'_> {
         self.close(span)
     }
 
-    fn scalar(&mut self, span: Span, value: Text, style: yaml_block::Style) -> bool {
-        let style = match style {
-            yaml_block::Style::Plain => ScalarStyle::Plain,
-            yaml_block::Style::SingleQuoted => ScalarStyle::SingleQuoted,
-            yaml_block::Style::DoubleQuoted => ScalarStyle::DoubleQuoted,
-        };
+    fn scalar(&mut self, span: Span, value: Text, style: ScalarStyle) -> bool {
         self.finish(Node::new(span, scalar_value(value, style, None)), 0)
     }
 }

@@ -15,18 +15,15 @@
 use super::span::Span;
 use super::tree::Text;
 
+/// The styles this reader reads: plain, single- and double-quoted (saphyr-parser's own
+/// type, so that both readers send the same events).
+pub(super) use saphyr_parser::ScalarStyle as Style;
+
 /// The text is outside the subset this reader takes (or a limit was crossed).
 #[derive(Debug)]
 pub(super) struct Unsupported;
 
 type Read<T> = Result<T, Unsupported>;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Style {
-    Plain,
-    SingleQuoted,
-    DoubleQuoted,
-}
 
 /// Where the events go: the tree builder. Each call returns false when a limit is
 /// crossed, which makes the reader give up too.
