@@ -106,6 +106,8 @@ fn everything_else_is_left_to_saphyr() {
         "a: 1\n...\n",
         "a: {b :{c: d}}\n",
         "a: {b:[c]}\n",
+        "a: {b: c -,d: e}\n",
+        "a: [c -]\n",
     ] {
         assert!(
             yaml::both_readers(text, &Limits::DEFAULT).is_none(),

@@ -543,6 +543,13 @@ impl<S: Sink> Reader<'_, '_, S> {
                             break;
                         }
                         b' ' if self.byte(i + 1) == b'#' => return Err(Unsupported),
+                        // saphyr-parser reads ` -` before a flow indicator as the start of
+                        // another scalar, and refuses it.
+                        b' ' if self.byte(i + 1) == b'-'
+                            && matches!(self.byte(i + 2), b',' | b'[' | b']' | b'{' | b'}') =>
+                        {
+                            return Err(Unsupported);
+                        }
                         b' ' => {}
                         _ => end = i + 1,
                     }
