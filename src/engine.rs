@@ -10,7 +10,8 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::loading::{self, Format, Limits, Position, Span};
 use crate::model::config::Config;
 use crate::model::context::ContextIndex;
-use crate::model::{self, FileModel};
+use crate::model::{self, FileModel, secrets};
+use crate::redact;
 use crate::rules::{FileContext, REGISTRY, RunContext, RunFacts};
 
 /// What a run knows besides the files: the config and the context snapshots.
@@ -35,6 +36,9 @@ pub struct FileResult {
     pub facts: RunFacts,
     /// Start and end of each diagnostic, kept when the text is dropped.
     pub positions: Option<Vec<(Position, Position)>>,
+    /// Where the text holds a secret, sorted: code frames mask these whatever the rules
+    /// said (see [`crate::redact`]).
+    pub secrets: Vec<Span>,
 }
 
 impl FileResult {
@@ -79,6 +83,7 @@ pub fn lint_path(path: &Path, display: &str, rel: &Path, settings: &Settings) ->
         io_error: Some(format!("cannot read {display}: {e}")),
         facts: RunFacts::default(),
         positions: None,
+        secrets: Vec::new(),
     };
     match read_regular_file(path, settings.limits.max_file_bytes) {
         Ok(ReadFile::Bytes(bytes)) => lint_bytes(display, rel, bytes, settings),
@@ -152,6 +157,7 @@ fn lint_oversized(display: &str, rel: &Path, size: u64, settings: &Settings) -> 
         io_error: None,
         facts,
         positions: None,
+        secrets: Vec::new(),
     }
 }
 
@@ -172,7 +178,8 @@ pub fn lint_bytes(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
             diagnostics: vec![Diagnostic {
                 rule: INTERNAL_ERROR,
                 severity: Severity::Error,
-                message: format!("reqlint failed on this file: {what}"),
+                message: redact::Redactor::none()
+                    .line(&format!("reqlint failed on this file: {what}")),
                 help: Some("please report this with the file; the other files were linted".into()),
                 api_error: None,
                 span: Span::empty(0),
@@ -183,6 +190,7 @@ pub fn lint_bytes(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
             io_error: None,
             facts: RunFacts::default(),
             positions: None,
+            secrets: Vec::new(),
         }
     })
 }
@@ -207,6 +215,17 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
     }
     let requests = model.requests.len();
     drop(model);
+    // Only what is shown needs cleaning, and a file without a diagnostic shows nothing.
+    let secrets = if diagnostics.is_empty() {
+        Vec::new()
+    } else {
+        let secrets = secrets::secret_spans(&loaded.text, &loaded.documents, &loaded.problems);
+        let redactor = redact::Redactor::for_text(&loaded.text, &secrets);
+        for d in &mut diagnostics {
+            redactor.diagnostic(d);
+        }
+        secrets
+    };
     FileResult {
         path: display.to_string(),
         text: (!diagnostics.is_empty()).then(|| Arc::from(loaded.text)),
@@ -215,6 +234,7 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
         io_error: None,
         facts,
         positions: None,
+        secrets,
     }
 }
 
@@ -304,9 +324,14 @@ pub fn lint_run(settings: &Settings, facts: &RunFacts, complete: bool) -> Option
     if diagnostics.is_empty() {
         return None;
     }
-    let (documents, _) = loading::parse_text(&config.text, Format::Yaml, &settings.limits);
+    let (documents, problems) = loading::parse_text(&config.text, Format::Yaml, &settings.limits);
     apply_suppressions(&config.text, &documents, &mut diagnostics);
     sort(&mut diagnostics);
+    let secrets = secrets::secret_spans(&config.text, &documents, &problems);
+    let redactor = redact::Redactor::for_text(&config.text, &secrets);
+    for d in &mut diagnostics {
+        redactor.diagnostic(d);
+    }
     Some(FileResult {
         path: display,
         text: Some(Arc::from(config.text.as_str())),
@@ -315,6 +340,7 @@ pub fn lint_run(settings: &Settings, facts: &RunFacts, complete: bool) -> Option
         io_error: None,
         facts: RunFacts::default(),
         positions: None,
+        secrets,
     })
 }
 

@@ -11,6 +11,7 @@ pub mod engine;
 pub mod invariants;
 pub mod loading;
 pub mod model;
+pub mod redact;
 pub mod reports;
 pub mod rules;
 pub mod schema;

@@ -365,7 +365,7 @@ fn diagnostics_point_at_the_exact_text() {
         (
             "fixtures/literal-secret/bad.req.yaml",
             "literal-secret",
-            "ghp_R3qlintFak3T0ken0000000000000000000a",
+            "ghp_R3qlint_Fak3_T0ken_00000000000000000",
         ),
         (
             "fixtures/malformed-request-line/bad.req.yaml",
@@ -1106,7 +1106,7 @@ fn secrets_are_never_printed() {
     let root = repo_root();
     let secrets = [
         "EAAGm0PX4ZCpsBAOtzZBcTkZD",
-        "ghp_R3qlintFak3T0ken0000000000000000000a",
+        "ghp_R3qlint_Fak3_T0ken_00000000000000000",
     ];
     let fixture =
         std::fs::read_to_string(root.join("fixtures/literal-secret/bad.req.yaml")).unwrap();
@@ -1180,7 +1180,7 @@ fn human_color_always_uses_escape_codes() {
 #[test]
 fn secret_under_a_duplicated_key_is_reported_and_masked() {
     let dir = project("");
-    let secret = "ghp_R3qlintFak3T0ken0000000000000000000a";
+    let secret = "ghp_R3qlint_Fak3_T0ken_00000000000000000";
     let text =
         format!("request: GET /user/emails\nparams: {{access_token: {secret}, access_token: x}}\n");
     write(dir.path(), "a.req.yaml", &text);

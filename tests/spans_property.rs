@@ -142,7 +142,7 @@ const PLAIN: &[&str] = &[
     "POST /v24.0/act_1234567890/adsets",
     "GET /user/emails",
     "${FB_TOKEN}",
-    "ghp_R3qlintFak3T0ken0000000000000000000a",
+    "ghp_R3qlint_Fak3_T0ken_00000000000000000",
     "EAAGm0PX4ZCpsBAOtzZBcTkZD",
     "Müller–Lüdenscheidt",
 ];

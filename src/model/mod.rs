@@ -5,6 +5,7 @@
 pub mod config;
 pub mod context;
 pub mod request_line;
+pub mod secrets;
 pub mod suppressions;
 pub mod token;
 

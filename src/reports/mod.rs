@@ -8,7 +8,6 @@ pub mod sarif;
 
 use crate::diagnostic::Severity;
 use crate::engine::FileResult;
-use crate::loading::Span;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Summary {
@@ -67,28 +66,15 @@ impl Summary {
     }
 }
 
-/// The text with every secret span masked, so code frames never show a secret.
+/// The text with every secret span masked, so code frames never show a secret, whether
+/// or not a rule reported it.
 pub fn redacted(result: &FileResult) -> std::sync::Arc<str> {
     let text = result
         .text
         .clone()
         .unwrap_or_else(|| std::sync::Arc::from(""));
-    let secrets: Vec<Span> = result
-        .diagnostics
-        .iter()
-        .filter(|d| d.secret)
-        .map(|d| d.span)
-        .collect();
-    if secrets.is_empty() {
+    if result.secrets.is_empty() {
         return text;
     }
-    let mut out = String::with_capacity(text.len());
-    for (i, c) in text.char_indices() {
-        if secrets.iter().any(|s| s.start <= i && i < s.end) {
-            out.extend(std::iter::repeat_n('*', c.len_utf8()));
-        } else {
-            out.push(c);
-        }
-    }
-    std::sync::Arc::from(out)
+    std::sync::Arc::from(crate::redact::mask_spans(&text, &result.secrets))
 }

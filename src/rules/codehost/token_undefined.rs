@@ -1,6 +1,6 @@
 use crate::diagnostic::{Diagnostic, Severity, did_you_mean};
 use crate::example;
-use crate::model::TokenRef;
+use crate::model::{TokenRef, secrets};
 use crate::rules::{FileContext, Group, Rule, RuleMeta};
 
 pub struct TokenUndefined;
@@ -32,6 +32,11 @@ impl Rule for TokenUndefined {
                 continue;
             };
             if file.config.tokens.contains_key(name) || !seen.insert(span) {
+                continue;
+            }
+            // A credential written where a token's name belongs is `literal-secret`'s: a
+            // name to define would tell the user to paste the secret into the config.
+            if secrets::find_token(name).is_some() {
                 continue;
             }
             let help = match did_you_mean(name, file.config.tokens.keys().map(String::as_str)) {
