@@ -171,7 +171,33 @@ pub fn secret_spans(text: &str, documents: &[Node], problems: &[Problem]) -> Vec
             }
         });
     }
-    merge(spans)
+    let mut spans = merge(spans);
+    add_repeats(text, &mut spans);
+    spans
+}
+
+/// A secret written twice is masked twice: the literal values found are looked for
+/// everywhere else in the text (those of four characters or more, as in messages).
+fn add_repeats(text: &str, spans: &mut Vec<Span>) {
+    let mut literals: Vec<&str> = spans
+        .iter()
+        .filter_map(|s| text.get(s.start..s.end))
+        .map(|s| s.trim_matches(['"', '\'', ' ']))
+        .filter(|s| s.chars().count() >= 4)
+        .collect();
+    literals.sort_unstable();
+    literals.dedup();
+    let mut more = Vec::new();
+    for literal in literals {
+        more.extend(
+            text.match_indices(literal)
+                .map(|(at, _)| Span::new(at, at + literal.len())),
+        );
+    }
+    if !more.is_empty() {
+        spans.extend(more);
+        *spans = merge(std::mem::take(spans));
+    }
 }
 
 fn visit_entry<'a>(entry: &'a Entry, stack: &mut Vec<&'a Node>, secret: &mut Vec<&'a Node>) {
@@ -375,6 +401,12 @@ mod tests {
     fn json_encoded_strings() {
         let text = "params:\n  targeting: '{\"access_token\": \"s3cr3t\"}'\n";
         assert_eq!(spans_of(text), vec!["s3cr3t"]);
+    }
+
+    #[test]
+    fn a_secret_written_twice_is_masked_twice() {
+        let text = "params:\n  access_token: s3cr3t-v4lue\n  name: s3cr3t-v4lue\n";
+        assert_eq!(spans_of(text), vec!["s3cr3t-v4lue", "s3cr3t-v4lue"]);
     }
 
     #[test]
