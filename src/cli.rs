@@ -1,5 +1,6 @@
 //! The command line (SPEC 4).
 
+use std::fmt::Write as _;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -102,12 +103,34 @@ struct CheckArgs {
     /// When to colour the human report; NO_COLOR is honoured under `auto`
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
-    /// Number of threads to lint with [default: all cores]
-    #[arg(long, value_name = "N")]
+    /// Number of threads to lint with, at most four per core [default: all cores]
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<usize>,
+    /// Files named on the command line obey `include` and `exclude` too (for hooks and
+    /// editors that pass every file they have)
+    #[arg(long)]
+    force_exclude: bool,
     /// Read and parse the files but run no rule (for benchmarks)
     #[arg(long, hide = true)]
     parse_only: bool,
+}
+
+/// `--threads N`: at least one, and at most four a core. More threads than that only
+/// cost their start (1,000 of them took 25 s on 30 files) and their memory.
+fn parse_threads(text: &str) -> Result<usize, String> {
+    let n: usize = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of threads"))?;
+    if n == 0 {
+        return Err("the number of threads must be at least 1".into());
+    }
+    Ok(n.min(max_threads()))
+}
+
+/// Four threads a core: reading files overlaps linting, so a few more threads than cores
+/// still help; past that they only wait.
+pub fn max_threads() -> usize {
+    4 * std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -137,9 +160,12 @@ enum ColorChoice {
 pub fn main() -> ExitCode {
     // A panic on one file becomes that file's `internal-error` diagnostic; say it in one line.
     std::panic::set_hook(Box::new(|info| {
-        eprintln!("reqlint: internal error: {info}");
+        print_line("internal error", &info.to_string());
     }));
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(e),
+    };
     let result = match cli.command {
         Some(Command::Rules) => list_rules(),
         Some(Command::Explain { rule }) => explain(&rule),
@@ -152,9 +178,72 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("reqlint: error: {message}");
+            print_error(&message);
             ExitCode::from(2)
         }
+    }
+}
+
+/// `--help` and `--version` print to standard output (exit 0, or 2 when it cannot be
+/// written); an argument error is one `reqlint: error:` line (exit 2).
+fn clap_exit(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let text = e.render().to_string();
+            match write_stdout(text.as_bytes()) {
+                Ok(code) => code,
+                Err(message) => {
+                    print_error(&message);
+                    ExitCode::from(2)
+                }
+            }
+        }
+        _ => {
+            let rendered = e.render().to_string();
+            // clap's first line is `error: WHAT`; its usage and tip lines follow.
+            let what = rendered
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("invalid arguments")
+                .trim_start_matches("error: ")
+                .trim();
+            print_error(&format!("{what} (`reqlint --help` lists the options)"));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Writes a line `reqlint: error: MESSAGE` on standard error: every error of the run
+/// goes through here, so every one is a single line with its secrets masked, control
+/// characters escaped and no CI workflow command in it ([`crate::redact::log_line`]).
+pub fn print_error(message: &str) {
+    print_line("error", message);
+}
+
+/// `reqlint: warning: MESSAGE` on standard error, cleaned as [`print_error`] cleans.
+pub fn print_warning(message: &str) {
+    print_line("warning", message);
+}
+
+fn print_line(kind: &str, message: &str) {
+    let line = format!(
+        "reqlint: {kind}: {}\n",
+        crate::redact::log_line(message)
+    );
+    // A standard error that cannot be written to (full, closed) must not turn an error
+    // into a panic: the exit code still tells.
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+}
+
+/// Writes a command's output; a closed pipe ends quietly (exit 0, as `head` expects),
+/// any other failure (a full disk) is an error of the run.
+fn write_stdout(bytes: &[u8]) -> Result<ExitCode, String> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(format!("cannot write the output: {e}")),
     }
 }
 
@@ -164,26 +253,23 @@ fn print_schema(kind: SchemaKind) -> Result<ExitCode, String> {
         SchemaKind::Config => crate::schema::config(),
     };
     let text = serde_json::to_string_pretty(&schema).map_err(|e| e.to_string())?;
-    println!("{text}");
-    Ok(ExitCode::SUCCESS)
+    write_stdout(format!("{text}\n").as_bytes())
 }
 
 fn list_rules() -> Result<ExitCode, String> {
-    let mut out = std::io::stdout().lock();
     let width = REGISTRY
         .iter()
         .map(|r| r.meta().name.len())
         .max()
         .unwrap_or(0);
-    let _ = writeln!(
-        out,
-        "{:width$}  {:12}  {:8}  SUMMARY",
+    let mut text = format!(
+        "{:width$}  {:12}  {:8}  SUMMARY\n",
         "RULE", "GROUP", "SEVERITY"
     );
     for rule in REGISTRY {
         let m = rule.meta();
         let _ = writeln!(
-            out,
+            text,
             "{:width$}  {:12}  {:8}  {}",
             m.name,
             m.group.as_str(),
@@ -191,7 +277,7 @@ fn list_rules() -> Result<ExitCode, String> {
             m.summary
         );
     }
-    Ok(ExitCode::SUCCESS)
+    write_stdout(text.as_bytes())
 }
 
 fn explain(name: &str) -> Result<ExitCode, String> {
@@ -201,8 +287,10 @@ fn explain(name: &str) -> Result<ExitCode, String> {
             None => format!("unknown rule `{name}`; `reqlint rules` lists them"),
         });
     };
-    let _ = std::io::stdout().write_all(explain_text(rule.meta()).as_bytes());
-    Ok(ExitCode::SUCCESS)
+    // The examples are fixtures, a credential-shaped one among them: shown through the
+    // same redaction as everything else.
+    let text = crate::redact::Redactor::none().lines(&explain_text(rule.meta()));
+    write_stdout(text.as_bytes())
 }
 
 /// `reqlint explain` text, generated from the rule's metadata.
@@ -387,17 +475,31 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     let (results, files, requests, walk_errors) = if args.paths.len() == 1
         && args.paths[0].as_os_str() == "-"
     {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
         let name = args
             .stdin_filename
             .clone()
             .unwrap_or_else(|| "-".to_string());
-        let result = engine::lint_bytes(&name, Path::new(&name), bytes, &settings);
-        let requests = result.requests;
-        (vec![result], 1, requests, Vec::new())
+        let config = &settings.config;
+        if args.force_exclude
+            && !(config.include.is_match(&name) && !config.exclude.is_match(&name))
+        {
+            (Vec::new(), 0, 0, Vec::new())
+        } else {
+            // No more than the file-size limit is held, whatever is piped in.
+            let max = settings.limits.max_file_bytes;
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .take(max + 1)
+                .read_to_end(&mut bytes)
+                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            let result = if bytes.len() as u64 > max {
+                engine::lint_oversized(&name, Path::new(&name), bytes.len() as u64, &settings)
+            } else {
+                engine::lint_bytes(&name, Path::new(&name), bytes, &settings)
+            };
+            let requests = result.requests;
+            (vec![result], 1, requests, Vec::new())
+        }
     } else {
         let inputs = if args.paths.is_empty() {
             vec![PathBuf::from(".")]
@@ -407,22 +509,24 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         if inputs.iter().any(|p| p.as_os_str() == "-") {
             return Err("`-` (standard input) cannot be mixed with other paths".into());
         }
-        let paths = walk::Paths::new(&settings.config)?;
+        let paths = walk::Paths::new(&settings.config)?.with_force_exclude(args.force_exclude);
         let complete = inputs.iter().any(|p| p.is_dir());
         if args.parse_only {
             return parse_only(&inputs, &settings, &paths, args.threads);
         }
         let keep_text = format == OutputFormat::Human;
         let run = lint_all(&inputs, &settings, &paths, args.threads, keep_text)?;
-        if run.visited == 0 {
-            eprintln!(
-                "reqlint: warning: no request files found under {}; `include` in .reqlint.yaml chooses which files are linted",
+        // A hook that passes every file it has, with --force-exclude, expects silence
+        // when none of them is a request file.
+        if run.visited == 0 && (complete || !args.force_exclude) {
+            print_warning(&format!(
+                "no request files found under {}; `include` in .reqlint.yaml chooses which files are linted",
                 inputs
                     .iter()
                     .map(|p| p.display().to_string())
                     .collect::<Vec<_>>()
                     .join(", ")
-            );
+            ));
         }
         let mut results = run.results;
         if let Some(config_result) = engine::lint_run(&settings, &run.facts, complete) {
@@ -434,11 +538,11 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         (results, run.files, run.requests, run.walk_errors)
     };
     for e in &walk_errors {
-        eprintln!("reqlint: error: {e}");
+        print_error(e);
     }
     for r in &results {
         if let Some(e) = &r.io_error {
-            eprintln!("reqlint: error: {e}");
+            print_error(e);
         }
     }
     let color = match args.color {
@@ -505,7 +609,7 @@ fn parse_only(
         },
     )?;
     for e in &counts.errors {
-        eprintln!("reqlint: error: {e}");
+        print_error(e);
     }
     let (files, documents) = counts
         .states

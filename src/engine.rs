@@ -145,7 +145,8 @@ pub fn read_regular_file(path: &Path, max: u64) -> std::io::Result<ReadFile> {
     Ok(ReadFile::Bytes(buf))
 }
 
-fn lint_oversized(display: &str, rel: &Path, size: u64, settings: &Settings) -> FileResult {
+/// The result of a file over the size limit, which is not read.
+pub fn lint_oversized(display: &str, rel: &Path, size: u64, settings: &Settings) -> FileResult {
     let problems = [loading::too_large(size, &settings.limits)];
     let model = FileModel::default();
     let (diagnostics, facts) = run_rules(display, "", &problems, &model, rel, settings);

@@ -15,6 +15,9 @@ use crate::model::config::Config;
 pub struct Paths {
     cwd: PathBuf,
     root: PathBuf,
+    /// Files named on the command line obey `include` and `exclude` too (`--force-exclude`,
+    /// for hooks and editors that pass every file they have).
+    force_exclude: bool,
 }
 
 impl Paths {
@@ -22,7 +25,17 @@ impl Paths {
         let cwd = std::env::current_dir()
             .map_err(|e| format!("cannot read the working directory: {e}"))?;
         let root = absolute(&cwd, &config.root);
-        Ok(Paths { cwd, root })
+        Ok(Paths {
+            cwd,
+            root,
+            force_exclude: false,
+        })
+    }
+
+    /// Named files obey `include` and `exclude` as found files do.
+    pub fn with_force_exclude(mut self, force_exclude: bool) -> Paths {
+        self.force_exclude = force_exclude;
+        self
     }
 
     /// The path as given or found, without a leading `./`.
@@ -82,6 +95,14 @@ pub fn visit<T: Send>(
         if meta.is_dir() {
             dirs.push(input.as_path());
         } else if !files.contains(&input.as_path()) {
+            if paths.force_exclude {
+                let rel = paths.relative(input);
+                let shown = strip_dot(input);
+                let candidates = [rel.as_path(), shown.as_path()];
+                if !selected(config, &candidates) {
+                    continue;
+                }
+            }
             files.push(input.as_path());
         }
     }
@@ -223,8 +244,7 @@ impl<T: Send> ignore::ParallelVisitor for Visitor<'_, T> {
             let from_walk_root = path.strip_prefix(self.walk.dir).unwrap_or(path);
             let candidates = [rel.as_path(), from_walk_root];
             let config = self.walk.config;
-            let chosen = candidates.iter().any(|p| config.include.is_match(p))
-                && !candidates.iter().any(|p| config.exclude.is_match(p));
+            let chosen = selected(config, &candidates);
             let first_time = || {
                 self.walk.seen.is_none_or(|seen| {
                     seen.lock()
@@ -256,6 +276,12 @@ impl<T> Drop for Visitor<'_, T> {
 }
 
 /// `cannot read PATH: REASON`, with the path shown as files are (no leading `./`).
+/// `include` matches one of the paths and `exclude` none.
+fn selected(config: &Config, candidates: &[&Path]) -> bool {
+    candidates.iter().any(|p| config.include.is_match(p))
+        && !candidates.iter().any(|p| config.exclude.is_match(p))
+}
+
 fn walk_error(e: &ignore::Error) -> String {
     match e {
         ignore::Error::WithPath { path, err } => {

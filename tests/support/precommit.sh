@@ -39,5 +39,32 @@ if pre-commit try-repo "$repo" reqlint --all-files > out.txt 2>&1; then
     exit 1
 fi
 cat out.txt
-grep -q 'requests/bad.req.yaml:4:12: error\[audience-subtype-invalid\]' out.txt
-echo "pre-commit: 2 passed, 0 failed"
+# The human report: the diagnostic at its position, with its help line.
+grep -q 'audience-subtype-invalid' out.txt
+grep -q 'requests/bad.req.yaml:4:12' out.txt
+grep -q 'help:' out.txt
+
+echo "== a file that .reqlint.yaml excludes, and one that its include selects"
+cat > .reqlint.yaml <<'YAML'
+include: ["api/**/*.yaml"]
+exclude: ["requests/bad.req.yaml"]
+YAML
+mkdir -p api
+cat > api/bad.yaml <<'YAML'
+request: POST /v24.0/act_1234567890/customaudiences
+params:
+  subtype: COMBINATION
+YAML
+git add -A
+if pre-commit try-repo "$repo" reqlint --all-files > out.txt 2>&1; then
+    cat out.txt
+    echo "error: the hook passed on a file that include selects" >&2
+    exit 1
+fi
+cat out.txt
+grep -q 'api/bad.yaml:3:12' out.txt
+if grep -q 'requests/bad.req.yaml' out.txt; then
+    echo "error: the hook linted a file that .reqlint.yaml excludes" >&2
+    exit 1
+fi
+echo "pre-commit: 3 passed, 0 failed"
