@@ -76,12 +76,7 @@ pub fn uri_to_path(uri: &str) -> Option<PathBuf> {
 
 /// An LSP position: 0-based line, and UTF-16 code units from the line's start.
 pub fn lsp_position(text: &str, lines: &LineIndex, offset: usize) -> Value {
-    let offset = offset.min(text.len());
-    let line = lines.line_of(offset);
-    let start = lines.line_start(line);
-    let character: usize = text
-        .get(start..offset)
-        .map_or(0, |prefix| prefix.chars().map(char::len_utf16).sum());
+    let (line, character) = lines.utf16_position(text, offset);
     json!({"line": line, "character": character})
 }
 

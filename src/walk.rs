@@ -40,7 +40,7 @@ impl Paths {
 
     /// The path as given or found, without a leading `./`.
     pub fn display(&self, path: &Path) -> String {
-        strip_dot(path).to_string_lossy().into_owned()
+        lossless_name(&strip_dot(path))
     }
 
     /// The path relative to the config root, for globs.
@@ -327,6 +327,32 @@ fn is_plain(path: &Path) -> bool {
         .as_encoded_bytes()
         .split(|&c| std::path::is_separator(c as char))
         .any(|part| part == b"." || part == b"..")
+}
+
+/// A path as text that keeps apart names that differ: a name that is not UTF-8 shows
+/// each byte that is not as `\xNN` (and a backslash as `\\`), where a lossy conversion
+/// would turn every such byte into the same `�`.
+pub fn lossless_name(path: &Path) -> String {
+    if let Some(text) = path.to_str() {
+        return text.to_string();
+    }
+    #[cfg(unix)]
+    {
+        use std::fmt::Write as _;
+        use std::os::unix::ffi::OsStrExt;
+        let mut out = String::new();
+        for chunk in path.as_os_str().as_bytes().utf8_chunks() {
+            out.push_str(&chunk.valid().replace('\\', "\\\\"));
+            for b in chunk.invalid() {
+                let _ = write!(out, "\\x{b:02x}");
+            }
+        }
+        out
+    }
+    #[cfg(not(unix))]
+    {
+        path.to_string_lossy().into_owned()
+    }
 }
 
 fn strip_dot(path: &Path) -> PathBuf {

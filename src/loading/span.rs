@@ -51,6 +51,25 @@ pub struct Position {
 #[derive(Debug, Clone)]
 pub struct LineIndex {
     line_starts: Vec<usize>,
+    /// Characters (and UTF-16 code units) before every [`COLUMN_CHUNK`]-th byte, made on
+    /// the first column asked of a long line: many diagnostics on one long line (a
+    /// minified JSON file) then cost a bounded count each instead of the whole line's.
+    counts: std::sync::OnceLock<Vec<(usize, usize)>>,
+}
+
+/// A column counted inside a line shorter than this is counted directly.
+const COLUMN_CHUNK: usize = 4096;
+
+/// Characters in a byte range that may start or end inside a character: the bytes that
+/// are not UTF-8 continuation bytes.
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
+}
+
+/// Characters outside the Basic Multilingual Plane, which UTF-16 writes as two units: the
+/// bytes that start a four-byte sequence.
+fn astral_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b >= 0xF0).count()
 }
 
 impl LineIndex {
@@ -63,7 +82,10 @@ impl LineIndex {
                 .filter(|&(_, b)| b == b'\n')
                 .map(|(i, _)| i + 1),
         );
-        LineIndex { line_starts }
+        LineIndex {
+            line_starts,
+            counts: std::sync::OnceLock::new(),
+        }
     }
 
     /// 0-based line holding `offset`.
@@ -98,13 +120,50 @@ impl LineIndex {
         let offset = offset.min(text.len());
         let line0 = self.line_of(offset);
         let start = self.line_starts[line0];
-        let prefix = &text.as_bytes()[start..offset];
-        // Count characters as the bytes that are not UTF-8 continuation bytes.
-        let column = prefix.iter().filter(|&&b| (b & 0xC0) != 0x80).count() + 1;
+        let (chars, _) = self.counts_between(text.as_bytes(), start, offset);
         Position {
             line: line0 + 1,
-            column,
+            column: chars + 1,
         }
+    }
+
+    /// 0-based line and 0-based column in UTF-16 code units, as the Language Server
+    /// Protocol counts them.
+    pub fn utf16_position(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(text.len());
+        let line0 = self.line_of(offset);
+        let start = self.line_starts[line0];
+        let (chars, astral) = self.counts_between(text.as_bytes(), start, offset);
+        (line0, chars + astral)
+    }
+
+    /// Characters and astral characters in `bytes[from..to]`, in time bounded by
+    /// [`COLUMN_CHUNK`] whatever the distance.
+    fn counts_between(&self, bytes: &[u8], from: usize, to: usize) -> (usize, usize) {
+        if to - from <= COLUMN_CHUNK {
+            let range = &bytes[from..to];
+            return (chars_in(range), astral_in(range));
+        }
+        let counts = self.counts.get_or_init(|| {
+            let mut counts = Vec::with_capacity(bytes.len() / COLUMN_CHUNK + 1);
+            let (mut chars, mut astral) = (0, 0);
+            counts.push((0, 0));
+            for chunk in bytes.chunks(COLUMN_CHUNK) {
+                chars += chars_in(chunk);
+                astral += astral_in(chunk);
+                counts.push((chars, astral));
+            }
+            counts
+        });
+        let before = |at: usize| {
+            let chunk = at / COLUMN_CHUNK;
+            let rest = &bytes[chunk * COLUMN_CHUNK..at];
+            let (c, a) = counts[chunk];
+            (c + chars_in(rest), a + astral_in(rest))
+        };
+        let (c_to, a_to) = before(to);
+        let (c_from, a_from) = before(from);
+        (c_to - c_from, a_to - a_from)
     }
 }
 
@@ -166,6 +225,37 @@ mod tests {
         );
         let x = text.find('x').unwrap();
         assert_eq!(idx.position(text, x), Position { line: 2, column: 1 });
+    }
+
+    #[test]
+    fn long_lines_count_as_short_ones() {
+        // Multi-byte and astral characters across many chunk boundaries, on one line
+        // after a short one.
+        let line: String = (0..20_000)
+            .map(|i| match i % 5 {
+                0 => 'é',
+                1 => '\u{1F600}',
+                2 => '€',
+                _ => 'a',
+            })
+            .collect();
+        let text = format!("x: 1\n{line}\nlast\n");
+        let idx = LineIndex::new(&text);
+        for offset in (0..text.len()).step_by(997).chain([text.len()]) {
+            let start = idx.line_start(idx.line_of(offset));
+            let naive = text.as_bytes()[start..offset]
+                .iter()
+                .filter(|&&b| (b & 0xC0) != 0x80)
+                .count();
+            assert_eq!(idx.position(&text, offset).column, naive + 1, "{offset}");
+            let utf16: usize = text[start..text.floor_char_boundary(offset)]
+                .chars()
+                .map(char::len_utf16)
+                .sum();
+            if text.is_char_boundary(offset) {
+                assert_eq!(idx.utf16_position(&text, offset).1, utf16, "{offset}");
+            }
+        }
     }
 
     #[test]

@@ -9,12 +9,14 @@ use super::Summary;
 
 pub fn write(results: &[FileResult], summary: Summary, out: &mut dyn Write) -> io::Result<()> {
     for r in results {
+        let path = super::shown_path(&r.path);
         for (d, (pos, _)) in r.diagnostics.iter().zip(r.positions()) {
-            writeln!(
-                out,
-                "{}:{}:{}: {}[{}]: {}",
-                r.path, pos.line, pos.column, d.severity, d.rule, d.message
-            )?;
+            let line = format!(
+                "{path}:{}:{}: {}[{}]: {}",
+                pos.line, pos.column, d.severity, d.rule, d.message
+            );
+            // CI logs show this format: nothing in it may read as a runner's command.
+            writeln!(out, "{}", crate::redact::neutralize_workflow_commands(&line))?;
         }
     }
     writeln!(out, "{}", summary.sentence())

@@ -22,7 +22,8 @@ pub fn escape_property(text: &str) -> String {
 
 pub fn write(results: &[FileResult], summary: Summary, out: &mut dyn Write) -> io::Result<()> {
     for r in results {
-        let file = super::sarif::uri(&r.path);
+        // The runner decodes only its own escapes: the path goes as it is, not as a URI.
+        let file = super::shown_path(&r.path);
         for (d, (start, end)) in r.diagnostics.iter().zip(r.positions()) {
             let command = match d.severity {
                 Severity::Error => "error",
@@ -47,6 +48,7 @@ pub fn write(results: &[FileResult], summary: Summary, out: &mut dyn Write) -> i
             if let Some(help) = &d.help {
                 message.push_str(&format!("\nhelp: {help}"));
             }
+            let message = crate::redact::neutralize_workflow_commands(&message);
             writeln!(out, "::{command} {props}::{}", escape_data(&message))?;
         }
     }

@@ -2,7 +2,6 @@
 
 use std::fmt;
 use std::io::{self, Write};
-use std::sync::Arc;
 
 use miette::{
     GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
@@ -15,51 +14,193 @@ use crate::loading::{LineIndex, Span};
 
 use super::Summary;
 
-/// A file's text for miette, read a window at a time: only the lines around a span
-/// are scanned, so a diagnostic at the end of a large file costs no more than one at
-/// its start.
-struct FileSource {
+/// What miette is shown of a file for one frame: the lines around the spans, each long
+/// line cut to a window around them (as rustc and ruff do), control characters shown as
+/// visible symbols, secrets masked; the spans mapped into it. Whatever the file, a frame
+/// costs a bounded amount of work and output, and no column reaches the widths miette
+/// can format (it panics past 65,535).
+struct Snippet {
     name: String,
-    /// The text with secrets masked, which is what frames show.
-    text: Arc<str>,
-    /// The text as read, for character columns.
-    original: Arc<str>,
-    index: Arc<LineIndex>,
+    text: String,
+    /// 0-based line of the file where the snippet starts.
+    first_line: usize,
+    /// The primary span in the snippet, and its real 0-based line and column in the
+    /// file, for the frame's header.
+    primary: SourceSpan,
+    header: (usize, usize),
+    lines: Vec<SnippetLine>,
 }
 
-impl SourceCode for FileSource {
+/// One line of a snippet: which bytes of the file it shows, and where each shown
+/// character of the file went.
+struct SnippetLine {
+    line_start: usize,
+    kept: (usize, usize),
+    /// (byte in the file, byte in the snippet) of every character shown, and of the
+    /// window's end.
+    anchors: Vec<(usize, usize)>,
+}
+
+/// The most bytes of one line a frame shows; a longer line is cut around its spans.
+const WINDOW_BYTES: usize = 240;
+/// How much of a long line is shown before the first span on it.
+const WINDOW_BEFORE: usize = 60;
+/// The most lines of a multi-line span a frame shows.
+const MAX_FRAME_LINES: usize = 16;
+
+impl Snippet {
+    /// `masked`: the file's text with its secrets masked byte for byte, which is what is
+    /// shown; `original`: the text as read, whose characters the header's column counts.
+    /// `spans[0]` is the primary span.
+    fn new(
+        name: &str,
+        (original, masked): (&str, &str),
+        index: &LineIndex,
+        spans: &[Span],
+    ) -> Snippet {
+        let clamp = |at: usize| at.min(masked.len());
+        let low = spans.iter().map(|s| clamp(s.start)).min().unwrap_or(0);
+        let high = spans.iter().map(|s| clamp(s.end)).max().unwrap_or(0);
+        let first_line = index.line_of(low).saturating_sub(1);
+        let last_line = (index.line_of(high) + 1)
+            .min(index.line_count() - 1)
+            .min(first_line + MAX_FRAME_LINES);
+        let primary_line = index.line_of(clamp(spans[0].start));
+        let mut text = String::new();
+        let mut lines = Vec::new();
+        // A long context line is cut where the primary span's line is, so that the
+        // columns line up.
+        let primary_start = index.line_start(primary_line);
+        let primary_end = index.line_end(masked, primary_line);
+        let context_column = if primary_end - primary_start > WINDOW_BYTES {
+            let anchor = spans[0].start.clamp(primary_start, primary_end);
+            anchor.saturating_sub(WINDOW_BEFORE).max(primary_start) - primary_start
+        } else {
+            0
+        };
+        for line in first_line..=last_line {
+            let start = index.line_start(line);
+            let end = index.line_end(masked, line);
+            let kept = if end - start <= WINDOW_BYTES {
+                (start, end)
+            } else {
+                let anchor = spans
+                    .iter()
+                    .filter(|s| s.end >= start && s.start <= end)
+                    .map(|s| s.start.max(start))
+                    .min()
+                    .map_or(start + context_column, |a| a.saturating_sub(WINDOW_BEFORE))
+                    .clamp(start, end);
+                let from = floor_boundary(masked, anchor);
+                let to = floor_boundary(masked, (from + WINDOW_BYTES).min(end));
+                (from, to)
+            };
+            if kept.0 > start {
+                text.push('…');
+            }
+            let mut anchors = Vec::with_capacity(kept.1 - kept.0 + 1);
+            for (i, c) in masked[kept.0..kept.1].char_indices() {
+                anchors.push((kept.0 + i, text.len()));
+                text.push(visible(c));
+            }
+            anchors.push((kept.1, text.len()));
+            if kept.1 < end {
+                text.push('…');
+            }
+            if line < last_line || end < masked.len() {
+                text.push('\n');
+            }
+            lines.push(SnippetLine {
+                line_start: start,
+                kept,
+                anchors,
+            });
+        }
+        let mut snippet = Snippet {
+            name: name.to_string(),
+            text,
+            first_line,
+            primary: SourceSpan::new(0.into(), 0),
+            header: (0, 0),
+            lines,
+        };
+        snippet.primary = snippet.span(index, spans[0]);
+        let at = index.position(original, clamp(spans[0].start));
+        snippet.header = (at.line - 1, at.column - 1);
+        snippet
+    }
+
+    /// Where a byte of the file is in the snippet: a byte in a part that was cut goes to
+    /// the nearest edge of what is shown.
+    fn offset(&self, index: &LineIndex, at: usize) -> usize {
+        let line = index.line_of(at);
+        let Some(shown) = line
+            .checked_sub(self.first_line)
+            .and_then(|i| self.lines.get(i))
+        else {
+            return if line < self.first_line {
+                0
+            } else {
+                self.text.len()
+            };
+        };
+        debug_assert!(shown.line_start <= at);
+        if at <= shown.kept.0 {
+            return shown.anchors[0].1;
+        }
+        if at >= shown.kept.1 {
+            return shown.anchors[shown.anchors.len() - 1].1;
+        }
+        let i = shown.anchors.partition_point(|&(file, _)| file <= at) - 1;
+        shown.anchors[i].1
+    }
+
+    fn span(&self, index: &LineIndex, span: Span) -> SourceSpan {
+        let start = self.offset(index, span.start);
+        let end = self.offset(index, span.end).max(start);
+        SourceSpan::new(start.into(), end - start)
+    }
+}
+
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// A character as a frame may show it: controls as their Unicode control pictures
+/// (`␛` for ESC, `␍` for a lone CR, as rustc shows them), characters that reorder or hide
+/// text as `�`. A tab stays: miette expands it.
+fn visible(c: char) -> char {
+    match c {
+        '\t' => c,
+        '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
+        '\u{7f}' => '\u{2421}',
+        c if crate::redact::is_hostile_char(c) => '\u{fffd}',
+        c => c,
+    }
+}
+
+impl SourceCode for Snippet {
     fn read_span<'a>(
         &'a self,
         span: &SourceSpan,
         before: usize,
         after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        let start = span.offset().min(self.text.len());
-        let end = (span.offset() + span.len()).min(self.text.len());
-        let first = self.index.line_of(start).saturating_sub(before);
-        let last = (self.index.line_of(end) + after).min(self.index.line_count() - 1);
-        let win_start = self.index.line_start(first);
-        let win_end = if last + 1 < self.index.line_count() {
-            self.index.line_start(last + 1)
-        } else {
-            self.text.len()
-        };
-        let window = &self.text[win_start..win_end];
-        let local = SourceSpan::new((start - win_start).into(), end - start);
-        let inner = window.read_span(&local, before, after)?;
-        let data = inner.data();
-        let data_offset = inner.span().offset() + win_start;
-        // miette counts the header's column in bytes; SPEC columns count characters.
-        let column = if before == 0 && after == 0 {
-            self.index.position(&self.original, start).column - 1
+        let inner = self.text.as_str().read_span(span, before, after)?;
+        // The header shows where the diagnostic is in the file, not in the snippet.
+        let column = if before == 0 && after == 0 && *span == self.primary {
+            self.header.1
         } else {
             inner.column()
         };
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.clone(),
-            data,
-            SourceSpan::new(data_offset.into(), inner.span().len()),
-            inner.line() + first,
+            inner.data(),
+            *inner.span(),
+            inner.line() + self.first_line,
             column,
             inner.line_count(),
         )))
@@ -68,10 +209,10 @@ impl SourceCode for FileSource {
 
 struct Report<'a> {
     diagnostic: &'a Diagnostic,
-    source: &'a FileSource,
+    snippet: Snippet,
     help: Option<String>,
-    /// Labels shown in the diagnostic's own frame.
-    near: Vec<&'a Label>,
+    /// Labels shown in the diagnostic's own frame, mapped into its snippet.
+    near: Vec<(SourceSpan, &'a str)>,
     /// Labels too far above the diagnostic to share its frame.
     far: Vec<Related<'a>>,
 }
@@ -110,25 +251,22 @@ impl miette::Diagnostic for Report<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(self.source)
+        Some(&self.snippet)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let d = self.diagnostic;
         let primary = LabeledSpan::new_primary_with_span(
-            Some(if d.secret {
+            Some(if self.diagnostic.secret {
                 "secret (masked)".to_string()
             } else {
                 "here".to_string()
             }),
-            SourceSpan::new(d.span.start.into(), d.span.len()),
+            self.snippet.primary,
         );
-        let extra = self.near.iter().map(|l| {
-            LabeledSpan::new_with_span(
-                Some(l.message.clone()),
-                SourceSpan::new(l.span.start.into(), l.span.len()),
-            )
-        });
+        let extra = self
+            .near
+            .iter()
+            .map(|(span, message)| LabeledSpan::new_with_span(Some(message.to_string()), *span));
         Some(Box::new(std::iter::once(primary).chain(extra)))
     }
 
@@ -148,16 +286,19 @@ impl miette::Diagnostic for Report<'_> {
 /// the diagnostic's instead ([`Related`]).
 fn shares_frame(index: &LineIndex, primary: Span, label: Span) -> bool {
     let primary_first = index.line_of(primary.start);
+    let primary_last = index.line_of(primary.end);
+    let label_first = index.line_of(label.start);
     let label_last = index.line_of(label.end);
-    // miette shows one line of context around a span and joins frames that touch.
-    label.start >= primary.start || label_last + 3 >= primary_first
+    // miette shows one line of context around a span and joins frames that touch; a
+    // frame holds at most MAX_FRAME_LINES lines.
+    let near = label.start >= primary.start || label_last + 3 >= primary_first;
+    near && label_first.max(primary_last) - label_first.min(primary_first) < MAX_FRAME_LINES
 }
 
 /// A label shown in a frame of its own, after the diagnostic it belongs to.
 struct Related<'a> {
     message: &'a str,
-    span: Span,
-    source: &'a FileSource,
+    snippet: Snippet,
 }
 
 impl fmt::Debug for Related<'_> {
@@ -180,15 +321,12 @@ impl miette::Diagnostic for Related<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(self.source)
+        Some(&self.snippet)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(Box::new(std::iter::once(
-            LabeledSpan::new_primary_with_span(
-                None,
-                SourceSpan::new(self.span.start.into(), self.span.len()),
-            ),
+            LabeledSpan::new_primary_with_span(None, self.snippet.primary),
         )))
     }
 }
@@ -212,12 +350,9 @@ pub fn write(
         if r.diagnostics.is_empty() {
             continue;
         }
-        let source = FileSource {
-            name: r.path.clone(),
-            text: super::redacted(r),
-            original: text.clone(),
-            index: Arc::new(LineIndex::new(text)),
-        };
+        let masked = super::redacted(r);
+        let index = LineIndex::new(text);
+        let name = super::shown_path(&r.path);
         for d in &r.diagnostics {
             let help = match (&d.help, d.api_error) {
                 (Some(h), Some(e)) => Some(format!("{h}\nthe API answers {}", api_error_text(e))),
@@ -227,26 +362,36 @@ pub fn write(
             let (near, far): (Vec<&Label>, Vec<&Label>) = d
                 .labels
                 .iter()
-                .partition(|l| shares_frame(&source.index, d.span, l.span));
+                .partition(|l| shares_frame(&index, d.span, l.span));
+            let spans: Vec<Span> = std::iter::once(d.span)
+                .chain(near.iter().map(|l| l.span))
+                .collect();
+            let snippet = Snippet::new(&name, (text, &masked), &index, &spans);
+            let near = near
+                .iter()
+                .map(|l| (snippet.span(&index, l.span), l.message.as_str()))
+                .collect();
             let report = Report {
                 diagnostic: d,
-                source: &source,
                 help,
                 near,
                 far: far
                     .into_iter()
                     .map(|l| Related {
                         message: &l.message,
-                        span: l.span,
-                        source: &source,
+                        snippet: Snippet::new(&name, (text, &masked), &index, &[l.span]),
                     })
                     .collect(),
+                snippet,
             };
             let mut rendered = String::new();
             if handler.render_report(&mut rendered, &report).is_err() {
-                rendered = format!("{}: {}[{}]: {}\n", r.path, d.severity, d.rule, d.message);
+                rendered = format!("{name}: {}[{}]: {}\n", d.severity, d.rule, d.message);
             }
-            out.write_all(rendered.as_bytes())?;
+            // CI logs show this report too: no line of it may read as a runner's command.
+            for line in rendered.split_inclusive('\n') {
+                out.write_all(crate::redact::neutralize_workflow_commands(line).as_bytes())?;
+            }
             writeln!(out)?;
         }
     }

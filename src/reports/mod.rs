@@ -78,3 +78,9 @@ pub fn redacted(result: &FileResult) -> std::sync::Arc<str> {
     }
     std::sync::Arc::from(crate::redact::mask_spans(&text, &result.secrets))
 }
+
+/// A file's name as the text reports show it: control characters escaped and
+/// credential-shaped words masked, as every other shown text.
+pub fn shown_path(path: &str) -> String {
+    crate::redact::Redactor::none().line(path)
+}
