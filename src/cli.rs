@@ -227,10 +227,7 @@ pub fn print_warning(message: &str) {
 }
 
 fn print_line(kind: &str, message: &str) {
-    let line = format!(
-        "reqlint: {kind}: {}\n",
-        crate::redact::log_line(message)
-    );
+    let line = format!("reqlint: {kind}: {}\n", crate::redact::log_line(message));
     // A standard error that cannot be written to (full, closed) must not turn an error
     // into a panic: the exit code still tells.
     let _ = std::io::stderr().lock().write_all(line.as_bytes());
@@ -480,9 +477,8 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             .clone()
             .unwrap_or_else(|| "-".to_string());
         let config = &settings.config;
-        if args.force_exclude
-            && !(config.include.is_match(&name) && !config.exclude.is_match(&name))
-        {
+        let selected = config.include.is_match(&name) && !config.exclude.is_match(&name);
+        if args.force_exclude && !selected {
             (Vec::new(), 0, 0, Vec::new())
         } else {
             // No more than the file-size limit is held, whatever is piped in.

@@ -48,10 +48,18 @@ fn a_full_output_is_exit_2_and_one_error_line() {
             .stdout(File::options().write(true).open("/dev/full").unwrap())
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
         let stderr = text(&out.stderr);
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-        assert!(stderr.starts_with("reqlint: error: cannot write"), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("reqlint: error: cannot write"),
+            "{args:?}: {stderr}"
+        );
     }
 }
 
@@ -116,7 +124,12 @@ fn argument_errors_are_one_line() {
 
 #[test]
 fn help_and_version_go_to_standard_output() {
-    for args in [&["--help"][..], &["-V"], &["--version"], &["check", "--help"]] {
+    for args in [
+        &["--help"][..],
+        &["-V"],
+        &["--version"],
+        &["check", "--help"],
+    ] {
         let out = reqlint().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(0), "{args:?}");
         assert!(!out.stdout.is_empty(), "{args:?}");

@@ -16,7 +16,11 @@ pub fn write(results: &[FileResult], summary: Summary, out: &mut dyn Write) -> i
                 pos.line, pos.column, d.severity, d.rule, d.message
             );
             // CI logs show this format: nothing in it may read as a runner's command.
-            writeln!(out, "{}", crate::redact::neutralize_workflow_commands(&line))?;
+            writeln!(
+                out,
+                "{}",
+                crate::redact::neutralize_workflow_commands(&line)
+            )?;
         }
     }
     writeln!(out, "{}", summary.sentence())

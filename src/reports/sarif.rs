@@ -44,7 +44,11 @@ pub fn uri(path: &str) -> String {
     }
     if out.starts_with('/') {
         format!("file://{out}")
-    } else if out.split('/').next().is_some_and(|first| first.contains(':')) {
+    } else if out
+        .split('/')
+        .next()
+        .is_some_and(|first| first.contains(':'))
+    {
         format!("./{out}")
     } else {
         out
