@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::diagnostic::{Severity, did_you_mean};
 use crate::engine::{self, FileResult, Settings};
 use crate::loading::Limits;
-use crate::model::config::{Config, build_globs};
+use crate::model::config::Config;
 use crate::model::context::ContextIndex;
 use crate::reports;
 use crate::rules::{self, REGISTRY};
@@ -366,7 +366,7 @@ fn load_settings(args: &CheckArgs) -> Result<Settings, String> {
     crate::rules::codehost::validate_config_tokens(&config)?;
     let mut context = ContextIndex::default();
     for pattern in &config.context {
-        for file in expand_context_glob(&config.root, pattern)? {
+        for file in crate::model::context::expand_context_glob(&config.root, pattern)? {
             context.add_file(&file)?;
         }
     }
@@ -378,46 +378,6 @@ fn load_settings(args: &CheckArgs) -> Result<Settings, String> {
         context,
         limits: Limits::DEFAULT,
     })
-}
-
-/// The files a `context:` entry names: a path, or a glob relative to the config root.
-pub fn expand_context_glob(root: &Path, pattern: &str) -> Result<Vec<PathBuf>, String> {
-    if !pattern.contains(['*', '?', '[', '{']) {
-        let path = root.join(pattern);
-        if !path.is_file() {
-            return Err(format!("context file {} does not exist", path.display()));
-        }
-        return Ok(vec![path]);
-    }
-    let set = build_globs([pattern])?;
-    // Walk only below the pattern's literal prefix.
-    let literal: PathBuf = Path::new(pattern)
-        .components()
-        .take_while(|c| {
-            !c.as_os_str()
-                .to_string_lossy()
-                .contains(['*', '?', '[', '{'])
-        })
-        .collect();
-    let start = root.join(&literal);
-    let mut files = Vec::new();
-    if !start.is_dir() {
-        return Ok(files);
-    }
-    for entry in ignore::WalkBuilder::new(&start)
-        .standard_filters(false)
-        .build()
-        .flatten()
-    {
-        if entry.file_type().is_some_and(|t| t.is_file()) {
-            let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
-            if set.is_match(rel) {
-                files.push(entry.path().to_path_buf());
-            }
-        }
-    }
-    files.sort();
-    Ok(files)
 }
 
 fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
@@ -439,7 +399,17 @@ fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
     let mut tokens = std::collections::BTreeMap::new();
     for path in &files {
         let display = paths.display(path);
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", display))?;
+        // Read as the check reads: regular files within the size limit only.
+        let bytes = match engine::read_regular_file(path, settings.limits.max_file_bytes) {
+            Ok(engine::ReadFile::Bytes(bytes)) => bytes,
+            Ok(engine::ReadFile::TooLarge(size)) => {
+                return Err(format!(
+                    "cannot read {display}: it is {size} bytes, over the limit of {} bytes",
+                    settings.limits.max_file_bytes
+                ));
+            }
+            Err(e) => return Err(format!("cannot read {display}: {e}")),
+        };
         let mut loaded = loading::load(bytes, Format::from_path(&display), &settings.limits);
         model::decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
         let file_model = FileModel::build(&loaded.documents, &loaded.text);

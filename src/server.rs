@@ -106,7 +106,7 @@ fn load_settings(config_path: Option<&Path>, dir: &Path) -> Result<Settings, Str
     crate::rules::codehost::validate_config_tokens(&config)?;
     let mut context = ContextIndex::default();
     for pattern in &config.context {
-        for file in crate::cli::expand_context_glob(&config.root, pattern)? {
+        for file in crate::model::context::expand_context_glob(&config.root, pattern)? {
             context.add_file(&file)?;
         }
     }

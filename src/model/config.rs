@@ -77,16 +77,17 @@ impl Config {
 
     /// The nearest `.reqlint.yaml` from `start` upward.
     pub fn discover(start: &Path) -> Option<PathBuf> {
+        // Anything by that name counts, so that a config that cannot be read (a dangling
+        // link, a directory, a FIFO) is an error of the run, not a config left unread.
         start
             .ancestors()
             .map(|dir| dir.join(CONFIG_FILE))
-            .find(|candidate| candidate.is_file())
+            .find(|candidate| candidate.symlink_metadata().is_ok())
     }
 
     /// Reads a config file; `rule_names` are the rules that exist.
     pub fn load(path: &Path, rule_names: &[&str]) -> Result<Config, String> {
-        let bytes = std::fs::read(path)
-            .map_err(|e| format!("cannot read config {}: {e}", path.display()))?;
+        let bytes = loading::read_bounded(path, Limits::DEFAULT.max_file_bytes, "config")?;
         let root = path
             .parent()
             .map(Path::to_path_buf)
@@ -220,16 +221,16 @@ impl Config {
                     }
                 }
                 "context" => {
-                    config.context = string_list(value)
-                        .ok_or_else(|| {
-                            at(
-                                value.span,
-                                "`context` must be a list of paths or globs".into(),
-                            )
-                        })?
-                        .into_iter()
-                        .map(|(s, _)| s)
-                        .collect();
+                    let list = string_list(value).ok_or_else(|| {
+                        at(
+                            value.span,
+                            "`context` must be a list of paths or globs".into(),
+                        )
+                    })?;
+                    for (pattern, span) in &list {
+                        check_context_pattern(pattern).map_err(|m| at(*span, m))?;
+                    }
+                    config.context = list.into_iter().map(|(s, _)| s).collect();
                 }
                 other => {
                     return Err(at(
@@ -390,11 +391,63 @@ impl Globs {
     }
 }
 
-fn glob(pattern: &str) -> Result<Glob, String> {
+/// The longest glob the config may hold, and the deepest nesting of `{…}` in one: globset
+/// recurses on nesting (a few thousand levels overflow the stack) and its matcher grows
+/// with every alternative.
+const MAX_GLOB_BYTES: usize = 1024;
+const MAX_GLOB_NESTING: usize = 8;
+
+pub fn glob(pattern: &str) -> Result<Glob, String> {
+    if pattern.len() > MAX_GLOB_BYTES {
+        return Err(format!(
+            "glob is {} bytes long; the limit is {MAX_GLOB_BYTES}",
+            pattern.len()
+        ));
+    }
+    let mut depth = 0usize;
+    let mut escaped = false;
+    for c in pattern.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '{' => {
+                depth += 1;
+                if depth > MAX_GLOB_NESTING {
+                    return Err(format!(
+                        "glob nests `{{…}}` more than {MAX_GLOB_NESTING} levels deep"
+                    ));
+                }
+            }
+            '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
     globset::GlobBuilder::new(pattern)
         .literal_separator(true)
         .build()
         .map_err(|e| format!("invalid glob `{pattern}`: {}", e.kind()))
+}
+
+/// Glob characters of a `context:` entry: without them the entry is a path.
+pub const GLOB_CHARS: [char; 4] = ['*', '?', '[', '{'];
+
+/// A `context:` entry stays inside the config's directory tree unless it is written as
+/// an absolute path: `../` cannot lead a relative one out of it.
+fn check_context_pattern(pattern: &str) -> Result<(), String> {
+    let path = Path::new(pattern);
+    if !path.is_absolute()
+        && path
+            .components()
+            .any(|c| matches!(c, std::path::Component::ParentDir))
+    {
+        return Err(format!(
+            "context entry `{pattern}` leaves the config's directory (`..`); write an absolute path to read a snapshot outside it"
+        ));
+    }
+    if pattern.contains(GLOB_CHARS) {
+        glob(pattern)?;
+    }
+    Ok(())
 }
 
 pub fn build_globs<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Result<GlobSet, String> {
