@@ -318,8 +318,3 @@ fn apply_suppressions(text: &str, documents: &[loading::Node], diagnostics: &mut
             .is_none_or(|rules| !rules.contains(&d.rule))
     });
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-}

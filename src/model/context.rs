@@ -137,6 +137,65 @@ impl ContextIndex {
     }
 }
 
+/// The most directory entries a `context:` glob may walk, and the most files it may
+/// name: a glob such as `/**` must end with an error, not walk the whole filesystem.
+const MAX_CONTEXT_WALK: usize = 100_000;
+const MAX_CONTEXT_FILES: usize = 10_000;
+
+/// The files a `context:` entry names: a path, or a glob relative to the config root
+/// (or absolute, where it is written so), walked below its literal prefix and bounded.
+pub fn expand_context_glob(root: &Path, pattern: &str) -> Result<Vec<PathBuf>, String> {
+    use crate::model::config::{GLOB_CHARS, build_globs};
+    if !pattern.contains(GLOB_CHARS) {
+        let path = root.join(pattern);
+        if path.symlink_metadata().is_err() {
+            return Err(format!("context file {} does not exist", path.display()));
+        }
+        return Ok(vec![path]);
+    }
+    let set = build_globs([pattern])?;
+    let literal: PathBuf = Path::new(pattern)
+        .components()
+        .take_while(|c| !c.as_os_str().to_string_lossy().contains(GLOB_CHARS))
+        .collect();
+    let start = root.join(&literal);
+    let mut files = Vec::new();
+    if !start.is_dir() {
+        return Ok(files);
+    }
+    let absolute = Path::new(pattern).is_absolute();
+    for (walked, entry) in ignore::WalkBuilder::new(&start)
+        .standard_filters(false)
+        .follow_links(false)
+        .build()
+        .flatten()
+        .enumerate()
+    {
+        if walked >= MAX_CONTEXT_WALK {
+            return Err(format!(
+                "context glob `{pattern}` walks more than {MAX_CONTEXT_WALK} entries; name the snapshots more narrowly"
+            ));
+        }
+        if entry.file_type().is_some_and(|t| t.is_file()) {
+            let candidate = if absolute {
+                entry.path()
+            } else {
+                entry.path().strip_prefix(root).unwrap_or(entry.path())
+            };
+            if set.is_match(candidate) {
+                files.push(entry.path().to_path_buf());
+                if files.len() > MAX_CONTEXT_FILES {
+                    return Err(format!(
+                        "context glob `{pattern}` names more than {MAX_CONTEXT_FILES} files"
+                    ));
+                }
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,63 +254,4 @@ mod tests {
             "s.yaml:1:1: unknown context kind `adsets` (did you mean `ad_sets`?)"
         );
     }
-}
-
-/// The most directory entries a `context:` glob may walk, and the most files it may
-/// name: a glob such as `/**` must end with an error, not walk the whole filesystem.
-const MAX_CONTEXT_WALK: usize = 100_000;
-const MAX_CONTEXT_FILES: usize = 10_000;
-
-/// The files a `context:` entry names: a path, or a glob relative to the config root
-/// (or absolute, where it is written so), walked below its literal prefix and bounded.
-pub fn expand_context_glob(root: &Path, pattern: &str) -> Result<Vec<PathBuf>, String> {
-    use crate::model::config::{GLOB_CHARS, build_globs};
-    if !pattern.contains(GLOB_CHARS) {
-        let path = root.join(pattern);
-        if path.symlink_metadata().is_err() {
-            return Err(format!("context file {} does not exist", path.display()));
-        }
-        return Ok(vec![path]);
-    }
-    let set = build_globs([pattern])?;
-    let literal: PathBuf = Path::new(pattern)
-        .components()
-        .take_while(|c| !c.as_os_str().to_string_lossy().contains(GLOB_CHARS))
-        .collect();
-    let start = root.join(&literal);
-    let mut files = Vec::new();
-    if !start.is_dir() {
-        return Ok(files);
-    }
-    let absolute = Path::new(pattern).is_absolute();
-    for (walked, entry) in ignore::WalkBuilder::new(&start)
-        .standard_filters(false)
-        .follow_links(false)
-        .build()
-        .flatten()
-        .enumerate()
-    {
-        if walked >= MAX_CONTEXT_WALK {
-            return Err(format!(
-                "context glob `{pattern}` walks more than {MAX_CONTEXT_WALK} entries; name the snapshots more narrowly"
-            ));
-        }
-        if entry.file_type().is_some_and(|t| t.is_file()) {
-            let candidate = if absolute {
-                entry.path()
-            } else {
-                entry.path().strip_prefix(root).unwrap_or(entry.path())
-            };
-            if set.is_match(candidate) {
-                files.push(entry.path().to_path_buf());
-                if files.len() > MAX_CONTEXT_FILES {
-                    return Err(format!(
-                        "context glob `{pattern}` names more than {MAX_CONTEXT_FILES} files"
-                    ));
-                }
-            }
-        }
-    }
-    files.sort();
-    Ok(files)
 }
