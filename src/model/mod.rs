@@ -130,6 +130,10 @@ pub enum DocumentKind {
     Single,
     /// `requests:` (SPEC 1.2).
     Multi,
+    /// A list of requests at the top level, without the `requests:` key (SPEC 1.2 wants
+    /// it): its items are read as requests all the same, so that their findings are
+    /// reported beside the missing key.
+    BareList { span: Span },
     /// Not a request document; the reason says why.
     NotRequest { reason: String, span: Span },
 }
@@ -184,6 +188,21 @@ pub fn decode_encoded_params(documents: &mut [Node], file: &str, limits: &Limits
     problems
 }
 
+/// An item of a list that is a request: a mapping with a request line (or method and
+/// path), or a string that starts with a method and a path (`GET /user`).
+fn looks_like_request(item: &Node) -> bool {
+    match &item.value {
+        Value::Map(entries) => entries
+            .iter()
+            .any(|e| matches!(e.key.as_str(), "request" | "method")),
+        Value::String(s) => s.split_once(' ').is_some_and(|(method, rest)| {
+            Method::parse(method).is_some()
+                && (rest.starts_with('/') || rest.starts_with("http"))
+        }),
+        _ => false,
+    }
+}
+
 impl<'a> FileModel<'a> {
     pub fn build(documents: &'a [Node], file: &str) -> FileModel<'a> {
         let mut model = FileModel::default();
@@ -203,6 +222,14 @@ impl<'a> FileModel<'a> {
     }
 
     fn read_document(&mut self, root: &'a Node, file: &str) -> DocumentKind {
+        if let Value::Seq(items) = &root.value
+            && items.iter().any(looks_like_request)
+        {
+            for item in items {
+                self.read_item(item, None, file);
+            }
+            return DocumentKind::BareList { span: root.span };
+        }
         let Value::Map(entries) = &root.value else {
             let reason = match &root.value {
                 Value::Null => "the document is empty".to_string(),

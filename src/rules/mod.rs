@@ -130,6 +130,7 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &core::limit_exceeded::LimitExceeded,
     &core::duplicate_key::DuplicateKey,
     &core::not_a_request_file::NotARequestFile,
+    &core::request_list_without_key::RequestListWithoutKey,
     &core::unknown_request_key::UnknownRequestKey,
     &core::malformed_request_line::MalformedRequestLine,
     &core::invalid_request_field::InvalidRequestField,

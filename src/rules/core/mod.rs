@@ -7,5 +7,6 @@ pub mod limit_exceeded;
 pub mod literal_secret;
 pub mod malformed_request_line;
 pub mod not_a_request_file;
+pub mod request_list_without_key;
 pub mod unknown_request_key;
 pub mod unknown_suppressed_rule;

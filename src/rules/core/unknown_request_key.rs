@@ -64,6 +64,13 @@ impl Rule for UnknownRequestKey {
                         }
                     }
                 }
+                DocumentKind::BareList { .. } => {
+                    for item in doc.root.as_seq().unwrap_or_default() {
+                        if matches!(item.value, Value::Map(_)) {
+                            check_keys(item, REQUEST_KEYS, "a request", out);
+                        }
+                    }
+                }
                 DocumentKind::NotRequest { .. } => {}
             }
         }

@@ -1,0 +1,55 @@
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::example;
+use crate::model::DocumentKind;
+use crate::rules::{FileContext, Group, Rule, RuleMeta};
+
+pub struct RequestListWithoutKey;
+
+static META: RuleMeta = RuleMeta {
+    name: "request-list-without-key",
+    group: Group::Files,
+    severity: Severity::Error,
+    summary: "requests are listed at the top level instead of under `requests:`",
+    what: "Reports a document whose top level is a list whose items look like requests \
+           (a mapping with `request` or `method`, or a string such as `GET /user`): a \
+           file of several requests holds them under `requests:`. The items are still \
+           checked as requests, so their own findings are reported too.",
+    why: "Tools that send request files read the list under `requests:`; a bare list is \
+          no request file to them. Reported only as a file that holds no request, it \
+          would pass a CI lint step with every request in it unchecked.",
+    source: "reqlint's request file format: several requests in one file (the \
+             `requests:` key), README \"Request files\"",
+    bad: example!("request-list-without-key/bad.req.yaml"),
+    good: example!("request-list-without-key/good.req.yaml"),
+};
+
+impl Rule for RequestListWithoutKey {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+        for doc in &file.model.documents {
+            let DocumentKind::BareList { span } = doc.kind else {
+                continue;
+            };
+            // The start of the list's first item: the whole list may be the whole file.
+            let at = doc
+                .root
+                .as_seq()
+                .and_then(|items| items.first())
+                .map_or(span, |item| match item.as_map().and_then(|e| e.first()) {
+                    Some(first) => first.key_span,
+                    None => item.span,
+                });
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    at,
+                    "requests are listed at the top level; a file of several requests holds them under `requests:`",
+                )
+                .with_help("write `requests:` on the first line and indent the list under it"),
+            );
+        }
+    }
+}
