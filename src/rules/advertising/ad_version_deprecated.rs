@@ -16,7 +16,8 @@ static META: RuleMeta = RuleMeta {
            `advertising.min-version` in .reqlint.yaml, an older version is an error. \
            Without it, reqlint's built-in calendar of versions (release and end dates, \
            with the date it was last checked) tells which versions have ended; a call to \
-           one is reported as a warning.",
+           one is an error where the vendor stated its end date (the API answers 2635), and a \
+           warning where the end date is reqlint's estimate (`~` in the calendar).",
     why: "A call to a deprecated version fails with error 2635 (or is upgraded to a \
           version whose behaviour the request was not written for).",
     source: "seed 001, \"Versioning\"; seed 002, \"Versioning\" 1 and 2, and \"Errors\" (2635)",
@@ -54,10 +55,16 @@ impl Rule for AdVersionDeprecated {
                 }
                 continue;
             }
-            if let Some(why) = ended(version, today) {
+            if let Some((why, known)) = ended(version, today) {
+                // The vendor's end date: the call fails. An estimate may be wrong.
+                let severity = if known {
+                    META.severity
+                } else {
+                    Severity::Warning
+                };
                 out.push(
                     Diagnostic::new(&META, span, format!("{version} is deprecated: {why}"))
-                        .with_severity(Severity::Warning)
+                        .with_severity(severity)
                         .with_help(format!(
                             "call a current version; the calendar was last checked on {} (set `advertising.min-version` to decide yourself)",
                             CALENDAR.checked

@@ -39,7 +39,7 @@ impl Rule for AdSetBidAmountMissing {
             if endpoint != Endpoint::AdSetCreate {
                 continue;
             }
-            let Some(strategy) = request.param("bid_strategy") else {
+            let Some(strategy) = super::valid_param(file, request, "bid_strategy") else {
                 continue;
             };
             let Some((name, what)) = strategy

@@ -39,7 +39,7 @@ impl Rule for AdSetDatePresetLifetime {
             let Some(v) = version(request).filter(|v| *v >= major(REPLACED_IN)) else {
                 continue;
             };
-            let Some(entry) = request.param("date_preset") else {
+            let Some(entry) = super::valid_param(file, request, "date_preset") else {
                 continue;
             };
             if entry.value.as_str().map(str::trim) != Some("lifetime") {

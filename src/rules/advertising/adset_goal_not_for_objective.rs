@@ -15,7 +15,7 @@ pub struct AdSetGoalNotForObjective;
 static META: RuleMeta = RuleMeta {
     name: "adset-goal-not-for-objective",
     group: Group::Advertising,
-    severity: Severity::Warning,
+    severity: Severity::Error,
     summary: "an ad set optimization goal that its campaign's objective does not offer",
     what: "For an ad set create, looks up the campaign (`campaign_id`) in the context \
            snapshots and, when its `objective` is outcome-driven (OUTCOME_AWARENESS, \
@@ -29,8 +29,7 @@ static META: RuleMeta = RuleMeta {
            adds none. Legacy objectives, campaigns the context does not hold and goals \
            outside the enum (ad-param-invalid's) are not judged.",
     why: "An outcome-driven campaign takes only the optimization goals its objective \
-          offers; an ad set with another goal is refused or optimizes for something the \
-          campaign was not set up for.",
+          offers: the API refuses an ad set with another goal.",
     source: "seed 002, \"Objective mapping\"",
     bad: example!("adset-goal-not-for-objective/bad.req.yaml"),
     good: example!("adset-goal-not-for-objective/good.req.yaml"),
@@ -126,7 +125,7 @@ impl Rule for AdSetGoalNotForObjective {
                 continue;
             }
             let (Some(goal), Some(campaign_id)) = (
-                request.param("optimization_goal"),
+                super::valid_param(file, request, "optimization_goal"),
                 request.param("campaign_id"),
             ) else {
                 continue;

@@ -63,7 +63,7 @@ impl Rule for AdSetPromotedObjectMissing {
             if endpoint != Endpoint::AdSetCreate {
                 continue;
             }
-            let Some(goal) = request.param("optimization_goal") else {
+            let Some(goal) = super::valid_param(file, request, "optimization_goal") else {
                 continue;
             };
             let Some(goal_name) = goal.value.as_str() else {

@@ -32,7 +32,7 @@ impl Rule for AudienceLookalikeSpecWithoutLookalike {
                 continue;
             }
             let (Some(spec), Some(subtype)) =
-                (request.param("lookalike_spec"), request.param("subtype"))
+                (request.param("lookalike_spec"), super::valid_param(file, request, "subtype"))
             else {
                 continue;
             };

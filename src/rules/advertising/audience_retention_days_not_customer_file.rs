@@ -34,7 +34,7 @@ impl Rule for AudienceRetentionDaysNotCustomerFile {
                 continue;
             }
             let (Some(retention), Some(subtype)) =
-                (request.param("retention_days"), request.param("subtype"))
+                (request.param("retention_days"), super::valid_param(file, request, "subtype"))
             else {
                 continue;
             };

@@ -33,7 +33,7 @@ impl Rule for AudienceTravelContentTypeMissing {
             ) {
                 continue;
             }
-            let Some(objective) = request.param("claim_objective") else {
+            let Some(objective) = super::valid_param(file, request, "claim_objective") else {
                 continue;
             };
             if objective.value.as_str() == Some("TRAVEL") && request.param("content_type").is_none()

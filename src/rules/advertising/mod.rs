@@ -164,6 +164,26 @@ pub fn report_routed(
     );
 }
 
+/// A request's param, unless the param tables find its value invalid (outside its enum,
+/// of the wrong type): a rule that depends on the value stays silent then, since the value
+/// is reported already and anything judged from it would be noise.
+pub fn valid_param<'r>(
+    file: &FileContext<'_>,
+    request: &'r Request<'_>,
+    name: &str,
+) -> Option<&'r crate::loading::Entry> {
+    let entry = request.param(name)?;
+    let value = entry.value.span;
+    let invalid = param_issues(file).iter().any(|i| {
+        matches!(
+            i.kind,
+            params::IssueKind::Invalid { .. } | params::IssueKind::OutsideOpenEnum
+        ) && i.span.start >= value.start
+            && i.span.end <= value.end
+    });
+    (!invalid).then_some(entry)
+}
+
 /// The context snapshot of an audience (SPEC 3), when the context holds it.
 pub fn audience<'c>(context: &'c ContextIndex, id: &str) -> Option<&'c Node> {
     context.get(Kind::CustomAudiences, id)

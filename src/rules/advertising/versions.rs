@@ -12,6 +12,8 @@ pub struct Release {
     pub version: Version,
     pub released: Date,
     pub ends: Option<Date>,
+    /// The end date is the project's estimate (written `~YYYY-MM-DD`), not the vendor's.
+    pub ends_estimated: bool,
 }
 
 #[derive(Debug)]
@@ -36,7 +38,10 @@ pub static CALENDAR: LazyLock<Calendar> = LazyLock::new(|| {
             Release {
                 version: Version::parse(cols[0]).expect("versions.tsv: version"),
                 released: parse_date(cols[1]).expect("versions.tsv: released"),
-                ends: cols.get(2).and_then(|d| parse_date(d)),
+                ends: cols
+                    .get(2)
+                    .and_then(|d| parse_date(d.trim().trim_start_matches('~'))),
+                ends_estimated: cols.get(2).is_some_and(|d| d.trim().starts_with('~')),
             }
         })
         .collect();
@@ -77,14 +82,27 @@ fn civil_from_days(days: i64) -> Date {
     (y, m, d)
 }
 
-/// Why a version can no longer be called on `today`, if it cannot.
-pub fn ended(version: Version, today: Date) -> Option<String> {
+/// Why a version can no longer be called on `today`, if it cannot, and whether the end
+/// is the vendor's (`true`) or an estimate.
+pub fn ended(version: Version, today: Date) -> Option<(String, bool)> {
     let cal = &*CALENDAR;
     if let Some(r) = cal.releases.iter().find(|r| r.version == version) {
-        return r
-            .ends
-            .filter(|&end| end < today)
-            .map(|end| format!("{version} stopped working on {}", format_date(end)));
+        return r.ends.filter(|&end| end < today).map(|end| {
+            if r.ends_estimated {
+                (
+                    format!(
+                        "{version} is estimated to have stopped working on {}",
+                        format_date(end)
+                    ),
+                    false,
+                )
+            } else {
+                (
+                    format!("{version} stopped working on {}", format_date(end)),
+                    true,
+                )
+            }
+        });
     }
     let oldest = cal.releases.first()?;
     if version < oldest.version {
@@ -98,7 +116,10 @@ pub fn ended(version: Version, today: Date) -> Option<String> {
                 )
             })
             .unwrap_or_default();
-        return Some(format!("{version} is older than {}{when}", oldest.version));
+        return Some((
+            format!("{version} is older than {}{when}", oldest.version),
+            oldest.ends.is_some() && !oldest.ends_estimated,
+        ));
     }
     None
 }
@@ -129,17 +150,14 @@ mod tests {
     #[test]
     fn ended_versions() {
         let v = |s| Version::parse(s).unwrap();
-        assert!(
-            ended(v("v16.0"), (2024, 3, 1))
-                .unwrap()
-                .contains("2024-02-06")
-        );
+        let (why, known) = ended(v("v16.0"), (2024, 3, 1)).unwrap();
+        assert!(why.contains("2024-02-06"));
+        // The vendor stated v16.0's end: the call fails, an error.
+        assert!(known);
         assert_eq!(ended(v("v16.0"), (2024, 1, 1)), None);
-        assert!(
-            ended(v("v11.0"), (2020, 1, 1))
-                .unwrap()
-                .contains("older than v16.0")
-        );
+        let (why, known) = ended(v("v11.0"), (2020, 1, 1)).unwrap();
+        assert!(why.contains("older than v16.0"));
+        assert!(known);
         assert_eq!(ended(v("v24.0"), (2030, 1, 1)), None);
         assert_eq!(ended(v("v99.0"), (2030, 1, 1)), None);
     }
