@@ -196,8 +196,7 @@ fn looks_like_request(item: &Node) -> bool {
             .iter()
             .any(|e| matches!(e.key.as_str(), "request" | "method")),
         Value::String(s) => s.split_once(' ').is_some_and(|(method, rest)| {
-            Method::parse(method).is_some()
-                && (rest.starts_with('/') || rest.starts_with("http"))
+            Method::parse(method).is_some() && (rest.starts_with('/') || rest.starts_with("http"))
         }),
         _ => false,
     }

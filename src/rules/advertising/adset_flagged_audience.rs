@@ -2,6 +2,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Rule, RuleMeta};
 
+use super::Endpoint;
 use super::adset_lookup::{Origin, id_text, set_by, targeted_audiences, text};
 use super::audience_flagged_edit::FLAGGED;
 
@@ -18,8 +19,11 @@ static META: RuleMeta = RuleMeta {
            one whose `operation_status.code` is 471 (flagged for integrity reasons), at \
            its id. For a copy, which takes the source ad set's targeting, the source's \
            `targeting` in the context is read and the diagnostic points at the source's \
-           id in the path. An update that does not send `targeting`, and an audience the \
-           context does not hold, are not judged.",
+           id in the path. An update that does not send `targeting` changes an ad set that \
+           still uses its audiences: the ad set's `targeting` in the context is read, and \
+           the diagnostic points at its id in the path (an update that only sets \
+           `status: DELETED` is not judged). An audience the context does not hold is not \
+           judged.",
     why: "Since 2025-09-02 custom and lookalike audiences that suggest health conditions \
           or financial status are flagged; the API refuses to create or modify an ad set \
           that uses one (error_subcode 246003, listing the restricted audience ids).",
@@ -36,6 +40,46 @@ impl Rule for AdSetFlaggedAudience {
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         for (request, endpoint, call) in super::calls(file) {
+            // The API refuses every change to an ad set that uses a flagged audience, not
+            // only a change of its targeting.
+            let kept = (endpoint == Endpoint::AdSetUpdate
+                && request.param("targeting").is_none()
+                && !only_deletes(request))
+            .then(|| {
+                let id = call.object?;
+                let targeting =
+                    super::adset_lookup::ad_set(file.context, &id.text)?.get_value("targeting")?;
+                Some((targeting.resolved(), id))
+            })
+            .flatten();
+            if let Some((targeting, id)) = kept {
+                for (key, id_node) in targeted_audiences(targeting) {
+                    let Some(audience_id) = id_text(id_node) else {
+                        continue;
+                    };
+                    let Some(audience) = super::audience(file.context, &audience_id) else {
+                        continue;
+                    };
+                    if super::operation_status(audience) != Some(FLAGGED) {
+                        continue;
+                    }
+                    out.push(
+                        Diagnostic::new(
+                            &META,
+                            id.span,
+                            format!(
+                                "ad set {} uses flagged custom audience {audience_id} in `{key}`; the API refuses any change to it",
+                                id.text
+                            ),
+                        )
+                        .with_help(format!(
+                            "send `targeting` without the flagged audience in this update, or create a new ad set with another audience"
+                        ))
+                        .with_api_error(100, Some(246_003)),
+                    );
+                }
+                continue;
+            }
             let Some((targeting, origin)) =
                 set_by(request, endpoint, &call, file.context, "targeting")
             else {
@@ -86,6 +130,15 @@ impl Rule for AdSetFlaggedAudience {
     }
 }
 
+/// An update that sets nothing but `status: DELETED`: deleting the ad set is how one is
+/// rid of it.
+fn only_deletes(request: &crate::model::Request<'_>) -> bool {
+    let mut params = request.params();
+    let first = params.next();
+    params.next().is_none()
+        && first.is_some_and(|e| e.key == "status" && e.value.as_str() == Some("DELETED"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::adset_lookup::testing::{lint, spans};
@@ -104,8 +157,22 @@ mod tests {
 
     #[test]
     fn updates_that_send_targeting() {
-        let yaml = "requests:\n  - request: POST /v24.0/903\n    params: {targeting: '{\"custom_audiences\":[{\"id\":71}]}'}\n  - request: POST /v24.0/901\n    params: {status: PAUSED}\n";
+        let yaml = "requests:\n  - request: POST /v24.0/903\n    params: {targeting: '{\"custom_audiences\":[{\"id\":71}]}'}\n";
         assert_eq!(found(yaml), vec!["71"]);
+    }
+
+    #[test]
+    fn every_change_to_an_ad_set_that_uses_a_flagged_audience() {
+        // A change that does not touch targeting is refused too; targeting sent without
+        // the audience, and a deletion, are not.
+        let yaml = "requests:\n  - request: POST /v24.0/901\n    params: {status: PAUSED}\n  - request: POST /v24.0/901\n    params: {name: Renamed}\n  - request: POST /v24.0/901\n    params: {targeting: {custom_audiences: [{id: '72'}]}}\n  - request: POST /v24.0/901\n    params: {status: DELETED}\n  - request: POST /v24.0/903\n    params: {name: Fine}\n";
+        let found = lint("adset-flagged-audience", CONTEXT, yaml);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found
+                .iter()
+                .all(|(m, at)| at == "901" && m.contains("refuses any change"))
+        );
     }
 
     #[test]

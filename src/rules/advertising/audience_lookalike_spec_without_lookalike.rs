@@ -31,9 +31,10 @@ impl Rule for AudienceLookalikeSpecWithoutLookalike {
             if endpoint != Endpoint::AudienceCreate {
                 continue;
             }
-            let (Some(spec), Some(subtype)) =
-                (request.param("lookalike_spec"), super::valid_param(file, request, "subtype"))
-            else {
+            let (Some(spec), Some(subtype)) = (
+                request.param("lookalike_spec"),
+                super::valid_param(file, request, "subtype"),
+            ) else {
                 continue;
             };
             let Some(kind) = subtype.value.as_str().filter(|s| *s != "LOOKALIKE") else {

@@ -33,9 +33,10 @@ impl Rule for AudienceRetentionDaysNotCustomerFile {
             if endpoint != Endpoint::AudienceCreate {
                 continue;
             }
-            let (Some(retention), Some(subtype)) =
-                (request.param("retention_days"), super::valid_param(file, request, "subtype"))
-            else {
+            let (Some(retention), Some(subtype)) = (
+                request.param("retention_days"),
+                super::valid_param(file, request, "subtype"),
+            ) else {
                 continue;
             };
             let Some(kind) = subtype.value.as_str().filter(|s| *s != "CUSTOM") else {

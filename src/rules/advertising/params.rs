@@ -382,6 +382,12 @@ fn invalid(
     });
 }
 
+/// Whether a number as written is an integer (digits, with a sign).
+fn is_integer_text(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// An integer as the API reads a form field: a number, or a string of digits.
 pub fn integer(node: &Node) -> Option<Result<i64, ()>> {
     match &node.value {
@@ -460,10 +466,22 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
                     );
                 }
             }
+            // A number that is no integer (`90.5`, `1e3`) is not out of range: it is not
+            // an integer at all.
+            Some(Err(())) if node.as_number_text().is_some_and(|t| !is_integer_text(t)) => invalid(
+                spec,
+                node.span,
+                format!(
+                    "`{name}` must be an integer, not {}",
+                    node.as_number_text().unwrap_or_default()
+                ),
+                None,
+                out,
+            ),
             Some(Err(())) => invalid(
                 spec,
                 node.span,
-                format!("`{name}` is out of the integer range"),
+                format!("`{name}` is too large for a 64-bit integer"),
                 None,
                 out,
             ),
