@@ -35,7 +35,7 @@ fn token() -> Value {
             scope.as_str().to_string(),
             json!({
                 "type": "object",
-                "description": format!("{scope} permissions: the seed's titles (any case; spaces, hyphens and underscores alike) or the host's slugs"),
+                "description": format!("{scope} permissions: the reference's titles (any case; spaces, hyphens and underscores alike) or the host's slugs"),
                 "properties": perms,
                 "additionalProperties": {"$ref": "#/definitions/level"},
             }),

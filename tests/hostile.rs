@@ -104,10 +104,15 @@ fn hostile_files() -> Vec<(&'static str, Vec<u8>, &'static [&'static str])> {
     garbage[100] = 0;
     files.push(("binary.req.yaml", garbage, &["invalid-syntax"]));
 
-    // Only a top-level list.
+    // Only a top-level list: of requests, it is an error; of anything else, a warning.
     files.push((
         "list.req.yaml",
         b"- GET /user/emails\n- POST /repos/acme/web/statuses/3f2a9c1\n".to_vec(),
+        &["request-list-without-key"],
+    ));
+    files.push((
+        "names.req.yaml",
+        b"- Spring sale\n- Autumn sale\n".to_vec(),
         &["not-a-request-file"],
     ));
     files

@@ -12,7 +12,7 @@ static META: RuleMeta = RuleMeta {
     severity: Severity::Error,
     summary: "an advertising param has the wrong type, a value outside its enum or range, or is too long",
     what: "Walks the params of every advertising call against its endpoint's table in \
-           seeds 001 and 002 (kept as data in src/rules/advertising/params.yaml): strings, \
+           Meta's Marketing API reference (custom audiences and ad sets) (kept as data in src/rules/advertising/params.yaml): strings, \
            numeric IDs (digits, as a string or a number), integers (a number or a numeric \
            string: the API takes form fields) and their ranges, booleans, enums (with the \
            closest value), lists and their items, objects (a mapping or a JSON-encoded \
@@ -20,7 +20,7 @@ static META: RuleMeta = RuleMeta {
            characters. Params with a rule of their own (retention_days, subtype, ...) are \
            reported by that rule instead.",
     why: "The API refuses the whole call with error 100 (invalid parameter).",
-    source: "seed 001, \"Endpoints\" (read, create, update); seed 002, \"Endpoints\" (read, create, copy)",
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\" (read, create, update); Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\" (read, create, copy)",
     bad: example!("ad-param-invalid/bad.req.yaml"),
     good: example!("ad-param-invalid/good.req.yaml"),
 };

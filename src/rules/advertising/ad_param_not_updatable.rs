@@ -16,7 +16,7 @@ static META: RuleMeta = RuleMeta {
            pixel_id, prefill, origin_audience_id, ...): it cannot be changed after \
            creation.",
     why: "The update does not change it; the author expects a change that never happens.",
-    source: "seed 001, \"Endpoints\": Update an audience (its parameter list) against \
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Update an audience (its parameter list) against \
              Create an audience",
     bad: example!("ad-param-not-updatable/bad.req.yaml"),
     good: example!("ad-param-not-updatable/good.req.yaml"),

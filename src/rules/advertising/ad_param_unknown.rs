@@ -10,14 +10,14 @@ static META: RuleMeta = RuleMeta {
     name: "ad-param-unknown",
     group: Group::Advertising,
     severity: Severity::Warning,
-    summary: "an advertising param, or an enum value, that the seed's tables do not list",
+    summary: "an advertising param, or an enum value, that the reference's tables do not list",
     what: "Reports a param that the endpoint's table does not list, with the closest \
-           known name, and a value outside an enum whose list the seed says is incomplete \
-           (destination_type). A warning, not an error: the seeds' tables are not the \
+           known name, and a value outside an enum whose list the reference says is incomplete \
+           (destination_type). A warning, not an error: the references' tables are not the \
            whole API. `access_token` and `appsecret_proof` are taken by every call.",
     why: "A misspelt param is silently ignored by the API: the ad set or audience is \
           created without what the author meant to set.",
-    source: "seed 001 and seed 002, \"Endpoints\"",
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/) and Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\"",
     bad: example!("ad-param-unknown/bad.req.yaml"),
     good: example!("ad-param-unknown/good.req.yaml"),
 };

@@ -10,8 +10,8 @@ static META: RuleMeta = RuleMeta {
     name: "ad-unknown-endpoint",
     group: Group::Advertising,
     severity: Severity::Warning,
-    summary: "an advertising path or method that no endpoint of the seeds matches",
-    what: "Recognizes the advertising endpoints of seeds 001 and 002 from method and \
+    summary: "an advertising path or method that no endpoint of the references matches",
+    what: "Recognizes the advertising endpoints of Meta's Marketing API reference (custom audiences and ad sets) from method and \
            path: create an audience (`POST /{v}/act_{id}/customaudiences`), read, update \
            and delete an object by id (`GET|POST|DELETE /{v}/{id}`), the opt-out \
            (`DELETE /{v}/act_{id}/usersofanyaudience`), create an ad set \
@@ -19,7 +19,7 @@ static META: RuleMeta = RuleMeta {
            other advertising path or method is reported, and its params are not checked.",
     why: "A typo in the path sends the call nowhere (the API answers an unknown path \
           error), and reqlint cannot check what it does not recognize.",
-    source: "seed 001 and seed 002, \"Endpoints\"",
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/) and Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\"",
     bad: example!("ad-unknown-endpoint/bad.req.yaml"),
     good: example!("ad-unknown-endpoint/good.req.yaml"),
 };

@@ -11,7 +11,7 @@ static META: RuleMeta = RuleMeta {
     name: "adset-ad-rotation-invalid",
     group: Group::Advertising,
     severity: Severity::Error,
-    summary: "time based ad rotation that breaks the seed's limits",
+    summary: "time based ad rotation that breaks the reference's limits",
     what: "For an ad set create or update that sends `time_based_ad_rotation_intervals` or \
            `time_based_ad_rotation_id_blocks`: fewer than two date ranges; a number of id \
            blocks other than one per interval (when both are sent); a first interval \
@@ -23,7 +23,7 @@ static META: RuleMeta = RuleMeta {
     why: "Time based ad rotation shows each block of ads in its own date range: the ranges \
           start at the start, the last begins at least an hour before the end, and there \
           are at least two. The API refuses other rotations with error 100.",
-    source: "seed 002, \"Limits\" (time based ad rotation) and \"Endpoints\": Create an ad set \
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Limits\" (time based ad rotation) and \"Endpoints\": Create an ad set \
              (time_based_ad_rotation_id_blocks, time_based_ad_rotation_intervals)",
     bad: example!("adset-ad-rotation-invalid/bad.req.yaml"),
     good: example!("adset-ad-rotation-invalid/good.req.yaml"),

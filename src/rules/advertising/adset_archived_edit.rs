@@ -18,13 +18,13 @@ static META: RuleMeta = RuleMeta {
            and its status only to DELETED; a deleted ad set may change only `name`. Every \
            other param is reported at its key, and a status other than DELETED at its \
            value. The status field is `status`, `configured_status` or `campaign_status` \
-           (the name the seed's statement of the rule uses); sending the status the ad set \
+           (the name the reference's statement of the rule uses); sending the status the ad set \
            already has changes nothing and is not reported. `access_token` and \
            `appsecret_proof` do not count. An ad set the context does not hold is not \
            judged.",
     why: "Archived and deleted ad sets are frozen: the API refuses the update with error \
           100, and an archived ad set can only be renamed or deleted.",
-    source: "seed 002, \"States and transitions\" and \"Endpoints\": Update an ad set",
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"States and transitions\" and \"Endpoints\": Update an ad set",
     bad: example!("adset-archived-edit/bad.req.yaml"),
     good: example!("adset-archived-edit/good.req.yaml"),
 };

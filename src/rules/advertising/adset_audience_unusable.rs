@@ -23,8 +23,8 @@ static META: RuleMeta = RuleMeta {
     why: "An audience that is not usable does not deliver (or, excluded, excludes nobody), \
           and an expiring audience has gone unused for two years and is deleted after 90 \
           more unused days: the ad set may not reach the people it was meant for.",
-    source: "seed 001, \"What the service does\" 5, CustomAudienceStatus (delivery_status \
-             codes) and operation_status codes; seed 002, \"Targeting rules\"",
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"What the service does\" 5, CustomAudienceStatus (delivery_status \
+             codes) and operation_status codes; Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Targeting rules\"",
     bad: example!("adset-audience-unusable/bad.req.yaml"),
     good: example!("adset-audience-unusable/good.req.yaml"),
 };

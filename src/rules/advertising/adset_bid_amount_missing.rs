@@ -23,7 +23,7 @@ static META: RuleMeta = RuleMeta {
            Updates are not judged: the ad set may hold its bid already.",
     why: "`bid_amount` is the bid cap or the target cost: these strategies have nothing to \
           bid without it, and the API refuses the create with error 100.",
-    source: "seed 002, \"Resources and their fields\" (bid_amount: bid cap or target cost) and \
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Resources and their fields\" (bid_amount: bid cap or target cost) and \
              \"Endpoints\": Create an ad set (bid_amount, bid_strategy)",
     bad: example!("adset-bid-amount-missing/bad.req.yaml"),
     good: example!("adset-bid-amount-missing/good.req.yaml"),

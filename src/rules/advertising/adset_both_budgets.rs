@@ -17,8 +17,8 @@ static META: RuleMeta = RuleMeta {
            `daily_budget` and `lifetime_budget`, at the one written second. A budget of 0 \
            beside the other (a switch from one kind to the other) is not judged.",
     why: "An ad set shares a daily or a lifetime budget among its ads, not both; which one \
-          the API keeps, or whether it refuses the request, the seed does not say.",
-    source: "seed 002, \"What the service does\" 1 (a daily or lifetime budget) and \
+          the API keeps, or whether it refuses the request, the reference does not say.",
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"What the service does\" 1 (a daily or lifetime budget) and \
              \"Endpoints\": Create an ad set (daily_budget, lifetime_budget)",
     bad: example!("adset-both-budgets/bad.req.yaml"),
     good: example!("adset-both-budgets/good.req.yaml"),

@@ -21,7 +21,7 @@ static META: RuleMeta = RuleMeta {
            mapping is left to the rules about types and syntax.",
     why: "The create call takes targeting with `countries` inside `geo_locations`, and \
           requires it; the API answers error 100 (invalid parameter) without it.",
-    source: "seed 002, \"Endpoints\": Create an ad set (targeting: countries is required \
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (targeting: countries is required \
              inside geo_locations)",
     bad: example!("adset-countries-missing/bad.req.yaml"),
     good: example!("adset-countries-missing/good.req.yaml"),

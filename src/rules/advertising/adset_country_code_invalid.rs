@@ -21,7 +21,7 @@ static META: RuleMeta = RuleMeta {
     why: "The API reads countries as ISO 3166-1 alpha-2 codes and answers error 100 \
           (invalid parameter) for any other value; UK and EL in particular are common \
           abbreviations that are not ISO codes.",
-    source: "seed 002, \"Endpoints\": Create an ad set (targeting: geo_locations \
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (targeting: geo_locations \
              {countries: list<string>}) and Update an ad set",
     bad: example!("adset-country-code-invalid/bad.req.yaml"),
     good: example!("adset-country-code-invalid/good.req.yaml"),

@@ -22,7 +22,7 @@ static META: RuleMeta = RuleMeta {
            judged.",
     why: "A synchronous copy copies at most 3 child ads; a deep copy of up to 51 needs an \
           asynchronous call, and more than 51 cannot be deep-copied at all.",
-    source: "seed 002, \"Endpoints\": Copy an ad set (deep_copy) and \"Limits\"",
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Copy an ad set (deep_copy) and \"Limits\"",
     bad: example!("adset-deep-copy-too-many/bad.req.yaml"),
     good: example!("adset-deep-copy-too-many/good.req.yaml"),
 };

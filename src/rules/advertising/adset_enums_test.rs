@@ -83,8 +83,11 @@ fn read() -> &'static str {
 
 fn assert_closed(endpoint: &str, param: &str, seed: Vec<String>) {
     let (table, open) = table_enum(endpoint, param);
-    assert_eq!(table, seed, "{endpoint}.{param} differs from seed 002");
-    assert!(!open, "{endpoint}.{param}: the seed lists every value");
+    assert_eq!(
+        table, seed,
+        "{endpoint}.{param} differs from Meta's Marketing API reference for ad sets"
+    );
+    assert!(!open, "{endpoint}.{param}: the reference lists every value");
     // The update takes what create takes (`like: ad_set_create`).
     if endpoint == "ad_set_create" {
         assert_eq!(table_enum("ad_set_update", param).0, seed);
@@ -152,7 +155,7 @@ fn destination_type_is_open() {
     assert!(text.contains("are omitted"), "{text}");
     let (table, open) = table_enum("ad_set_create", "destination_type");
     assert_eq!(table, values(text));
-    assert!(open, "the seed omits twelve destination_type values");
+    assert!(open, "the reference omits twelve destination_type values");
 }
 
 #[test]

@@ -23,7 +23,7 @@ static META: RuleMeta = RuleMeta {
     why: "Since 2025-09-02 custom conversions that suggest health conditions or financial \
           status are flagged; the API refuses to create or modify an ad set that holds one \
           (error_subcode 246004, naming the restricted custom conversion id).",
-    source: "seed 002, \"What the service does\" 4, \"Errors\" (flagged assets) and \"States \
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"What the service does\" 4, \"Errors\" (flagged assets) and \"States \
              and transitions\"",
     bad: example!("adset-flagged-conversion/bad.req.yaml"),
     good: example!("adset-flagged-conversion/good.req.yaml"),

@@ -20,17 +20,17 @@ static META: RuleMeta = RuleMeta {
     what: "For an ad set create, looks up the campaign (`campaign_id`) in the context \
            snapshots and, when its `objective` is outcome-driven (OUTCOME_AWARENESS, \
            OUTCOME_TRAFFIC, OUTCOME_ENGAGEMENT, OUTCOME_LEADS, OUTCOME_APP_PROMOTION, \
-           OUTCOME_SALES), reports an `optimization_goal` that the seed's objective mapping \
+           OUTCOME_SALES), reports an `optimization_goal` that the reference's objective mapping \
            does not list for that objective at any of its locations. The table is data \
-           (adset_objective_goals.yaml): the seed's goal words map to optimization_goal \
+           (adset_objective_goals.yaml): the reference's goal words map to optimization_goal \
            values (Daily Unique Reach is REACH, Conversions and App Events are \
            OFFSITE_CONVERSIONS, Leads are LEAD_GENERATION and QUALITY_LEAD, Calls are \
-           QUALITY_CALL); \"2 second continuous view\" names no value of the seed's list and \
+           QUALITY_CALL); \"2 second continuous view\" names no value of the reference's list and \
            adds none. Legacy objectives, campaigns the context does not hold and goals \
            outside the enum (ad-param-invalid's) are not judged.",
     why: "An outcome-driven campaign takes only the optimization goals its objective \
           offers: the API refuses an ad set with another goal.",
-    source: "seed 002, \"Objective mapping\"",
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Objective mapping\"",
     bad: example!("adset-goal-not-for-objective/bad.req.yaml"),
     good: example!("adset-goal-not-for-objective/good.req.yaml"),
 };

@@ -16,10 +16,10 @@ static META: RuleMeta = RuleMeta {
            (the legacy `time_stop` counts as one), at the `lifetime_budget` key. A lifetime \
            budget of 0 is not judged.",
     why: "A lifetime budget is spent over the ad set's whole run, so the run needs an end. \
-          The seed's lifetime budget sample sends start_time and end_time and the API \
-          refuses a lifetime budget without an end; the seed does not show that error's \
+          The reference's lifetime budget sample sends start_time and end_time and the API \
+          refuses a lifetime budget without an end; the reference does not show that error's \
           code, hence a warning.",
-    source: "seed 002, \"Endpoints\": Create an ad set (\"A lifetime budget sample also sends \
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (\"A lifetime budget sample also sends \
              start_time and end_time\")",
     bad: example!("adset-lifetime-budget-without-end-time/bad.req.yaml"),
     good: example!("adset-lifetime-budget-without-end-time/good.req.yaml"),

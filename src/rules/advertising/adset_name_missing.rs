@@ -17,7 +17,7 @@ static META: RuleMeta = RuleMeta {
            is its 400-character limit.",
     why: "The create call requires a name; without one the API answers error 100 \
           (invalid parameter).",
-    source: "seed 002, \"Endpoints\": Create an ad set (name: required)",
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (name: required)",
     bad: example!("adset-name-missing/bad.req.yaml"),
     good: example!("adset-name-missing/good.req.yaml"),
 };

@@ -40,7 +40,7 @@ static META: RuleMeta = RuleMeta {
     why: "promoted_object is required with certain objectives: a lead or page like ad set \
           promotes a page, an app ad set an app in its store. The API refuses the create \
           with error 100.",
-    source: "seed 002, \"Endpoints\": Create an ad set (promoted_object) and \"Objective \
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (promoted_object) and \"Objective \
              mapping\" (page likes sample)",
     bad: example!("adset-promoted-object-missing/bad.req.yaml"),
     good: example!("adset-promoted-object-missing/good.req.yaml"),

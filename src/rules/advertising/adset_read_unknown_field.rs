@@ -18,15 +18,15 @@ static META: RuleMeta = RuleMeta {
     summary: "an ad set read that asks for a field the ad set does not have",
     what: "For an ad set read, splits `fields` (comma-separated, as a param or in the query \
            string) into names and reports a name that is not an AdSet field, pointing \
-           inside the string, with the closest field. The fields are the seed's AdSet field \
+           inside the string, with the closest field. The fields are the reference's AdSet field \
            table (the fields an update may send, `ad_set_fields` in params.yaml, and the \
-           read-only ones in adset_read_fields.yaml) and the two read fields the seed \
+           read-only ones in adset_read_fields.yaml) and the two read fields the reference \
            describes without naming. A name followed by an expansion or a modifier \
-           (`campaign{name}`, `ads.limit(5)`) may be an edge, whose names the seed does not \
+           (`campaign{name}`, `ads.limit(5)`) may be an edge, whose names the reference does not \
            give, and is not judged; nor is what is inside the braces.",
     why: "A misspelt field is not returned; the read fails or the caller works without the \
           data it asked for.",
-    source: "seed 002, \"Resources and their fields\" (AdSet fields) and \"Endpoints\": \
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Resources and their fields\" (AdSet fields) and \"Endpoints\": \
              Read an ad set",
     bad: example!("adset-read-unknown-field/bad.req.yaml"),
     good: example!("adset-read-unknown-field/good.req.yaml"),
@@ -145,12 +145,12 @@ impl Rule for AdSetReadUnknownField {
                     continue;
                 }
                 if name.nested {
-                    continue; // an edge, whose names the seed does not give
+                    continue; // an edge, whose names the reference does not give
                 }
                 let help = match did_you_mean(word, known_fields()) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => {
-                        "the seed's AdSet field table does not list it; remove it or check its name"
+                        "the reference's AdSet field table does not list it; remove it or check its name"
                             .into()
                     }
                 };

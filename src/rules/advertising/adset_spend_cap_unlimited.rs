@@ -20,7 +20,7 @@ static META: RuleMeta = RuleMeta {
     why: "The value looks like an overflow or a typo, and someone may \"fix\" it into a real \
           amount, which would cap the ad set's spending; or someone meant a cap and the ad \
           set has none. The note says what it does so that either is a choice.",
-    source: "seed 002, \"Endpoints\": Create an ad set (daily_spend_cap, lifetime_spend_cap) \
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (daily_spend_cap, lifetime_spend_cap) \
              and \"Limits\" (value that removes a spend cap)",
     bad: example!("adset-spend-cap-unlimited/bad.req.yaml"),
     good: example!("adset-spend-cap-unlimited/good.req.yaml"),

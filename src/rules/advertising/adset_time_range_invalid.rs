@@ -19,7 +19,7 @@ static META: RuleMeta = RuleMeta {
            diagnostic points inside the JSON.",
     why: "The API ignores an invalid range silently: the read returns statistics for a \
           window the caller did not ask for, with no error to tell.",
-    source: "seed 002, \"Endpoints\": Read an ad set (time_range)",
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Read an ad set (time_range)",
     bad: example!("adset-time-range-invalid/bad.req.yaml"),
     good: example!("adset-time-range-invalid/good.req.yaml"),
 };

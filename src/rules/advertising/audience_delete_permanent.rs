@@ -14,7 +14,7 @@ static META: RuleMeta = RuleMeta {
     what: "Notes every audience delete: the deletion is permanent, and the ads that use \
            the audience stop running and cannot be restarted.",
     why: "A delete kept in a request file is easy to run by mistake; nothing undoes it.",
-    source: "seed 001, \"Endpoints\": Delete an audience",
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Delete an audience",
     bad: example!("audience-delete-permanent/bad.req.yaml"),
     good: example!("audience-delete-permanent/good.req.yaml"),
 };

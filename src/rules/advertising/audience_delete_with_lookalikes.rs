@@ -14,7 +14,7 @@ static META: RuleMeta = RuleMeta {
     what: "Reports the delete of an audience whose context snapshot lists \
            `lookalike_audience_ids`, naming them.",
     why: "The deletion fails with error 2656 while lookalike audiences built from it exist.",
-    source: "seed 001, \"Endpoints\": Delete an audience, and \"Errors\" (2656)",
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Delete an audience, and \"Errors\" (2656)",
     bad: example!("audience-delete-with-lookalikes/bad.req.yaml"),
     good: example!("audience-delete-with-lookalikes/good.req.yaml"),
 };

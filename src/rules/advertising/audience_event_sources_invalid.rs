@@ -11,7 +11,7 @@ static META: RuleMeta = RuleMeta {
     summary: "an `event_sources` item lacks its `id` (int64) or `type` (APP, OFFLINE_EVENTS, PAGE, PIXEL)",
     what: "Checks each item of `event_sources` (create and update): it needs `id`, an int64, and `type`, one of APP, OFFLINE_EVENTS, PAGE and PIXEL.",
     why: "The API refuses the call with error 100 (invalid parameter).",
-    source: "seed 001, \"Endpoints\": Create an audience and Update an audience (event_sources)",
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience and Update an audience (event_sources)",
     bad: example!("audience-event-sources-invalid/bad.req.yaml"),
     good: example!("audience-event-sources-invalid/good.req.yaml"),
 };

@@ -13,9 +13,9 @@ static META: RuleMeta = RuleMeta {
     summary: "`lookalike_spec` on an audience whose subtype is not LOOKALIKE",
     what: "Reports `lookalike_spec` on an audience create whose `subtype` is given and is \
            not LOOKALIKE.",
-    why: "The seed says a lookalike_spec is present only when the subtype is LOOKALIKE: \
+    why: "The reference says a lookalike_spec is present only when the subtype is LOOKALIKE: \
           on any other audience it is not what the author meant.",
-    source: "seed 001, \"Resources and their fields\" (lookalike_spec: present only when \
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Resources and their fields\" (lookalike_spec: present only when \
              subtype is LOOKALIKE)",
     bad: example!("audience-lookalike-spec-without-lookalike/bad.req.yaml"),
     good: example!("audience-lookalike-spec-without-lookalike/good.req.yaml"),

@@ -14,10 +14,10 @@ static META: RuleMeta = RuleMeta {
     summary: "an opt-out call that names no people to remove",
     what: "Reports `DELETE /{v}/act_{id}/usersofanyaudience` without any param besides \
            `access_token`: the call takes the fields of a user update (the people to \
-           remove), whose names the seed does not show.",
+           remove), whose names the reference does not show.",
     why: "The opt-out must be made for every person who opted out through the opt-out \
           URL; a call without people removes no one.",
-    source: "seed 001, \"Endpoints\": Opt a person out of all audiences",
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Opt a person out of all audiences",
     bad: example!("audience-opt-out-empty/bad.req.yaml"),
     good: example!("audience-opt-out-empty/good.req.yaml"),
 };

@@ -22,7 +22,7 @@ static META: RuleMeta = RuleMeta {
            lookalike), is not judged.",
     why: "The origin audience must have a minimum size of 100; the lookalike cannot be \
           built from a smaller one.",
-    source: "seed 001, \"Endpoints\": Create an audience (origin_audience_id) and \"Limits\"",
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience (origin_audience_id) and \"Limits\"",
     bad: example!("audience-origin-too-small/bad.req.yaml"),
     good: example!("audience-origin-too-small/good.req.yaml"),
 };

@@ -14,10 +14,10 @@ static META: RuleMeta = RuleMeta {
     what: "Reports `retention_days` on an audience create whose `subtype` is given and is \
            not CUSTOM (customer file audiences, including those from CRM data, are of \
            subtype CUSTOM).",
-    why: "The seed says retention_days applies only to customer file audiences; on any \
+    why: "The reference says retention_days applies only to customer file audiences; on any \
           other audience it does not do what its author expects (a website audience keeps \
           people by the retention in its rule).",
-    source: "seed 001, \"Resources and their fields\" (retention_days: only for customer \
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Resources and their fields\" (retention_days: only for customer \
              file audiences)",
     bad: example!("audience-retention-days-not-customer-file/bad.req.yaml"),
     good: example!("audience-retention-days-not-customer-file/good.req.yaml"),

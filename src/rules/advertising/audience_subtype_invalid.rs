@@ -9,9 +9,9 @@ static META: RuleMeta = RuleMeta {
     group: Group::Advertising,
     severity: Severity::Error,
     summary: "a custom audience `subtype` outside the enum, or COMBINATION",
-    what: "Reports a `subtype` of audience create that is not one of the seed's values, with the closest one, and `COMBINATION`, which only the advertiser tool uses and the API refuses.",
+    what: "Reports a `subtype` of audience create that is not one of the reference's values, with the closest one, and `COMBINATION`, which only the advertiser tool uses and the API refuses.",
     why: "The API refuses the call with error 100 (invalid parameter).",
-    source: "seed 001, \"Endpoints\": Create an audience (subtype)",
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience (subtype)",
     bad: example!("audience-subtype-invalid/bad.req.yaml"),
     good: example!("audience-subtype-invalid/good.req.yaml"),
 };

@@ -12,9 +12,9 @@ static META: RuleMeta = RuleMeta {
     severity: Severity::Error,
     summary: "`claim_objective: TRAVEL` without `content_type`",
     what: "Reports an audience create or update with `claim_objective` TRAVEL and no \
-           `content_type`, which the seed calls mandatory for that objective.",
+           `content_type`, which the reference calls mandatory for that objective.",
     why: "The API refuses the call with error 100 (invalid parameter).",
-    source: "seed 001, \"Endpoints\": Create an audience (content_type: mandatory for the \
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience (content_type: mandatory for the \
              TRAVEL claim objective)",
     bad: example!("audience-travel-content-type-missing/bad.req.yaml"),
     good: example!("audience-travel-content-type-missing/good.req.yaml"),

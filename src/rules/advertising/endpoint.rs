@@ -115,12 +115,12 @@ pub fn recognize<'r>(request: &'r Request<'_>, context: &ContextIndex) -> Option
                 ("usersofanyaudience", Method::Delete) => Endpoint::AudienceOptOut,
                 ("adsets", Method::Post) => Endpoint::AdSetCreate,
                 ("customaudiences" | "adsets", _) => {
-                    return no(format!("the seeds list only POST for `/act_<id>/{}`", edge.text));
+                    return no(format!("the references list only POST for `/act_<id>/{}`", edge.text));
                 }
                 ("usersofanyaudience", _) => {
-                    return no("the seeds list only DELETE for `/act_<id>/usersofanyaudience`".into());
+                    return no("the references list only DELETE for `/act_<id>/usersofanyaudience`".into());
                 }
-                _ => return no(format!("the seeds list no `/act_<id>/{}` endpoint", edge.text)),
+                _ => return no(format!("the references list no `/act_<id>/{}` endpoint", edge.text)),
             };
             Some(Recognized::Call(endpoint, call(Some(account), None)))
         }
@@ -128,7 +128,7 @@ pub fn recognize<'r>(request: &'r Request<'_>, context: &ContextIndex) -> Option
             if method == Method::Post {
                 Some(Recognized::Call(Endpoint::AdSetCopy, call(None, Some(id))))
             } else {
-                no("the seeds list only POST for `/<ad set id>/copies`".into())
+                no("the references list only POST for `/<ad set id>/copies`".into())
             }
         }
         [id] if is_id(id) => {
@@ -143,7 +143,7 @@ pub fn recognize<'r>(request: &'r Request<'_>, context: &ContextIndex) -> Option
                 None => Some(Recognized::UnknownKind(call(None, Some(id)))),
             }
         }
-        _ => no("the seeds list no such path: audiences are `/act_<id>/customaudiences` and `/<id>`, ad sets `/act_<id>/adsets`, `/<id>` and `/<id>/copies`".into()),
+        _ => no("the references list no such path: audiences are `/act_<id>/customaudiences` and `/<id>`, ad sets `/act_<id>/adsets`, `/<id>` and `/<id>/copies`".into()),
     }
 }
 

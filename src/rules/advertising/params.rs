@@ -351,7 +351,7 @@ pub fn check_params<'a>(endpoint: &str, params: impl Iterator<Item = &'a Entry>)
                 let help = match did_you_mean(&entry.key, known.iter().copied()) {
                     Some(s) => format!("did you mean `{s}`? ({})", table.source),
                     None => format!(
-                        "{} does not list it; the seed's tables are not complete",
+                        "{} does not list it; the reference's tables are not complete",
                         table.source
                     ),
                 };
@@ -528,7 +528,7 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
                     kind: IssueKind::OutsideOpenEnum,
                     span: node.span,
                     message: format!(
-                        "`{name}` `{text}` is not among the values the seed lists (it omits some)"
+                        "`{name}` `{text}` is not among the values the reference lists (it omits some)"
                     ),
                     help: Some(help),
                 });

@@ -14,14 +14,14 @@ static META: RuleMeta = RuleMeta {
     summary: "the request's token lacks the permission its endpoint needs",
     what: "Checks each code-hosting request against its token (its own, the file's \
            `token:`, or one named under `tokens:` in the config): the permission that \
-           seed 000 lists for the endpoint must be granted, at `read` for GET and `write` \
+           GitHub's reference \"Permissions required for fine-grained personal access tokens\" lists for the endpoint must be granted, at `read` for GET and `write` \
            for PUT, POST, PATCH and DELETE; `write` covers `read`. The help is the line \
            to add to the token. `public: true` on a GET needs no permission; on any other \
            method it is reported here. A request without a token, or whose token or \
            endpoint is unknown, is left to other rules.",
     why: "The call would be refused (403) when it runs, in CI or in a bot, long after \
           the change was merged.",
-    source: "seed 000, \"Endpoints\" and \"Authentication\" 3; SPEC 1.3",
+    source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" and \"Authentication\" 3; SPEC 1.3",
     bad: example!("token-missing-permission/bad.req.yaml"),
     good: example!("token-missing-permission/good.req.yaml"),
 };

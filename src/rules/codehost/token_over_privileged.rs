@@ -17,8 +17,8 @@ static META: RuleMeta = RuleMeta {
     group: Group::CodeHosting,
     severity: Severity::Warning,
     summary: "a token holds a permission its requests do not use, or write where they only read",
-    what: "For each token, gathers the permissions its code-hosting requests need (seed \
-           000's endpoint tables) and reports, on the permission's line, a permission no \
+    what: "For each token, gathers the permissions its code-hosting requests need (the \
+           host's endpoint tables) and reports, on the permission's line, a permission no \
            request uses and `write` where every request only reads. A token written in \
            place is judged over the requests of its file. A token named from \
            .reqlint.yaml is judged over every file of the run, and only when the run \
@@ -27,7 +27,7 @@ static META: RuleMeta = RuleMeta {
            whose endpoint is unknown, or with no request at all, is not judged.",
     why: "Least privilege: a leaked token can do only what it holds. A permission kept \
           \"just in case\" is the one an attacker uses.",
-    source: "seed 000, \"What the service does\" 2 and 4, and \"Endpoints\"; SPEC 1.3 and \
+    source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"What the service does\" 2 and 4, and \"Endpoints\"; SPEC 1.3 and \
              2 (`tokens`)",
     bad: example!("token-over-privileged/bad.req.yaml"),
     good: example!("token-over-privileged/good.req.yaml"),

@@ -14,7 +14,7 @@ static META: RuleMeta = RuleMeta {
     severity: Severity::Error,
     summary: "a token written in place names an unknown permission, scope, level or key",
     what: "Checks a token written in a request file: every permission name must be one \
-           of seed 000's permissions at the scope it is listed under (its title such as \
+           of GitHub's reference \"Permissions required for fine-grained personal access tokens\"'s permissions at the scope it is listed under (its title such as \
            `Commit statuses`, in any case, with spaces, hyphens or underscores alike, or \
            the host's API slug such as `statuses`); a permission at the wrong scope is \
            reported with the scope it belongs to; levels are `read` and `write` (`admin` \
@@ -23,7 +23,7 @@ static META: RuleMeta = RuleMeta {
            mistake there stops the run.",
     why: "A misspelt permission is a permission the token does not have: every request \
           that needs it would be refused with 403 while the file looks right.",
-    source: "seed 000, \"Endpoints\" (the three permission tables) and \"Permissions that \
+    source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" (the three permission tables) and \"Permissions that \
              exist without an endpoint row\"; SPEC 1.3",
     bad: example!("token-permission-invalid/bad.req.yaml"),
     good: example!("token-permission-invalid/good.req.yaml"),

@@ -10,13 +10,14 @@ static META: RuleMeta = RuleMeta {
     severity: Severity::Error,
     summary: "the request reaches an owner or repository its token was not made for",
     what: "A token with `owner` reaches only that owner's resources: a path \
-           `/repos/{owner}/…`, `/orgs/{org}/…` or `/organizations/{org}/…` naming another \
+           `/repos/{owner}/…`, `/orgs/{org}/…` or `/organizations/{org}/…` (at the start of \
+           the path or further in, as `/users/{username}/events/orgs/{org}`) naming another \
            owner is reported (owners compare without regard to case). A token with \
            `repositories` reaches only those repositories of its owner: \
            `/repos/{owner}/{repo}/…` naming another is reported.",
     why: "A fine-grained token is made for one resource owner and, optionally, a \
           selection of its repositories; any other is refused whatever its permissions.",
-    source: "seed 000, \"What the service does\" 2 (a permission defines which resources \
+    source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"What the service does\" 2 (a permission defines which resources \
              the token may reach); SPEC 1.3 (`owner`, `repositories`)",
     bad: example!("token-resource-out-of-reach/bad.req.yaml"),
     good: example!("token-resource-out-of-reach/good.req.yaml"),
@@ -32,12 +33,18 @@ impl Rule for TokenResourceOutOfReach {
             let Some(line) = super::code_hosting_line(request) else {
                 continue;
             };
-            let [first, second, rest @ ..] = line.segments.as_slice() else {
+            // The owner is named after `repos`, `orgs` or `organizations`, at the start of
+            // the path or further in (`/users/{username}/events/orgs/{org}`).
+            let segments = line.segments.as_slice();
+            let Some(at) = segments
+                .iter()
+                .position(|s| matches!(s.text.as_str(), "repos" | "orgs" | "organizations"))
+            else {
                 continue;
             };
-            if !matches!(first.text.as_str(), "repos" | "orgs" | "organizations") {
+            let [first, second, rest @ ..] = &segments[at..] else {
                 continue;
-            }
+            };
             let Some(token) = super::token(file, i) else {
                 continue;
             };

@@ -9,13 +9,13 @@ static META: RuleMeta = RuleMeta {
     group: Group::CodeHosting,
     severity: Severity::Warning,
     summary: "a code-hosting path or method that no permission table row lists",
-    what: "Matches a code-hosting request's path against the templates of seed 000's \
+    what: "Matches a code-hosting request's path against the templates of GitHub's reference \"Permissions required for fine-grained personal access tokens\"'s \
            endpoint tables (literal segments win over placeholders; the query string is \
            ignored). A path that no row matches, or a method that the matching path's \
            rows do not list, is reported with the methods the path has.",
     why: "Permission coverage cannot be checked for an endpoint reqlint does not know; \
           a wrong method usually means a wrong call (the API answers 404).",
-    source: "seed 000, \"Endpoints\"",
+    source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\"",
     bad: example!("unknown-endpoint/bad.req.yaml"),
     good: example!("unknown-endpoint/good.req.yaml"),
 };
@@ -34,7 +34,7 @@ impl Rule for UnknownEndpoint {
             if rows.is_empty() {
                 out.push(
                     Diagnostic::new(&META, line.path_span, format!("no permission table row matches `{}`; its coverage cannot be checked", line.path))
-                        .with_help("check the path against seed 000's endpoint tables, or silence this rule for the line with `# reqlint: ignore[unknown-endpoint]`"),
+                        .with_help("check the path against GitHub's reference \"Permissions required for fine-grained personal access tokens\"'s endpoint tables, or silence this rule for the line with `# reqlint: ignore[unknown-endpoint]`"),
                 );
                 continue;
             }
