@@ -72,9 +72,9 @@ impl Rule for AdSetFlaggedAudience {
                                 id.text
                             ),
                         )
-                        .with_help(format!(
-                            "send `targeting` without the flagged audience in this update, or create a new ad set with another audience"
-                        ))
+                        .with_help(
+                            "send `targeting` without the flagged audience in this update, or create a new ad set with another audience",
+                        )
                         .with_api_error(100, Some(246_003)),
                     );
                 }
