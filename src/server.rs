@@ -3,7 +3,7 @@
 //! the editor holds (not the disk), with the config found for each file.
 
 use std::collections::HashMap;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -16,33 +16,104 @@ use crate::loading::{Limits, LineIndex};
 use crate::model::config::Config;
 use crate::model::context::ContextIndex;
 
-/// Reads one message (`Content-Length` framing); `None` at the end of the input.
-fn read_message(reader: &mut impl BufRead) -> io::Result<Option<Value>> {
-    let mut length = None;
+/// The largest message body the server reads (a document is at most 10 MiB, JSON escaping
+/// can double it); a larger one is skipped without being held.
+const MAX_BODY: u64 = 32 * 1024 * 1024;
+/// The longest header line kept; the rest of a longer one is read and dropped.
+const MAX_HEADER_LINE: usize = 8 * 1024;
+
+/// What one read of the input gives.
+#[derive(Debug, PartialEq)]
+enum Incoming {
+    /// A message's body.
+    Body(Vec<u8>),
+    /// A message that cannot be read (no length, too long): answered with an error, and
+    /// the server goes on with the next one.
+    Unreadable(String),
+}
+
+/// Reads one line (up to `\n`) keeping at most `max` bytes of it; `None` at the end.
+fn read_header_line(reader: &mut impl BufRead, max: usize) -> io::Result<Option<Vec<u8>>> {
+    let mut line = Vec::new();
+    let mut any = false;
     loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 {
-            return Ok(None);
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(any.then_some(line));
         }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(v) = line.strip_prefix("Content-Length:") {
-            length = v.trim().parse::<usize>().ok();
+        any = true;
+        let (taken, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        let room = max.saturating_sub(line.len());
+        line.extend_from_slice(&buf[..taken.min(room)]);
+        reader.consume(taken);
+        if done {
+            return Ok(Some(line));
         }
     }
-    let Some(length) = length else {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "a message without Content-Length",
-        ));
+}
+
+/// Reads one message (`Content-Length` framing, header names in any case); `None` at the
+/// end of the input. Every length is bounded: a header line by [`MAX_HEADER_LINE`], a body
+/// by [`MAX_BODY`] (a longer one is read past, never allocated).
+fn read_message(reader: &mut impl BufRead) -> io::Result<Option<Incoming>> {
+    let mut length: Option<Result<u64, String>> = None;
+    let mut any_header = false;
+    loop {
+        let Some(line) = read_header_line(reader, MAX_HEADER_LINE)? else {
+            return Ok(None);
+        };
+        let line = String::from_utf8_lossy(&line);
+        let line = line.trim_end_matches(['\r', '\n']);
+        if line.is_empty() {
+            if any_header {
+                break;
+            }
+            // Blank lines between messages are tolerated.
+            continue;
+        }
+        any_header = true;
+        if let Some((name, value)) = line.split_once(':')
+            && name.trim().eq_ignore_ascii_case("content-length")
+        {
+            length = Some(
+                value
+                    .trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("invalid Content-Length `{}`", value.trim())),
+            );
+        }
+    }
+    let length = match length {
+        None => {
+            return Ok(Some(Incoming::Unreadable(
+                "a message without Content-Length".into(),
+            )));
+        }
+        Some(Err(e)) => return Ok(Some(Incoming::Unreadable(e))),
+        Some(Ok(n)) => n,
     };
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body)?;
-    serde_json::from_slice(&body)
-        .map(Some)
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+    if length > MAX_BODY {
+        let skipped = io::copy(&mut reader.take(length), &mut io::sink())?;
+        if skipped < length {
+            return Ok(None);
+        }
+        return Ok(Some(Incoming::Unreadable(format!(
+            "a message of {length} bytes, over the limit of {MAX_BODY}"
+        ))));
+    }
+    let mut body = Vec::with_capacity(length as usize);
+    reader.take(length).read_to_end(&mut body)?;
+    if (body.len() as u64) < length {
+        return Ok(None);
+    }
+    Ok(Some(Incoming::Body(body)))
 }
 
 fn send(out: &mut impl Write, message: &Value) -> io::Result<()> {
@@ -80,24 +151,63 @@ pub fn lsp_position(text: &str, lines: &LineIndex, offset: usize) -> Value {
     json!({"line": line, "character": character})
 }
 
-/// Settings per config file, read once.
+/// Settings per config file, read once and read again when the config or one of its
+/// context snapshots changes.
 #[derive(Default)]
 struct Configs {
     by_path: HashMap<Option<PathBuf>, Result<Arc<Settings>, String>>,
+    /// The workspace root the client named: where a file without a `.reqlint.yaml` above
+    /// it is matched from, as `check` matches from the working directory.
+    workspace: Option<PathBuf>,
+    /// Every file the settings were read from (configs and context snapshots): a change
+    /// to one of them reloads them all.
+    sources: std::collections::HashSet<PathBuf>,
 }
 
 impl Configs {
     fn for_file(&mut self, file: &Path) -> Result<Arc<Settings>, String> {
         let dir = file.parent().unwrap_or(Path::new("/"));
         let config_path = Config::discover(dir);
+        let root = match (&config_path, &self.workspace) {
+            (None, Some(workspace)) if file.starts_with(workspace) => workspace.clone(),
+            _ => dir.to_path_buf(),
+        };
+        let sources = &mut self.sources;
         self.by_path
             .entry(config_path.clone())
-            .or_insert_with(|| load_settings(config_path.as_deref(), dir).map(Arc::new))
+            .or_insert_with(|| {
+                let loaded = load_settings(config_path.as_deref(), &root);
+                if let Some(path) = &config_path {
+                    sources.insert(path.clone());
+                }
+                loaded.map(|(settings, files)| {
+                    sources.extend(files);
+                    Arc::new(settings)
+                })
+            })
             .clone()
+    }
+
+    /// Whether a change to `path` changes some settings: a config anywhere, or a context
+    /// snapshot that settings were read from.
+    fn is_source(&self, path: &Path) -> bool {
+        path.file_name()
+            .is_some_and(|n| n == crate::model::config::CONFIG_FILE)
+            || self.sources.contains(path)
+    }
+
+    fn forget(&mut self) {
+        self.by_path.clear();
+        self.sources.clear();
     }
 }
 
-fn load_settings(config_path: Option<&Path>, dir: &Path) -> Result<Settings, String> {
+/// The settings for files under `dir` (the config's directory, or the workspace root),
+/// and the context files they were read from.
+fn load_settings(
+    config_path: Option<&Path>,
+    dir: &Path,
+) -> Result<(Settings, Vec<PathBuf>), String> {
     let names = crate::rules::names();
     let config = match config_path {
         Some(p) => Config::load(p, &names)?,
@@ -105,23 +215,61 @@ fn load_settings(config_path: Option<&Path>, dir: &Path) -> Result<Settings, Str
     };
     crate::rules::codehost::validate_config_tokens(&config)?;
     let mut context = ContextIndex::default();
+    let mut files = Vec::new();
     for pattern in &config.context {
         for file in crate::model::context::expand_context_glob(&config.root, pattern)? {
             context.add_file(&file)?;
+            files.push(crate::walk::absolute(Path::new("/"), &file));
         }
     }
-    Ok(Settings {
-        config,
-        context,
-        limits: Limits::DEFAULT,
-    })
+    Ok((
+        Settings {
+            config,
+            context,
+            limits: Limits::DEFAULT,
+        },
+        files,
+    ))
 }
 
 struct Server {
     configs: Configs,
+    documents: HashMap<String, String>,
+    initialized: bool,
+    shut_down: bool,
+    /// The client registers file watchers on request (LSP dynamic registration).
+    can_watch: bool,
+    next_id: u64,
+}
+
+/// What the server does after a message.
+enum Flow {
+    Continue,
+    Exit(ExitCode),
+}
+
+/// JSON-RPC and LSP error codes.
+const PARSE_ERROR: i64 = -32700;
+const INVALID_REQUEST: i64 = -32600;
+const METHOD_NOT_FOUND: i64 = -32601;
+const SERVER_NOT_INITIALIZED: i64 = -32002;
+
+fn error_response(id: Value, code: i64, message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
 
 impl Server {
+    fn new() -> Server {
+        Server {
+            configs: Configs::default(),
+            documents: HashMap::new(),
+            initialized: false,
+            shut_down: false,
+            can_watch: false,
+            next_id: 1,
+        }
+    }
+
     /// The diagnostics of a document, as LSP `Diagnostic`s.
     fn diagnostics(&mut self, uri: &str, text: &str) -> Vec<Value> {
         let Some(path) = uri_to_path(uri) else {
@@ -130,11 +278,14 @@ impl Server {
         let settings = match self.configs.for_file(&path) {
             Ok(s) => s,
             Err(message) => {
+                // Shown as every other text: through the one redaction step.
+                let message = crate::redact::Redactor::none()
+                    .line(&format!("reqlint cannot read its config: {message}"));
                 return vec![json!({
                     "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
                     "severity": 1,
                     "source": "reqlint",
-                    "message": format!("reqlint cannot read its config: {message}"),
+                    "message": message,
                 })];
             }
         };
@@ -175,8 +326,9 @@ impl Server {
             .collect()
     }
 
-    fn publish(&mut self, out: &mut impl Write, uri: &str, text: &str) -> io::Result<()> {
-        let diagnostics = self.diagnostics(uri, text);
+    fn publish(&mut self, out: &mut impl Write, uri: &str) -> io::Result<()> {
+        let text = self.documents.get(uri).cloned().unwrap_or_default();
+        let diagnostics = self.diagnostics(uri, &text);
         send(
             out,
             &json!({
@@ -186,85 +338,264 @@ impl Server {
             }),
         )
     }
-}
 
-/// Runs the server until `exit`. Exit code 0 after `shutdown`, 1 otherwise (LSP).
-pub fn run() -> Result<ExitCode, String> {
-    let stdin = io::stdin();
-    let mut reader = BufReader::new(stdin.lock());
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    let mut server = Server {
-        configs: Configs::default(),
-    };
-    let mut documents: HashMap<String, String> = HashMap::new();
-    let mut shut_down = false;
-    let io_error = |e: io::Error| format!("language server: {e}");
-    while let Some(message) = read_message(&mut reader).map_err(io_error)? {
-        let method = message["method"].as_str().unwrap_or_default();
-        let id = message.get("id").cloned();
-        let params = &message["params"];
+    /// Settings changed on disk: read them again and lint every open document anew.
+    fn reload(&mut self, out: &mut impl Write) -> io::Result<()> {
+        self.configs.forget();
+        let mut uris: Vec<String> = self.documents.keys().cloned().collect();
+        uris.sort();
+        for uri in uris {
+            self.publish(out, &uri)?;
+        }
+        Ok(())
+    }
+
+    /// One message, or a batch of them (JSON-RPC 2.0): the answers to send back.
+    fn handle(&mut self, out: &mut impl Write, body: &[u8]) -> io::Result<Flow> {
+        let message: Value = match serde_json::from_slice(body) {
+            Ok(v) => v,
+            Err(e) => {
+                let text = format!("cannot parse the message: {e}");
+                send(out, &error_response(Value::Null, PARSE_ERROR, &text))?;
+                return Ok(Flow::Continue);
+            }
+        };
+        match message {
+            Value::Array(items) if items.is_empty() => {
+                send(
+                    out,
+                    &error_response(Value::Null, INVALID_REQUEST, "an empty batch"),
+                )?;
+                Ok(Flow::Continue)
+            }
+            Value::Array(items) => {
+                let mut answers = Vec::new();
+                let mut flow = Flow::Continue;
+                for item in items {
+                    let (answer, f) = self.handle_one(out, item)?;
+                    answers.extend(answer);
+                    if let Flow::Exit(code) = f {
+                        flow = Flow::Exit(code);
+                        break;
+                    }
+                }
+                if !answers.is_empty() {
+                    send(out, &Value::Array(answers))?;
+                }
+                Ok(flow)
+            }
+            other => {
+                let (answer, flow) = self.handle_one(out, other)?;
+                if let Some(answer) = answer {
+                    send(out, &answer)?;
+                }
+                Ok(flow)
+            }
+        }
+    }
+
+    /// One message: its answer if it is a request, and whether to go on.
+    fn handle_one(
+        &mut self,
+        out: &mut impl Write,
+        message: Value,
+    ) -> io::Result<(Option<Value>, Flow)> {
+        let Some(object) = message.as_object() else {
+            let answer =
+                error_response(Value::Null, INVALID_REQUEST, "a message must be an object");
+            return Ok((Some(answer), Flow::Continue));
+        };
+        let id = object.get("id").cloned();
+        let Some(method) = object.get("method").and_then(Value::as_str) else {
+            // A response to a request of the server's own (a registration): nothing to do.
+            if id.is_some() && (object.contains_key("result") || object.contains_key("error")) {
+                return Ok((None, Flow::Continue));
+            }
+            let answer = error_response(
+                id.unwrap_or(Value::Null),
+                INVALID_REQUEST,
+                "a message without a method",
+            );
+            return Ok((Some(answer), Flow::Continue));
+        };
+        let params = object.get("params").cloned().unwrap_or(Value::Null);
+        let answer = |result: Value| {
+            id.clone()
+                .map(|id| json!({"jsonrpc": "2.0", "id": id, "result": result}))
+        };
+        if method == "exit" {
+            let code = if self.shut_down {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            };
+            return Ok((None, Flow::Exit(code)));
+        }
+        if !self.initialized && method != "initialize" {
+            // LSP: a request before `initialize` is an error; a notification is dropped.
+            let answer = id.map(|id| {
+                error_response(id, SERVER_NOT_INITIALIZED, "the server is not initialized")
+            });
+            return Ok((answer, Flow::Continue));
+        }
+        if self.shut_down {
+            let answer =
+                id.map(|id| error_response(id, INVALID_REQUEST, "the server is shut down"));
+            return Ok((answer, Flow::Continue));
+        }
         let uri = params["textDocument"]["uri"]
             .as_str()
             .unwrap_or_default()
             .to_string();
         match method {
-            "initialize" => send(
-                &mut out,
-                &json!({"jsonrpc": "2.0", "id": id, "result": {
+            "initialize" => {
+                if self.initialized {
+                    let answer = id.map(|id| {
+                        error_response(id, INVALID_REQUEST, "the server is initialized already")
+                    });
+                    return Ok((answer, Flow::Continue));
+                }
+                self.initialized = true;
+                self.configs.workspace = workspace_root(&params);
+                self.can_watch = params["capabilities"]["workspace"]["didChangeWatchedFiles"]["dynamicRegistration"]
+                    == true;
+                let result = json!({
                     "capabilities": {
                         "textDocumentSync": {"openClose": true, "change": 1, "save": {"includeText": true}},
                     },
                     "serverInfo": {"name": "reqlint", "version": env!("CARGO_PKG_VERSION")},
-                }}),
-            )
-            .map_err(io_error)?,
+                });
+                return Ok((answer(result), Flow::Continue));
+            }
+            "initialized" => {
+                if self.can_watch {
+                    // Configs and snapshots change outside the editor too (a checkout):
+                    // ask the client to tell.
+                    let id = self.next_id;
+                    self.next_id += 1;
+                    send(
+                        out,
+                        &json!({
+                            "jsonrpc": "2.0",
+                            "id": format!("reqlint-{id}"),
+                            "method": "client/registerCapability",
+                            "params": {"registrations": [{
+                                "id": "reqlint-watch",
+                                "method": "workspace/didChangeWatchedFiles",
+                                "registerOptions": {"watchers": [
+                                    {"globPattern": "**/.reqlint.yaml"},
+                                    {"globPattern": "**/*.{yaml,yml,json}"},
+                                ]},
+                            }]},
+                        }),
+                    )?;
+                }
+            }
+            "workspace/didChangeWatchedFiles" => {
+                let changed = params["changes"].as_array().is_some_and(|changes| {
+                    changes.iter().any(|c| {
+                        c["uri"]
+                            .as_str()
+                            .and_then(uri_to_path)
+                            .is_some_and(|p| self.configs.is_source(&p))
+                    })
+                });
+                if changed {
+                    self.reload(out)?;
+                }
+            }
             "textDocument/didOpen" => {
-                let text = params["textDocument"]["text"].as_str().unwrap_or_default().to_string();
-                server.publish(&mut out, &uri, &text).map_err(io_error)?;
-                documents.insert(uri, text);
+                let text = params["textDocument"]["text"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string();
+                self.documents.insert(uri.clone(), text);
+                self.publish(out, &uri)?;
             }
             "textDocument/didChange" => {
                 // Full synchronization: the last change holds the whole text.
-                if let Some(text) = params["contentChanges"].as_array().and_then(|c| c.last()).and_then(|c| c["text"].as_str()) {
-                    server.publish(&mut out, &uri, text).map_err(io_error)?;
-                    documents.insert(uri, text.to_string());
+                if let Some(text) = params["contentChanges"]
+                    .as_array()
+                    .and_then(|c| c.last())
+                    .and_then(|c| c["text"].as_str())
+                {
+                    self.documents.insert(uri.clone(), text.to_string());
+                    self.publish(out, &uri)?;
                 }
             }
             "textDocument/didSave" => {
                 if let Some(text) = params["text"].as_str() {
-                    documents.insert(uri.clone(), text.to_string());
+                    self.documents.insert(uri.clone(), text.to_string());
                 }
-                if let Some(text) = documents.get(&uri).cloned() {
-                    server.publish(&mut out, &uri, &text).map_err(io_error)?;
+                // Saving the config or a snapshot in the editor changes the settings.
+                if uri_to_path(&uri).is_some_and(|p| self.configs.is_source(&p)) {
+                    self.reload(out)?;
+                } else if self.documents.contains_key(&uri) {
+                    self.publish(out, &uri)?;
                 }
             }
             "textDocument/didClose" => {
-                documents.remove(&uri);
+                self.documents.remove(&uri);
                 send(
-                    &mut out,
+                    out,
                     &json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": {"uri": uri, "diagnostics": []}}),
-                )
-                .map_err(io_error)?;
+                )?;
             }
             "shutdown" => {
-                shut_down = true;
-                send(&mut out, &json!({"jsonrpc": "2.0", "id": id, "result": null})).map_err(io_error)?;
+                self.shut_down = true;
+                return Ok((answer(Value::Null), Flow::Continue));
             }
-            "exit" => return Ok(if shut_down { ExitCode::SUCCESS } else { ExitCode::from(1) }),
             _ => {
                 // Requests the server does not offer get an error; notifications are ignored.
-                if let Some(id) = id {
-                    send(
-                        &mut out,
-                        &json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": format!("reqlint does not handle {method}")}}),
+                let answer = id.map(|id| {
+                    error_response(
+                        id,
+                        METHOD_NOT_FOUND,
+                        &format!("reqlint does not handle {method}"),
                     )
-                    .map_err(io_error)?;
-                }
+                });
+                return Ok((answer, Flow::Continue));
             }
         }
+        Ok((None, Flow::Continue))
     }
-    Ok(if shut_down {
+}
+
+/// The workspace root of an `initialize` request: its first workspace folder, else its
+/// `rootUri`, else its `rootPath`.
+fn workspace_root(params: &Value) -> Option<PathBuf> {
+    params["workspaceFolders"]
+        .as_array()
+        .and_then(|folders| folders.first())
+        .and_then(|f| f["uri"].as_str())
+        .or_else(|| params["rootUri"].as_str())
+        .and_then(uri_to_path)
+        .or_else(|| params["rootPath"].as_str().map(PathBuf::from))
+}
+
+/// Runs the server until `exit`. Exit code 0 after `shutdown`, 1 otherwise (LSP). A
+/// message it cannot read is answered with an error and the server goes on.
+pub fn run() -> Result<ExitCode, String> {
+    let stdin = io::stdin();
+    let mut reader = BufReader::new(stdin.lock());
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let mut server = Server::new();
+    let io_error = |e: io::Error| format!("language server: {e}");
+    while let Some(incoming) = read_message(&mut reader).map_err(io_error)? {
+        let flow = match incoming {
+            Incoming::Body(body) => server.handle(&mut out, &body).map_err(io_error)?,
+            Incoming::Unreadable(why) => {
+                send(&mut out, &error_response(Value::Null, PARSE_ERROR, &why))
+                    .map_err(io_error)?;
+                Flow::Continue
+            }
+        };
+        if let Flow::Exit(code) = flow {
+            return Ok(code);
+        }
+    }
+    Ok(if server.shut_down {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
@@ -306,8 +637,34 @@ mod tests {
         let mut reader = io::BufReader::new(&input[..]);
         assert_eq!(
             read_message(&mut reader).unwrap(),
-            Some(json!({"jsonrpc": "2.0"}))
+            Some(Incoming::Body(b"{\"jsonrpc\":\"2.0\"}".to_vec()))
         );
         assert_eq!(read_message(&mut reader).unwrap(), None);
+    }
+
+    #[test]
+    fn framing_is_bounded_and_forgiving() {
+        // A lower-case header name; a message without a length; a length too large to
+        // hold; an endless header line.
+        let mut input = b"content-length: 2\r\n\r\n{}".to_vec();
+        input.extend_from_slice(b"X-Other: 1\r\n\r\n");
+        input.extend_from_slice(b"Content-Length: 18446744073709551615\r\n\r\n{}");
+        let mut reader = io::BufReader::new(&input[..]);
+        assert_eq!(
+            read_message(&mut reader).unwrap(),
+            Some(Incoming::Body(b"{}".to_vec()))
+        );
+        assert!(matches!(
+            read_message(&mut reader).unwrap(),
+            Some(Incoming::Unreadable(_))
+        ));
+        // The input ends before the announced length: the end, not an allocation.
+        assert_eq!(read_message(&mut reader).unwrap(), None);
+        let endless = vec![b'x'; 10 * MAX_HEADER_LINE];
+        let mut reader = io::BufReader::new(&endless[..]);
+        let line = read_header_line(&mut reader, MAX_HEADER_LINE)
+            .unwrap()
+            .unwrap();
+        assert_eq!(line.len(), MAX_HEADER_LINE);
     }
 }

@@ -158,3 +158,171 @@ fn exit_without_shutdown_is_exit_code_1() {
     drop(stdin);
     assert_eq!(child.wait().unwrap().code(), Some(1));
 }
+
+fn start() -> (std::process::Child, Client) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+        .arg("server")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let c = Client {
+        stdin: child.stdin.take().unwrap(),
+        stdout: BufReader::new(child.stdout.take().unwrap()),
+    };
+    (child, c)
+}
+
+impl Client {
+    fn raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn framed(&mut self, body: &[u8]) {
+        write!(self.stdin, "Content-Length: {}\r\n\r\n", body.len()).unwrap();
+        self.raw(body);
+    }
+
+    fn initialize(&mut self, params: Value) {
+        self.send(
+            json!({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": params}),
+        );
+        assert_eq!(self.receive()["id"], "init");
+        self.send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    }
+}
+
+#[test]
+fn malformed_messages_are_answered_and_the_server_keeps_serving() {
+    let (mut child, mut c) = start();
+    // A request before `initialize`: -32002, and the server goes on.
+    c.send(json!({"jsonrpc": "2.0", "id": 1, "method": "shutdown"}));
+    let reply = c.receive();
+    assert_eq!(reply["id"], 1);
+    assert_eq!(reply["error"]["code"], -32002);
+    c.initialize(json!({"capabilities": {}}));
+    // Invalid JSON, then a body that is not UTF-8: parse errors with id null.
+    c.framed(b"{not json");
+    let reply = c.receive();
+    assert_eq!(reply["error"]["code"], -32700);
+    assert!(reply["id"].is_null());
+    c.framed(b"{\"a\": \"\xff\xfe\"}");
+    assert_eq!(c.receive()["error"]["code"], -32700);
+    // A message without Content-Length.
+    c.raw(b"X-Whatever: 1\r\n\r\n");
+    assert_eq!(c.receive()["error"]["code"], -32700);
+    // A lower-case header name is a header all the same.
+    let body = json!({"jsonrpc": "2.0", "id": 2, "method": "no/such"}).to_string();
+    c.raw(format!("content-length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    let reply = c.receive();
+    assert_eq!(reply["id"], 2);
+    assert_eq!(reply["error"]["code"], -32601);
+    // A response from the client (to a request of the server's) needs no answer; a
+    // batch gets a batch answer.
+    c.send(json!({"jsonrpc": "2.0", "id": "reqlint-1", "result": null}));
+    c.send(json!([
+        {"jsonrpc": "2.0", "id": 3, "method": "no/such"},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "id": 4, "method": "shutdown"}
+    ]));
+    let reply = c.receive();
+    let answers = reply.as_array().expect("a batch answer");
+    assert_eq!(answers.len(), 2, "{reply}");
+    assert_eq!(answers[0]["id"], 3);
+    assert_eq!(answers[1]["id"], 4);
+    c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
+
+#[test]
+fn a_huge_content_length_is_not_allocated() {
+    let (mut child, mut c) = start();
+    c.initialize(json!({"capabilities": {}}));
+    // 2^64-1 used to panic; 2 GB used to be allocated before a byte was read.
+    c.raw(b"Content-Length: 18446744073709551615\r\n\r\n{}");
+    drop(c.stdin);
+    let status = child.wait().unwrap();
+    assert_eq!(
+        status.code(),
+        Some(1),
+        "ended at the end of input, without a panic"
+    );
+    let (mut child, mut c) = start();
+    c.initialize(json!({"capabilities": {}}));
+    c.raw(b"Content-Length: 2000000000\r\n\r\n");
+    drop(c.stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+}
+
+#[test]
+fn the_workspace_root_is_where_the_default_globs_match() {
+    let dir = tempfile::tempdir().unwrap();
+    // No .reqlint.yaml: the default include `requests/**/*.yaml` matches from the
+    // workspace root, as `check` matches from the working directory.
+    std::fs::create_dir_all(dir.path().join("requests/ads")).unwrap();
+    let path = dir.path().join("requests/ads/a.yaml");
+    std::fs::write(&path, "").unwrap();
+    let uri = format!("file://{}", path.display());
+    let (mut child, mut c) = start();
+    c.initialize(
+        json!({"capabilities": {}, "rootUri": format!("file://{}", dir.path().display())}),
+    );
+    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": "request: GET /user/emails\nparms: 1\n"}}}));
+    let diags = c.diagnostics_for(&uri);
+    assert!(
+        diags.iter().any(|d| d["code"] == "unknown-request-key"),
+        "{diags:?}"
+    );
+    c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_changed_config_is_read_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join(".reqlint.yaml");
+    std::fs::write(&config, "rules:\n  duplicate-keys: warning\n").unwrap();
+    let path = dir.path().join("a.req.yaml");
+    let uri = format!("file://{}", path.display());
+    let config_uri = format!("file://{}", config.display());
+    let (mut child, mut c) = start();
+    c.initialize(json!({
+        "capabilities": {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}},
+        "rootUri": format!("file://{}", dir.path().display()),
+    }));
+    // The server asks to watch configs and snapshots.
+    let registration = c.receive();
+    assert_eq!(registration["method"], "client/registerCapability");
+    c.send(json!({"jsonrpc": "2.0", "id": registration["id"], "result": null}));
+    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": "request: GET /user/emails\nparms: 1\n"}}}));
+    let diags = c.diagnostics_for(&uri);
+    assert!(
+        diags[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cannot read its config"),
+        "{diags:?}"
+    );
+    // Fixed on disk: a watched-file change reloads it.
+    std::fs::write(&config, "rules:\n  duplicate-key: warning\n").unwrap();
+    c.send(json!({"jsonrpc": "2.0", "method": "workspace/didChangeWatchedFiles", "params": {"changes": [{"uri": config_uri, "type": 2}]}}));
+    let diags = c.diagnostics_for(&uri);
+    assert!(
+        diags.iter().any(|d| d["code"] == "unknown-request-key"),
+        "{diags:?}"
+    );
+    // Broken again and saved in the editor: didSave of the config reloads it too.
+    std::fs::write(&config, "rules: [\n").unwrap();
+    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didSave", "params": {"textDocument": {"uri": config_uri}}}));
+    let diags = c.diagnostics_for(&uri);
+    assert!(
+        diags[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cannot read its config"),
+        "{diags:?}"
+    );
+    c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    child.wait().unwrap();
+}
