@@ -413,20 +413,26 @@ fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
         let mut loaded = loading::load(bytes, Format::from_path(&display), &settings.limits);
         model::decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
         let file_model = FileModel::build(&loaded.documents, &loaded.text);
-        scopes::collect(&display, &loaded.text, &file_model, &mut tokens);
+        scopes::collect(
+            &display,
+            &loaded.text,
+            &file_model,
+            &settings.config,
+            &mut tokens,
+        );
     }
-    let mut out = std::io::stdout().lock();
-    let written = match args.format {
-        ScopesFormat::Yaml => out.write_all(scopes::render_yaml(&tokens).as_bytes()),
+    let text = match args.format {
+        ScopesFormat::Yaml => scopes::render_yaml(&tokens),
         ScopesFormat::Json => {
             let list: Vec<_> = tokens.values().collect();
-            serde_json::to_writer_pretty(&mut out, &serde_json::json!({ "tokens": list }))
-                .map_err(std::io::Error::other)
-                .and_then(|()| writeln!(out))
+            let json = serde_json::to_string_pretty(&serde_json::json!({ "tokens": list }))
+                .map_err(|e| e.to_string())?;
+            format!("{json}\n")
         }
     };
-    written.map_err(|e| format!("cannot write: {e}"))?;
-    Ok(ExitCode::SUCCESS)
+    // A token's name or a request written with a credential in it is shown as every
+    // other text: masked.
+    write_stdout(crate::redact::Redactor::none().lines(&text).as_bytes())
 }
 
 fn check(args: CheckArgs) -> Result<ExitCode, String> {

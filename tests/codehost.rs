@@ -110,22 +110,19 @@ fn a_token_with_an_unknown_endpoint_is_not_judged() {
     assert!(!text.contains("token-over-privileged"), "{text}");
 }
 
-/// Turns the `token:` block that `scopes` prints for one token into config YAML.
+/// The `tokens:` entry that `scopes` prints for a token named in the config, as it is.
 fn token_block_as_config(scopes_output: &str, token: &str) -> String {
     let start = scopes_output
-        .find(&format!("# token {token}:"))
+        .find(&format!("# token {token} "))
         .unwrap_or_else(|| panic!("no block for {token} in:\n{scopes_output}"));
     let block: Vec<&str> = scopes_output[start..]
         .lines()
         .skip(1)
         .take_while(|l| !l.starts_with('#'))
         .collect();
-    assert_eq!(block[0], "token:");
-    let mut config = format!("tokens:\n  {token}:\n");
-    for line in &block[1..] {
-        config.push_str(&format!("  {line}\n"));
-    }
-    config
+    assert_eq!(block[0], "tokens:");
+    assert_eq!(block[1], format!("  {token}:"));
+    block.iter().map(|l| format!("{l}\n")).collect()
 }
 
 #[test]
@@ -217,4 +214,73 @@ fn each_request_is_checked_against_its_own_token() {
         ["requests/mixed.req.yaml:6", "requests/mixed.req.yaml:13"],
         "{text}"
     );
+}
+
+#[test]
+fn scopes_keeps_owner_and_repositories_and_says_what_it_cannot_cover() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        ".reqlint.yaml",
+        "tokens:\n  ci-bot:\n    owner: acme\n    repositories: [web]\n    permissions: {}\n",
+    );
+    write(
+        dir.path(),
+        "a.req.yaml",
+        "token: ci-bot\nrequests:\n  - POST /repos/acme/web/statuses/3f2a9c1\n  - GET /repos/acme/web/no-such-thing\n",
+    );
+    write(
+        dir.path(),
+        "b.req.yaml",
+        "token:\n  owner: octo-org\n  permissions: {}\nrequests:\n  - GET /user/emails\n",
+    );
+    let out = reqlint(dir.path(), &["scopes", "."]);
+    let printed = stdout(&out);
+    // A named token: its `tokens:` entry, owner and repositories kept.
+    assert!(
+        printed.contains("tokens:\n  ci-bot:\n    owner: acme\n    repositories: [web]\n    permissions:\n      repository:\n        Commit statuses: write\n"),
+        "{printed}"
+    );
+    // The request it could not resolve is said, not silently left out.
+    assert!(printed.contains("# NOT covered"), "{printed}");
+    assert!(
+        printed.contains("a.req.yaml:4:5  GET /repos/acme/web/no-such-thing  (unknown endpoint)"),
+        "{printed}"
+    );
+    // An inline token: a `token:` block with its owner.
+    assert!(
+        printed.contains(
+            "token:\n  owner: octo-org\n  permissions:\n    user:\n      Email addresses: read\n"
+        ),
+        "{printed}"
+    );
+    let json = reqlint(dir.path(), &["scopes", ".", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let named = json["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["token"] == "ci-bot")
+        .unwrap();
+    assert_eq!(named["defined"], "config");
+    assert_eq!(named["owner"], "acme");
+    assert_eq!(named["unresolved"][0]["reason"], "unknown endpoint");
+}
+
+#[test]
+fn scopes_never_prints_a_secret() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "ghp_Sc0pesS3cretN0tInAnyFixture1234567890";
+    write(dir.path(), ".reqlint.yaml", "");
+    write(
+        dir.path(),
+        "a.req.yaml",
+        &format!("token: {secret}\nrequests:\n  - GET /user/emails\n"),
+    );
+    for format in ["yaml", "json"] {
+        let out = reqlint(dir.path(), &["scopes", ".", "--format", format]);
+        let printed = stdout(&out);
+        assert!(!printed.contains(&secret[8..]), "{format}: {printed}");
+        assert!(printed.contains("ghp_****"), "{format}: {printed}");
+    }
 }

@@ -1,4 +1,5 @@
-//! `reqlint scopes`: the least permissions each token's requests need (seed 000).
+//! `reqlint scopes`: the least permissions each token's requests need (seed 000), as a
+//! block in the shape of where the token is defined.
 
 use std::collections::BTreeMap;
 
@@ -22,13 +23,44 @@ pub struct Need {
     pub access: Access,
 }
 
+/// A request whose permission reqlint cannot tell: the block does not cover it.
+#[derive(Debug, Serialize)]
+pub struct Unresolved {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub request: String,
+    pub reason: &'static str,
+}
+
+/// Where a token is defined, which decides the shape of the block to paste.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Defined {
+    /// Under `tokens:` in .reqlint.yaml, by name.
+    Config,
+    /// Written in place in a request file (`token:` with a mapping).
+    #[default]
+    Inline,
+    /// The requests name no token.
+    None,
+}
+
 /// The requests of one token and the least permissions that cover them.
 #[derive(Debug, Default, Serialize)]
 pub struct TokenNeeds {
     /// `ci-bot` for a named token, `FILE:LINE` for one written in place, `(none)`.
     pub token: String,
+    pub defined: Defined,
+    /// The token's `owner` and `repositories` as it gives them, kept in the block.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repositories: Option<Vec<String>>,
     pub permissions: BTreeMap<Scope, BTreeMap<&'static str, Access>>,
     pub requests: Vec<Need>,
+    /// Requests whose endpoint is unknown: what the block cannot cover.
+    pub unresolved: Vec<Unresolved>,
 }
 
 impl serde::Serialize for Scope {
@@ -48,6 +80,7 @@ pub fn collect(
     path: &str,
     text: &str,
     model: &FileModel<'_>,
+    config: &crate::model::config::Config,
     tokens: &mut BTreeMap<String, TokenNeeds>,
 ) {
     let index = LineIndex::new(text);
@@ -61,23 +94,55 @@ pub fn collect(
         {
             continue;
         }
-        let rows = super::endpoint_rows(line);
-        let Some(row) = rows.iter().find(|e| e.method == line.method) else {
-            continue;
-        };
-        let key = match request.token {
-            Some(TokenRef::Named { name, .. }) => name.to_string(),
+        let (key, defined, definition) = match request.token {
+            Some(TokenRef::Named { name, .. }) => (
+                name.to_string(),
+                Defined::Config,
+                config
+                    .tokens
+                    .get(name)
+                    .map(crate::model::token::Token::read),
+            ),
             Some(TokenRef::Inline(node)) => {
                 let p = at(node.span);
-                format!("{path}:{}", p.line)
+                (
+                    format!("{path}:{}", p.line),
+                    Defined::Inline,
+                    Some(crate::model::token::Token::read(node)),
+                )
             }
-            None => "(none)".to_string(),
+            None => ("(none)".to_string(), Defined::None, None),
         };
-        let permission = CATALOG.permission(row.permission);
         let needs = tokens.entry(key.clone()).or_insert_with(|| TokenNeeds {
             token: key,
+            defined,
+            owner: definition
+                .as_ref()
+                .and_then(|t| t.owner.as_ref().map(|(o, _)| o.clone())),
+            repositories: definition.as_ref().and_then(|t| {
+                t.repositories
+                    .as_ref()
+                    .map(|r| r.iter().map(|(name, _)| name.clone()).collect())
+            }),
             ..TokenNeeds::default()
         });
+        let rows = super::endpoint_rows(line);
+        let Some(row) = rows.iter().find(|e| e.method == line.method) else {
+            let p = at(request.line_span);
+            needs.unresolved.push(Unresolved {
+                file: path.to_string(),
+                line: p.line,
+                column: p.column,
+                request: format!("{} {}", line.method.as_str(), line.path),
+                reason: if rows.is_empty() {
+                    "unknown endpoint"
+                } else {
+                    "the endpoint does not take this method"
+                },
+            });
+            continue;
+        };
+        let permission = CATALOG.permission(row.permission);
         let level = needs
             .permissions
             .entry(permission.scope)
@@ -99,38 +164,87 @@ pub fn collect(
     }
 }
 
-/// The YAML blocks, ready to paste as each token.
+/// The YAML blocks, ready to paste where each token is defined: a `tokens:` entry of
+/// .reqlint.yaml for a named token, a `token:` block for one written in place (or for
+/// requests that name none), with the token's `owner` and `repositories` kept, and the
+/// requests the block cannot cover said.
 pub fn render_yaml(tokens: &BTreeMap<String, TokenNeeds>) -> String {
     let mut out = String::new();
     for needs in tokens.values() {
+        let what = match needs.defined {
+            Defined::None => "requests without a token; add this block to them".to_string(),
+            Defined::Config => format!(
+                "token {} (paste under `tokens:` in .reqlint.yaml)",
+                needs.token
+            ),
+            Defined::Inline => format!("token {}", needs.token),
+        };
+        let count = needs.requests.len() + needs.unresolved.len();
         out.push_str(&format!(
-            "# {}: {} request{}\n",
-            if needs.token == "(none)" {
-                "requests without a token".to_string()
-            } else {
-                format!("token {}", needs.token)
-            },
-            needs.requests.len(),
-            if needs.requests.len() == 1 { "" } else { "s" }
+            "# {what}: {count} request{}\n",
+            if count == 1 { "" } else { "s" }
         ));
-        out.push_str("token:\n  permissions:\n");
+        let indent = if needs.defined == Defined::Config {
+            out.push_str(&format!("tokens:\n  {}:\n", yaml_key(&needs.token)));
+            "    "
+        } else {
+            out.push_str("token:\n");
+            "  "
+        };
+        if let Some(owner) = &needs.owner {
+            out.push_str(&format!("{indent}owner: {}\n", yaml_key(owner)));
+        }
+        if let Some(repositories) = &needs.repositories {
+            let list: Vec<String> = repositories.iter().map(|r| yaml_key(r)).collect();
+            out.push_str(&format!("{indent}repositories: [{}]\n", list.join(", ")));
+        }
+        out.push_str(&format!("{indent}permissions:\n"));
         for (scope, perms) in &needs.permissions {
-            out.push_str(&format!("    {scope}:\n"));
+            out.push_str(&format!("{indent}  {scope}:\n"));
             for (title, access) in perms {
-                out.push_str(&format!("      {title}: {access}\n"));
+                out.push_str(&format!("{indent}    {title}: {access}\n"));
             }
         }
-        out.push_str("# covering each request:\n");
+        if !needs.requests.is_empty() {
+            out.push_str("# covering each request:\n");
+        }
         for n in &needs.requests {
             out.push_str(&format!(
                 "#   {}:{}:{}  {} {}  {} `{}`: {}\n",
                 n.file, n.line, n.column, n.method, n.endpoint, n.scope, n.permission, n.access
             ));
         }
+        if !needs.unresolved.is_empty() {
+            out.push_str("# NOT covered: reqlint cannot tell the permission these requests need\n");
+        }
+        for u in &needs.unresolved {
+            out.push_str(&format!(
+                "#   {}:{}:{}  {}  ({})\n",
+                u.file, u.line, u.column, u.request, u.reason
+            ));
+        }
         out.push('\n');
     }
     if tokens.is_empty() {
-        out.push_str("# no code-hosting request with a known endpoint was found\n");
+        out.push_str("# no code-hosting request was found\n");
     }
     out
+}
+
+/// A name as a YAML key or plain value: quoted when YAML would read it otherwise.
+fn yaml_key(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
+        && !text.starts_with(['-', '.'])
+        && !matches!(
+            text,
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "~"
+        );
+    if plain {
+        text.to_string()
+    } else {
+        serde_json::to_string(text).unwrap_or_default()
+    }
 }
