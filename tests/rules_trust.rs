@@ -154,3 +154,33 @@ fn no_user_facing_text_cites_the_projects_reference_documents() {
         }
     }
 }
+
+#[test]
+fn positions_inside_block_scalars_are_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, lines) = concise(
+        dir.path(),
+        "enc.req.yaml",
+        "request: POST /v24.0/act_1234567890/adsets\nparams:\n  name: Spring\n  campaign_id: \"120210000000000001\"\n  daily_budget: 2000\n  billing_event: IMPRESSIONS\n  optimization_goal: REACH\n  bid_strategy: LOWEST_COST_WITHOUT_CAP\n  targeting: |\n    {\n      \"geo_locations\": {\n        \"countries\": [\"US\", \"XX\"]\n      }\n    }\n  status: PAUSED\n",
+    );
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("enc.req.yaml:12:29: error[adset-country-code-invalid]"),
+        "{lines:?}"
+    );
+    let secret = "ghp_Bl0ckS3cretN0tInAnyFixture123456789012";
+    let (_, lines) = concise(
+        dir.path(),
+        "block.req.yaml",
+        &format!(
+            "request: GET /user/emails\ndescription: |\n  first line\n  the token {secret} is here\nname: >\n  folded\n  and {secret}\n"
+        ),
+    );
+    assert_eq!(
+        lines,
+        [
+            "block.req.yaml:4:13: error[literal-secret]: literal secret: a personal access token of the code-hosting host (`ghp_…`) is written in the file",
+            "block.req.yaml:7:7: error[literal-secret]: literal secret: a personal access token of the code-hosting host (`ghp_…`) is written in the file",
+        ]
+    );
+}

@@ -39,6 +39,11 @@ impl SourceMap {
         };
         match decoded {
             Some((text, table)) if text == value => SourceMap::Table(table),
+            // Block scalars (`|`, `>`) and scalars over several lines: their lines are
+            // the value's, less indentation, with line breaks folded into spaces.
+            _ if raw.contains('\n') => {
+                align_lines(raw, span.start, value).map_or(SourceMap::Whole(span), SourceMap::Table)
+            }
             _ => SourceMap::Whole(span),
         }
     }
@@ -57,6 +62,48 @@ impl SourceMap {
             SourceMap::Whole(span) => *span,
         }
     }
+}
+
+/// A table from the bytes of a multi-line scalar's value to file offsets, made by finding
+/// each character of the value in the raw text in order. Only what YAML drops between
+/// them may be passed over: a block scalar's header line, indentation, line breaks and
+/// the quotes; a line break folded into a space maps to the line break. Anything else
+/// (an escape) gives `None`, and the diagnostic points at the whole scalar rather than
+/// at a wrong place.
+fn align_lines(raw: &str, base: usize, value: &str) -> Option<Vec<usize>> {
+    let bytes = raw.as_bytes();
+    let mut at = 0;
+    if raw.starts_with(['|', '>']) {
+        at = raw.find('\n')? + 1;
+    }
+    let mut table = Vec::with_capacity(value.len() + 1);
+    for c in value.chars() {
+        let mut utf8 = [0u8; 4];
+        let want = c.encode_utf8(&mut utf8).as_bytes();
+        loop {
+            let rest = bytes.get(at..)?;
+            if rest.is_empty() {
+                return None;
+            }
+            if rest.starts_with(want) {
+                table.extend(std::iter::repeat_n(base + at, want.len()));
+                at += want.len();
+                break;
+            }
+            if (c == ' ' || c == '\n') && rest[0] == b'\n' {
+                table.extend(std::iter::repeat_n(base + at, want.len()));
+                at += 1;
+                break;
+            }
+            if matches!(rest[0], b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'\'') {
+                at += 1;
+                continue;
+            }
+            return None;
+        }
+    }
+    table.push(base + at);
+    Some(table)
 }
 
 /// Decodes a double-quoted YAML or JSON string with a table from value bytes to file
@@ -196,6 +243,50 @@ pub fn decode_in_place(node: &mut Node, file: &str, limits: &Limits) -> Option<P
 
 #[cfg(test)]
 mod tests {
+
+    /// The file text a range of the value maps to.
+    fn mapped<'f>(file: &'f str, raw: &str, value: &str, word: &str) -> &'f str {
+        let start = file.find(raw).unwrap();
+        let span = Span::new(start, start + raw.len());
+        let at = value.find(word).unwrap();
+        let s = SourceMap::for_scalar(file, span, value).span(at..at + word.len());
+        &file[s.range()]
+    }
+
+    #[test]
+    fn block_scalars_map_exactly() {
+        // Literal, with its header, indentation and a kept final line break.
+        let raw = "|\n  one\n  two SECRET three\n";
+        let file = format!("a: {raw}b: 1\n");
+        let value = "one\ntwo SECRET three\n";
+        assert_eq!(mapped(&file, raw, value, "SECRET"), "SECRET");
+        let start = file.find("SECRET").unwrap();
+        let s = SourceMap::for_scalar(&file, Span::new(3, 3 + raw.len()), value).span(8..14);
+        assert_eq!(s, Span::new(start, start + 6));
+        // Folded: a line break became a space.
+        let raw = ">-\n    folded\n    text WORD here";
+        let file = format!("key: {raw}\n");
+        assert_eq!(mapped(&file, raw, "folded text WORD here", "WORD"), "WORD");
+        assert_eq!(
+            mapped(&file, raw, "folded text WORD here", "d t"),
+            "d\n    t"
+        );
+        // A plain scalar over two lines.
+        let raw = "first\n  second WORD";
+        let file = format!("k: {raw}\n");
+        assert_eq!(mapped(&file, raw, "first second WORD", "WORD"), "WORD");
+    }
+
+    #[test]
+    fn what_cannot_be_aligned_points_at_the_whole_scalar() {
+        // An escape in a multi-line double-quoted scalar: no exact map, the whole span.
+        let raw = "\"a\\tb\n  c\"";
+        let file = format!("k: {raw}\n");
+        let span = Span::new(3, 3 + raw.len());
+        let map = SourceMap::for_scalar(&file, span, "a\tb c");
+        assert_eq!(map.span(0..1), span);
+    }
+
     use super::*;
     use crate::loading::{Format, Limits, parse_text};
 
