@@ -172,7 +172,7 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
         let secrets = secrets::secret_spans(&loaded.text, &loaded.documents, &loaded.problems);
         let redactor = redact::Redactor::for_text(&loaded.text, &secrets);
         for d in &mut diagnostics {
-            redactor.diagnostic(d);
+            clean(&redactor, d);
         }
         secrets
     };
@@ -185,6 +185,18 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
         facts,
         positions: None,
         secrets,
+    }
+}
+
+/// Everything a diagnostic shows passes the redaction step: message and labels as one
+/// line, help as lines.
+fn clean(redactor: &redact::Redactor, d: &mut Diagnostic) {
+    d.message = redactor.line(&d.message);
+    if let Some(help) = &d.help {
+        d.help = Some(redactor.lines(help));
+    }
+    for label in &mut d.labels {
+        label.message = redactor.line(&label.message);
     }
 }
 
@@ -280,7 +292,7 @@ pub fn lint_run(settings: &Settings, facts: &RunFacts, complete: bool) -> Option
     let secrets = secrets::secret_spans(&config.text, &documents, &problems);
     let redactor = redact::Redactor::for_text(&config.text, &secrets);
     for d in &mut diagnostics {
-        redactor.diagnostic(d);
+        clean(&redactor, d);
     }
     Some(FileResult {
         path: display,

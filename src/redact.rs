@@ -11,7 +11,6 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use crate::diagnostic::Diagnostic;
 use crate::loading::Span;
 use crate::model::secrets;
 
@@ -74,18 +73,6 @@ impl Redactor {
             }
         }
         Cow::Owned(out)
-    }
-
-    /// Cleans everything a diagnostic shows: message and labels as one line, help as
-    /// lines.
-    pub fn diagnostic(&self, d: &mut Diagnostic) {
-        d.message = self.line(&d.message);
-        if let Some(help) = &d.help {
-            d.help = Some(self.lines(help));
-        }
-        for label in &mut d.labels {
-            label.message = self.line(&label.message);
-        }
     }
 }
 

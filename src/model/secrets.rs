@@ -1,5 +1,5 @@
 //! What a file's secrets are and where: the one scanner that both the `literal-secret`
-//! rule and the redaction of every output ([`crate::redact`]) read, so that masking never
+//! rule and the redaction of every output (src/redact.rs) read, so that masking never
 //! depends on a rule being enabled, a diagnostic being suppressed or a file parsing.
 
 use std::ops::Range;
