@@ -107,10 +107,10 @@ pub fn is_secret_key(key: &str) -> bool {
     SECRET_KEYS.iter().any(|k| k.eq_ignore_ascii_case(key))
 }
 
-/// `${X}`, `$X`, `{{x}}`, `<x>`, or an auth scheme followed by one of those.
-pub fn is_reference(value: &str) -> bool {
+/// A value without the auth scheme it may start with (`Bearer x` → `x`).
+fn without_scheme(value: &str) -> &str {
     let v = value.trim();
-    let v = match v.split_once(char::is_whitespace) {
+    match v.split_once(char::is_whitespace) {
         Some((scheme, rest))
             if ["bearer", "token", "basic", "oauth"]
                 .contains(&scheme.to_ascii_lowercase().as_str()) =>
@@ -118,7 +118,12 @@ pub fn is_reference(value: &str) -> bool {
             rest.trim()
         }
         _ => v,
-    };
+    }
+}
+
+/// `${X}`, `$X`, `{{x}}`, `<x>`, or an auth scheme followed by one of those.
+pub fn is_reference(value: &str) -> bool {
+    let v = without_scheme(value);
     let var = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
     (v.starts_with("${") && v.ends_with('}'))
         || v.strip_prefix('$').is_some_and(var)
@@ -292,16 +297,7 @@ fn keyed_values(text: &str) -> Vec<Span> {
 /// A value read from the text alone may have been cut at a `}` of its own (`${X}`): a
 /// value that starts like a reference is taken for one.
 fn looks_like_reference(value: &str) -> bool {
-    let v = value.trim();
-    let v = match v.split_once(char::is_whitespace) {
-        Some((scheme, rest))
-            if ["bearer", "token", "basic", "oauth"]
-                .contains(&scheme.to_ascii_lowercase().as_str()) =>
-        {
-            rest.trim_start()
-        }
-        _ => v,
-    };
+    let v = without_scheme(value);
     is_reference(v) || v.starts_with("${") || v.starts_with("{{") || v.starts_with('<')
 }
 

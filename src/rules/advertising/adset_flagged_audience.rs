@@ -53,16 +53,7 @@ impl Rule for AdSetFlaggedAudience {
             })
             .flatten();
             if let Some((targeting, id)) = kept {
-                for (key, id_node) in targeted_audiences(targeting) {
-                    let Some(audience_id) = id_text(id_node) else {
-                        continue;
-                    };
-                    let Some(audience) = super::audience(file.context, &audience_id) else {
-                        continue;
-                    };
-                    if super::operation_status(audience) != Some(FLAGGED) {
-                        continue;
-                    }
+                for (key, _, audience_id, _) in flagged(file, targeting) {
                     out.push(
                         Diagnostic::new(
                             &META,
@@ -85,14 +76,7 @@ impl Rule for AdSetFlaggedAudience {
             else {
                 continue;
             };
-            for (key, id_node) in targeted_audiences(targeting) {
-                let Some(id) = id_text(id_node) else { continue };
-                let Some(audience) = super::audience(file.context, &id) else {
-                    continue;
-                };
-                if super::operation_status(audience) != Some(FLAGGED) {
-                    continue;
-                }
+            for (key, id_node, id, audience) in flagged(file, targeting) {
                 let named = match text(audience, "name") {
                     Some(name) => format!("custom audience {id} ({name})"),
                     None => format!("custom audience {id}"),
@@ -128,6 +112,29 @@ impl Rule for AdSetFlaggedAudience {
             }
         }
     }
+}
+
+/// The flagged audiences a targeting uses: the key that names each, its id node and text,
+/// and its snapshot. Audiences the context does not hold are not judged.
+fn flagged<'a>(
+    file: &'a FileContext<'_>,
+    targeting: &'a crate::loading::Node,
+) -> impl Iterator<
+    Item = (
+        &'static str,
+        &'a crate::loading::Node,
+        String,
+        &'a crate::loading::Node,
+    ),
+> + 'a {
+    targeted_audiences(targeting)
+        .into_iter()
+        .filter_map(move |(key, id_node)| {
+            let id = id_text(id_node)?;
+            let audience = super::audience(file.context, &id)?;
+            (super::operation_status(audience) == Some(FLAGGED))
+                .then_some((key, id_node, id, audience))
+        })
 }
 
 /// An update that sets nothing but `status: DELETED`: deleting the ad set is how one is
