@@ -225,3 +225,43 @@ fn control_characters_in_messages_are_escaped() {
         assert!(!out.contains('\u{7}'), "{out:?}");
     }
 }
+
+#[test]
+fn errors_of_the_run_are_masked_and_inject_no_ci_command() {
+    // A config error that echoes a credential-shaped key.
+    let dir = project(&[
+        (".reqlint.yaml", &format!("{GH_SECRET}: 1\n")),
+        ("a.req.yaml", "request: GET /user/emails\n"),
+    ]);
+    let out = run(dir.path(), &["check", "a.req.yaml", "--format", "github"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_no_secret(&stderr, "a config error");
+    assert!(stderr.contains("ghp_****"), "{stderr}");
+    // A key with line breaks and workflow commands in it: one line on stderr, with no
+    // command the Actions runner would run.
+    let dir = project(&[
+        (
+            ".reqlint.yaml",
+            "\"x\\n::add-mask::secret\\n::stop-commands::t\\n##[error]boom\": 1\n",
+        ),
+        ("a.req.yaml", "request: GET /user/emails\n"),
+    ]);
+    for env in [None, Some("true")] {
+        let mut cmd = Command::new(bin());
+        cmd.args(["check", "a.req.yaml"]).current_dir(dir.path());
+        match env {
+            Some(v) => cmd.env("GITHUB_ACTIONS", v),
+            None => cmd.env_remove("GITHUB_ACTIONS"),
+        };
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(!stderr.contains("##["), "{stderr}");
+        assert!(
+            stderr.lines().all(|l| !l.trim_start().starts_with("::")),
+            "{stderr}"
+        );
+    }
+}
