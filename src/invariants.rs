@@ -182,4 +182,42 @@ pub fn whole_check(data: &[u8], name: &str) {
         first.diagnostics, again.diagnostics,
         "the same input gave other diagnostics"
     );
+    reports_hold(&first);
+}
+
+/// Every report renders the result without a panic, and none of them shows a
+/// credential-shaped word of the file.
+pub fn reports_hold(result: &FileResult) {
+    use crate::reports;
+    let results = std::slice::from_ref(result);
+    let summary = reports::Summary::new(results, 1, result.requests);
+    let mut outputs: Vec<Vec<u8>> = vec![Vec::new(); 5];
+    // The human report of a file with many findings costs most of a replay's time in a
+    // debug build; tests/reports.rs renders such files.
+    let human = if result.diagnostics.len() <= 20 {
+        reports::human::write(results, summary, false, &mut outputs[0])
+    } else {
+        Ok(())
+    };
+    let written = [
+        human,
+        reports::concise::write(results, summary, &mut outputs[1]),
+        reports::json::write(results, summary, &mut outputs[2]),
+        reports::sarif::write(results, &mut outputs[3]),
+        reports::github::write(results, summary, &mut outputs[4]),
+    ];
+    assert!(
+        written.iter().all(Result::is_ok),
+        "a report failed to write"
+    );
+    let text = result.text.as_deref().unwrap_or("");
+    for token in crate::model::secrets::find_tokens(text) {
+        let secret = &text[token.range];
+        for out in &outputs {
+            assert!(
+                !String::from_utf8_lossy(out).contains(secret),
+                "a report shows the secret {secret:?}"
+            );
+        }
+    }
 }

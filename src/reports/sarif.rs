@@ -87,29 +87,37 @@ fn rules() -> Vec<Value> {
         .collect()
 }
 
+/// The log around its results, serialized once: the rules' descriptions are the same in
+/// every run.
+static FRAME: std::sync::LazyLock<Result<(String, String), String>> =
+    std::sync::LazyLock::new(|| {
+        const RESULTS: &str = "\"@results@\"";
+        let log = json!({
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [{
+                "tool": {"driver": {
+                    "name": "reqlint",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "semanticVersion": env!("CARGO_PKG_VERSION"),
+                    "informationUri": env!("CARGO_PKG_REPOSITORY"),
+                    "rules": rules(),
+                }},
+                "columnKind": "unicodeCodePoints",
+                "results": "@results@",
+            }],
+        });
+        let frame = serde_json::to_string_pretty(&log).map_err(|e| e.to_string())?;
+        let (head, tail) = frame
+            .split_once(RESULTS)
+            .ok_or("the SARIF frame lost its results")?;
+        Ok((head.to_string(), tail.to_string()))
+    });
+
 /// Writes the log with each result serialized as it is made: memory does not grow with
 /// the number of findings (it grew by about 9 KB each when the whole log was one value).
 pub fn write(results: &[FileResult], out: &mut dyn Write) -> io::Result<()> {
-    const RESULTS: &str = "\"@results@\"";
-    let log = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "reqlint",
-                "version": env!("CARGO_PKG_VERSION"),
-                "semanticVersion": env!("CARGO_PKG_VERSION"),
-                "informationUri": env!("CARGO_PKG_REPOSITORY"),
-                "rules": rules(),
-            }},
-            "columnKind": "unicodeCodePoints",
-            "results": "@results@",
-        }],
-    });
-    let frame = serde_json::to_string_pretty(&log)?;
-    let (head, tail) = frame
-        .split_once(RESULTS)
-        .ok_or_else(|| io::Error::other("the SARIF frame lost its results"))?;
+    let (head, tail) = FRAME.as_ref().map_err(|e| io::Error::other(e.clone()))?;
     out.write_all(head.as_bytes())?;
     out.write_all(b"[")?;
     let index_of = |rule: &str| REGISTRY.iter().position(|r| r.meta().name == rule);
