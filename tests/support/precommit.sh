@@ -33,16 +33,16 @@ params:
 YAML
 git add -A
 echo "== a bad request file: the hook fails with the diagnostic"
-if pre-commit try-repo "$repo" reqlint --all-files > out.txt 2>&1; then
-    cat out.txt
+if pre-commit try-repo "$repo" reqlint --all-files > "$work/out.txt" 2>&1; then
+    cat "$work/out.txt"
     echo "error: the hook passed on a bad file" >&2
     exit 1
 fi
-cat out.txt
+cat "$work/out.txt"
 # The human report: the diagnostic at its position, with its help line.
-grep -q 'audience-subtype-invalid' out.txt
-grep -q 'requests/bad.req.yaml:4:12' out.txt
-grep -q 'help:' out.txt
+grep -q 'audience-subtype-invalid' "$work/out.txt"
+grep -q 'requests/bad.req.yaml:4:12' "$work/out.txt"
+grep -q 'help:' "$work/out.txt"
 
 echo "== a file that .reqlint.yaml excludes, and one that its include selects"
 cat > .reqlint.yaml <<'YAML'
@@ -56,14 +56,14 @@ params:
   subtype: COMBINATION
 YAML
 git add -A
-if pre-commit try-repo "$repo" reqlint --all-files > out.txt 2>&1; then
-    cat out.txt
+if pre-commit try-repo "$repo" reqlint --all-files > "$work/out.txt" 2>&1; then
+    cat "$work/out.txt"
     echo "error: the hook passed on a file that include selects" >&2
     exit 1
 fi
-cat out.txt
-grep -q 'api/bad.yaml:3:12' out.txt
-if grep -q 'requests/bad.req.yaml' out.txt; then
+cat "$work/out.txt"
+grep -q 'api/bad.yaml:3:12' "$work/out.txt"
+if grep -q 'requests/bad.req.yaml' "$work/out.txt"; then
     echo "error: the hook linted a file that .reqlint.yaml excludes" >&2
     exit 1
 fi
