@@ -140,42 +140,87 @@ pub fn is_literal_value(node: &Node) -> bool {
     }
 }
 
-/// Every span of `text` that holds a secret, sorted and merged: credential-shaped words
-/// anywhere (values, keys, comments, broken lines), the values of credential keys as the
-/// text writes them, and, from the parsed documents, every scalar under a credential key
-/// (lists included, JSON-encoded strings decoded, values a duplicate key replaced).
-pub fn secret_spans(text: &str, documents: &[Node], problems: &[Problem]) -> Vec<Span> {
-    let mut spans = text_secret_spans_unmerged(text);
-    let mut stack: Vec<&Node> = documents.iter().collect();
-    let mut under_secret_key: Vec<&Node> = Vec::new();
-    let shadowed = problems.iter().filter_map(|p| p.shadowed.as_deref());
-    for entry in shadowed {
-        visit_entry(entry, &mut stack, &mut under_secret_key);
+/// How a secret of the parsed documents was recognised.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Found<'a> {
+    /// A literal scalar under a credential key (the key as written).
+    Keyed { key: &'a str },
+    /// A credential-shaped word inside a string.
+    Token(TokenMatch),
+}
+
+/// A secret of the parsed documents and where the file holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Secret<'a> {
+    pub span: Span,
+    pub found: Found<'a>,
+}
+
+/// The secrets that the parsed documents hold: every literal scalar under a credential
+/// key (lists and mappings included) and every credential-shaped word inside the other
+/// strings (JSON-encoded ones decoded), in `roots` and in the `extra` entries (values a
+/// duplicate key replaced, a request line's query parameters). A value under a
+/// credential key is a secret whole: it is not searched for words again.
+pub fn tree_secrets<'a>(
+    text: &str,
+    roots: impl IntoIterator<Item = &'a Node>,
+    extra: impl IntoIterator<Item = &'a Entry>,
+) -> Vec<Secret<'a>> {
+    let mut out = Vec::new();
+    let mut stack: Vec<&'a Node> = Vec::new();
+    let visit = |entry: &'a Entry, stack: &mut Vec<&'a Node>, out: &mut Vec<Secret<'a>>| {
+        if !is_secret_key(&entry.key) {
+            stack.push(&entry.value);
+            return;
+        }
+        entry.value.walk(|node| {
+            if is_literal_value(node) {
+                out.push(Secret {
+                    span: node.span,
+                    found: Found::Keyed { key: &entry.key },
+                });
+            }
+        });
+    };
+    for entry in extra {
+        visit(entry, &mut stack, &mut out);
     }
+    stack.extend(roots);
     while let Some(node) = stack.pop() {
         match &node.value {
             Value::Map(entries) => {
-                for e in entries {
-                    visit_entry(e, &mut stack, &mut under_secret_key);
+                for e in entries.iter().rev() {
+                    visit(e, &mut stack, &mut out);
                 }
             }
-            Value::Seq(items) => stack.extend(items.iter()),
+            Value::Seq(items) => stack.extend(items.iter().rev()),
             Value::EncodedJson { decoded, .. } => stack.push(decoded),
             Value::String(s) => {
                 for m in find_tokens(s) {
-                    spans.push(SourceMap::for_scalar(text, node.span, s).span(m.range));
+                    out.push(Secret {
+                        span: SourceMap::for_scalar(text, node.span, s).span(m.range.clone()),
+                        found: Found::Token(m),
+                    });
                 }
             }
             _ => {}
         }
     }
-    for value in under_secret_key {
-        value.walk(|n| {
-            if is_literal_value(n) {
-                spans.push(n.span);
-            }
-        });
-    }
+    out
+}
+
+/// Every span of `text` that holds a secret, sorted and merged: credential-shaped words
+/// anywhere (values, keys, comments, broken lines), the values of credential keys as the
+/// text writes them, the secrets of the parsed documents ([`tree_secrets`]), and every
+/// other place the same literal is written again.
+pub fn secret_spans(text: &str, documents: &[Node], problems: &[Problem]) -> Vec<Span> {
+    let mut spans = text_spans(text);
+    let shadowed = problems.iter().filter_map(|p| p.shadowed.as_deref());
+    spans.extend(
+        tree_secrets(text, documents, shadowed)
+            .into_iter()
+            .map(|s| s.span),
+    );
     let mut spans = merge(spans);
     add_repeats(text, &mut spans);
     spans
@@ -205,20 +250,9 @@ fn add_repeats(text: &str, spans: &mut Vec<Span>) {
     }
 }
 
-fn visit_entry<'a>(entry: &'a Entry, stack: &mut Vec<&'a Node>, secret: &mut Vec<&'a Node>) {
-    if is_secret_key(&entry.key) {
-        secret.push(&entry.value);
-    }
-    stack.push(&entry.value);
-}
-
-/// The secret spans that can be found in a text without parsing it: for the config, a
-/// file that does not parse, or any text shown to a user.
-pub fn text_secret_spans(text: &str) -> Vec<Span> {
-    merge(text_secret_spans_unmerged(text))
-}
-
-fn text_secret_spans_unmerged(text: &str) -> Vec<Span> {
+/// The secret spans found in the text alone, so that a file that does not parse has
+/// them too: credential-shaped words and the values written after credential keys.
+fn text_spans(text: &str) -> Vec<Span> {
     let mut spans: Vec<Span> = find_tokens(text)
         .map(|m| Span::new(m.range.start, m.range.end))
         .collect();
@@ -384,8 +418,10 @@ mod tests {
         let text = "params:\n  access_token: s3cr3t\n  : [ broken\n";
         assert_eq!(spans_of(text), vec!["s3cr3t"]);
         let json = "{\"access_token\": \"s3cr3t\", \"x\": [}";
+        let loaded = load(json.as_bytes().to_vec(), Format::Json, &Limits::DEFAULT);
+        let spans = secret_spans(&loaded.text, &loaded.documents, &loaded.problems);
         assert_eq!(
-            text_secret_spans(json)
+            spans
                 .iter()
                 .map(|s| &json[s.start..s.end])
                 .collect::<Vec<_>>(),

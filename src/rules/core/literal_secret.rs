@@ -1,8 +1,7 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::loading::encoded::SourceMap;
-use crate::loading::{Entry, Node, Span, Value};
-use crate::model::secrets::{self, TokenMatch};
+use crate::loading::Span;
+use crate::model::secrets::{self, Found, TokenMatch};
 use crate::rules::{FileContext, Group, Rule, RuleMeta};
 
 pub struct LiteralSecret;
@@ -31,40 +30,15 @@ static META: RuleMeta = RuleMeta {
     good: example!("literal-secret/good.req.yaml"),
 };
 
-impl LiteralSecret {
-    /// A credential key: every literal scalar of its value is a secret, whatever its shape.
-    fn check_entry(&self, entry: &Entry, out: &mut Vec<Diagnostic>) -> bool {
-        if !secrets::is_secret_key(&entry.key) {
-            return false;
-        }
-        entry.value.walk(|node| {
-            if secrets::is_literal_value(node) {
-                out.push(
-                    Diagnostic::new(
-                        &META,
-                        node.span,
-                        format!(
-                            "literal secret in `{}`: a credential is written in the file",
-                            entry.key
-                        ),
-                    )
-                    .with_help(
-                        "remove it, revoke it, and write a reference such as `${FB_TOKEN}` instead",
-                    )
-                    .secret(),
-                );
-            }
-        });
-        true
-    }
-
-    fn check_string(&self, file: &FileContext<'_>, node: &Node, out: &mut Vec<Diagnostic>) {
-        let Some(text) = node.as_str() else { return };
-        for found in secrets::find_tokens(text) {
-            let span = SourceMap::for_scalar(file.text, node.span, text).span(found.range.clone());
-            out.push(token_diagnostic(span, &found));
-        }
-    }
+/// A literal scalar under a credential key.
+fn keyed_diagnostic(span: Span, key: &str) -> Diagnostic {
+    Diagnostic::new(
+        &META,
+        span,
+        format!("literal secret in `{key}`: a credential is written in the file"),
+    )
+    .with_help("remove it, revoke it, and write a reference such as `${FB_TOKEN}` instead")
+    .secret()
 }
 
 fn token_diagnostic(span: Span, found: &TokenMatch) -> Diagnostic {
@@ -86,49 +60,28 @@ impl Rule for LiteralSecret {
     }
 
     fn check(&self, file: &FileContext<'_>, sink: &mut Vec<Diagnostic>) {
-        let mut found = Vec::new();
-        let out = &mut found;
-        // Values a duplicate key replaced are no longer in the tree, but still in the file.
+        // Values a duplicate key replaced are no longer in the tree, but still in the
+        // file; query parameters are entries of the request line.
         let shadowed = file.problems.iter().filter_map(|p| p.shadowed.as_deref());
-        let mut stack: Vec<&Node> = file.model.documents.iter().map(|d| d.root).collect();
-        for entry in shadowed {
-            if !self.check_entry(entry, out) {
-                stack.push(&entry.value);
-            }
-        }
-        while let Some(node) = stack.pop() {
-            match &node.value {
-                Value::Map(entries) => {
-                    for e in entries.iter().rev() {
-                        if !self.check_entry(e, out) {
-                            stack.push(&e.value);
-                        }
-                    }
-                }
-                Value::Seq(items) => stack.extend(items.iter().rev()),
-                Value::EncodedJson { decoded, .. } => stack.push(decoded),
-                Value::String(_) => self.check_string(file, node, out),
-                _ => {}
-            }
-        }
-        for request in &file.model.requests {
-            for q in request
-                .line()
-                .map(|l| l.query.as_slice())
-                .unwrap_or_default()
-            {
-                if !self.check_entry(q, out) {
-                    self.check_string(file, &q.value, out);
-                }
-            }
-        }
+        let query = file
+            .model
+            .requests
+            .iter()
+            .flat_map(|r| r.line().map(|l| l.query.as_slice()).unwrap_or_default());
+        let roots = file.model.documents.iter().map(|d| d.root);
+        let mut found: Vec<Diagnostic> =
+            secrets::tree_secrets(file.text, roots, shadowed.chain(query))
+                .into_iter()
+                .map(|s| match s.found {
+                    Found::Keyed { key } => keyed_diagnostic(s.span, key),
+                    Found::Token(m) => token_diagnostic(s.span, &m),
+                })
+                .collect();
         // Keys, comments and text the parser could not read: a credential there is as leaked.
-        for found in secrets::find_tokens(file.text) {
-            out.push(token_diagnostic(
-                Span::new(found.range.start, found.range.end),
-                &found,
-            ));
-        }
+        found.extend(
+            secrets::find_tokens(file.text)
+                .map(|m| token_diagnostic(Span::new(m.range.start, m.range.end), &m)),
+        );
         // A secret in a query string is seen both in the request line and as a param, and
         // a token in a value both in the tree and in the text.
         found.sort_by_key(|d| (d.span.start, std::cmp::Reverse(d.span.end)));
