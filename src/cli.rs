@@ -400,16 +400,7 @@ fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
     for path in &files {
         let display = paths.display(path);
         // Read as the check reads: regular files within the size limit only.
-        let bytes = match engine::read_regular_file(path, settings.limits.max_file_bytes) {
-            Ok(engine::ReadFile::Bytes(bytes)) => bytes,
-            Ok(engine::ReadFile::TooLarge(size)) => {
-                return Err(format!(
-                    "cannot read {display}: it is {size} bytes, over the limit of {} bytes",
-                    settings.limits.max_file_bytes
-                ));
-            }
-            Err(e) => return Err(format!("cannot read {display}: {e}")),
-        };
+        let bytes = loading::read_bounded(path, settings.limits.max_file_bytes, "request file")?;
         let mut loaded = loading::load(bytes, Format::from_path(&display), &settings.limits);
         model::decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
         let file_model = FileModel::build(&loaded.documents, &loaded.text);
@@ -452,9 +443,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             .stdin_filename
             .clone()
             .unwrap_or_else(|| "-".to_string());
-        let config = &settings.config;
-        let selected = config.include.is_match(&name) && !config.exclude.is_match(&name);
-        if args.force_exclude && !selected {
+        if args.force_exclude && !walk::selected(&settings.config, &[Path::new(&name)]) {
             (Vec::new(), 0, 0, Vec::new())
         } else {
             // No more than the file-size limit is held, whatever is piped in.

@@ -169,12 +169,12 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
     let secrets = if diagnostics.is_empty() {
         Vec::new()
     } else {
-        let secrets = secrets::secret_spans(&loaded.text, &loaded.documents, &loaded.problems);
-        let redactor = redact::Redactor::for_text(&loaded.text, &secrets);
-        for d in &mut diagnostics {
-            clean(&redactor, d);
-        }
-        secrets
+        redact_diagnostics(
+            &loaded.text,
+            &loaded.documents,
+            &loaded.problems,
+            &mut diagnostics,
+        )
     };
     FileResult {
         path: display.to_string(),
@@ -188,16 +188,27 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
     }
 }
 
-/// Everything a diagnostic shows passes the redaction step: message and labels as one
-/// line, help as lines.
-fn clean(redactor: &redact::Redactor, d: &mut Diagnostic) {
-    d.message = redactor.line(&d.message);
-    if let Some(help) = &d.help {
-        d.help = Some(redactor.lines(help));
+/// Everything the diagnostics of a text show passes the redaction step (message and
+/// labels as one line, help as lines) with the text's secrets, whose spans are returned
+/// for the code frames.
+fn redact_diagnostics(
+    text: &str,
+    documents: &[loading::Node],
+    problems: &[loading::Problem],
+    diagnostics: &mut [Diagnostic],
+) -> Vec<Span> {
+    let secrets = secrets::secret_spans(text, documents, problems);
+    let redactor = redact::Redactor::for_text(text, &secrets);
+    for d in diagnostics {
+        d.message = redactor.line(&d.message);
+        if let Some(help) = &d.help {
+            d.help = Some(redactor.lines(help));
+        }
+        for label in &mut d.labels {
+            label.message = redactor.line(&label.message);
+        }
     }
-    for label in &mut d.labels {
-        label.message = redactor.line(&label.message);
-    }
+    secrets
 }
 
 fn run_rules(
@@ -289,11 +300,7 @@ pub fn lint_run(settings: &Settings, facts: &RunFacts, complete: bool) -> Option
     let (documents, problems) = loading::parse_text(&config.text, Format::Yaml, &settings.limits);
     apply_suppressions(&config.text, &documents, &mut diagnostics);
     sort(&mut diagnostics);
-    let secrets = secrets::secret_spans(&config.text, &documents, &problems);
-    let redactor = redact::Redactor::for_text(&config.text, &secrets);
-    for d in &mut diagnostics {
-        clean(&redactor, d);
-    }
+    let secrets = redact_diagnostics(&config.text, &documents, &problems, &mut diagnostics);
     Some(FileResult {
         path: display,
         text: Some(Arc::from(config.text.as_str())),

@@ -62,17 +62,13 @@ impl Redactor {
 
     /// `text` with secrets masked (control characters as they are).
     pub fn mask<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let masked = mask_tokens(text);
-        if self.literals.is_empty() || !self.literals.iter().any(|l| masked.contains(l.as_str())) {
-            return masked;
-        }
-        let mut out = masked.into_owned();
+        let mut masked = mask_tokens(text);
         for literal in &self.literals {
-            if out.contains(literal.as_str()) {
-                out = out.replace(literal.as_str(), MASK);
+            if masked.contains(literal.as_str()) {
+                masked = Cow::Owned(masked.replace(literal.as_str(), MASK));
             }
         }
-        Cow::Owned(out)
+        masked
     }
 }
 
@@ -107,8 +103,8 @@ pub fn mask_spans(text: &str, spans: &[Span]) -> String {
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for s in spans {
-        let start = floor_char_boundary(text, s.start.max(at));
-        let end = ceil_char_boundary(text, s.end.min(text.len()));
+        let start = text.floor_char_boundary(s.start.max(at));
+        let end = text.ceil_char_boundary(s.end);
         if start >= end {
             continue;
         }
@@ -118,22 +114,6 @@ pub fn mask_spans(text: &str, spans: &[Span]) -> String {
     }
     out.push_str(&text[at..]);
     out
-}
-
-fn floor_char_boundary(text: &str, mut i: usize) -> usize {
-    i = i.min(text.len());
-    while !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn ceil_char_boundary(text: &str, mut i: usize) -> usize {
-    i = i.min(text.len());
-    while !text.is_char_boundary(i) {
-        i += 1;
-    }
-    i
 }
 
 /// Whether a character must not reach a terminal as it is: C0 and C1 controls, DEL, and

@@ -277,7 +277,7 @@ impl<T> Drop for Visitor<'_, T> {
 
 /// `cannot read PATH: REASON`, with the path shown as files are (no leading `./`).
 /// `include` matches one of the paths and `exclude` none.
-fn selected(config: &Config, candidates: &[&Path]) -> bool {
+pub fn selected(config: &Config, candidates: &[&Path]) -> bool {
     candidates.iter().any(|p| config.include.is_match(p))
         && !candidates.iter().any(|p| config.exclude.is_match(p))
 }

@@ -91,8 +91,8 @@ impl Snippet {
                     .min()
                     .map_or(start + context_column, |a| a.saturating_sub(WINDOW_BEFORE))
                     .clamp(start, end);
-                let from = floor_boundary(masked, anchor);
-                let to = floor_boundary(masked, (from + WINDOW_BYTES).min(end));
+                let from = masked.floor_char_boundary(anchor);
+                let to = masked.floor_char_boundary((from + WINDOW_BYTES).min(end));
                 (from, to)
             };
             if kept.0 > start {
@@ -160,13 +160,6 @@ impl Snippet {
         let end = self.offset(index, span.end).max(start);
         SourceSpan::new(start.into(), end - start)
     }
-}
-
-fn floor_boundary(text: &str, mut at: usize) -> usize {
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 /// A character as a frame may show it: controls as their Unicode control pictures
