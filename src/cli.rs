@@ -9,9 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::diagnostic::{Severity, did_you_mean};
 use crate::engine::{self, FileResult, Settings};
-use crate::loading::Limits;
 use crate::model::config::Config;
-use crate::model::context::ContextIndex;
 use crate::reports;
 use crate::rules::{self, REGISTRY};
 use crate::walk;
@@ -129,7 +127,7 @@ fn parse_threads(text: &str) -> Result<usize, String> {
 
 /// Four threads a core: reading files overlaps linting, so a few more threads than cores
 /// still help; past that they only wait.
-pub fn max_threads() -> usize {
+fn max_threads() -> usize {
     4 * std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
@@ -363,21 +361,11 @@ fn load_settings(args: &CheckArgs) -> Result<Settings, String> {
             None => Config::defaults(PathBuf::from(".")),
         },
     };
-    crate::rules::codehost::validate_config_tokens(&config)?;
-    let mut context = ContextIndex::default();
-    for pattern in &config.context {
-        for file in crate::model::context::expand_context_glob(&config.root, pattern)? {
-            context.add_file(&file)?;
-        }
-    }
+    let (mut settings, _) = crate::settings::from_config(config)?;
     for file in &args.context {
-        context.add_file(file)?;
+        settings.context.add_file(file)?;
     }
-    Ok(Settings {
-        config,
-        context,
-        limits: Limits::DEFAULT,
-    })
+    Ok(settings)
 }
 
 fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {

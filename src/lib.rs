@@ -16,4 +16,5 @@ pub mod reports;
 pub mod rules;
 pub mod schema;
 pub mod server;
+pub mod settings;
 pub mod walk;

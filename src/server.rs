@@ -12,9 +12,8 @@ use serde_json::{Value, json};
 
 use crate::diagnostic::Severity;
 use crate::engine::{self, Settings};
-use crate::loading::{Limits, LineIndex};
+use crate::loading::LineIndex;
 use crate::model::config::Config;
-use crate::model::context::ContextIndex;
 
 /// The largest message body the server reads (a document is at most 10 MiB, JSON escaping
 /// can double it); a larger one is skipped without being held.
@@ -213,23 +212,12 @@ fn load_settings(
         Some(p) => Config::load(p, &names)?,
         None => Config::defaults(dir.to_path_buf()),
     };
-    crate::rules::codehost::validate_config_tokens(&config)?;
-    let mut context = ContextIndex::default();
-    let mut files = Vec::new();
-    for pattern in &config.context {
-        for file in crate::model::context::expand_context_glob(&config.root, pattern)? {
-            context.add_file(&file)?;
-            files.push(crate::walk::absolute(Path::new("/"), &file));
-        }
-    }
-    Ok((
-        Settings {
-            config,
-            context,
-            limits: Limits::DEFAULT,
-        },
-        files,
-    ))
+    let (settings, files) = crate::settings::from_config(config)?;
+    let files = files
+        .iter()
+        .map(|f| crate::walk::absolute(Path::new("/"), f))
+        .collect();
+    Ok((settings, files))
 }
 
 struct Server {
