@@ -6,12 +6,12 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use divan::{Bencher, black_box};
+use reqlint::catalog::codehost::{CATALOG, Segment};
 use reqlint::engine::{Settings, lint_bytes};
 use reqlint::loading::{Format, Limits, load};
 use reqlint::model::config::Config;
 use reqlint::model::context::ContextIndex;
 use reqlint::model::{FileModel, decode_encoded_params};
-use reqlint::rules::codehost::catalog::{CATALOG, Segment};
 
 // The same allocator as the binary, so that the figures are the binary's.
 #[global_allocator]

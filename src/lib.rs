@@ -3,7 +3,9 @@
 //! Data flows one way: [`loading`] (bytes to spanned trees) → [`model`] (requests,
 //! tokens, config, context) → [`rules`] (diagnostics) → [`reports`] (output). The
 //! [`engine`] runs one file through them; [`walk`] picks the files; [`cli`] ties it up.
+//! [`catalog`] holds the APIs' tables, compiled from `catalog/` at build time.
 
+pub mod catalog;
 pub mod cli;
 pub mod diagnostic;
 pub mod engine;

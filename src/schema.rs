@@ -4,11 +4,11 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::catalog::codehost::{CATALOG, Scope};
 use crate::model::config::{ADVERTISING_KEYS, TOP_KEYS};
 use crate::model::context::Kind;
 use crate::model::token::TOKEN_KEYS;
 use crate::model::{EXTENSION_PREFIX, FILE_KEYS, Method, ObjectKind, REQUEST_KEYS};
-use crate::rules::codehost::catalog::{CATALOG, Scope};
 
 const DRAFT: &str = "http://json-schema.org/draft-07/schema#";
 

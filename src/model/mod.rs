@@ -34,28 +34,11 @@ pub const EXTENSION_PREFIX: &str = "x-";
 /// Keys of a document holding several requests (SPEC 1.2).
 pub const FILE_KEYS: &[&str] = &["requests", "token", "name", "description"];
 
-/// Params that the form-encoded advertising API takes as JSON-encoded strings
-/// (SPEC 1.1): invalid JSON in them is reported.
-pub const JSON_ENCODED_PARAMS: &[&str] = &["targeting", "lookalike_spec", "promoted_object"];
-
-/// What an advertising path that names an object by id alone addresses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ObjectKind {
-    CustomAudience,
-    AdSet,
-}
-
-impl ObjectKind {
-    pub const NAMES: [&'static str; 2] = ["custom_audience", "ad_set"];
-
-    pub fn parse(text: &str) -> Option<ObjectKind> {
-        match text {
-            "custom_audience" => Some(ObjectKind::CustomAudience),
-            "ad_set" => Some(ObjectKind::AdSet),
-            _ => None,
-        }
-    }
-}
+/// Params that the form-encoded advertising API takes as JSON-encoded strings: invalid
+/// JSON in them is reported.
+pub use crate::catalog::advertising::JSON_ENCODED as JSON_ENCODED_PARAMS;
+/// What an advertising path that names an object by id alone addresses (`object:`).
+pub use crate::catalog::advertising::Node as ObjectKind;
 
 /// The credential a request runs with (SPEC 1.3).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -375,7 +358,7 @@ impl<'a> FileModel<'a> {
             Some(text) => match ObjectKind::parse(text) {
                 Some(kind) => Some((kind, o.value.span)),
                 None => {
-                    let help = match did_you_mean(text, ObjectKind::NAMES) {
+                    let help = match did_you_mean(text, ObjectKind::NAMES.iter().copied()) {
                         Some(s) => format!("did you mean `{s}`?"),
                         None => "use `custom_audience` or `ad_set`".into(),
                     };

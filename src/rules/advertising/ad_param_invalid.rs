@@ -12,7 +12,7 @@ static META: RuleMeta = RuleMeta {
     severity: Severity::Error,
     summary: "an advertising param has the wrong type, a value outside its enum or range, or is too long",
     what: "Walks the params of every advertising call against its endpoint's table in \
-           Meta's Marketing API reference (custom audiences and ad sets) (kept as data in src/rules/advertising/params.yaml): strings, \
+           Meta's Marketing API reference (custom audiences and ad sets) (kept as data in catalog/advertising/params.yaml): strings, \
            numeric IDs (digits, as a string or a number), integers (a number or a numeric \
            string: the API takes form fields) and their ranges, booleans, enums (with the \
            closest value), lists and their items, objects (a mapping or a JSON-encoded \

@@ -4,7 +4,7 @@ use crate::rules::{FileContext, Group, Rule, RuleMeta};
 
 use super::Endpoint;
 use super::adset_lookup::{ad_set, text};
-use super::params::TABLES_DATA;
+use crate::catalog::advertising::COMMON;
 
 pub struct AdSetArchivedEdit;
 
@@ -60,7 +60,7 @@ impl Rule for AdSetArchivedEdit {
             };
             for entry in request.params() {
                 let key = entry.key.as_str();
-                if key == "name" || TABLES_DATA.common.iter().any(|c| c == key) {
+                if key == "name" || COMMON.contains(&key) {
                     continue;
                 }
                 let mut d = if STATUS_FIELDS.contains(&key) {

@@ -1,9 +1,6 @@
-use std::collections::HashMap;
-use std::sync::LazyLock;
-
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::loading::{self, Format, Limits, Node, Span};
+use crate::loading::{Node, Span};
 use crate::model::Request;
 use crate::model::context::Kind;
 use crate::rules::{FileContext, Group, Rule, RuleMeta};
@@ -19,7 +16,7 @@ static META: RuleMeta = RuleMeta {
     summary: "an ad set's `daily_budget` is below the minimum daily budget",
     what: "For an ad set create, and for an update that changes `daily_budget`, compares \
            the daily budget with the reference's minimum daily budget table \
-           (src/rules/advertising/adset_budget_minimums.yaml): under \
+           (catalog/advertising/adset_budget_minimums.yaml): under \
            LOWEST_COST_WITHOUT_CAP, USD 0.50 billed on IMPRESSIONS and USD 2.50 billed on \
            clicks, likes or video views (CLICKS, LINK_CLICKS, PAGE_LIKES, THRUPLAY); under \
            LOWEST_COST_WITH_BID_CAP, one times `bid_amount` billed on IMPRESSIONS and five \
@@ -46,128 +43,8 @@ static META: RuleMeta = RuleMeta {
 };
 
 /// A row's minimum, before doubling.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Minimum {
-    /// A fixed amount, in cents of USD.
-    UsdCents(i64),
-    /// A multiple of `bid_amount`.
-    TimesBidAmount(i64),
-}
-
-#[derive(Debug)]
-pub struct Row {
-    pub bid_strategy: String,
-    /// The seed's "Billing event" cell.
-    pub billing: String,
-    pub minimum: Minimum,
-    /// The minimum as the seed writes it (`0.50`), for the seed check.
-    pub written: String,
-    /// Doubled for the listed countries (all rows but one).
-    pub doubled: bool,
-}
-
-#[derive(Debug, Default)]
-pub struct Minimums {
-    pub rows: Vec<Row>,
-    /// billing_event → bid_strategy → index into `rows`.
-    pub billing_events: HashMap<String, HashMap<String, usize>>,
-    /// ISO code and the seed's name, in the seed's order.
-    pub doubled_countries: Vec<(String, String)>,
-    /// Budget units per unit of a currency (100 for cents).
-    pub currency_units: HashMap<String, i64>,
-}
-
-const DATA: &str = include_str!("adset_budget_minimums.yaml");
-
-pub static MINIMUMS: LazyLock<Minimums> = LazyLock::new(|| Minimums::parse(DATA));
-
-/// `0.50` → 50, `40` → 4000.
-fn usd_cents(text: &str) -> Option<i64> {
-    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
-    if frac.len() > 2 || !frac.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let whole: i64 = whole.parse().ok()?;
-    let frac: i64 = format!("{frac:0<2}").parse().ok()?;
-    Some(whole * 100 + frac)
-}
-
-impl Minimums {
-    fn parse(text: &str) -> Minimums {
-        let (docs, problems) = loading::parse_text(text, Format::Yaml, &Limits::DEFAULT);
-        assert!(
-            problems.is_empty(),
-            "adset_budget_minimums.yaml: {problems:?}"
-        );
-        let doc = &docs[0];
-        let mut data = Minimums::default();
-        let text_of = |n: &Node| n.scalar_text().expect("a scalar").into_owned();
-        for row in doc
-            .get_value("minimums")
-            .and_then(Node::as_seq)
-            .expect("minimums")
-        {
-            let field = |k: &str| row.get_value(k).map(text_of);
-            let (minimum, written) = match (field("usd"), field("times_bid_amount")) {
-                (Some(usd), None) => (Minimum::UsdCents(usd_cents(&usd).expect("usd")), usd),
-                (None, Some(k)) => (Minimum::TimesBidAmount(k.parse().expect("times")), k),
-                _ => panic!("adset_budget_minimums.yaml: a row needs usd or times_bid_amount"),
-            };
-            data.rows.push(Row {
-                bid_strategy: field("bid_strategy").expect("bid_strategy"),
-                billing: field("billing").expect("billing"),
-                minimum,
-                written,
-                doubled: row.get_value("doubled").and_then(Node::as_bool) != Some(false),
-            });
-        }
-        for event in doc
-            .get_value("billing_events")
-            .and_then(Node::as_map)
-            .expect("billing_events")
-        {
-            let mut by_strategy = HashMap::new();
-            for e in event.value.as_map().unwrap_or_default() {
-                let billing = text_of(&e.value);
-                let index = data
-                    .rows
-                    .iter()
-                    .position(|r| r.bid_strategy == e.key && r.billing == billing)
-                    .unwrap_or_else(|| panic!("no row {} / {billing}", e.key));
-                by_strategy.insert(e.key.to_string(), index);
-            }
-            data.billing_events
-                .insert(event.key.to_string(), by_strategy);
-        }
-        for c in doc
-            .get_value("doubled_countries")
-            .and_then(Node::as_map)
-            .expect("countries")
-        {
-            data.doubled_countries
-                .push((c.key.to_string(), text_of(&c.value)));
-        }
-        for c in doc
-            .get_value("currency_units")
-            .and_then(Node::as_map)
-            .expect("units")
-        {
-            data.currency_units
-                .insert(c.key.to_string(), c.value.as_i64().expect("a unit"));
-        }
-        data
-    }
-
-    /// The row an ad set with this strategy and billing event falls under.
-    pub fn row(&self, bid_strategy: &str, billing_event: &str) -> Option<&Row> {
-        let index = self.billing_events.get(billing_event)?.get(bid_strategy)?;
-        self.rows.get(*index)
-    }
-
-    pub fn is_doubled_country(&self, code: &str) -> bool {
-        self.doubled_countries.iter().any(|(c, _)| c == code)
-    }
-}
+pub use crate::catalog::advertising::{Minimum, MinimumRow as Row};
+use crate::catalog::advertising::{currency_unit, is_doubled_country, minimum_row};
 
 /// A field of the ad set: the request's param, else the context's ad set field.
 struct Field<'a> {
@@ -261,16 +138,16 @@ impl Rule for AdSetBudgetBelowMinimum {
             else {
                 continue;
             };
-            let Some(row) = MINIMUMS.row(strategy_name, billing_name) else {
+            let Some(row) = minimum_row(strategy_name, billing_name) else {
                 continue;
             };
             let country = account
                 .get_value("business_country_code")
                 .and_then(Node::as_str);
-            let doubled = row.doubled && country.is_some_and(|c| MINIMUMS.is_doubled_country(c));
+            let doubled = row.doubled && country.is_some_and(is_doubled_country);
             let factor = if doubled { 2 } else { 1 };
             let currency = account.get_value("currency").and_then(Node::as_str);
-            let unit = currency.and_then(|c| MINIMUMS.currency_units.get(c).copied());
+            let unit = currency.and_then(currency_unit);
             let mut bid_label = None;
             let judged = match row.minimum {
                 Minimum::TimesBidAmount(times) => {
@@ -374,17 +251,18 @@ pub(crate) mod tests {
     use std::path::PathBuf;
 
     use super::*;
+    use crate::catalog::advertising::{BILLING_EVENTS, DOUBLED_COUNTRIES};
     use crate::model::config::Config;
 
     const SEED: &str = include_str!("../../../seeds/002_df9fd792f0eab53c.txt");
 
     #[test]
     fn table_matches_the_seed() {
-        let m = &*MINIMUMS;
-        assert_eq!(m.rows.len(), 5);
-        for row in &m.rows {
+        let rows = crate::catalog::advertising::MINIMUM_ROWS;
+        assert_eq!(rows.len(), 5);
+        for row in rows {
             let amount = match row.minimum {
-                Minimum::UsdCents(_) => row.written.clone(),
+                Minimum::UsdCents(_) => row.written.to_string(),
                 Minimum::TimesBidAmount(1) => "at least one times a bid value".into(),
                 Minimum::TimesBidAmount(5) => "five times a bid value".into(),
                 Minimum::TimesBidAmount(k) => panic!("{k} times is not in the seed"),
@@ -393,16 +271,16 @@ pub(crate) mod tests {
             assert!(SEED.contains(&line), "not in the seed: {line}");
         }
         // Only Low-frequency Actions under LOWEST_COST_WITHOUT_CAP is not doubled.
-        let undoubled: Vec<_> = m.rows.iter().filter(|r| !r.doubled).collect();
+        let undoubled: Vec<_> = rows.iter().filter(|r| !r.doubled).collect();
         assert_eq!(undoubled.len(), 1);
         assert_eq!(undoubled[0].billing, "Low-frequency Actions");
         assert_eq!(undoubled[0].bid_strategy, "LOWEST_COST_WITHOUT_CAP");
         assert!(SEED.contains(
             "the minimums are doubled, except Low-frequency Actions under LOWEST_COST_WITHOUT_CAP"
         ));
-        assert_eq!(m.rows[0].minimum, Minimum::UsdCents(50));
-        assert_eq!(m.rows[1].minimum, Minimum::UsdCents(250));
-        assert_eq!(m.rows[2].minimum, Minimum::UsdCents(4000));
+        assert_eq!(rows[0].minimum, Minimum::UsdCents(50));
+        assert_eq!(rows[1].minimum, Minimum::UsdCents(250));
+        assert_eq!(rows[2].minimum, Minimum::UsdCents(4000));
     }
 
     #[test]
@@ -417,47 +295,39 @@ pub(crate) mod tests {
             .split(',')
             .map(str::trim)
             .collect();
-        let mut ours: Vec<&str> = MINIMUMS.billing_events.keys().map(String::as_str).collect();
+        let mut ours: Vec<&str> = BILLING_EVENTS.iter().map(|(e, _)| *e).collect();
         seed.sort();
         ours.sort();
         assert_eq!(ours, seed);
         let bid_cap = "LOWEST_COST_WITH_BID_CAP";
         assert_eq!(
-            MINIMUMS.row(bid_cap, "IMPRESSIONS").unwrap().billing,
+            minimum_row(bid_cap, "IMPRESSIONS").unwrap().billing,
             "Impressions"
         );
         assert_eq!(
-            MINIMUMS.row(bid_cap, "PURCHASE").unwrap().billing,
+            minimum_row(bid_cap, "PURCHASE").unwrap().billing,
             "Clicks, Actions"
         );
-        assert!(
-            MINIMUMS
-                .row("LOWEST_COST_WITHOUT_CAP", "APP_INSTALLS")
-                .is_none()
-        );
-        assert!(MINIMUMS.row("LOWEST_COST_WITHOUT_CAP", "NONE").is_none());
-        assert!(MINIMUMS.row("COST_CAP", "IMPRESSIONS").is_none());
+        assert!(minimum_row("LOWEST_COST_WITHOUT_CAP", "APP_INSTALLS").is_none());
+        assert!(minimum_row("LOWEST_COST_WITHOUT_CAP", "NONE").is_none());
+        assert!(minimum_row("COST_CAP", "IMPRESSIONS").is_none());
     }
 
     #[test]
     fn doubled_countries_are_the_seeds() {
-        let names: Vec<&str> = MINIMUMS
-            .doubled_countries
-            .iter()
-            .map(|(_, n)| n.as_str())
-            .collect();
+        let names: Vec<&str> = DOUBLED_COUNTRIES.iter().map(|(_, n)| *n).collect();
         let sentence = format!(
             "except Low-frequency Actions under LOWEST_COST_WITHOUT_CAP: {}.",
             names.join(", ")
         );
         assert!(SEED.contains(&sentence), "{sentence}");
-        assert_eq!(MINIMUMS.doubled_countries.len(), 24);
-        for (code, _) in &MINIMUMS.doubled_countries {
+        assert_eq!(DOUBLED_COUNTRIES.len(), 24);
+        for (code, _) in DOUBLED_COUNTRIES {
             assert!(code.len() == 2 && code.bytes().all(|b| b.is_ascii_uppercase()));
         }
-        assert!(MINIMUMS.is_doubled_country("NO"));
-        assert!(MINIMUMS.is_doubled_country("GB"));
-        assert!(!MINIMUMS.is_doubled_country("BR"));
+        assert!(is_doubled_country("NO"));
+        assert!(is_doubled_country("GB"));
+        assert!(!is_doubled_country("BR"));
     }
 
     #[test]
@@ -465,12 +335,9 @@ pub(crate) mod tests {
         assert!(SEED.contains(
             "unit is cents for currencies like USD and EUR, the basic unit for currencies like JPY and KRW"
         ));
-        let units = &MINIMUMS.currency_units;
-        assert_eq!((units["USD"], units["EUR"]), (100, 100));
-        assert_eq!((units["JPY"], units["KRW"]), (1, 1));
-        assert_eq!(usd_cents("0.5"), Some(50));
-        assert_eq!(usd_cents("2.50"), Some(250));
-        assert_eq!(usd_cents("0.505"), None);
+        let unit = |c| currency_unit(c).unwrap();
+        assert_eq!((unit("USD"), unit("EUR")), (100, 100));
+        assert_eq!((unit("JPY"), unit("KRW")), (1, 1));
     }
 
     const CONTEXT: &str = "ad_accounts:\n  - {id: act_1, currency: USD, business_country_code: US}\n  - {id: act_2, currency: USD, business_country_code: BR}\n  - {id: act_3, currency: USD}\n  - {id: act_4, currency: EUR, business_country_code: DE}\n  - {id: act_5, currency: JPY, business_country_code: JP}\n  - {id: act_6, currency: XYZ, business_country_code: US}\nad_sets:\n  - {id: '901', account_id: '1', bid_strategy: LOWEST_COST_WITH_BID_CAP, billing_event: LINK_CLICKS, bid_amount: 300}\n  - {id: '902', account_id: '2'}\n  - {id: '903'}\n";

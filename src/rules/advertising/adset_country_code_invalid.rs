@@ -14,7 +14,7 @@ static META: RuleMeta = RuleMeta {
     summary: "a targeted country that is not an ISO 3166-1 alpha-2 code",
     what: "For an ad set create or update, checks every item of \
            `targeting.geo_locations.countries` and `targeting.excluded_geo_locations.countries` \
-           against the 249 officially assigned ISO 3166-1 alpha-2 codes (iso_countries.tsv; \
+           against the 249 officially assigned ISO 3166-1 alpha-2 codes (catalog/geo/iso_countries.tsv; \
            XK, Kosovo, a user-assigned code the API takes, is not reported). The help \
            names the code meant where it is clear: GB for UK, GR for EL, DE for `de`, \
            `DEU` or `Germany`, else a close code.",

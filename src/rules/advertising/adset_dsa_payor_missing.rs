@@ -15,7 +15,7 @@ static META: RuleMeta = RuleMeta {
            `targeting.geo_locations.countries` names an EU country (the 27 member states, \
            and Åland, French Guiana, Guadeloupe, Martinique, Mayotte, Réunion and Saint \
            Martin, the parts of the Union with ISO codes of their own; not the overseas \
-           countries and territories such as Greenland or New Caledonia; eu_countries.tsv), \
+           countries and territories such as Greenland or New Caledonia; catalog/geo/eu_countries.tsv), \
            reports a missing or blank `dsa_payor` at the first EU country. The ad \
            account's `default_dsa_payor` fills it in: the create's `act_<id>` account, or \
            the `account_id` of the ad set in the context. An update is not reported when \

@@ -1,7 +1,7 @@
 //! The enum lists of the ad set tables in params.yaml, checked against seed 002 (the
 //! values are taken from the seed's text, not copied into this test).
 
-use super::params::{ParamType, TABLES_DATA};
+use crate::catalog::advertising::{Op, ParamType};
 
 const SEED: &str = include_str!("../../../seeds/002_df9fd792f0eab53c.txt");
 
@@ -52,15 +52,19 @@ fn values(text: &str) -> Vec<String> {
 /// The values of a param's enum in params.yaml (of the items, for a list), and whether
 /// the enum is open.
 fn table_enum(endpoint: &str, param: &str) -> (Vec<String>, bool) {
-    let spec = TABLES_DATA
-        .param(endpoint, param)
+    let op = Op::ALL.iter().find(|o| o.name() == endpoint).unwrap();
+    let spec = op
+        .params()
+        .param(param)
         .unwrap_or_else(|| panic!("params.yaml: no {endpoint}.{param}"));
     let ty = match &spec.ty {
         ParamType::List(item) => &item.ty,
         ty => ty,
     };
     match ty {
-        ParamType::Enum { values, open, .. } => (values.clone(), *open),
+        ParamType::Enum { values, open, .. } => {
+            (values.iter().map(|v| v.to_string()).collect(), *open)
+        }
         other => panic!("params.yaml: {endpoint}.{param} is {other:?}, not an enum"),
     }
 }

@@ -1,10 +1,8 @@
-//! What the ad set rules of group A share: the country tables (`iso_countries.tsv`,
-//! `eu_countries.tsv`), readers of `targeting.geo_locations`, and the payor and
+//! What the ad set rules of group A share: the country tables (`catalog/geo/`:
+//! ISO and EU), readers of `targeting.geo_locations`, and the payor and
 //! beneficiary check (seed 002, "Payor and beneficiary").
 
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::sync::LazyLock;
 
 use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::loading::{Entry, Node, Span, Value};
@@ -14,66 +12,7 @@ use crate::rules::{FileContext, RuleMeta};
 
 use super::Endpoint;
 
-/// A row of `iso_countries.tsv`.
-#[derive(Debug)]
-pub struct Country {
-    pub alpha2: &'static str,
-    pub alpha3: &'static str,
-    pub name: &'static str,
-    /// Officially assigned (not a user-assigned code that the API takes all the same).
-    pub official: bool,
-}
-
-/// A row of `eu_countries.tsv`.
-#[derive(Debug)]
-pub struct EuPlace {
-    pub code: &'static str,
-    pub name: &'static str,
-    /// A member state, not a territory with a code of its own.
-    pub member: bool,
-}
-
-const ISO_TABLE: &str = include_str!("iso_countries.tsv");
-const EU_TABLE: &str = include_str!("eu_countries.tsv");
-
-/// The data rows of a TSV table: no comments, no header (its first column is `header`).
-fn rows(table: &'static str, header: &str) -> impl Iterator<Item = Vec<&'static str>> {
-    table
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| l.split('\t').collect::<Vec<_>>())
-        .filter(move |cols| cols[0] != header)
-}
-
-pub static COUNTRIES: LazyLock<Vec<Country>> = LazyLock::new(|| {
-    rows(ISO_TABLE, "alpha2")
-        .map(|cols| Country {
-            alpha2: cols[0],
-            alpha3: cols.get(1).copied().unwrap_or_default(),
-            name: cols.get(2).copied().unwrap_or_default(),
-            official: cols.get(3).is_none_or(|n| n.is_empty()),
-        })
-        .collect()
-});
-
-pub static EU: LazyLock<Vec<EuPlace>> = LazyLock::new(|| {
-    rows(EU_TABLE, "code")
-        .map(|cols| EuPlace {
-            code: cols[0],
-            name: cols.get(1).copied().unwrap_or_default(),
-            member: cols.get(2).copied() == Some("member"),
-        })
-        .collect()
-});
-
-/// The rows by alpha-2 code: every ad set looks its countries up.
-static BY_ALPHA2: LazyLock<HashMap<&'static str, &'static Country>> =
-    LazyLock::new(|| COUNTRIES.iter().map(|c| (c.alpha2, c)).collect());
-
-/// The row of an alpha-2 code, exactly as written.
-pub fn country(code: &str) -> Option<&'static Country> {
-    BY_ALPHA2.get(code).copied()
-}
+pub use crate::catalog::geo::{COUNTRIES, Country, EU, EuPlace, country};
 
 /// Why a code that is not an alpha-2 code stands for one, and which.
 #[derive(Debug, PartialEq)]

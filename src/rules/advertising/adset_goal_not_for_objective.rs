@@ -1,14 +1,10 @@
-use std::collections::BTreeMap;
-use std::sync::LazyLock;
-
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::loading::{Format, Limits, Node, parse_text};
 use crate::rules::{FileContext, Group, Rule, RuleMeta};
 
 use super::Endpoint;
 use super::adset_lookup::{campaign, id_text, text};
-use super::params::{ParamType, TABLES_DATA};
+use crate::catalog::advertising::{ParamType, goals, objective as objective_row};
 
 pub struct AdSetGoalNotForObjective;
 
@@ -35,78 +31,11 @@ static META: RuleMeta = RuleMeta {
     good: example!("adset-goal-not-for-objective/good.req.yaml"),
 };
 
-const DATA: &str = include_str!("adset_objective_goals.yaml");
-
-/// An outcome-driven objective: the seed's name for it and its goal words.
-pub struct Objective {
-    pub seed: String,
-    pub words: Vec<String>,
-}
-
-pub struct Mapping {
-    pub words: BTreeMap<String, Vec<String>>,
-    pub unmapped: Vec<String>,
-    pub objectives: BTreeMap<String, Objective>,
-}
-
-fn strings(node: &Node) -> Vec<String> {
-    node.as_seq()
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|n| n.scalar_text().map(|t| t.into_owned()))
-        .collect()
-}
-
-pub static MAPPING: LazyLock<Mapping> = LazyLock::new(|| {
-    let (docs, problems) = parse_text(DATA, Format::Yaml, &Limits::DEFAULT);
-    assert!(
-        problems.is_empty(),
-        "adset_objective_goals.yaml: {problems:?}"
-    );
-    let root = &docs[0];
-    let map = |key: &str| {
-        root.get_value(key)
-            .and_then(Node::as_map)
-            .unwrap_or_else(|| panic!("adset_objective_goals.yaml: {key}"))
-    };
-    Mapping {
-        words: map("words")
-            .iter()
-            .map(|e| (e.key.to_string(), strings(&e.value)))
-            .collect(),
-        unmapped: map("unmapped").iter().map(|e| e.key.to_string()).collect(),
-        objectives: map("objectives")
-            .iter()
-            .map(|e| {
-                let seed = text(&e.value, "seed").unwrap_or_default().to_string();
-                let words = e.value.get_value("words").map(strings).unwrap_or_default();
-                (e.key.to_string(), Objective { seed, words })
-            })
-            .collect(),
-    }
-});
-
-impl Mapping {
-    /// The goals an objective offers, in the order of the enum; `None` for an objective
-    /// that is not outcome-driven.
-    pub fn goals(&self, objective: &str) -> Option<Vec<&str>> {
-        let o = self.objectives.get(objective)?;
-        let mut goals: Vec<&str> = Vec::new();
-        for w in &o.words {
-            for g in self.words.get(w).into_iter().flatten() {
-                if !goals.contains(&g.as_str()) {
-                    goals.push(g);
-                }
-            }
-        }
-        Some(goals)
-    }
-}
-
-/// The optimization_goal values of params.yaml.
-fn goal_enum() -> &'static [String] {
-    match TABLES_DATA
-        .param("ad_set_create", "optimization_goal")
+/// The optimization_goal values of the ad set create table.
+fn goal_enum() -> &'static [&'static str] {
+    match Endpoint::AdSetCreate
+        .params()
+        .param("optimization_goal")
         .map(|s| &s.ty)
     {
         Some(ParamType::Enum { values, .. }) => values,
@@ -133,7 +62,7 @@ impl Rule for AdSetGoalNotForObjective {
             let Some(goal_text) = goal.value.as_str().map(str::trim) else {
                 continue;
             };
-            if !goal_enum().iter().any(|g| g == goal_text) {
+            if !goal_enum().contains(&goal_text) {
                 continue;
             }
             let Some(objective) = id_text(&campaign_id.value)
@@ -142,13 +71,13 @@ impl Rule for AdSetGoalNotForObjective {
             else {
                 continue;
             };
-            let Some(goals) = MAPPING.goals(objective) else {
+            let Some(goals) = goals(objective) else {
                 continue;
             };
             if goals.contains(&goal_text) {
                 continue;
             }
-            let seed_name = &MAPPING.objectives[objective].seed;
+            let seed_name = objective_row(objective).map_or("", |o| o.seed);
             out.push(
                 Diagnostic::new(
                     &META,
@@ -217,17 +146,19 @@ mod tests {
         words
     }
 
+    use crate::catalog::advertising::{GOAL_WORDS, OBJECTIVES, UNMAPPED_GOAL_WORDS};
+
     #[test]
     fn mapping_is_the_seed_table() {
-        assert_eq!(MAPPING.objectives.len(), 6);
-        for (objective, o) in &MAPPING.objectives {
-            let mut seed = seed_words(&o.seed);
-            let mut data = o.words.clone();
+        assert_eq!(OBJECTIVES.len(), 6);
+        for (objective, o) in OBJECTIVES {
+            let mut seed = seed_words(o.seed);
+            let mut data = o.words.to_vec();
             seed.sort();
             data.sort();
             assert_eq!(data, seed, "{objective} ({})", o.seed);
             assert_eq!(
-                objective.as_str(),
+                *objective,
                 format!("OUTCOME_{}", o.seed.to_uppercase().replace(' ', "_"))
             );
         }
@@ -236,16 +167,16 @@ mod tests {
     #[test]
     fn every_word_is_mapped_to_enum_values_or_left_out() {
         let goals = goal_enum();
-        for o in MAPPING.objectives.values() {
-            for w in &o.words {
-                let mapped = MAPPING.words.contains_key(w);
-                let left_out = MAPPING.unmapped.contains(w);
+        for (_, o) in OBJECTIVES {
+            for w in o.words {
+                let mapped = GOAL_WORDS.iter().any(|(g, _)| g == w);
+                let left_out = UNMAPPED_GOAL_WORDS.contains(w);
                 assert!(mapped != left_out, "{w}: mapped or left out, not both");
             }
         }
-        for (w, values) in &MAPPING.words {
+        for (w, values) in GOAL_WORDS {
             assert!(!values.is_empty(), "{w}");
-            for v in values {
+            for v in values.iter() {
                 assert!(goals.contains(v), "{w}: {v} is not an optimization_goal");
             }
         }
@@ -254,13 +185,13 @@ mod tests {
     #[test]
     fn goals_of_an_objective() {
         assert_eq!(
-            MAPPING.goals("OUTCOME_AWARENESS").unwrap(),
+            goals("OUTCOME_AWARENESS").unwrap(),
             vec!["AD_RECALL_LIFT", "REACH", "IMPRESSIONS"]
         );
-        let leads = MAPPING.goals("OUTCOME_LEADS").unwrap();
+        let leads = goals("OUTCOME_LEADS").unwrap();
         assert!(leads.contains(&"QUALITY_CALL") && leads.contains(&"LEAD_GENERATION"));
         assert!(!leads.contains(&"THRUPLAY"));
-        assert!(MAPPING.goals("LINK_CLICKS").is_none());
+        assert!(goals("LINK_CLICKS").is_none());
     }
 }
 

@@ -1,13 +1,10 @@
-use std::sync::LazyLock;
-
 use crate::diagnostic::{Diagnostic, Severity, did_you_mean};
 use crate::example;
 use crate::loading::encoded::SourceMap;
-use crate::loading::{Format, Limits, Node, parse_text};
 use crate::rules::{FileContext, Group, Rule, RuleMeta};
 
 use super::Endpoint;
-use super::params::TABLES_DATA;
+use crate::catalog::advertising::{AD_SET_FIELDS, DESCRIBED_UNNAMED, READ_ONLY};
 
 pub struct AdSetReadUnknownField;
 
@@ -19,7 +16,7 @@ static META: RuleMeta = RuleMeta {
     what: "For an ad set read, splits `fields` (comma-separated, as a param or in the query \
            string) into names and reports a name that is not an AdSet field, pointing \
            inside the string, with the closest field. The fields are the reference's AdSet field \
-           table (the fields an update may send, `ad_set_fields` in params.yaml, and the \
+           table (the fields an update may send, `ad_set_fields` in catalog/advertising/params.yaml, and the \
            read-only ones in adset_read_fields.yaml) and the two read fields the reference \
            describes without naming. A name followed by an expansion or a modifier \
            (`campaign{name}`, `ads.limit(5)`) may be an edge, whose names the reference does not \
@@ -32,40 +29,14 @@ static META: RuleMeta = RuleMeta {
     good: example!("adset-read-unknown-field/good.req.yaml"),
 };
 
-const DATA: &str = include_str!("adset_read_fields.yaml");
-
-/// The read-only fields and the fields the seed describes without naming.
-pub struct ReadFields {
-    pub read_only: Vec<String>,
-    pub described_unnamed: Vec<String>,
-}
-
-pub static READ_FIELDS: LazyLock<ReadFields> = LazyLock::new(|| {
-    let (docs, problems) = parse_text(DATA, Format::Yaml, &Limits::DEFAULT);
-    assert!(problems.is_empty(), "adset_read_fields.yaml: {problems:?}");
-    let list = |key: &str| -> Vec<String> {
-        docs[0]
-            .get_value(key)
-            .and_then(Node::as_seq)
-            .unwrap_or_else(|| panic!("adset_read_fields.yaml: {key}"))
-            .iter()
-            .filter_map(|n| n.as_str().map(str::to_string))
-            .collect()
-    };
-    ReadFields {
-        read_only: list("read_only"),
-        described_unnamed: list("described_unnamed"),
-    }
-});
-
-/// Every field name an ad set read may ask for.
+/// Every field name an ad set read may ask for: the fields an update may send, the
+/// read-only ones, and the ones the reference describes without naming.
 pub fn known_fields() -> impl Iterator<Item = &'static str> {
-    TABLES_DATA
-        .ad_set_fields
+    AD_SET_FIELDS
         .iter()
-        .chain(&READ_FIELDS.read_only)
-        .chain(&READ_FIELDS.described_unnamed)
-        .map(String::as_str)
+        .chain(READ_ONLY)
+        .chain(DESCRIBED_UNNAMED)
+        .copied()
 }
 
 /// A name of a `fields` list: its byte range in the string and whether an expansion
@@ -208,24 +179,19 @@ mod tests {
             .map(|l| l.split('|').nth(1).unwrap().trim())
             .collect();
         assert_eq!(seed.len(), 62);
-        let updatable = &TABLES_DATA.ad_set_fields;
+        let updatable = AD_SET_FIELDS;
         for f in &seed {
-            let read_only = READ_FIELDS.read_only.iter().any(|r| r == f);
+            let read_only = READ_ONLY.iter().any(|r| r == f);
             let update = updatable.iter().any(|u| u == f);
             assert!(read_only != update, "{f}: in exactly one list");
         }
-        for f in updatable.iter().chain(&READ_FIELDS.read_only) {
-            assert!(seed.contains(&f.as_str()), "{f} is not in the seed's table");
+        for f in updatable.iter().chain(READ_ONLY) {
+            assert!(seed.contains(f), "{f} is not in the seed's table");
         }
         // The two fields the seed describes without names, and no more.
         assert!(SEED.contains("Additional read fields: an ID of the photo-sharing account used for ads, and a flag that marks a dynamic creative ad set"));
-        assert_eq!(READ_FIELDS.described_unnamed.len(), 3);
-        assert!(
-            READ_FIELDS
-                .described_unnamed
-                .iter()
-                .all(|f| !seed.contains(&f.as_str()))
-        );
+        assert_eq!(DESCRIBED_UNNAMED.len(), 3);
+        assert!(DESCRIBED_UNNAMED.iter().all(|f| !seed.contains(f)));
     }
 }
 

@@ -3,7 +3,7 @@ use crate::example;
 use crate::rules::{FileContext, Group, Rule, RuleMeta};
 
 use super::Endpoint;
-use super::params::TABLES_DATA;
+use crate::catalog::advertising::COMMON;
 
 pub struct AudienceOptOutEmpty;
 
@@ -32,9 +32,7 @@ impl Rule for AudienceOptOutEmpty {
             if endpoint != Endpoint::AudienceOptOut {
                 continue;
             }
-            let people = request
-                .params()
-                .any(|p| !TABLES_DATA.common.iter().any(|c| *c == p.key));
+            let people = request.params().any(|p| !COMMON.contains(&p.key.as_str()));
             if !people {
                 out.push(
                     Diagnostic::new(&META, request.line_span, "the opt-out call names no people to remove")

@@ -1,66 +1,14 @@
-//! Which advertising endpoint a request calls, from its method and path (seeds 001
-//! and 002, "Endpoints"), and for a path that names an object by id alone, which kind
-//! of object: from `object:`, else the context, else the params.
+//! Which advertising operation a request calls, from its method and path, routed by
+//! the compiled operation table (`catalog/advertising/operations.tsv`); and for a path
+//! that names an object by id alone, which node type: from `object:`, else the
+//! context, else the params.
 
+use crate::catalog::advertising::{BY_ID, COMMON, Node};
 use crate::model::context::{ContextIndex, Kind as ContextKind};
-use crate::model::{Method, ObjectKind, Request, RequestLine, Segment};
+use crate::model::{Method, Request, RequestLine, Segment};
 
-use super::params::TABLES_DATA;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Endpoint {
-    AudienceRead,
-    AudienceCreate,
-    AudienceUpdate,
-    AudienceDelete,
-    AudienceOptOut,
-    AdSetRead,
-    AdSetCreate,
-    AdSetUpdate,
-    AdSetDelete,
-    AdSetCopy,
-}
-
-impl Endpoint {
-    /// Its table in params.yaml.
-    pub fn table(self) -> &'static str {
-        match self {
-            Endpoint::AudienceRead => "audience_read",
-            Endpoint::AudienceCreate => "audience_create",
-            Endpoint::AudienceUpdate => "audience_update",
-            Endpoint::AudienceDelete => "audience_delete",
-            Endpoint::AudienceOptOut => "audience_opt_out",
-            Endpoint::AdSetRead => "ad_set_read",
-            Endpoint::AdSetCreate => "ad_set_create",
-            Endpoint::AdSetUpdate => "ad_set_update",
-            Endpoint::AdSetDelete => "ad_set_delete",
-            Endpoint::AdSetCopy => "ad_set_copy",
-        }
-    }
-
-    pub fn is_audience(self) -> bool {
-        matches!(
-            self,
-            Endpoint::AudienceRead
-                | Endpoint::AudienceCreate
-                | Endpoint::AudienceUpdate
-                | Endpoint::AudienceDelete
-                | Endpoint::AudienceOptOut
-        )
-    }
-
-    fn by_id(kind: ObjectKind, method: Method) -> Option<Endpoint> {
-        Some(match (kind, method) {
-            (ObjectKind::CustomAudience, Method::Get) => Endpoint::AudienceRead,
-            (ObjectKind::CustomAudience, Method::Post) => Endpoint::AudienceUpdate,
-            (ObjectKind::CustomAudience, Method::Delete) => Endpoint::AudienceDelete,
-            (ObjectKind::AdSet, Method::Get) => Endpoint::AdSetRead,
-            (ObjectKind::AdSet, Method::Post) => Endpoint::AdSetUpdate,
-            (ObjectKind::AdSet, Method::Delete) => Endpoint::AdSetDelete,
-            _ => return None,
-        })
-    }
-}
+/// The operation a call addresses (generated from the catalog).
+pub use crate::catalog::advertising::Op as Endpoint;
 
 /// An advertising request and what it calls.
 #[derive(Debug)]
@@ -108,32 +56,52 @@ pub fn recognize<'r>(request: &'r Request<'_>, context: &ContextIndex) -> Option
         account,
         object,
     };
+    let methods = |list: &[Method]| {
+        let names: Vec<&str> = list.iter().map(|m| m.as_str()).collect();
+        match names.split_last() {
+            Some((last, [])) => last.to_string(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    };
     match rest {
         [account, edge] if is_account(account) => {
-            let endpoint = match (edge.text.as_str(), method) {
-                ("customaudiences", Method::Post) => Endpoint::AudienceCreate,
-                ("usersofanyaudience", Method::Delete) => Endpoint::AudienceOptOut,
-                ("adsets", Method::Post) => Endpoint::AdSetCreate,
-                ("customaudiences" | "adsets", _) => {
-                    return no(format!("the references list only POST for `/act_<id>/{}`", edge.text));
-                }
-                ("usersofanyaudience", _) => {
-                    return no("the references list only DELETE for `/act_<id>/usersofanyaudience`".into());
-                }
-                _ => return no(format!("the references list no `/act_<id>/{}` endpoint", edge.text)),
-            };
-            Some(Recognized::Call(endpoint, call(Some(account), None)))
+            match Endpoint::of_edge(true, &edge.text, method) {
+                Some(Ok(op)) => Some(Recognized::Call(op, call(Some(account), None))),
+                Some(Err(list)) => no(format!(
+                    "the references list only {} for `/act_<id>/{}`",
+                    methods(&list),
+                    edge.text
+                )),
+                None => no(format!("the references list no `/act_<id>/{}` endpoint", edge.text)),
+            }
         }
-        [id, edge] if is_id(id) && edge.text == "copies" => {
-            if method == Method::Post {
-                Some(Recognized::Call(Endpoint::AdSetCopy, call(None, Some(id))))
-            } else {
-                no("the references list only POST for `/<ad set id>/copies`".into())
+        [id, edge] if is_id(id) && Endpoint::of_edge(false, &edge.text, method).is_some() => {
+            match Endpoint::of_edge(false, &edge.text, method)? {
+                Ok(op) => Some(Recognized::Call(op, call(None, Some(id)))),
+                Err(list) => {
+                    let node = edge_node(&edge.text);
+                    no(format!(
+                        "the references list only {} for `/<{} id>/{}`",
+                        methods(&list),
+                        node.map_or("object", Node::title),
+                        edge.text
+                    ))
+                }
             }
         }
         [id] if is_id(id) => {
-            if !matches!(method, Method::Get | Method::Post | Method::Delete) {
-                return no(format!("an object by id takes GET, POST or DELETE, not {method}"));
+            let mut by_id: Vec<Method> = Vec::new();
+            for (_, m, _) in BY_ID {
+                if !by_id.contains(m) {
+                    by_id.push(*m);
+                }
+            }
+            if !by_id.contains(&method) {
+                return no(format!(
+                    "an object by id takes {}, not {method}",
+                    methods(&by_id)
+                ));
             }
             match object_kind(request, &id.text, context) {
                 Some(kind) => {
@@ -147,39 +115,47 @@ pub fn recognize<'r>(request: &'r Request<'_>, context: &ContextIndex) -> Option
     }
 }
 
+/// The node type whose objects have this edge.
+fn edge_node(edge: &str) -> Option<Node> {
+    Endpoint::ALL
+        .iter()
+        .find(|op| op.path().strip_prefix("/{id}/") == Some(edge))
+        .map(|op| op.node())
+}
+
 /// What `/{v}/{id}` addresses (SPEC 1.1 `object`).
-fn object_kind(request: &Request<'_>, id: &str, context: &ContextIndex) -> Option<ObjectKind> {
+fn object_kind(request: &Request<'_>, id: &str, context: &ContextIndex) -> Option<Node> {
     if let Some((kind, _)) = request.object {
         return Some(kind);
     }
-    if context.get(ContextKind::CustomAudiences, id).is_some() {
-        return Some(ObjectKind::CustomAudience);
+    for &node in Node::ALL {
+        let kind = ContextKind::parse(node.context_key());
+        if kind.is_some_and(|k| context.get(k, id).is_some()) {
+            return Some(node);
+        }
     }
-    if context.get(ContextKind::AdSets, id).is_some() {
-        return Some(ObjectKind::AdSet);
-    }
-    // The params, when only one kind takes them all.
+    // The params, when only one node type takes them all.
     let method = request.method()?;
     let names: Vec<&str> = request
         .params()
         .map(|e| e.key.as_str())
-        .filter(|n| !TABLES_DATA.common.iter().any(|c| c == n))
+        .filter(|n| !COMMON.contains(n))
         .collect();
     if names.is_empty() {
         return None;
     }
-    let takes = |kind: ObjectKind| {
-        Endpoint::by_id(kind, method).is_some_and(|e| {
+    let takes = |node: Node| {
+        Endpoint::by_id(node, method).is_some_and(|e| {
             // What create takes also tells the kind, even where an update cannot change it.
-            let create = TABLES_DATA.endpoint(e.table()).create.as_deref();
-            names.iter().all(|n| {
-                TABLES_DATA.takes(e.table(), n) || create.is_some_and(|c| TABLES_DATA.takes(c, n))
-            })
+            let table = e.params();
+            names
+                .iter()
+                .all(|n| table.takes(n) || table.create.is_some_and(|c| c.params().takes(n)))
         })
     };
-    match (takes(ObjectKind::CustomAudience), takes(ObjectKind::AdSet)) {
-        (true, false) => Some(ObjectKind::CustomAudience),
-        (false, true) => Some(ObjectKind::AdSet),
+    let mut taking = Node::ALL.iter().copied().filter(|&n| takes(n));
+    match (taking.next(), taking.next()) {
+        (Some(node), None) => Some(node),
         _ => None,
     }
 }
@@ -200,12 +176,19 @@ mod tests {
             .requests
             .iter()
             .map(|r| match recognize(r, context) {
-                Some(Recognized::Call(e, _)) => e.table().to_string(),
+                Some(Recognized::Call(e, _)) => e.name().to_string(),
                 Some(Recognized::UnknownKind(_)) => "unknown kind".into(),
                 Some(Recognized::NoEndpoint { .. }) => "no endpoint".into(),
                 None => "not advertising".into(),
             })
             .collect()
+    }
+
+    #[test]
+    fn every_node_has_a_context_list() {
+        for node in Node::ALL {
+            assert!(ContextKind::parse(node.context_key()).is_some(), "{node:?}");
+        }
     }
 
     #[test]

@@ -121,9 +121,7 @@ struct CachedCall {
 fn param_issues<'f>(file: &'f FileContext<'_>) -> &'f [params::Issue] {
     file.advertising.issues.get_or_init(|| {
         calls(file)
-            .flat_map(|(request, endpoint, _)| {
-                params::check_params(endpoint.table(), request.params())
-            })
+            .flat_map(|(request, endpoint, _)| params::check_params(endpoint, request.params()))
             .collect()
     })
 }

@@ -1,303 +1,12 @@
-//! The parameter tables of `params.yaml`, loaded once, and the checker that walks a
-//! request's params against them. Rules choose which of its findings they report.
+//! The checker that walks a request's params against its operation's param table
+//! (compiled from `catalog/advertising/params.yaml`). Rules choose which of its findings
+//! they report.
 
-use std::collections::HashMap;
-use std::sync::LazyLock;
-
+use crate::catalog::advertising::{COMMON, Op, ParamSpec, ParamType};
 use crate::diagnostic::did_you_mean;
-use crate::loading::{self, Entry, Format, Limits, Node, Span, Value};
+use crate::loading::{Entry, Node, Span, Value};
 
-const TABLES: &str = include_str!("params.yaml");
-
-/// The rule that reports a param's type, enum and range errors unless its table names another.
-pub const DEFAULT_RULE: &str = "ad-param-invalid";
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum ParamType {
-    String {
-        max_chars: Option<usize>,
-    },
-    NumericString,
-    Int {
-        min: Option<i64>,
-        max: Option<i64>,
-    },
-    Bool,
-    Enum {
-        values: Vec<String>,
-        refused: Vec<(String, String)>,
-        /// The seed omits some values: others are only a warning.
-        open: bool,
-    },
-    List(Box<ParamSpec>),
-    Object {
-        fields: Vec<(String, ParamSpec)>,
-    },
-    JsonString,
-    Datetime,
-    Any,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct ParamSpec {
-    pub ty: ParamType,
-    pub rule: &'static str,
-    pub required: bool,
-}
-
-#[derive(Debug)]
-pub struct EndpointTable {
-    pub source: String,
-    pub params: Vec<(String, ParamSpec)>,
-    /// Params the seed does not name are accepted without a warning.
-    pub open: bool,
-    /// For an update: the create table, whose params the update list omits.
-    pub create: Option<String>,
-    /// Takes its param types from another table (the seed shows none of its own).
-    pub like: Option<String>,
-}
-
-#[derive(Debug)]
-pub struct Tables {
-    pub endpoints: HashMap<String, EndpointTable>,
-    pub common: Vec<String>,
-    pub ad_set_fields: Vec<String>,
-    /// Every name each endpoint takes (see [`Tables::known_names`]), computed once.
-    known: HashMap<String, std::collections::HashSet<String>>,
-}
-
-pub static TABLES_DATA: LazyLock<Tables> = LazyLock::new(|| Tables::parse(TABLES));
-
-fn leak(s: String) -> &'static str {
-    // The tables live for the whole run; rule names are borrowed by every diagnostic.
-    Box::leak(s.into_boxed_str())
-}
-
-impl Tables {
-    fn parse(text: &str) -> Tables {
-        let (docs, problems) = loading::parse_text(text, Format::Yaml, &Limits::DEFAULT);
-        assert!(problems.is_empty(), "params.yaml: {problems:?}");
-        let root = &docs[0];
-        let mut raw: HashMap<String, &Node> = HashMap::new();
-        let endpoints_node = root.get_value("endpoints").expect("params.yaml: endpoints");
-        for e in endpoints_node.as_map().unwrap_or_default() {
-            raw.insert(e.key.to_string(), &e.value);
-        }
-        let mut endpoints = HashMap::new();
-        for (name, node) in &raw {
-            let mut params = Vec::new();
-            for p in node
-                .get_value("params")
-                .and_then(Node::as_map)
-                .unwrap_or_default()
-            {
-                let spec_node = match p.value.get_value("same_as").and_then(Node::as_str) {
-                    Some(other) => raw[other]
-                        .get_value("params")
-                        .and_then(|ps| ps.get_value(&p.key))
-                        .unwrap_or_else(|| panic!("params.yaml: {name}.{} same_as {other}", p.key)),
-                    None => &p.value,
-                };
-                params.push((p.key.to_string(), spec(spec_node, DEFAULT_RULE)));
-            }
-            endpoints.insert(
-                name.clone(),
-                EndpointTable {
-                    source: node
-                        .get_value("source")
-                        .and_then(Node::as_str)
-                        .unwrap_or_default()
-                        .to_string(),
-                    params,
-                    open: node
-                        .get_value("open")
-                        .and_then(Node::as_bool)
-                        .unwrap_or(false),
-                    create: node
-                        .get_value("create")
-                        .and_then(Node::as_str)
-                        .map(str::to_string),
-                    like: node
-                        .get_value("like")
-                        .and_then(Node::as_str)
-                        .map(str::to_string),
-                },
-            );
-        }
-        let names = |key: &str| -> Vec<String> {
-            match root.get_value(key) {
-                Some(n) if n.as_map().is_some() => n
-                    .as_map()
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|e| e.key.to_string())
-                    .collect(),
-                Some(n) => n
-                    .as_seq()
-                    .unwrap_or_default()
-                    .iter()
-                    .filter_map(|i| i.as_str().map(str::to_string))
-                    .collect(),
-                None => Vec::new(),
-            }
-        };
-        let mut tables = Tables {
-            endpoints,
-            common: names("common"),
-            ad_set_fields: names("ad_set_fields"),
-            known: HashMap::new(),
-        };
-        let all: Vec<String> = tables.endpoints.keys().cloned().collect();
-        for name in all {
-            let set = tables
-                .compute_known(&name)
-                .into_iter()
-                .map(str::to_string)
-                .collect();
-            tables.known.insert(name, set);
-        }
-        tables
-    }
-
-    /// Whether the endpoint is known to take a param of this name.
-    pub fn takes(&self, endpoint: &str, name: &str) -> bool {
-        self.known.get(endpoint).is_some_and(|k| k.contains(name))
-    }
-
-    pub fn endpoint(&self, name: &str) -> &EndpointTable {
-        self.endpoints
-            .get(name)
-            .unwrap_or_else(|| panic!("no table {name}"))
-    }
-
-    /// The spec of a param at an endpoint (through `like`).
-    pub fn param(&self, endpoint: &str, param: &str) -> Option<&ParamSpec> {
-        let table = self.endpoint(endpoint);
-        table
-            .params
-            .iter()
-            .find(|(n, _)| n == param)
-            .map(|(_, s)| s)
-            .or_else(|| table.like.as_deref().and_then(|l| self.param(l, param)))
-    }
-
-    /// Every param name the endpoint is known to take.
-    pub fn known_names(&self, endpoint: &str) -> Vec<&str> {
-        let mut names: Vec<&str> = self.known[endpoint].iter().map(String::as_str).collect();
-        names.sort_unstable();
-        names
-    }
-
-    fn compute_known(&self, endpoint: &str) -> Vec<&str> {
-        let table = self.endpoint(endpoint);
-        let mut names: Vec<&str> = table.params.iter().map(|(n, _)| n.as_str()).collect();
-        if let Some(like) = &table.like {
-            names.extend(self.compute_known(like));
-            names.extend(self.ad_set_fields.iter().map(String::as_str));
-        }
-        names.extend(self.common.iter().map(String::as_str));
-        names
-    }
-}
-
-/// A param's spec; items and fields report through their parent's rule unless they name one.
-fn spec(node: &Node, inherited: &'static str) -> ParamSpec {
-    // A bare type name: `items: string`.
-    if let Some(name) = node.as_str() {
-        return ParamSpec {
-            ty: type_of(name, node, inherited),
-            rule: inherited,
-            required: false,
-        };
-    }
-    let name = node
-        .get_value("type")
-        .and_then(Node::as_str)
-        .unwrap_or("any");
-    let rule = node
-        .get_value("rule")
-        .and_then(Node::as_str)
-        .map(|r| leak(r.to_string()))
-        .unwrap_or(inherited);
-    ParamSpec {
-        ty: type_of(name, node, rule),
-        rule,
-        required: node
-            .get_value("required")
-            .and_then(Node::as_bool)
-            .unwrap_or(false),
-    }
-}
-
-fn type_of(name: &str, node: &Node, rule: &'static str) -> ParamType {
-    let int = |key: &str| node.get_value(key).and_then(Node::as_i64);
-    match name {
-        "string" => ParamType::String {
-            max_chars: int("max_chars").map(|n| n as usize),
-        },
-        "numeric_string" => ParamType::NumericString,
-        "int32" => ParamType::Int {
-            min: int("min").or(Some(i32::MIN as i64)),
-            max: int("max").or(Some(i32::MAX as i64)),
-        },
-        "int64" => ParamType::Int {
-            min: int("min"),
-            max: int("max"),
-        },
-        "uint32" => ParamType::Int {
-            min: int("min").or(Some(0)),
-            max: int("max").or(Some(u32::MAX as i64)),
-        },
-        "bool" => ParamType::Bool,
-        "enum" => ParamType::Enum {
-            values: node
-                .get_value("values")
-                .and_then(Node::as_seq)
-                .unwrap_or_default()
-                .iter()
-                .filter_map(|v| v.scalar_text().map(|t| t.into_owned()))
-                .collect(),
-            refused: node
-                .get_value("refused")
-                .and_then(Node::as_map)
-                .unwrap_or_default()
-                .iter()
-                .map(|e| {
-                    (
-                        e.key.to_string(),
-                        e.value.as_str().unwrap_or_default().to_string(),
-                    )
-                })
-                .collect(),
-            open: node
-                .get_value("open")
-                .and_then(Node::as_bool)
-                .unwrap_or(false),
-        },
-        "list" => ParamType::List(Box::new(
-            node.get_value("items")
-                .map(|n| spec(n, rule))
-                .unwrap_or(ParamSpec {
-                    ty: ParamType::Any,
-                    rule,
-                    required: false,
-                }),
-        )),
-        "object" => ParamType::Object {
-            fields: node
-                .get_value("fields")
-                .and_then(Node::as_map)
-                .unwrap_or_default()
-                .iter()
-                .map(|e| (e.key.to_string(), spec(&e.value, rule)))
-                .collect(),
-        },
-        "json_string" => ParamType::JsonString,
-        "datetime" => ParamType::Datetime,
-        "any" => ParamType::Any,
-        other => panic!("params.yaml: unknown type {other}"),
-    }
-}
+pub use crate::catalog::advertising::DEFAULT_RULE;
 
 /// What the checker found about one param.
 #[derive(Debug, Clone, PartialEq)]
@@ -321,19 +30,17 @@ pub struct Issue {
 }
 
 /// Checks every param of a request against an endpoint's table.
-pub fn check_params<'a>(endpoint: &str, params: impl Iterator<Item = &'a Entry>) -> Vec<Issue> {
-    let tables = &*TABLES_DATA;
-    let table = tables.endpoint(endpoint);
+pub fn check_params<'a>(op: Op, params: impl Iterator<Item = &'a Entry>) -> Vec<Issue> {
+    let table = op.params();
     let mut issues = Vec::new();
     for entry in params {
-        match tables.param(endpoint, &entry.key) {
+        match table.param(&entry.key) {
             Some(spec) => check_value(spec, &entry.key, &entry.value, &mut issues),
-            None if tables.common.iter().any(|c| *c == entry.key) || table.open => {}
+            None if COMMON.contains(&entry.key.as_str()) || table.open => {}
             None => {
                 let not_updatable = table
                     .create
-                    .as_deref()
-                    .and_then(|c| tables.param(c, &entry.key))
+                    .and_then(|c| c.params().param(&entry.key))
                     .is_some();
                 if not_updatable {
                     issues.push(Issue {
@@ -347,8 +54,7 @@ pub fn check_params<'a>(endpoint: &str, params: impl Iterator<Item = &'a Entry>)
                     });
                     continue;
                 }
-                let known = tables.known_names(endpoint);
-                let help = match did_you_mean(&entry.key, known.iter().copied()) {
+                let help = match did_you_mean(&entry.key, table.known.iter().copied()) {
                     Some(s) => format!("did you mean `{s}`? ({})", table.source),
                     None => format!(
                         "{} does not list it; the reference's tables are not complete",
@@ -518,7 +224,7 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
                 );
                 return;
             }
-            let suggestion = did_you_mean(&text, values.iter().map(String::as_str));
+            let suggestion = did_you_mean(&text, values.iter().copied());
             let help = match suggestion {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => format!("the values are {}", values.join(", ")),
@@ -552,7 +258,7 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
         },
         ParamType::Object { fields } => match node.resolved().as_map() {
             Some(entries) => {
-                for (field, fspec) in fields {
+                for (field, fspec) in fields.iter() {
                     match entries.iter().find(|e| e.key == *field) {
                         Some(e) => check_value(fspec, &format!("{name}.{field}"), &e.value, out),
                         None if fspec.required => invalid(
@@ -614,16 +320,24 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalog::advertising::PARAM_TABLES;
+    use crate::loading::{self, Format, Limits};
+
+    fn op(name: &str) -> Op {
+        *Op::ALL.iter().find(|o| o.name() == name).unwrap()
+    }
 
     #[test]
     fn tables_load_and_resolve_same_as_and_like() {
-        let t = &*TABLES_DATA;
-        assert!(t.endpoints.len() >= 10);
-        let update = t.param("audience_update", "claim_objective").unwrap();
+        assert!(PARAM_TABLES.len() >= 10);
+        let update = Op::AudienceUpdate
+            .params()
+            .param("claim_objective")
+            .unwrap();
         assert!(matches!(update.ty, ParamType::Enum { .. }));
-        assert!(t.param("ad_set_update", "billing_event").is_some());
-        assert!(!t.known_names("ad_set_update").contains(&"issues_info"));
-        assert!(t.known_names("ad_set_update").contains(&"bid_constraints"));
+        assert!(Op::AdSetUpdate.params().param("billing_event").is_some());
+        assert!(!Op::AdSetUpdate.params().takes("issues_info"));
+        assert!(Op::AdSetUpdate.params().takes("bid_constraints"));
     }
 
     #[test]
@@ -638,8 +352,8 @@ mod tests {
                 _ => {}
             }
         }
-        for table in TABLES_DATA.endpoints.values() {
-            for (_, spec) in &table.params {
+        for table in PARAM_TABLES {
+            for (_, spec) in table.params {
                 walk(spec, &mut routed);
             }
         }
@@ -659,7 +373,7 @@ mod tests {
         {
             let name = line.split('|').nth(1).unwrap().trim();
             assert!(
-                TABLES_DATA.param("audience_create", name).is_some(),
+                op("audience_create").params().param(name).is_some(),
                 "missing {name}"
             );
         }
@@ -692,7 +406,7 @@ mod tests {
                 }
                 for n in name.split(", ") {
                     assert!(
-                        TABLES_DATA.param(table, n).is_some(),
+                        op(table).params().param(n).is_some(),
                         "{table}: missing {n}"
                     );
                 }
@@ -703,7 +417,7 @@ mod tests {
     fn issues(endpoint: &str, yaml: &str) -> Vec<Issue> {
         let (docs, problems) = loading::parse_text(yaml, Format::Yaml, &Limits::DEFAULT);
         assert!(problems.is_empty());
-        check_params(endpoint, docs[0].as_map().unwrap().iter())
+        check_params(op(endpoint), docs[0].as_map().unwrap().iter())
     }
 
     #[test]

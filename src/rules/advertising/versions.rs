@@ -1,52 +1,28 @@
-//! The advertising API's version calendar (`versions.tsv`), loaded once.
+//! The advertising API's version calendar (compiled from
+//! `catalog/advertising/versions.tsv`) and the date arithmetic that judges it.
 
-use std::sync::LazyLock;
-
+use crate::catalog::advertising::{RELEASES, Release, VERSIONS_CHECKED};
 use crate::model::Version;
 
-/// A calendar date, comparable as (year, month, day).
-pub type Date = (i32, u32, u32);
+pub use crate::catalog::advertising::Date;
 
-#[derive(Debug)]
-pub struct Release {
-    pub version: Version,
-    pub released: Date,
-    pub ends: Option<Date>,
-    /// The end date is the project's estimate (written `~YYYY-MM-DD`), not the vendor's.
-    pub ends_estimated: bool,
-}
-
-#[derive(Debug)]
+/// The calendar: its releases, oldest first, and when it was last checked.
 pub struct Calendar {
-    pub checked: String,
-    pub releases: Vec<Release>,
+    pub checked: &'static str,
+    pub releases: &'static [Release],
 }
 
-const TABLE: &str = include_str!("versions.tsv");
+pub static CALENDAR: Calendar = Calendar {
+    checked: VERSIONS_CHECKED,
+    releases: RELEASES,
+};
 
-pub static CALENDAR: LazyLock<Calendar> = LazyLock::new(|| {
-    let checked = TABLE
-        .lines()
-        .find_map(|l| l.strip_prefix("# checked: "))
-        .map(|l| l.split('.').next().unwrap_or(l).to_string())
-        .unwrap_or_default();
-    let releases = TABLE
-        .lines()
-        .filter(|l| l.starts_with('v') && l.as_bytes().get(1).is_some_and(u8::is_ascii_digit))
-        .map(|l| {
-            let cols: Vec<&str> = l.split('\t').collect();
-            Release {
-                version: Version::parse(cols[0]).expect("versions.tsv: version"),
-                released: parse_date(cols[1]).expect("versions.tsv: released"),
-                ends: cols
-                    .get(2)
-                    .and_then(|d| parse_date(d.trim().trim_start_matches('~'))),
-                ends_estimated: cols.get(2).is_some_and(|d| d.trim().starts_with('~')),
-            }
-        })
-        .collect();
-    Calendar { checked, releases }
-});
+fn version_of(release: &Release) -> Version {
+    Version {
+        major: release.version.0,
+        minor: release.version.1,
+    }
+}
 
 pub fn parse_date(text: &str) -> Option<Date> {
     let mut parts = text.trim().split('-');
@@ -85,8 +61,8 @@ fn civil_from_days(days: i64) -> Date {
 /// Why a version can no longer be called on `today`, if it cannot, and whether the end
 /// is the vendor's (`true`) or an estimate.
 pub fn ended(version: Version, today: Date) -> Option<(String, bool)> {
-    let cal = &*CALENDAR;
-    if let Some(r) = cal.releases.iter().find(|r| r.version == version) {
+    let cal = &CALENDAR;
+    if let Some(r) = cal.releases.iter().find(|r| version_of(r) == version) {
         return r.ends.filter(|&end| end < today).map(|end| {
             if r.ends_estimated {
                 (
@@ -104,21 +80,16 @@ pub fn ended(version: Version, today: Date) -> Option<(String, bool)> {
             }
         });
     }
-    let oldest = cal.releases.first()?;
-    if version < oldest.version {
-        let when = oldest
+    let oldest_release = cal.releases.first()?;
+    let oldest = version_of(oldest_release);
+    if version < oldest {
+        let when = oldest_release
             .ends
-            .map(|e| {
-                format!(
-                    ", and {} itself ended on {}",
-                    oldest.version,
-                    format_date(e)
-                )
-            })
+            .map(|e| format!(", and {oldest} itself ended on {}", format_date(e)))
             .unwrap_or_default();
         return Some((
-            format!("{version} is older than {}{when}", oldest.version),
-            oldest.ends.is_some() && !oldest.ends_estimated,
+            format!("{version} is older than {oldest}{when}"),
+            oldest_release.ends.is_some() && !oldest_release.ends_estimated,
         ));
     }
     None

@@ -1,6 +1,5 @@
 //! Rules of the code-hosting API (seed 000): token scope coverage and reach.
 
-pub mod catalog;
 pub mod scopes;
 pub mod token_missing_permission;
 pub mod token_over_privileged;
@@ -13,7 +12,7 @@ use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
-use catalog::{Access, CATALOG, NameError, PermissionId, Scope};
+use crate::catalog::codehost::{Access, CATALOG, NameError, PermissionId, Scope};
 
 use crate::diagnostic::did_you_mean;
 use crate::loading::{Node, Span};
@@ -152,7 +151,7 @@ pub fn request_token<'a>(request: &Request<'a>, config: &'a Config) -> Option<Re
 /// mostly share one).
 #[derive(Default)]
 pub struct FileCache<'a> {
-    rows: OnceCell<Vec<Vec<&'static catalog::Endpoint>>>,
+    rows: OnceCell<Vec<Vec<&'static crate::catalog::codehost::Endpoint>>>,
     tokens: OnceCell<Tokens<'a>>,
 }
 
@@ -165,7 +164,10 @@ struct Tokens<'a> {
 
 /// The endpoint rows of request `i`'s path: none when it is not a code-hosting request
 /// with a readable line.
-pub fn rows<'f>(file: &'f FileContext<'_>, i: usize) -> &'f [&'static catalog::Endpoint] {
+pub fn rows<'f>(
+    file: &'f FileContext<'_>,
+    i: usize,
+) -> &'f [&'static crate::catalog::codehost::Endpoint] {
     let rows = file.codehost.rows.get_or_init(|| {
         file.model
             .requests
@@ -210,7 +212,7 @@ pub enum RequestNeed<'r> {
     /// A GET of a public resource (`public: true`): no permission.
     Nothing,
     /// The permission its endpoint row lists.
-    Row(&'static catalog::Endpoint, &'r RequestLine),
+    Row(&'static crate::catalog::codehost::Endpoint, &'r RequestLine),
     /// Its line cannot be read, or no row lists its path and method.
     Unknown,
 }
@@ -265,7 +267,7 @@ impl TokenUses {
 }
 
 /// The endpoint rows of the template a request line's path matches.
-pub fn endpoint_rows(line: &RequestLine) -> Vec<&'static catalog::Endpoint> {
+pub fn endpoint_rows(line: &RequestLine) -> Vec<&'static crate::catalog::codehost::Endpoint> {
     let segments: Vec<&str> = line.segments.iter().map(|s| s.text.as_str()).collect();
     CATALOG.match_path(&segments)
 }

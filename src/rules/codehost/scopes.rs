@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::loading::{LineIndex, Span};
 use crate::model::{FileModel, TokenRef};
 
-use super::catalog::{Access, CATALOG, Scope};
+use crate::catalog::codehost::{Access, CATALOG, Scope};
 
 /// One request's need, for the per-request listing.
 #[derive(Debug, Serialize)]

@@ -3,7 +3,7 @@ use crate::example;
 use crate::model::Method;
 use crate::rules::{FileContext, Group, Rule, RuleMeta};
 
-use super::catalog::{Access, CATALOG};
+use crate::catalog::codehost::{Access, CATALOG};
 
 pub struct TokenMissingPermission;
 
@@ -95,11 +95,11 @@ impl Rule for TokenMissingPermission {
 mod tests {
     use std::path::{Path, PathBuf};
 
+    use crate::catalog::codehost::{Access, CATALOG, Segment};
     use crate::engine::{Settings, lint_bytes};
     use crate::loading::Limits;
     use crate::model::config::Config;
     use crate::model::context::ContextIndex;
-    use crate::rules::codehost::catalog::{Access, CATALOG, Segment};
 
     fn settings() -> Settings {
         Settings {
@@ -136,7 +136,7 @@ mod tests {
     /// when it needs write, allowed at its level and by write.
     #[test]
     fn every_endpoint_row_is_checked_at_its_level() {
-        for e in &CATALOG.endpoints {
+        for e in CATALOG.endpoints {
             let path: String = e
                 .segments
                 .iter()
@@ -156,7 +156,7 @@ mod tests {
             assert!(missing[0].contains(name), "{missing:?}");
             let ok = coverage_errors(&file(scope, name, Some(e.access.as_str()), method, &path));
             assert!(ok.is_empty(), "{method} {path} with {name}: {ok:?}");
-            let slug = crate::rules::codehost::catalog::normalize(name);
+            let slug = crate::catalog::codehost::normalize(name);
             assert!(coverage_errors(&file(scope, &slug, Some("write"), method, &path)).is_empty());
             if e.access == Access::Write {
                 let read = coverage_errors(&file(scope, name, Some("read"), method, &path));

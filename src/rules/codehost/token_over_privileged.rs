@@ -7,8 +7,8 @@ use crate::model::TokenRef;
 use crate::model::token::Token;
 use crate::rules::{FileContext, Group, Rule, RuleMeta, RunContext, RunFacts};
 
-use super::catalog::{Access, CATALOG, Scope};
 use super::{TokenUses, request_need};
+use crate::catalog::codehost::{Access, CATALOG, Scope};
 
 pub struct TokenOverPrivileged;
 

@@ -1,13 +1,10 @@
-//! The code-hosting permission catalog (seed 000) as data: `permissions.tsv`, parsed
-//! once. Code here only indexes it and matches paths to its templates.
+//! The code-hosting permission catalog, compiled from `catalog/codehost/` by the build
+//! (see catalog/README.md): the permissions, their endpoint rows, the names users write
+//! for them, and a router from a concrete path to its rows. Nothing is parsed at run time.
 
-use std::collections::HashMap;
 use std::fmt;
-use std::sync::LazyLock;
 
-use crate::model::Method;
-
-const TABLE: &str = include_str!("permissions.tsv");
+use crate::model::request_line::Method;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scope {
@@ -88,20 +85,42 @@ pub enum Segment {
 pub struct Endpoint {
     pub method: Method,
     pub template: &'static str,
-    pub segments: Vec<Segment>,
+    pub segments: &'static [Segment],
     pub permission: PermissionId,
     pub access: Access,
 }
 
+/// A node of the path router: its literal children (sorted for binary search), its
+/// placeholder child and the endpoint rows whose template ends here.
 #[derive(Debug)]
-pub struct Catalog {
-    pub permissions: Vec<Permission>,
-    pub endpoints: Vec<Endpoint>,
-    /// Normalized name (title or slug) to the permissions it names, one per scope.
-    names: HashMap<String, Vec<PermissionId>>,
+pub struct RouteNode {
+    pub literals: &'static [(&'static str, usize)],
+    pub placeholder: Option<usize>,
+    pub endpoints: &'static [usize],
 }
 
-/// Names match ignoring case, with spaces, hyphens and underscores alike (SPEC 1.3).
+mod generated {
+    use super::*;
+    include!(concat!(env!("OUT_DIR"), "/codehost.rs"));
+}
+
+#[derive(Debug)]
+pub struct Catalog {
+    pub permissions: &'static [Permission],
+    pub endpoints: &'static [Endpoint],
+    /// Normalized name (title or slug) to the permissions it names, one per scope.
+    names: &'static [(&'static str, &'static [PermissionId])],
+    router: &'static [RouteNode],
+}
+
+pub static CATALOG: Catalog = Catalog {
+    permissions: generated::PERMISSIONS,
+    endpoints: generated::ENDPOINTS,
+    names: generated::NAMES,
+    router: generated::ROUTER,
+};
+
+/// Names match ignoring case, with spaces, hyphens and underscores alike.
 pub fn normalize(name: &str) -> String {
     name.trim()
         .chars()
@@ -119,74 +138,22 @@ pub enum NameError {
     WrongScope { belongs_to: Vec<Scope> },
 }
 
-pub static CATALOG: LazyLock<Catalog> = LazyLock::new(|| Catalog::parse(TABLE));
-
 impl Catalog {
-    fn parse(table: &'static str) -> Catalog {
-        let mut catalog = Catalog {
-            permissions: Vec::new(),
-            endpoints: Vec::new(),
-            names: HashMap::new(),
-        };
-        let mut ids: HashMap<(Scope, &str), PermissionId> = HashMap::new();
-        let mut id_of =
-            |catalog: &mut Catalog, scope: Scope, title: &'static str| -> PermissionId {
-                *ids.entry((scope, title)).or_insert_with(|| {
-                    catalog.permissions.push(Permission { scope, title });
-                    let id = catalog.permissions.len() - 1;
-                    catalog.names.entry(normalize(title)).or_default().push(id);
-                    id
-                })
-            };
-        for line in table
-            .lines()
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        {
-            let cols: Vec<&'static str> = line.split('\t').collect();
-            let scope = Scope::parse(cols[1]).unwrap_or_else(|| panic!("bad scope in {line}"));
-            let id = id_of(&mut catalog, scope, cols[2]);
-            match cols[0] {
-                "endpoint" => {
-                    let template = cols[4];
-                    catalog.endpoints.push(Endpoint {
-                        method: Method::parse(cols[3])
-                            .unwrap_or_else(|| panic!("bad method in {line}")),
-                        template,
-                        segments: template
-                            .split('/')
-                            .filter(|s| !s.is_empty())
-                            .map(
-                                |s| match s.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                                    Some(name) => Segment::Placeholder(name),
-                                    None => Segment::Literal(s),
-                                },
-                            )
-                            .collect(),
-                        permission: id,
-                        access: Access::parse(cols[5])
-                            .unwrap_or_else(|| panic!("bad access in {line}")),
-                    });
-                }
-                "permission" => {}
-                "alias" => {
-                    let names = catalog.names.entry(normalize(cols[3])).or_default();
-                    if !names.contains(&id) {
-                        names.push(id);
-                    }
-                }
-                other => panic!("unknown row kind {other}"),
-            }
-        }
-        catalog
-    }
-
     pub fn permission(&self, id: PermissionId) -> &Permission {
         &self.permissions[id]
     }
 
+    fn named(&self, name: &str) -> Option<&'static [PermissionId]> {
+        let key = normalize(name);
+        self.names
+            .binary_search_by(|(n, _)| (*n).cmp(key.as_str()))
+            .ok()
+            .map(|i| self.names[i].1)
+    }
+
     /// The permission a name means at a scope.
     pub fn lookup(&self, scope: Scope, name: &str) -> Result<PermissionId, NameError> {
-        match self.names.get(&normalize(name)) {
+        match self.named(name) {
             Some(ids) => ids
                 .iter()
                 .copied()
@@ -209,33 +176,35 @@ impl Catalog {
 
     /// The endpoint rows of the template a concrete path matches. Literal segments
     /// win over placeholders, position by position.
-    pub fn match_path<'a>(&'a self, segments: &[&str]) -> Vec<&'a Endpoint> {
-        let matches = |e: &Endpoint| {
-            e.segments.len() == segments.len()
-                && e.segments.iter().zip(segments).all(|(t, s)| match t {
-                    Segment::Literal(l) => l == s,
-                    Segment::Placeholder(_) => !s.is_empty(),
-                })
-        };
-        let literal_mask = |e: &Endpoint| -> Vec<bool> {
-            e.segments
-                .iter()
-                .map(|s| matches!(s, Segment::Literal(_)))
-                .collect()
-        };
-        let candidates: Vec<&Endpoint> = self.endpoints.iter().filter(|e| matches(e)).collect();
-        let Some(best) = candidates.iter().map(|e| literal_mask(e)).max() else {
+    pub fn match_path(&self, segments: &[&str]) -> Vec<&'static Endpoint> {
+        let Some(node) = self.route(0, segments) else {
             return Vec::new();
         };
-        let template = candidates
-            .iter()
-            .find(|e| literal_mask(e) == best)
-            .map(|e| e.template)
-            .unwrap_or_default();
-        candidates
-            .into_iter()
+        let endpoints: &'static [Endpoint] = self.endpoints;
+        let rows = self.router[node].endpoints;
+        let template = endpoints[rows[0]].template;
+        rows.iter()
+            .map(|&i| &endpoints[i])
             .filter(|e| e.template == template)
             .collect()
+    }
+
+    /// The router node where a path ends with endpoint rows, trying the literal child
+    /// before the placeholder at each segment.
+    fn route(&self, node: usize, segments: &[&str]) -> Option<usize> {
+        let here = &self.router[node];
+        let Some((first, rest)) = segments.split_first() else {
+            return (!here.endpoints.is_empty()).then_some(node);
+        };
+        if let Ok(i) = here.literals.binary_search_by(|(l, _)| (*l).cmp(first))
+            && let Some(found) = self.route(here.literals[i].1, rest)
+        {
+            return Some(found);
+        }
+        match here.placeholder {
+            Some(child) if !first.is_empty() => self.route(child, rest),
+            _ => None,
+        }
     }
 }
 
@@ -243,7 +212,7 @@ impl Catalog {
 mod tests {
     use super::*;
 
-    const SEED: &str = include_str!("../../../seeds/000_85e8071d2173106c.txt");
+    const SEED: &str = include_str!("../../seeds/000_85e8071d2173106c.txt");
 
     #[test]
     fn every_endpoint_row_of_the_seed_is_in_the_table() {

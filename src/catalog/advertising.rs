@@ -1,0 +1,232 @@
+//! The advertising API's tables (`catalog/advertising/`): node types, operations and
+//! their routes, each operation's params with their types and enums, the version
+//! calendar, and the ad set tables that single rules judge by.
+
+use crate::model::request_line::Method;
+
+use super::sorted_get;
+
+mod generated {
+    use super::*;
+    include!(concat!(env!("OUT_DIR"), "/advertising.rs"));
+}
+
+pub use generated::{
+    ACCOUNT_EDGES, AD_SET_FIELDS, BILLING_EVENTS, BY_ID, COMMON, CURRENCY_UNITS, DESCRIBED_UNNAMED,
+    DOUBLED_COUNTRIES, GOAL_WORDS, JSON_ENCODED, MINIMUM_ROWS, Node, OBJECT_EDGES, OBJECTIVES, Op,
+    PARAM_TABLES, READ_ONLY, RELEASES, UNMAPPED_GOAL_WORDS, VERSIONS_CHECKED,
+};
+
+/// The rule that reports a param's type, enum and range errors unless its table names another.
+pub const DEFAULT_RULE: &str = "ad-param-invalid";
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParamType {
+    String {
+        max_chars: Option<usize>,
+    },
+    NumericString,
+    Int {
+        min: Option<i64>,
+        max: Option<i64>,
+    },
+    Bool,
+    Enum {
+        values: &'static [&'static str],
+        /// Values the API will not take, with why.
+        refused: &'static [(&'static str, &'static str)],
+        /// The reference omits some values: others are only a warning.
+        open: bool,
+    },
+    List(&'static ParamSpec),
+    Object {
+        fields: &'static [(&'static str, ParamSpec)],
+    },
+    JsonString,
+    Datetime,
+    Any,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParamSpec {
+    pub ty: ParamType,
+    pub rule: &'static str,
+    pub required: bool,
+}
+
+/// An operation's param table.
+#[derive(Debug)]
+pub struct EndpointTable {
+    pub op: Op,
+    pub source: &'static str,
+    pub params: &'static [(&'static str, ParamSpec)],
+    /// Params the reference does not name are accepted without a warning.
+    pub open: bool,
+    /// For an update: the create operation, whose params the update list omits.
+    pub create: Option<Op>,
+    /// Takes its param types from another operation (the reference shows none of its own).
+    pub like: Option<Op>,
+    /// Every name the operation takes, sorted.
+    pub known: &'static [&'static str],
+}
+
+impl EndpointTable {
+    /// The spec of a param (through `like`).
+    pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
+        let params: &'static [(&'static str, ParamSpec)] = self.params;
+        params
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, s)| s)
+            .or_else(|| self.like.and_then(|l| l.params().param(name)))
+    }
+
+    /// Whether the operation is known to take a param of this name.
+    pub fn takes(&self, name: &str) -> bool {
+        self.known.binary_search(&name).is_ok()
+    }
+}
+
+impl Op {
+    pub fn params(self) -> &'static EndpointTable {
+        &PARAM_TABLES[self as usize]
+    }
+
+    /// The operation of `/act_<id>/<edge>` or `/<id>/<edge>` by method, and the methods
+    /// the edge has; `None` for an edge no operation has.
+    pub fn of_edge(account: bool, edge: &str, method: Method) -> Option<Result<Op, Vec<Method>>> {
+        let table = if account { ACCOUNT_EDGES } else { OBJECT_EDGES };
+        let calls = sorted_get(table, edge)?;
+        Some(
+            calls
+                .iter()
+                .find(|(m, _)| *m == method)
+                .map(|(_, op)| *op)
+                .ok_or_else(|| calls.iter().map(|(m, _)| *m).collect()),
+        )
+    }
+
+    /// The operation of `/<id>` on a node by method.
+    pub fn by_id(node: Node, method: Method) -> Option<Op> {
+        BY_ID
+            .iter()
+            .find(|(n, m, _)| *n == node && *m == method)
+            .map(|(_, _, op)| *op)
+    }
+}
+
+impl Node {
+    pub fn parse(text: &str) -> Option<Node> {
+        Node::ALL.iter().copied().find(|n| n.name() == text)
+    }
+}
+
+/// A calendar date, comparable as (year, month, day).
+pub type Date = (i32, u32, u32);
+
+/// A version of the advertising API.
+#[derive(Debug)]
+pub struct Release {
+    /// (major, minor)
+    pub version: (u32, u32),
+    pub released: Date,
+    /// The date calls to it stop working, where it is stated.
+    pub ends: Option<Date>,
+    /// The end date is the project's estimate (written `~YYYY-MM-DD`), not the vendor's.
+    pub ends_estimated: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Minimum {
+    UsdCents(i64),
+    TimesBidAmount(i64),
+}
+
+/// A row of the minimum daily budget table.
+#[derive(Debug)]
+pub struct MinimumRow {
+    pub bid_strategy: &'static str,
+    /// The reference's "Billing event" cell.
+    pub billing: &'static str,
+    pub minimum: Minimum,
+    /// The minimum as the reference writes it (`0.50`).
+    pub written: &'static str,
+    /// Doubled for the listed countries (all rows but one).
+    pub doubled: bool,
+}
+
+/// The row an ad set with this strategy and billing event falls under.
+pub fn minimum_row(bid_strategy: &str, billing_event: &str) -> Option<&'static MinimumRow> {
+    let by_strategy = sorted_get(BILLING_EVENTS, billing_event)?;
+    sorted_get(by_strategy, bid_strategy).map(|&i| &MINIMUM_ROWS[i])
+}
+
+pub fn is_doubled_country(code: &str) -> bool {
+    DOUBLED_COUNTRIES.iter().any(|(c, _)| *c == code)
+}
+
+/// Budget units per unit of a currency (100 for cents).
+pub fn currency_unit(currency: &str) -> Option<i64> {
+    sorted_get(CURRENCY_UNITS, currency).copied()
+}
+
+/// An outcome-driven objective: the reference's name for it and its goal words.
+#[derive(Debug)]
+pub struct Objective {
+    pub seed: &'static str,
+    pub words: &'static [&'static str],
+}
+
+pub fn objective(name: &str) -> Option<&'static Objective> {
+    sorted_get(OBJECTIVES, name)
+}
+
+/// The goals an objective offers, in the order of its words; `None` for an objective
+/// that is not outcome-driven.
+pub fn goals(objective_name: &str) -> Option<Vec<&'static str>> {
+    let o = objective(objective_name)?;
+    let mut goals: Vec<&'static str> = Vec::new();
+    for w in o.words {
+        for g in sorted_get(GOAL_WORDS, w).copied().unwrap_or_default() {
+            if !goals.contains(g) {
+                goals.push(g);
+            }
+        }
+    }
+    Some(goals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_in_op_order_and_sorted() {
+        for (i, op) in Op::ALL.iter().enumerate() {
+            assert_eq!(*op as usize, i);
+            assert_eq!(op.params().op, *op);
+            assert!(op.params().known.is_sorted());
+        }
+        assert!(ACCOUNT_EDGES.is_sorted_by_key(|(e, _)| *e));
+        assert!(BILLING_EVENTS.is_sorted_by_key(|(e, _)| *e));
+        assert!(OBJECTIVES.is_sorted_by_key(|(e, _)| *e));
+    }
+
+    #[test]
+    fn routes() {
+        assert_eq!(
+            Op::of_edge(true, "adsets", Method::Post),
+            Some(Ok(Op::AdSetCreate))
+        );
+        assert_eq!(
+            Op::of_edge(true, "adsets", Method::Get),
+            Some(Err(vec![Method::Post]))
+        );
+        assert_eq!(Op::of_edge(true, "campaigns", Method::Post), None);
+        assert_eq!(
+            Op::by_id(Node::AdSet, Method::Delete),
+            Some(Op::AdSetDelete)
+        );
+        assert_eq!(Node::parse("custom_audience"), Some(Node::CustomAudience));
+    }
+}

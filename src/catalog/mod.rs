@@ -1,0 +1,16 @@
+//! The APIs' tables, compiled from the data under `catalog/` by the build step
+//! (build/main.rs): static arrays, sorted indexes and routers, with the few functions
+//! that look things up in them. Nothing here is parsed at run time, and this module
+//! imports nothing of the crate but the HTTP method and the name suggester.
+
+pub mod advertising;
+pub mod codehost;
+pub mod geo;
+
+/// `&[(key, value)]` sorted by key: the value of a key.
+pub fn sorted_get<'t, V>(table: &'t [(&str, V)], key: &str) -> Option<&'t V> {
+    table
+        .binary_search_by(|(k, _)| (*k).cmp(key))
+        .ok()
+        .map(|i| &table[i].1)
+}
