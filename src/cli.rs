@@ -7,11 +7,12 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::diagnostic::{Severity, did_you_mean};
+use crate::diagnostic::Severity;
 use crate::engine::{self, FileResult, Settings};
 use crate::model::config::Config;
 use crate::reports;
 use crate::rules::{self, REGISTRY};
+use crate::suggest::did_you_mean;
 use crate::walk;
 
 #[derive(Parser, Debug)]

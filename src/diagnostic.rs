@@ -5,7 +5,6 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::loading::Span;
-use crate::rules::RuleMeta;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -68,11 +67,18 @@ pub struct Diagnostic {
     pub secret: bool,
 }
 
+/// What a diagnostic takes from the rule that reports it (the rules' metadata implements
+/// it; this module does not depend on the rules).
+pub trait Reporter {
+    fn rule_name(&self) -> &'static str;
+    fn default_severity(&self) -> Severity;
+}
+
 impl Diagnostic {
-    pub fn new(meta: &RuleMeta, span: Span, message: impl Into<String>) -> Self {
+    pub fn new(meta: &impl Reporter, span: Span, message: impl Into<String>) -> Self {
         Diagnostic {
-            rule: meta.name,
-            severity: meta.severity,
+            rule: meta.rule_name(),
+            severity: meta.default_severity(),
             message: message.into(),
             help: None,
             api_error: None,
@@ -108,32 +114,5 @@ impl Diagnostic {
     pub fn secret(mut self) -> Self {
         self.secret = true;
         self
-    }
-}
-
-/// The closest candidate to `word` by edit distance, for "did you mean".
-pub fn did_you_mean<'c>(
-    word: &str,
-    candidates: impl IntoIterator<Item = &'c str>,
-) -> Option<&'c str> {
-    let lower = word.to_lowercase();
-    candidates
-        .into_iter()
-        .map(|c| (strsim::jaro_winkler(&lower, &c.to_lowercase()), c))
-        .filter(|(score, _)| *score >= 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn suggestions() {
-        let keys = ["request", "params", "token", "object", "public"];
-        assert_eq!(did_you_mean("parms", keys), Some("params"));
-        assert_eq!(did_you_mean("Request", keys), Some("request"));
-        assert_eq!(did_you_mean("zzz", keys), None);
     }
 }

@@ -19,4 +19,7 @@ pub mod rules;
 pub mod schema;
 pub mod server;
 pub mod settings;
+pub mod suggest;
+#[cfg(test)]
+pub mod testing;
 pub mod walk;

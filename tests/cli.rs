@@ -303,11 +303,11 @@ fn json_matches_spec_5_field_for_field() {
             std::fs::read_dir(dir)
                 .unwrap()
                 .filter(|f| {
-                    !f.as_ref()
+                    f.as_ref()
                         .unwrap()
                         .path()
                         .extension()
-                        .is_some_and(|e| e == "out")
+                        .is_none_or(|e| e != "out")
                 })
                 .count()
         })

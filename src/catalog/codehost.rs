@@ -168,7 +168,7 @@ impl Catalog {
                     .filter(|p| p.scope == scope)
                     .map(|p| p.title);
                 Err(NameError::Unknown {
-                    suggestion: crate::diagnostic::did_you_mean(name, titles),
+                    suggestion: crate::suggest::did_you_mean(name, titles),
                 })
             }
         }

@@ -7,9 +7,10 @@ use std::sync::OnceLock;
 
 use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
 
-use crate::diagnostic::{Severity, did_you_mean};
+use crate::diagnostic::Severity;
 use crate::loading::{self, Format, Limits, LineIndex, Node, Span, Value};
 use crate::model::Version;
+use crate::suggest::did_you_mean;
 
 pub const CONFIG_FILE: &str = ".reqlint.yaml";
 

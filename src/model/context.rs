@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::diagnostic::did_you_mean;
 use crate::loading::{self, Format, Limits, LineIndex, Node, Value};
+use crate::suggest::did_you_mean;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {

@@ -9,9 +9,9 @@ pub mod secrets;
 pub mod suppressions;
 pub mod token;
 
-use crate::diagnostic::did_you_mean;
 use crate::loading::encoded::decode_in_place;
 use crate::loading::{Entry, Limits, Node, Problem, Span, Value};
+use crate::suggest::did_you_mean;
 pub use request_line::{Api, LineError, Method, RequestLine, Segment, Version};
 
 /// Keys of one request (SPEC 1.1).

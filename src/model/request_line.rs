@@ -254,7 +254,7 @@ fn check_method(text: &str, span: Span) -> Result<Method, LineError> {
         ));
     }
     let names = Method::ALL.map(Method::as_str);
-    let help = match crate::diagnostic::did_you_mean(text, names) {
+    let help = match crate::suggest::did_you_mean(text, names) {
         Some(m) => format!("did you mean `{m}`? The methods are GET, POST, PUT, PATCH and DELETE"),
         None => "the methods are GET, POST, PUT, PATCH and DELETE".into(),
     };

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 pub mod advertising;
 pub mod codehost;
 pub mod core;
+pub mod shelf;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::loading::Problem;
@@ -69,6 +70,16 @@ pub struct RuleMeta {
     pub source: &'static str,
     pub bad: Example,
     pub good: Example,
+}
+
+impl crate::diagnostic::Reporter for RuleMeta {
+    fn rule_name(&self) -> &'static str {
+        self.name
+    }
+
+    fn default_severity(&self) -> Severity {
+        self.severity
+    }
 }
 
 /// What a rule sees of one file.
@@ -194,36 +205,6 @@ pub fn find(name: &str) -> Option<&'static dyn Rule> {
 
 pub fn names() -> Vec<&'static str> {
     REGISTRY.iter().map(|r| r.meta().name).collect()
-}
-
-/// Lints a YAML request file with a config and a context snapshot, for rule tests.
-#[cfg(test)]
-pub fn test_diagnostics(
-    rule: &str,
-    config: Config,
-    context_yaml: &str,
-    yaml: &str,
-) -> Vec<Diagnostic> {
-    use std::path::Path;
-    let mut context = ContextIndex::default();
-    context
-        .add_text(context_yaml.as_bytes().to_vec(), Path::new("c.yaml"))
-        .expect("the test's context snapshot is valid");
-    let settings = crate::engine::Settings {
-        config,
-        context,
-        limits: crate::loading::Limits::DEFAULT,
-    };
-    crate::engine::lint_bytes(
-        "t.req.yaml",
-        Path::new("t.req.yaml"),
-        yaml.as_bytes().to_vec(),
-        &settings,
-    )
-    .diagnostics
-    .into_iter()
-    .filter(|d| d.rule == rule)
-    .collect()
 }
 
 #[cfg(test)]

@@ -71,7 +71,7 @@ impl Rule for AdSetBothBudgets {
 #[cfg(test)]
 mod tests {
     use super::META;
-    use crate::rules::advertising::adset_budget_below_minimum::tests::lint;
+    use crate::testing::diagnostics_with_rates as lint;
 
     fn found(request: &str, params: &str) -> Vec<String> {
         let yaml = format!("request: {request}\nobject: ad_set\nparams:\n{params}");

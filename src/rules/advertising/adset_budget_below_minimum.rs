@@ -248,11 +248,9 @@ impl Rule for AdSetBudgetBelowMinimum {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use std::path::PathBuf;
 
     use super::*;
     use crate::catalog::advertising::{BILLING_EVENTS, DOUBLED_COUNTRIES};
-    use crate::model::config::Config;
 
     const SEED: &str = include_str!("../../../seeds/002_df9fd792f0eab53c.txt");
 
@@ -342,20 +340,7 @@ pub(crate) mod tests {
 
     const CONTEXT: &str = "ad_accounts:\n  - {id: act_1, currency: USD, business_country_code: US}\n  - {id: act_2, currency: USD, business_country_code: BR}\n  - {id: act_3, currency: USD}\n  - {id: act_4, currency: EUR, business_country_code: DE}\n  - {id: act_5, currency: JPY, business_country_code: JP}\n  - {id: act_6, currency: XYZ, business_country_code: US}\nad_sets:\n  - {id: '901', account_id: '1', bid_strategy: LOWEST_COST_WITH_BID_CAP, billing_event: LINK_CLICKS, bid_amount: 300}\n  - {id: '902', account_id: '2'}\n  - {id: '903'}\n";
 
-    /// The diagnostics of `rule` on a request file, with a context snapshot and rates;
-    /// the other rules of this group test their edge cases with it too.
-    pub(crate) fn lint(
-        rule: &str,
-        yaml: &str,
-        context_yaml: &str,
-        rates: &[(&str, f64)],
-    ) -> Vec<crate::diagnostic::Diagnostic> {
-        let mut config = Config::defaults(PathBuf::from("."));
-        for (c, r) in rates {
-            config.currency_rates.insert(c.to_string(), *r);
-        }
-        crate::rules::test_diagnostics(rule, config, context_yaml, yaml)
-    }
+    use crate::testing::diagnostics_with_rates as lint;
 
     fn messages(yaml: &str, rates: &[(&str, f64)]) -> Vec<String> {
         lint(META.name, yaml, CONTEXT, rates)

@@ -3,8 +3,8 @@ use crate::example;
 use crate::rules::{FileContext, Group, Rule, RuleMeta};
 
 use super::Endpoint;
+use super::FLAGGED;
 use super::adset_lookup::{Origin, id_text, set_by, targeted_audiences, text};
-use super::audience_flagged_edit::FLAGGED;
 
 pub struct AdSetFlaggedAudience;
 

@@ -4,11 +4,12 @@
 
 use std::borrow::Cow;
 
-use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::diagnostic::Diagnostic;
 use crate::loading::{Entry, Node, Span, Value};
 use crate::model::Request;
 use crate::model::context::Kind;
 use crate::rules::{FileContext, RuleMeta};
+use crate::suggest::did_you_mean;
 
 use super::Endpoint;
 
@@ -361,7 +362,7 @@ ad_sets:
     }
 
     pub fn lint(rule: &str, yaml: &str) -> Vec<Found> {
-        crate::rules::test_diagnostics(rule, Config::defaults(".".into()), CONTEXT, yaml)
+        crate::testing::diagnostics(rule, Config::defaults(".".into()), CONTEXT, yaml)
             .iter()
             .map(|d| Found {
                 message: d.message.clone(),

@@ -65,7 +65,7 @@ impl Rule for AdSetLifetimeBudgetWithoutEndTime {
 #[cfg(test)]
 mod tests {
     use super::META;
-    use crate::rules::advertising::adset_budget_below_minimum::tests::lint;
+    use crate::testing::diagnostics_with_rates as lint;
 
     fn fires(request: &str, params: &str) -> bool {
         let yaml = format!("request: {request}\nobject: ad_set\nparams:\n{params}");

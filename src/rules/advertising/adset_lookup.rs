@@ -127,7 +127,7 @@ pub mod testing {
 
     /// `(message, the text the diagnostic points at)` of `rule`'s diagnostics.
     pub fn lint(rule: &str, context: &str, yaml: &str) -> Vec<(String, String)> {
-        crate::rules::test_diagnostics(rule, Config::defaults(".".into()), context, yaml)
+        crate::testing::diagnostics(rule, Config::defaults(".".into()), context, yaml)
             .iter()
             .map(|d| (d.message.clone(), yaml[d.span.range()].to_string()))
             .collect()

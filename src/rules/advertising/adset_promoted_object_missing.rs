@@ -126,7 +126,7 @@ impl Rule for AdSetPromotedObjectMissing {
 #[cfg(test)]
 mod tests {
     use super::META;
-    use crate::rules::advertising::adset_budget_below_minimum::tests::lint;
+    use crate::testing::diagnostics_with_rates as lint;
 
     /// (line:column, message) of each diagnostic of this rule.
     fn found(params: &str) -> Vec<(String, String)> {

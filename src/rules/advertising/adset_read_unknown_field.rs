@@ -1,7 +1,8 @@
-use crate::diagnostic::{Diagnostic, Severity, did_you_mean};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::encoded::SourceMap;
 use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::suggest::did_you_mean;
 
 use super::Endpoint;
 use crate::catalog::advertising::{AD_SET_FIELDS, DESCRIBED_UNNAMED, READ_ONLY};

@@ -52,15 +52,8 @@ pub fn is_date(text: &str) -> bool {
     let (Some(y), Some(m), Some(d)) = (num(0..4), num(5..7), num(8..10)) else {
         return false;
     };
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let days = match m {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return false,
-    };
-    (1..=days).contains(&d)
+    let days = crate::rules::shelf::time::days_in_month(i64::from(y), i64::from(m));
+    (1..=days).contains(&i64::from(d))
 }
 
 /// A date of the range: its text (a string; a number or other value is the type

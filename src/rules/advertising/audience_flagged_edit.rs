@@ -2,12 +2,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Rule, RuleMeta};
 
-use super::Endpoint;
+use super::{Endpoint, FLAGGED};
 
 pub struct AudienceFlaggedEdit;
-
-/// operation_status code of an audience flagged for integrity reasons.
-pub const FLAGGED: i64 = 471;
 
 static META: RuleMeta = RuleMeta {
     name: "audience-flagged-edit",

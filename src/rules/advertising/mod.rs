@@ -192,6 +192,9 @@ pub fn account<'c>(context: &'c ContextIndex, id: &str) -> Option<&'c Node> {
     context.get(Kind::AdAccounts, id)
 }
 
+/// `operation_status.code` of an audience flagged for integrity reasons.
+pub const FLAGGED: i64 = 471;
+
 /// An audience's `operation_status.code`.
 pub fn operation_status(audience: &Node) -> Option<i64> {
     audience

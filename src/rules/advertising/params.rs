@@ -3,8 +3,8 @@
 //! they report.
 
 use crate::catalog::advertising::{COMMON, Op, ParamSpec, ParamType};
-use crate::diagnostic::did_you_mean;
 use crate::loading::{Entry, Node, Span, Value};
+use crate::suggest::did_you_mean;
 
 pub use crate::catalog::advertising::DEFAULT_RULE;
 

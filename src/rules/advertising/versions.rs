@@ -4,7 +4,7 @@
 use crate::catalog::advertising::{RELEASES, Release, VERSIONS_CHECKED};
 use crate::model::Version;
 
-pub use crate::catalog::advertising::Date;
+pub use crate::rules::shelf::time::Date;
 
 /// The calendar: its releases, oldest first, and when it was last checked.
 pub struct Calendar {
@@ -24,39 +24,7 @@ fn version_of(release: &Release) -> Version {
     }
 }
 
-pub fn parse_date(text: &str) -> Option<Date> {
-    let mut parts = text.trim().split('-');
-    let y = parts.next()?.parse().ok()?;
-    let m = parts.next()?.parse().ok()?;
-    let d = parts.next()?.parse().ok()?;
-    Some((y, m, d))
-}
-
-pub fn format_date((y, m, d): Date) -> String {
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-/// Today's date (UTC), from the system clock.
-pub fn today() -> Date {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    civil_from_days((secs / 86_400) as i64)
-}
-
-/// Days since 1970-01-01 to a (year, month, day), proleptic Gregorian.
-fn civil_from_days(days: i64) -> Date {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = (yoe + era * 400 + i64::from(m <= 2)) as i32;
-    (y, m, d)
-}
+pub use crate::rules::shelf::time::{format_date, today};
 
 /// Why a version can no longer be called on `today`, if it cannot, and whether the end
 /// is the vendor's (`true`) or an estimate.
@@ -109,13 +77,6 @@ mod tests {
                 .windows(2)
                 .all(|w| w[0].version < w[1].version)
         );
-    }
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-        assert_eq!(civil_from_days(20_514), (2026, 3, 2));
     }
 
     #[test]

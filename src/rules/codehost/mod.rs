@@ -14,12 +14,12 @@ use std::collections::HashMap;
 
 use crate::catalog::codehost::{Access, CATALOG, NameError, PermissionId, Scope};
 
-use crate::diagnostic::did_you_mean;
 use crate::loading::{Node, Span};
 use crate::model::config::Config;
 use crate::model::token::{Grant, TOKEN_KEYS, Token};
 use crate::model::{Api, Request, RequestLine, TokenRef};
 use crate::rules::FileContext;
+use crate::suggest::did_you_mean;
 
 /// A token's grants checked against the catalog.
 pub struct ResolvedToken<'a> {

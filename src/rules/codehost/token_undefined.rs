@@ -1,7 +1,8 @@
-use crate::diagnostic::{Diagnostic, Severity, did_you_mean};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::model::{TokenRef, secrets};
 use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::suggest::did_you_mean;
 
 pub struct TokenUndefined;
 

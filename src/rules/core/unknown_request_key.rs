@@ -1,8 +1,9 @@
-use crate::diagnostic::{Diagnostic, Severity, did_you_mean};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Value};
 use crate::model::{DocumentKind, EXTENSION_PREFIX, FILE_KEYS, REQUEST_KEYS};
 use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::suggest::did_you_mean;
 
 pub struct UnknownRequestKey;
 

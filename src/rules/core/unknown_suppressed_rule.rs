@@ -1,8 +1,9 @@
-use crate::diagnostic::{Diagnostic, Severity, did_you_mean};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Format, Node};
 use crate::model::suppressions;
 use crate::rules::{FileContext, Group, REGISTRY, Rule, RuleMeta};
+use crate::suggest::did_you_mean;
 
 pub struct UnknownSuppressedRule;
 

@@ -1,0 +1,5 @@
+//! Helpers that rules of any API share (not rules themselves): calendar arithmetic.
+//! Each API's own shared layer lives beside its rules (`advertising/mod.rs` and its
+//! non-rule modules, `codehost/mod.rs`); no rule file is a library for another.
+
+pub mod time;

@@ -1,0 +1,46 @@
+//! The one helper the rules' unit tests lint with: a YAML request file through the whole
+//! pipeline (engine, every rule, suppressions), with a config and a context snapshot.
+
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::Diagnostic;
+use crate::model::config::Config;
+use crate::model::context::ContextIndex;
+
+/// The diagnostics of `rule` on a YAML request file.
+pub fn diagnostics(rule: &str, config: Config, context_yaml: &str, yaml: &str) -> Vec<Diagnostic> {
+    let mut context = ContextIndex::default();
+    context
+        .add_text(context_yaml.as_bytes().to_vec(), Path::new("c.yaml"))
+        .expect("the test's context snapshot is valid");
+    let settings = crate::engine::Settings {
+        config,
+        context,
+        limits: crate::loading::Limits::DEFAULT,
+    };
+    crate::engine::lint_bytes(
+        "t.req.yaml",
+        Path::new("t.req.yaml"),
+        yaml.as_bytes().to_vec(),
+        &settings,
+    )
+    .diagnostics
+    .into_iter()
+    .filter(|d| d.rule == rule)
+    .collect()
+}
+
+/// The diagnostics of `rule` with the default config but for currency rates
+/// (`advertising.currency-rates`).
+pub fn diagnostics_with_rates(
+    rule: &str,
+    yaml: &str,
+    context_yaml: &str,
+    rates: &[(&str, f64)],
+) -> Vec<Diagnostic> {
+    let mut config = Config::defaults(PathBuf::from("."));
+    for (c, r) in rates {
+        config.currency_rates.insert(c.to_string(), *r);
+    }
+    diagnostics(rule, config, context_yaml, yaml)
+}
