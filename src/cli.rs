@@ -308,6 +308,7 @@ pub fn explain_text(m: &rules::RuleMeta) -> String {
          What it checks\n{what}\n\n\
          Why\n{why}\n\n\
          Source\n{source}\n\n\
+         Inspects\n    {inspects}\n\n\
          Example that is reported ({bad_path})\n{bad}\n\n\
          Example that passes ({good_path})\n{good}\n",
         name = m.name,
@@ -317,6 +318,7 @@ pub fn explain_text(m: &rules::RuleMeta) -> String {
         what = indent(&fill(m.what)),
         why = indent(&fill(m.why)),
         source = indent(m.source),
+        inspects = m.inspects.describe(),
         bad_path = m.bad.path,
         bad = indent(m.bad.text.trim_end()),
         good_path = m.good.path,

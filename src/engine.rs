@@ -12,7 +12,9 @@ use crate::model::config::Config;
 use crate::model::context::ContextIndex;
 use crate::model::{self, FileModel, secrets};
 use crate::redact;
-use crate::rules::{FileContext, REGISTRY, RunContext, RunFacts};
+use crate::rules::{
+    FileContext, Inspects, REGISTRY, Rule, RunContext, RunFacts, advertising, codehost,
+};
 
 /// What a run knows besides the files: the config and the context snapshots.
 pub struct Settings {
@@ -232,19 +234,68 @@ fn run_rules(
     let mut diagnostics = Vec::new();
     let mut facts = RunFacts::default();
     let paths = [rel, Path::new(display)];
+    // Each rule's configured severity, or `None` where it does not run on this file.
+    let mut enabled: Vec<Option<Severity>> = Vec::with_capacity(REGISTRY.len());
     for rule in REGISTRY {
         let meta = rule.meta();
         let Some(severity) = settings.config.severity(meta.name, meta.severity) else {
+            enabled.push(None);
             continue;
         };
         // What a file tells the run counts even where its own diagnostics are ignored.
         rule.collect(&cx, &mut facts);
-        if settings.config.ignored_for(meta.name, &paths) {
-            continue;
+        enabled.push((!settings.config.ignored_for(meta.name, &paths)).then_some(severity));
+    }
+    let run = |index: usize,
+               diagnostics: &mut Vec<Diagnostic>,
+               hook: &dyn Fn(&dyn Rule, &mut Vec<Diagnostic>)| {
+        if let Some(severity) = enabled[index] {
+            let rule = REGISTRY[index];
+            let from = diagnostics.len();
+            hook(rule, diagnostics);
+            set_severity(&mut diagnostics[from..], rule.meta().severity, severity);
         }
-        let from = diagnostics.len();
-        rule.check(&cx, &mut diagnostics);
-        set_severity(&mut diagnostics[from..], meta.severity, severity);
+    };
+    for (index, rule) in REGISTRY.iter().enumerate() {
+        if matches!(rule.meta().inspects, Inspects::File) {
+            run(index, &mut diagnostics, &|rule, out| rule.check(&cx, out));
+        }
+    }
+    // One walk of the file's requests: each call goes to the rules that asked for its
+    // operation, each code-hosting request to the rules that asked for those.
+    let by_operation = crate::rules::by_operation();
+    for (request, endpoint, call) in advertising::calls(&cx) {
+        let call = advertising::Call {
+            request,
+            endpoint,
+            call,
+        };
+        for &index in &by_operation[endpoint as usize] {
+            run(index, &mut diagnostics, &|rule, out| {
+                rule.check_call(&cx, &call, out)
+            });
+        }
+    }
+    let codehost_rules: Vec<usize> = (0..REGISTRY.len())
+        .filter(|&i| matches!(REGISTRY[i].meta().inspects, Inspects::CodehostRequests))
+        .filter(|&i| enabled[i].is_some())
+        .collect();
+    if !codehost_rules.is_empty() {
+        for (index, request) in model.requests.iter().enumerate() {
+            let Some(line) = codehost::code_hosting_line(request) else {
+                continue;
+            };
+            let request = codehost::CodehostRequest {
+                index,
+                request,
+                line,
+            };
+            for &rule in &codehost_rules {
+                run(rule, &mut diagnostics, &|rule, out| {
+                    rule.check_request(&cx, &request, out)
+                });
+            }
+        }
     }
     sort(&mut diagnostics);
     (diagnostics, facts)

@@ -66,8 +66,10 @@ pub struct RuleMeta {
     pub what: &'static str,
     /// Why it matters.
     pub why: &'static str,
-    /// The SPEC or seed section it comes from.
+    /// The vendor's public reference (page and section) it comes from.
     pub source: &'static str,
+    /// What the engine calls the rule with.
+    pub inspects: Inspects,
     pub bad: Example,
     pub good: Example,
 }
@@ -79,6 +81,41 @@ impl crate::diagnostic::Reporter for RuleMeta {
 
     fn default_severity(&self) -> Severity {
         self.severity
+    }
+}
+
+/// What a rule inspects. The engine walks a file's requests once and calls each rule
+/// with what it asked for, so that a rule does not walk the file again to find the
+/// calls it wants, and a file's cost does not grow with the rules that do not care.
+#[derive(Debug, Clone, Copy)]
+pub enum Inspects {
+    /// The whole file, once: [`Rule::check`].
+    File,
+    /// Each advertising call of these operations: [`Rule::check_call`].
+    Operations(&'static [advertising::Endpoint]),
+    /// Each code-hosting request: [`Rule::check_request`].
+    CodehostRequests,
+}
+
+impl Inspects {
+    /// Whether the rule inspects calls of this operation.
+    pub fn operation(&self, op: advertising::Endpoint) -> bool {
+        matches!(self, Inspects::Operations(ops) if ops.contains(&op))
+    }
+
+    /// One line for `reqlint explain`.
+    pub fn describe(&self) -> String {
+        match self {
+            Inspects::File => "each request file as a whole".into(),
+            Inspects::CodehostRequests => "each code-hosting request".into(),
+            Inspects::Operations(ops) => {
+                let names: Vec<String> = ops
+                    .iter()
+                    .map(|op| format!("{} {}", op.node().title(), op.verb().replace('_', " ")))
+                    .collect();
+                format!("advertising calls: {}", names.join(", "))
+            }
+        }
     }
 }
 
@@ -122,10 +159,32 @@ pub struct RunContext<'a> {
     pub complete: bool,
 }
 
+/// The hooks a rule implements, as its metadata's [`Inspects`] says. Rules never print.
 pub trait Rule: Sync + Send {
     fn meta(&self) -> &'static RuleMeta;
-    /// Adds this rule's diagnostics for one file. Rules never print.
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>);
+
+    /// Adds this rule's diagnostics for one file ([`Inspects::File`]).
+    fn check(&self, _file: &FileContext<'_>, _out: &mut Vec<Diagnostic>) {}
+
+    /// Adds this rule's diagnostics for one advertising call of an operation it named
+    /// ([`Inspects::Operations`]).
+    fn check_call(
+        &self,
+        _file: &FileContext<'_>,
+        _call: &advertising::Call<'_>,
+        _out: &mut Vec<Diagnostic>,
+    ) {
+    }
+
+    /// Adds this rule's diagnostics for one code-hosting request
+    /// ([`Inspects::CodehostRequests`]).
+    fn check_request(
+        &self,
+        _file: &FileContext<'_>,
+        _request: &codehost::CodehostRequest<'_>,
+        _out: &mut Vec<Diagnostic>,
+    ) {
+    }
 
     /// Records what this file tells a run-level judgement.
     fn collect(&self, _file: &FileContext<'_>, _facts: &mut RunFacts) {}
@@ -203,6 +262,22 @@ pub fn find(name: &str) -> Option<&'static dyn Rule> {
     REGISTRY.iter().copied().find(|r| r.meta().name == name)
 }
 
+/// The rules that inspect calls of each operation, as indexes into [`REGISTRY`], in
+/// the order of `Endpoint::ALL`: computed once from the metadata.
+pub fn by_operation() -> &'static [Vec<usize>] {
+    static TABLE: std::sync::LazyLock<Vec<Vec<usize>>> = std::sync::LazyLock::new(|| {
+        advertising::Endpoint::ALL
+            .iter()
+            .map(|&op| {
+                (0..REGISTRY.len())
+                    .filter(|&i| REGISTRY[i].meta().inspects.operation(op))
+                    .collect()
+            })
+            .collect()
+    });
+    &TABLE
+}
+
 pub fn names() -> Vec<&'static str> {
     REGISTRY.iter().map(|r| r.meta().name).collect()
 }
@@ -210,6 +285,42 @@ pub fn names() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use advertising::Endpoint;
+
+    /// Which rules look at a call is a question of the metadata, answered by the
+    /// dispatch table the engine uses.
+    #[test]
+    fn rules_by_operation() {
+        let names = |op: Endpoint| -> Vec<&str> {
+            by_operation()[op as usize]
+                .iter()
+                .map(|&i| REGISTRY[i].meta().name)
+                .collect()
+        };
+        let create = names(Endpoint::AdSetCreate);
+        assert!(create.contains(&"adset-name-missing"));
+        assert!(create.contains(&"adset-budget-below-minimum"));
+        assert!(!create.contains(&"adset-archived-edit"));
+        assert!(!create.contains(&"audience-flagged-edit"));
+        assert_eq!(
+            names(Endpoint::AudienceOptOut),
+            vec!["audience-opt-out-empty"]
+        );
+        assert!(names(Endpoint::AdSetDelete).is_empty());
+        for rule in REGISTRY {
+            if let Inspects::Operations(ops) = rule.meta().inspects {
+                assert!(!ops.is_empty(), "{}", rule.meta().name);
+            }
+        }
+        assert_eq!(
+            find("adset-both-budgets")
+                .unwrap()
+                .meta()
+                .inspects
+                .describe(),
+            "advertising calls: ad set create, ad set update"
+        );
+    }
 
     #[test]
     fn names_are_unique_kebab_case() {

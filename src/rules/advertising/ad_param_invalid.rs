@@ -1,6 +1,6 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 use super::params::{DEFAULT_RULE, IssueKind};
 
@@ -21,6 +21,7 @@ static META: RuleMeta = RuleMeta {
            reported by that rule instead.",
     why: "The API refuses the whole call with error 100 (invalid parameter).",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\" (read, create, update); Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\" (read, create, copy)",
+    inspects: Inspects::File,
     bad: example!("ad-param-invalid/bad.req.yaml"),
     good: example!("ad-param-invalid/good.req.yaml"),
 };

@@ -1,6 +1,6 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 use super::params::IssueKind;
 
@@ -18,6 +18,7 @@ static META: RuleMeta = RuleMeta {
     why: "The update does not change it; the author expects a change that never happens.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Update an audience (its parameter list) against \
              Create an audience",
+    inspects: Inspects::File,
     bad: example!("ad-param-not-updatable/bad.req.yaml"),
     good: example!("ad-param-not-updatable/good.req.yaml"),
 };

@@ -1,6 +1,6 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 use super::params::IssueKind;
 
@@ -18,6 +18,7 @@ static META: RuleMeta = RuleMeta {
     why: "A misspelt param is silently ignored by the API: the ad set or audience is \
           created without what the author meant to set.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/) and Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\"",
+    inspects: Inspects::File,
     bad: example!("ad-param-unknown/bad.req.yaml"),
     good: example!("ad-param-unknown/good.req.yaml"),
 };

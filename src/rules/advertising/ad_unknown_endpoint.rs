@@ -1,6 +1,6 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 use super::endpoint::{Recognized, recognize};
 
@@ -20,6 +20,7 @@ static META: RuleMeta = RuleMeta {
     why: "A typo in the path sends the call nowhere (the API answers an unknown path \
           error), and reqlint cannot check what it does not recognize.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/) and Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\"",
+    inspects: Inspects::File,
     bad: example!("ad-unknown-endpoint/bad.req.yaml"),
     good: example!("ad-unknown-endpoint/good.req.yaml"),
 };

@@ -1,7 +1,7 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::model::Api;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 use super::versions::{CALENDAR, ended, today};
 
@@ -21,6 +21,7 @@ static META: RuleMeta = RuleMeta {
     why: "A call to a deprecated version fails with error 2635 (or is upgraded to a \
           version whose behaviour the request was not written for).",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Versioning\"; Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Versioning\" 1 and 2, and \"Errors\" (2635)",
+    inspects: Inspects::File,
     bad: example!("ad-version-deprecated/bad.req.yaml"),
     good: example!("ad-version-deprecated/good.req.yaml"),
 };

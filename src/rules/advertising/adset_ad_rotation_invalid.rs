@@ -1,8 +1,9 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Value};
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
+use super::Call;
 use super::{Endpoint, params};
 
 pub struct AdSetAdRotationInvalid;
@@ -25,6 +26,7 @@ static META: RuleMeta = RuleMeta {
           are at least two. The API refuses other rotations with error 100.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Limits\" (time based ad rotation) and \"Endpoints\": Create an ad set \
              (time_based_ad_rotation_id_blocks, time_based_ad_rotation_intervals)",
+    inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
     bad: example!("adset-ad-rotation-invalid/bad.req.yaml"),
     good: example!("adset-ad-rotation-invalid/good.req.yaml"),
 };
@@ -136,106 +138,102 @@ impl Rule for AdSetAdRotationInvalid {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if !matches!(endpoint, Endpoint::AdSetCreate | Endpoint::AdSetUpdate) {
-                continue;
-            }
-            let intervals = request.param("time_based_ad_rotation_intervals");
-            let blocks = request.param("time_based_ad_rotation_id_blocks");
-            let interval_items = intervals.and_then(|e| e.value.as_seq());
-            let block_items = blocks.and_then(|e| e.value.as_seq());
-            // Fewer than two ranges: counted by the intervals, else by the id blocks.
-            let counted = match (intervals, interval_items) {
-                (Some(e), Some(items)) => Some((e, items.len(), "interval")),
-                _ => blocks
-                    .zip(block_items)
-                    .map(|(e, items)| (e, items.len(), "id block")),
-            };
-            if let Some((entry, n, what)) = counted
-                && n == 1
-            {
-                out.push(
-                    Diagnostic::new(
-                        &META,
-                        entry.value.span,
-                        format!("{} gives 1 {what}: time based ad rotation needs at least two date ranges", entry.key),
-                    )
-                    .with_help("give at least two date ranges, each with its block of ad IDs, or drop time based ad rotation")
-                    .with_api_error(100, None),
-                );
-            }
-            if let (Some(ints), Some(blks), Some(blocks)) = (interval_items, block_items, blocks)
-                && !ints.is_empty()
-                && !blks.is_empty()
-                && ints.len() != blks.len()
-            {
-                let mut d = Diagnostic::new(
+    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        let intervals = request.param("time_based_ad_rotation_intervals");
+        let blocks = request.param("time_based_ad_rotation_id_blocks");
+        let interval_items = intervals.and_then(|e| e.value.as_seq());
+        let block_items = blocks.and_then(|e| e.value.as_seq());
+        // Fewer than two ranges: counted by the intervals, else by the id blocks.
+        let counted = match (intervals, interval_items) {
+            (Some(e), Some(items)) => Some((e, items.len(), "interval")),
+            _ => blocks
+                .zip(block_items)
+                .map(|(e, items)| (e, items.len(), "id block")),
+        };
+        if let Some((entry, n, what)) = counted
+            && n == 1
+        {
+            out.push(
+                Diagnostic::new(
                     &META,
-                    blocks.value.span,
+                    entry.value.span,
+                    format!("{} gives 1 {what}: time based ad rotation needs at least two date ranges", entry.key),
+                )
+                .with_help("give at least two date ranges, each with its block of ad IDs, or drop time based ad rotation")
+                .with_api_error(100, None),
+            );
+        }
+        if let (Some(ints), Some(blks), Some(blocks)) = (interval_items, block_items, blocks)
+            && !ints.is_empty()
+            && !blks.is_empty()
+            && ints.len() != blks.len()
+        {
+            let mut d = Diagnostic::new(
+                &META,
+                blocks.value.span,
+                format!(
+                    "{} id blocks for {} intervals: time based ad rotation takes one block of ad IDs per date range",
+                    blks.len(),
+                    ints.len()
+                ),
+            )
+            .with_help("give each interval (date range) its own list of ad IDs, in the same order")
+            .with_api_error(100, None);
+            if let Some(e) = intervals {
+                d = d.with_label(e.key_span, "the intervals");
+            }
+            out.push(d);
+        }
+        let Some(items) = interval_items.filter(|i| !i.is_empty()) else {
+            return;
+        };
+        let stamps: Option<Vec<i64>> = items
+            .iter()
+            .map(|n| params::integer(n).and_then(Result::ok))
+            .collect();
+        let Some(stamps) = stamps else { return };
+        let (first, last) = (stamps[0], stamps[stamps.len() - 1]);
+        if let Some(start) = request.param("start_time")
+            && let Some(start_ts) = unix_time(&start.value)
+            && first != start_ts
+        {
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    items[0].span,
                     format!(
-                        "{} id blocks for {} intervals: time based ad rotation takes one block of ad IDs per date range",
-                        blks.len(),
-                        ints.len()
+                        "the first rotation interval starts at {first} ({}), not at start_time {start_ts} ({}): the first date range must begin at the start",
+                        utc(first),
+                        utc(start_ts)
                     ),
                 )
-                .with_help("give each interval (date range) its own list of ad IDs, in the same order")
-                .with_api_error(100, None);
-                if let Some(e) = intervals {
-                    d = d.with_label(e.key_span, "the intervals");
-                }
-                out.push(d);
-            }
-            let Some(items) = interval_items.filter(|i| !i.is_empty()) else {
-                continue;
-            };
-            let stamps: Option<Vec<i64>> = items
-                .iter()
-                .map(|n| params::integer(n).and_then(Result::ok))
-                .collect();
-            let Some(stamps) = stamps else { continue };
-            let (first, last) = (stamps[0], stamps[stamps.len() - 1]);
-            if let Some(start) = request.param("start_time")
-                && let Some(start_ts) = unix_time(&start.value)
-                && first != start_ts
-            {
-                out.push(
-                    Diagnostic::new(
-                        &META,
-                        items[0].span,
-                        format!(
-                            "the first rotation interval starts at {first} ({}), not at start_time {start_ts} ({}): the first date range must begin at the start",
-                            utc(first),
-                            utc(start_ts)
-                        ),
-                    )
-                    .with_label(start.value.span, "start_time")
-                    .with_help(format!("make the first interval {start_ts}"))
-                    .with_api_error(100, None),
-                );
-            }
-            if let Some(end) = request.param("end_time")
-                && let Some(end_ts) = unix_time(&end.value)
-                && last > end_ts - 3600
-            {
-                out.push(
-                    Diagnostic::new(
-                        &META,
-                        items[items.len() - 1].span,
-                        format!(
-                            "the last rotation interval starts at {last} ({}), less than one hour before end_time {end_ts} ({})",
-                            utc(last),
-                            utc(end_ts)
-                        ),
-                    )
-                    .with_label(end.value.span, "end_time")
-                    .with_help(format!(
-                        "start the last date range at {} or earlier, or end the ad set later",
-                        end_ts - 3600
-                    ))
-                    .with_api_error(100, None),
-                );
-            }
+                .with_label(start.value.span, "start_time")
+                .with_help(format!("make the first interval {start_ts}"))
+                .with_api_error(100, None),
+            );
+        }
+        if let Some(end) = request.param("end_time")
+            && let Some(end_ts) = unix_time(&end.value)
+            && last > end_ts - 3600
+        {
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    items[items.len() - 1].span,
+                    format!(
+                        "the last rotation interval starts at {last} ({}), less than one hour before end_time {end_ts} ({})",
+                        utc(last),
+                        utc(end_ts)
+                    ),
+                )
+                .with_label(end.value.span, "end_time")
+                .with_help(format!(
+                    "start the last date range at {} or earlier, or end the ad set later",
+                    end_ts - 3600
+                ))
+                .with_api_error(100, None),
+            );
         }
     }
 }

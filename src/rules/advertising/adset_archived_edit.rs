@@ -1,9 +1,9 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
 use super::adset_lookup::{ad_set, text};
+use super::{Call, Endpoint};
 use crate::catalog::advertising::COMMON;
 
 pub struct AdSetArchivedEdit;
@@ -25,6 +25,7 @@ static META: RuleMeta = RuleMeta {
     why: "Archived and deleted ad sets are frozen: the API refuses the update with error \
           100, and an archived ad set can only be renamed or deleted.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"States and transitions\" and \"Endpoints\": Update an ad set",
+    inspects: Inspects::Operations(&[Endpoint::AdSetUpdate]),
     bad: example!("adset-archived-edit/bad.req.yaml"),
     good: example!("adset-archived-edit/good.req.yaml"),
 };
@@ -37,78 +38,74 @@ impl Rule for AdSetArchivedEdit {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, call) in super::calls(file) {
-            if endpoint != Endpoint::AdSetUpdate {
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let (request, call) = (c.request, &c.call);
+        let Some(id) = call.object else { return };
+        let Some(state) = ad_set(file.context, &id.text)
+            .and_then(|s| text(s, "status").or_else(|| text(s, "configured_status")))
+        else {
+            return;
+        };
+        let archived = match state {
+            "ARCHIVED" => true,
+            "DELETED" => false,
+            _ => return,
+        };
+        let allowed = if archived {
+            "only `name` and set `status` to DELETED"
+        } else {
+            "only `name`"
+        };
+        for entry in request.params() {
+            let key = entry.key.as_str();
+            if key == "name" || COMMON.contains(&key) {
                 continue;
             }
-            let Some(id) = call.object else { continue };
-            let Some(state) = ad_set(file.context, &id.text)
-                .and_then(|s| text(s, "status").or_else(|| text(s, "configured_status")))
-            else {
-                continue;
-            };
-            let archived = match state {
-                "ARCHIVED" => true,
-                "DELETED" => false,
-                _ => continue,
-            };
-            let allowed = if archived {
-                "only `name` and set `status` to DELETED"
-            } else {
-                "only `name`"
-            };
-            for entry in request.params() {
-                let key = entry.key.as_str();
-                if key == "name" || COMMON.contains(&key) {
+            let mut d = if STATUS_FIELDS.contains(&key) {
+                let value = entry.value.as_str();
+                if value == Some(state) || (archived && value == Some("DELETED")) {
                     continue;
                 }
-                let mut d = if STATUS_FIELDS.contains(&key) {
-                    let value = entry.value.as_str();
-                    if value == Some(state) || (archived && value == Some("DELETED")) {
-                        continue;
-                    }
-                    let to = value.map_or_else(String::new, |v| format!(" to {v}"));
-                    let (message, help) = if archived {
-                        (
-                            format!("ad set {} is archived: its `{key}` can change only to DELETED, not{to}", id.text),
-                            "an archived ad set cannot be restored; copy it to run it again, or set DELETED".to_string(),
-                        )
-                    } else {
-                        (
-                            format!(
-                                "ad set {} is deleted: its `{key}` cannot change{to}",
-                                id.text
-                            ),
-                            "a deleted ad set cannot be restored; copy it or create a new one"
-                                .to_string(),
-                        )
-                    };
-                    let span = if value.is_some() {
-                        entry.value.span
-                    } else {
-                        entry.key_span
-                    };
-                    Diagnostic::new(&META, span, message).with_help(help)
+                let to = value.map_or_else(String::new, |v| format!(" to {v}"));
+                let (message, help) = if archived {
+                    (
+                        format!("ad set {} is archived: its `{key}` can change only to DELETED, not{to}", id.text),
+                        "an archived ad set cannot be restored; copy it to run it again, or set DELETED".to_string(),
+                    )
                 } else {
-                    let what = if archived { "archived" } else { "deleted" };
-                    Diagnostic::new(
-                        &META,
-                        entry.key_span,
+                    (
                         format!(
-                            "ad set {} is {what}: an update may change {allowed}, not `{key}`",
+                            "ad set {} is deleted: its `{key}` cannot change{to}",
                             id.text
                         ),
+                        "a deleted ad set cannot be restored; copy it or create a new one"
+                            .to_string(),
                     )
-                    .with_help(format!(
-                        "remove `{key}`; to change it, copy the ad set or create a new one"
-                    ))
                 };
-                d = d
-                    .with_label(id.span, format!("{state} ad set"))
-                    .with_api_error(100, None);
-                out.push(d);
-            }
+                let span = if value.is_some() {
+                    entry.value.span
+                } else {
+                    entry.key_span
+                };
+                Diagnostic::new(&META, span, message).with_help(help)
+            } else {
+                let what = if archived { "archived" } else { "deleted" };
+                Diagnostic::new(
+                    &META,
+                    entry.key_span,
+                    format!(
+                        "ad set {} is {what}: an update may change {allowed}, not `{key}`",
+                        id.text
+                    ),
+                )
+                .with_help(format!(
+                    "remove `{key}`; to change it, copy the ad set or create a new one"
+                ))
+            };
+            d = d
+                .with_label(id.span, format!("{state} ad set"))
+                .with_api_error(100, None);
+            out.push(d);
         }
     }
 }

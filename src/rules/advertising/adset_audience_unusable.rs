@@ -1,10 +1,11 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Node;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 use super::FLAGGED;
 use super::adset_lookup::{Origin, id_text, set_by, targeted_audiences, text};
+use super::{Call, Endpoint};
 
 pub struct AdSetAudienceUnusable;
 
@@ -25,6 +26,11 @@ static META: RuleMeta = RuleMeta {
           more unused days: the ad set may not reach the people it was meant for.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"What the service does\" 5, CustomAudienceStatus (delivery_status \
              codes) and operation_status codes; Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Targeting rules\"",
+    inspects: Inspects::Operations(&[
+        Endpoint::AdSetCreate,
+        Endpoint::AdSetUpdate,
+        Endpoint::AdSetCopy,
+    ]),
     bad: example!("adset-audience-unusable/bad.req.yaml"),
     good: example!("adset-audience-unusable/good.req.yaml"),
 };
@@ -71,40 +77,39 @@ impl Rule for AdSetAudienceUnusable {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, call) in super::calls(file) {
-            let Some((targeting, origin)) =
-                set_by(request, endpoint, &call, file.context, "targeting")
-            else {
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let (request, endpoint, call) = (c.request, c.endpoint, &c.call);
+
+        let Some((targeting, origin)) = set_by(request, endpoint, call, file.context, "targeting")
+        else {
+            return;
+        };
+        for (key, id_node) in targeted_audiences(targeting) {
+            let Some(id) = id_text(id_node) else { continue };
+            let Some(audience) = super::audience(file.context, &id) else {
                 continue;
             };
-            for (key, id_node) in targeted_audiences(targeting) {
-                let Some(id) = id_text(id_node) else { continue };
-                let Some(audience) = super::audience(file.context, &id) else {
-                    continue;
-                };
-                let Some(why) = problem(audience) else {
-                    continue;
-                };
-                let named = match text(audience, "name") {
-                    Some(name) => format!("custom audience {id} ({name})"),
-                    None => format!("custom audience {id}"),
-                };
-                let d = match origin {
-                    Origin::Request => {
-                        Diagnostic::new(&META, id_node.span, format!("{named} in `{key}` {why}"))
-                    }
-                    Origin::Copied(source) => Diagnostic::new(
-                        &META,
-                        source.span,
-                        format!("ad set {} has {named} in `{key}`, which {why}", source.text),
-                    ),
-                };
-                out.push(d.with_help(
-                    "check the audience in the audience tool, refresh or rebuild it, or choose \
-                     another one",
-                ));
-            }
+            let Some(why) = problem(audience) else {
+                continue;
+            };
+            let named = match text(audience, "name") {
+                Some(name) => format!("custom audience {id} ({name})"),
+                None => format!("custom audience {id}"),
+            };
+            let d = match origin {
+                Origin::Request => {
+                    Diagnostic::new(&META, id_node.span, format!("{named} in `{key}` {why}"))
+                }
+                Origin::Copied(source) => Diagnostic::new(
+                    &META,
+                    source.span,
+                    format!("ad set {} has {named} in `{key}`, which {why}", source.text),
+                ),
+            };
+            out.push(d.with_help(
+                "check the audience in the audience tool, refresh or rebuild it, or choose \
+                 another one",
+            ));
         }
     }
 }

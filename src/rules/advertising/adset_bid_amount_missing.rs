@@ -1,9 +1,9 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Value;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
+use super::{Call, Endpoint};
 
 pub struct AdSetBidAmountMissing;
 
@@ -25,6 +25,7 @@ static META: RuleMeta = RuleMeta {
           bid without it, and the API refuses the create with error 100.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Resources and their fields\" (bid_amount: bid cap or target cost) and \
              \"Endpoints\": Create an ad set (bid_amount, bid_strategy)",
+    inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
     bad: example!("adset-bid-amount-missing/bad.req.yaml"),
     good: example!("adset-bid-amount-missing/good.req.yaml"),
 };
@@ -34,39 +35,35 @@ impl Rule for AdSetBidAmountMissing {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if endpoint != Endpoint::AdSetCreate {
-                continue;
-            }
-            let Some(strategy) = super::valid_param(file, request, "bid_strategy") else {
-                continue;
-            };
-            let Some((name, what)) = strategy
-                .value
-                .as_str()
-                .and_then(|s| NEEDS_BID_AMOUNT.iter().find(|(n, _)| *n == s))
-            else {
-                continue;
-            };
-            let has_bid = request
-                .param("bid_amount")
-                .is_some_and(|b| !matches!(b.value.value, Value::Null));
-            if has_bid {
-                continue;
-            }
-            out.push(
-                Diagnostic::new(
-                    &META,
-                    strategy.value.span,
-                    format!("bid_strategy {name} needs bid_amount ({what}), which the request does not give"),
-                )
-                .with_help(format!(
-                    "add bid_amount: {what} in the account currency's minor unit (cents for USD), or choose LOWEST_COST_WITHOUT_CAP"
-                ))
-                .with_api_error(100, None),
-            );
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        let Some(strategy) = super::valid_param(file, request, "bid_strategy") else {
+            return;
+        };
+        let Some((name, what)) = strategy
+            .value
+            .as_str()
+            .and_then(|s| NEEDS_BID_AMOUNT.iter().find(|(n, _)| *n == s))
+        else {
+            return;
+        };
+        let has_bid = request
+            .param("bid_amount")
+            .is_some_and(|b| !matches!(b.value.value, Value::Null));
+        if has_bid {
+            return;
         }
+        out.push(
+            Diagnostic::new(
+                &META,
+                strategy.value.span,
+                format!("bid_strategy {name} needs bid_amount ({what}), which the request does not give"),
+            )
+            .with_help(format!(
+                "add bid_amount: {what} in the account currency's minor unit (cents for USD), or choose LOWEST_COST_WITHOUT_CAP"
+            ))
+            .with_api_error(100, None),
+        );
     }
 }
 

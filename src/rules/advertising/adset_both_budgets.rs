@@ -2,8 +2,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Value;
 use crate::model::Request;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
+use super::Call;
 use super::{Endpoint, params};
 
 pub struct AdSetBothBudgets;
@@ -20,6 +21,7 @@ static META: RuleMeta = RuleMeta {
           the API keeps, or whether it refuses the request, the reference does not say.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"What the service does\" 1 (a daily or lifetime budget) and \
              \"Endpoints\": Create an ad set (daily_budget, lifetime_budget)",
+    inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
     bad: example!("adset-both-budgets/bad.req.yaml"),
     good: example!("adset-both-budgets/good.req.yaml"),
 };
@@ -36,35 +38,31 @@ impl Rule for AdSetBothBudgets {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if !matches!(endpoint, Endpoint::AdSetCreate | Endpoint::AdSetUpdate) {
-                continue;
-            }
-            let (Some(daily), Some(lifetime)) = (
-                set(request, "daily_budget"),
-                set(request, "lifetime_budget"),
-            ) else {
-                continue;
-            };
-            let (first, second) = if daily.key_span.start <= lifetime.key_span.start {
-                (daily, lifetime)
-            } else {
-                (lifetime, daily)
-            };
-            out.push(
-                Diagnostic::new(
-                    &META,
-                    second.key_span,
-                    format!(
-                        "{} beside {}: an ad set has a daily or a lifetime budget, not both",
-                        second.key, first.key
-                    ),
-                )
-                .with_label(first.key_span, "the other budget")
-                .with_help("keep daily_budget for an ad set that spends per day, or lifetime_budget (with end_time) for one that spends over its run"),
-            );
-        }
+    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        let (Some(daily), Some(lifetime)) = (
+            set(request, "daily_budget"),
+            set(request, "lifetime_budget"),
+        ) else {
+            return;
+        };
+        let (first, second) = if daily.key_span.start <= lifetime.key_span.start {
+            (daily, lifetime)
+        } else {
+            (lifetime, daily)
+        };
+        out.push(
+            Diagnostic::new(
+                &META,
+                second.key_span,
+                format!(
+                    "{} beside {}: an ad set has a daily or a lifetime budget, not both",
+                    second.key, first.key
+                ),
+            )
+            .with_label(first.key_span, "the other budget")
+            .with_help("keep daily_budget for an ad set that spends per day, or lifetime_budget (with end_time) for one that spends over its run"),
+        );
     }
 }
 

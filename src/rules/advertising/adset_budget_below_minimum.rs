@@ -3,8 +3,9 @@ use crate::example;
 use crate::loading::{Node, Span};
 use crate::model::Request;
 use crate::model::context::Kind;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
+use super::Call;
 use super::{Endpoint, params};
 
 pub struct AdSetBudgetBelowMinimum;
@@ -38,6 +39,7 @@ static META: RuleMeta = RuleMeta {
           it: the API refuses a smaller daily budget with error 100.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Limits\" (minimum daily budget, doubled countries), \"Endpoints\": \
              Update an ad set, and \"Versioning\" 6",
+    inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
     bad: example!("adset-budget-below-minimum/bad.req.yaml"),
     good: example!("adset-budget-below-minimum/good.req.yaml"),
 };
@@ -92,157 +94,156 @@ impl Rule for AdSetBudgetBelowMinimum {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, call) in super::calls(file) {
-            let (account_id, ad_set) = match endpoint {
-                Endpoint::AdSetCreate => match call.account {
-                    Some(a) => (a.text.clone(), None),
-                    None => continue,
-                },
-                Endpoint::AdSetUpdate => {
-                    let Some(ad_set) = call
-                        .object
-                        .and_then(|id| file.context.get(Kind::AdSets, &id.text))
-                    else {
-                        continue;
-                    };
-                    let Some(id) = ad_set.get_value("account_id").and_then(|a| a.scalar_text())
-                    else {
-                        continue;
-                    };
-                    (id.into_owned(), Some(ad_set))
-                }
-                _ => continue,
-            };
-            let Some(budget_entry) = request.param("daily_budget") else {
-                continue;
-            };
-            let Some(budget) = integer(&budget_entry.value) else {
-                continue;
-            };
-            // A daily budget of 0 beside a lifetime budget switches budgets: not judged.
-            if budget == 0 && request.param("lifetime_budget").is_some() {
-                continue;
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let (request, endpoint, call) = (c.request, c.endpoint, &c.call);
+
+        let (account_id, ad_set) = match endpoint {
+            Endpoint::AdSetCreate => match call.account {
+                Some(a) => (a.text.clone(), None),
+                None => return,
+            },
+            Endpoint::AdSetUpdate => {
+                let Some(ad_set) = call
+                    .object
+                    .and_then(|id| file.context.get(Kind::AdSets, &id.text))
+                else {
+                    return;
+                };
+                let Some(id) = ad_set.get_value("account_id").and_then(|a| a.scalar_text()) else {
+                    return;
+                };
+                (id.into_owned(), Some(ad_set))
             }
-            let Some(account) = super::account(file.context, &account_id) else {
-                continue;
-            };
-            let (Some(strategy), Some(billing)) = (
-                field(request, ad_set, "bid_strategy"),
-                field(request, ad_set, "billing_event"),
-            ) else {
-                continue;
-            };
-            let (Some(strategy_name), Some(billing_name)) =
-                (strategy.node.as_str(), billing.node.as_str())
-            else {
-                continue;
-            };
-            let Some(row) = minimum_row(strategy_name, billing_name) else {
-                continue;
-            };
-            let country = account
-                .get_value("business_country_code")
-                .and_then(Node::as_str);
-            let doubled = row.doubled && country.is_some_and(is_doubled_country);
-            let factor = if doubled { 2 } else { 1 };
-            let currency = account.get_value("currency").and_then(Node::as_str);
-            let unit = currency.and_then(currency_unit);
-            let mut bid_label = None;
-            let judged = match row.minimum {
-                Minimum::TimesBidAmount(times) => {
-                    let Some(bid) = field(request, ad_set, "bid_amount") else {
-                        continue;
-                    };
-                    let Some(amount) = integer(bid.node).filter(|&b| b > 0) else {
-                        continue;
-                    };
-                    if bid.in_request {
-                        bid_label = Some(bid.node.span);
-                    }
-                    Judged {
-                        minimum: times * amount * factor,
-                        approximate: false,
-                        how: format!("{times} × bid_amount {amount}"),
-                    }
-                }
-                Minimum::UsdCents(cents) => {
-                    let (Some(currency), Some(unit)) = (currency, unit) else {
-                        continue;
-                    };
-                    if currency == "USD" {
-                        Judged {
-                            minimum: cents * factor,
-                            approximate: false,
-                            how: money(cents, "USD", Some(100)),
-                        }
-                    } else {
-                        let Some(rate) = file.config.currency_rates.get(currency) else {
-                            continue;
-                        };
-                        let converted = cents as f64 / 100.0 * rate * unit as f64;
-                        Judged {
-                            // Rounding noise must not raise the minimum: lenient by a millionth.
-                            minimum: (converted * factor as f64 + 1e-6).floor() as i64,
-                            approximate: true,
-                            how: format!(
-                                "{} at {rate} {currency} per USD (advertising.currency-rates)",
-                                money(cents, "USD", Some(100))
-                            ),
-                        }
-                    }
-                }
-            };
-            if budget >= judged.minimum {
-                continue;
-            }
-            let currency_name = currency.unwrap_or("the account currency");
-            let in_currency = currency
-                .map(|c| format!(" ({})", money(judged.minimum, c, unit)))
-                .unwrap_or_default();
-            let doubled_note = match (doubled, country) {
-                (true, Some(c)) => format!(", doubled for ad accounts in {c}"),
-                _ => String::new(),
-            };
-            let message = format!(
-                "daily_budget {budget} is below the minimum daily budget of {}{}{in_currency} for {strategy_name} billed on {billing_name}: {}{doubled_note}",
-                if judged.approximate { "about " } else { "" },
-                judged.minimum,
-                judged.how,
-            );
-            let unit_note = match unit {
-                Some(100) => format!("cents of {currency_name}"),
-                _ => format!("the budget unit of {currency_name}"),
-            };
-            let mut d = Diagnostic::new(&META, budget_entry.value.span, message)
-                .with_help(format!(
-                    "raise daily_budget to at least {} (amounts are in {unit_note}){}",
-                    judged.minimum,
-                    if endpoint == Endpoint::AdSetUpdate {
-                        "; budget changes must respect the minimum"
-                    } else {
-                        ""
-                    }
-                ))
-                .with_api_error(100, None);
-            let labels: [(Option<Span>, &str); 3] = [
-                (
-                    strategy.in_request.then_some(strategy.node.span),
-                    "bid strategy",
-                ),
-                (
-                    billing.in_request.then_some(billing.node.span),
-                    "billing event",
-                ),
-                (bid_label, "bid amount"),
-            ];
-            for (span, what) in labels {
-                if let Some(span) = span {
-                    d = d.with_label(span, what);
-                }
-            }
-            out.push(d);
+            _ => return,
+        };
+        let Some(budget_entry) = request.param("daily_budget") else {
+            return;
+        };
+        let Some(budget) = integer(&budget_entry.value) else {
+            return;
+        };
+        // A daily budget of 0 beside a lifetime budget switches budgets: not judged.
+        if budget == 0 && request.param("lifetime_budget").is_some() {
+            return;
         }
+        let Some(account) = super::account(file.context, &account_id) else {
+            return;
+        };
+        let (Some(strategy), Some(billing)) = (
+            field(request, ad_set, "bid_strategy"),
+            field(request, ad_set, "billing_event"),
+        ) else {
+            return;
+        };
+        let (Some(strategy_name), Some(billing_name)) =
+            (strategy.node.as_str(), billing.node.as_str())
+        else {
+            return;
+        };
+        let Some(row) = minimum_row(strategy_name, billing_name) else {
+            return;
+        };
+        let country = account
+            .get_value("business_country_code")
+            .and_then(Node::as_str);
+        let doubled = row.doubled && country.is_some_and(is_doubled_country);
+        let factor = if doubled { 2 } else { 1 };
+        let currency = account.get_value("currency").and_then(Node::as_str);
+        let unit = currency.and_then(currency_unit);
+        let mut bid_label = None;
+        let judged = match row.minimum {
+            Minimum::TimesBidAmount(times) => {
+                let Some(bid) = field(request, ad_set, "bid_amount") else {
+                    return;
+                };
+                let Some(amount) = integer(bid.node).filter(|&b| b > 0) else {
+                    return;
+                };
+                if bid.in_request {
+                    bid_label = Some(bid.node.span);
+                }
+                Judged {
+                    minimum: times * amount * factor,
+                    approximate: false,
+                    how: format!("{times} × bid_amount {amount}"),
+                }
+            }
+            Minimum::UsdCents(cents) => {
+                let (Some(currency), Some(unit)) = (currency, unit) else {
+                    return;
+                };
+                if currency == "USD" {
+                    Judged {
+                        minimum: cents * factor,
+                        approximate: false,
+                        how: money(cents, "USD", Some(100)),
+                    }
+                } else {
+                    let Some(rate) = file.config.currency_rates.get(currency) else {
+                        return;
+                    };
+                    let converted = cents as f64 / 100.0 * rate * unit as f64;
+                    Judged {
+                        // Rounding noise must not raise the minimum: lenient by a millionth.
+                        minimum: (converted * factor as f64 + 1e-6).floor() as i64,
+                        approximate: true,
+                        how: format!(
+                            "{} at {rate} {currency} per USD (advertising.currency-rates)",
+                            money(cents, "USD", Some(100))
+                        ),
+                    }
+                }
+            }
+        };
+        if budget >= judged.minimum {
+            return;
+        }
+        let currency_name = currency.unwrap_or("the account currency");
+        let in_currency = currency
+            .map(|c| format!(" ({})", money(judged.minimum, c, unit)))
+            .unwrap_or_default();
+        let doubled_note = match (doubled, country) {
+            (true, Some(c)) => format!(", doubled for ad accounts in {c}"),
+            _ => String::new(),
+        };
+        let message = format!(
+            "daily_budget {budget} is below the minimum daily budget of {}{}{in_currency} for {strategy_name} billed on {billing_name}: {}{doubled_note}",
+            if judged.approximate { "about " } else { "" },
+            judged.minimum,
+            judged.how,
+        );
+        let unit_note = match unit {
+            Some(100) => format!("cents of {currency_name}"),
+            _ => format!("the budget unit of {currency_name}"),
+        };
+        let mut d = Diagnostic::new(&META, budget_entry.value.span, message)
+            .with_help(format!(
+                "raise daily_budget to at least {} (amounts are in {unit_note}){}",
+                judged.minimum,
+                if endpoint == Endpoint::AdSetUpdate {
+                    "; budget changes must respect the minimum"
+                } else {
+                    ""
+                }
+            ))
+            .with_api_error(100, None);
+        let labels: [(Option<Span>, &str); 3] = [
+            (
+                strategy.in_request.then_some(strategy.node.span),
+                "bid strategy",
+            ),
+            (
+                billing.in_request.then_some(billing.node.span),
+                "billing event",
+            ),
+            (bid_label, "bid amount"),
+        ];
+        for (span, what) in labels {
+            if let Some(span) = span {
+                d = d.with_label(span, what);
+            }
+        }
+        out.push(d);
     }
 }
 

@@ -1,10 +1,10 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Value;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
 use super::adset_geo::geo_locations;
+use super::{Call, Endpoint};
 
 pub struct AdSetCountriesMissing;
 
@@ -23,6 +23,7 @@ static META: RuleMeta = RuleMeta {
           requires it; the API answers error 100 (invalid parameter) without it.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (targeting: countries is required \
              inside geo_locations)",
+    inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
     bad: example!("adset-countries-missing/bad.req.yaml"),
     good: example!("adset-countries-missing/good.req.yaml"),
 };
@@ -35,48 +36,44 @@ impl Rule for AdSetCountriesMissing {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if endpoint != Endpoint::AdSetCreate {
-                continue;
-            }
-            let (span, message) = match request.param("targeting") {
+    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        let (span, message) = match request.param("targeting") {
+            None => (
+                request.params.map_or(request.line_span, |p| p.key_span),
+                "ad set create has no `targeting`; the API requires \
+                 targeting.geo_locations.countries",
+            ),
+            Some(t) if t.value.as_map().is_none() => return,
+            Some(t) => match geo_locations(&t.value) {
                 None => (
-                    request.params.map_or(request.line_span, |p| p.key_span),
-                    "ad set create has no `targeting`; the API requires \
-                     targeting.geo_locations.countries",
+                    t.key_span,
+                    "`targeting` has no `geo_locations`; the API requires \
+                     geo_locations.countries",
                 ),
-                Some(t) if t.value.as_map().is_none() => continue,
-                Some(t) => match geo_locations(&t.value) {
+                Some(geo) if geo.value.as_map().is_none() => return,
+                Some(geo) => match geo.value.get("countries") {
                     None => (
-                        t.key_span,
-                        "`targeting` has no `geo_locations`; the API requires \
-                         geo_locations.countries",
+                        geo.key_span,
+                        "`geo_locations` has no `countries`; the API requires them",
                     ),
-                    Some(geo) if geo.value.as_map().is_none() => continue,
-                    Some(geo) => match geo.value.get("countries") {
-                        None => (
-                            geo.key_span,
-                            "`geo_locations` has no `countries`; the API requires them",
-                        ),
-                        Some(c) if c.value.as_seq().is_some_and(<[_]>::is_empty) => (
-                            c.value.span,
-                            "`countries` is empty; the API requires at least one country",
-                        ),
-                        Some(c) if matches!(c.value.value, Value::Null) => (
-                            c.key_span,
-                            "`countries` is empty; the API requires at least one country",
-                        ),
-                        Some(_) => continue,
-                    },
+                    Some(c) if c.value.as_seq().is_some_and(<[_]>::is_empty) => (
+                        c.value.span,
+                        "`countries` is empty; the API requires at least one country",
+                    ),
+                    Some(c) if matches!(c.value.value, Value::Null) => (
+                        c.key_span,
+                        "`countries` is empty; the API requires at least one country",
+                    ),
+                    Some(_) => return,
                 },
-            };
-            out.push(
-                Diagnostic::new(&META, span, message)
-                    .with_help(HELP)
-                    .with_api_error(100, None),
-            );
-        }
+            },
+        };
+        out.push(
+            Diagnostic::new(&META, span, message)
+                .with_help(HELP)
+                .with_api_error(100, None),
+        );
     }
 }
 

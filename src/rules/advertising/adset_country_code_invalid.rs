@@ -1,9 +1,9 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
 use super::adset_geo::{Fix, country, item_text, suggest};
+use super::{Call, Endpoint};
 
 pub struct AdSetCountryCodeInvalid;
 
@@ -23,6 +23,7 @@ static META: RuleMeta = RuleMeta {
           abbreviations that are not ISO codes.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (targeting: geo_locations \
              {countries: list<string>}) and Update an ad set",
+    inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
     bad: example!("adset-country-code-invalid/bad.req.yaml"),
     good: example!("adset-country-code-invalid/good.req.yaml"),
 };
@@ -35,52 +36,48 @@ impl Rule for AdSetCountryCodeInvalid {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if !matches!(endpoint, Endpoint::AdSetCreate | Endpoint::AdSetUpdate) {
-                continue;
-            }
-            let Some(targeting) = request.param("targeting") else {
+    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        let Some(targeting) = request.param("targeting") else {
+            return;
+        };
+        let targeting = targeting.value.resolved();
+        for list in LISTS {
+            let Some(items) = targeting
+                .get_value(list)
+                .and_then(|g| g.get_value("countries"))
+                .and_then(|c| c.as_seq())
+            else {
                 continue;
             };
-            let targeting = targeting.value.resolved();
-            for list in LISTS {
-                let Some(items) = targeting
-                    .get_value(list)
-                    .and_then(|g| g.get_value("countries"))
-                    .and_then(|c| c.as_seq())
-                else {
+            for item in items {
+                let Some(code) = item_text(item) else {
                     continue;
                 };
-                for item in items {
-                    let Some(code) = item_text(item) else {
-                        continue;
-                    };
-                    if country(&code).is_some() {
-                        continue;
-                    }
-                    let help = match suggest(&code) {
-                        Some(Fix::Case(c)) => format!("write it in capitals: {c}"),
-                        Some(Fix::Alias(c, why)) => format!("use {c}: {why}"),
-                        Some(Fix::Spelled(c, name)) => {
-                            format!("use {c}, the alpha-2 code of {name}")
-                        }
-                        Some(Fix::Similar(c)) => format!("did you mean {c}?"),
-                        None => "use a two-letter ISO 3166-1 code, such as DE or US".into(),
-                    };
-                    out.push(
-                        Diagnostic::new(
-                            &META,
-                            item.span,
-                            format!(
-                                "`{code}` is not an ISO 3166-1 alpha-2 country code, which the \
-                                 API requires"
-                            ),
-                        )
-                        .with_help(help)
-                        .with_api_error(100, None),
-                    );
+                if country(&code).is_some() {
+                    continue;
                 }
+                let help = match suggest(&code) {
+                    Some(Fix::Case(c)) => format!("write it in capitals: {c}"),
+                    Some(Fix::Alias(c, why)) => format!("use {c}: {why}"),
+                    Some(Fix::Spelled(c, name)) => {
+                        format!("use {c}, the alpha-2 code of {name}")
+                    }
+                    Some(Fix::Similar(c)) => format!("did you mean {c}?"),
+                    None => "use a two-letter ISO 3166-1 code, such as DE or US".into(),
+                };
+                out.push(
+                    Diagnostic::new(
+                        &META,
+                        item.span,
+                        format!(
+                            "`{code}` is not an ISO 3166-1 alpha-2 country code, which the \
+                             API requires"
+                        ),
+                    )
+                    .with_help(help)
+                    .with_api_error(100, None),
+                );
             }
         }
     }

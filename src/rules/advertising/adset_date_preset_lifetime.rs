@@ -1,9 +1,9 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
 use super::adset_lookup::{major, version};
+use super::{Call, Endpoint};
 
 pub struct AdSetDatePresetLifetime;
 
@@ -19,6 +19,7 @@ static META: RuleMeta = RuleMeta {
     why: "`lifetime` is deprecated from version 10.0 and replaced by `maximum`; a read \
           that keeps it does not get the statistics window it asks for.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Versioning\" 3 and \"Endpoints\": Read an ad set (date_preset)",
+    inspects: Inspects::Operations(&[Endpoint::AdSetRead]),
     bad: example!("adset-date-preset-lifetime/bad.req.yaml"),
     good: example!("adset-date-preset-lifetime/good.req.yaml"),
 };
@@ -31,31 +32,27 @@ impl Rule for AdSetDatePresetLifetime {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if endpoint != Endpoint::AdSetRead {
-                continue;
-            }
-            let Some(v) = version(request).filter(|v| *v >= major(REPLACED_IN)) else {
-                continue;
-            };
-            let Some(entry) = super::valid_param(file, request, "date_preset") else {
-                continue;
-            };
-            if entry.value.as_str().map(str::trim) != Some("lifetime") {
-                continue;
-            }
-            out.push(
-                Diagnostic::new(
-                    &META,
-                    entry.value.span,
-                    format!(
-                        "`date_preset` `lifetime` is deprecated since v{REPLACED_IN}.0 (this call is {v}); `maximum` replaces it"
-                    ),
-                )
-                .with_help("write `date_preset: maximum` (statistics of up to the last 37 months)"),
-            );
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        let Some(v) = version(request).filter(|v| *v >= major(REPLACED_IN)) else {
+            return;
+        };
+        let Some(entry) = super::valid_param(file, request, "date_preset") else {
+            return;
+        };
+        if entry.value.as_str().map(str::trim) != Some("lifetime") {
+            return;
         }
+        out.push(
+            Diagnostic::new(
+                &META,
+                entry.value.span,
+                format!(
+                    "`date_preset` `lifetime` is deprecated since v{REPLACED_IN}.0 (this call is {v}); `maximum` replaces it"
+                ),
+            )
+            .with_help("write `date_preset: maximum` (statistics of up to the last 37 months)"),
+        );
     }
 }
 

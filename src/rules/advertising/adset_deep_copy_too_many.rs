@@ -1,10 +1,10 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Value};
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
 use super::adset_lookup::{ad_set, truthy};
+use super::{Call, Endpoint};
 
 pub struct AdSetDeepCopyTooMany;
 
@@ -23,6 +23,7 @@ static META: RuleMeta = RuleMeta {
     why: "A synchronous copy copies at most 3 child ads; a deep copy of up to 51 needs an \
           asynchronous call, and more than 51 cannot be deep-copied at all.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Copy an ad set (deep_copy) and \"Limits\"",
+    inspects: Inspects::Operations(&[Endpoint::AdSetCopy]),
     bad: example!("adset-deep-copy-too-many/bad.req.yaml"),
     good: example!("adset-deep-copy-too-many/good.req.yaml"),
 };
@@ -54,48 +55,44 @@ impl Rule for AdSetDeepCopyTooMany {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, call) in super::calls(file) {
-            if endpoint != Endpoint::AdSetCopy {
-                continue;
-            }
-            let Some(deep) = request.param("deep_copy") else {
-                continue;
-            };
-            if truthy(&deep.value) != Some(true) {
-                continue;
-            }
-            let Some(source) = call.object else { continue };
-            let Some(n) = ad_set(file.context, &source.text).and_then(ad_count) else {
-                continue;
-            };
-            if n <= SYNC_LIMIT {
-                continue;
-            }
-            let help = if n <= ASYNC_LIMIT {
-                format!(
-                    "make the copy an asynchronous call (up to {ASYNC_LIMIT} children), or copy \
-                     without `deep_copy` and copy the ads in smaller groups"
-                )
-            } else {
-                format!(
-                    "even an asynchronous deep copy takes at most {ASYNC_LIMIT} children: copy \
-                     without `deep_copy` and copy the ads separately"
-                )
-            };
-            out.push(
-                Diagnostic::new(
-                    &META,
-                    deep.value.span,
-                    format!(
-                        "ad set {} has {n} ads; a synchronous deep copy copies at most {SYNC_LIMIT}",
-                        source.text
-                    ),
-                )
-                .with_label(source.span, format!("{n} ads"))
-                .with_help(help),
-            );
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let (request, call) = (c.request, &c.call);
+        let Some(deep) = request.param("deep_copy") else {
+            return;
+        };
+        if truthy(&deep.value) != Some(true) {
+            return;
         }
+        let Some(source) = call.object else { return };
+        let Some(n) = ad_set(file.context, &source.text).and_then(ad_count) else {
+            return;
+        };
+        if n <= SYNC_LIMIT {
+            return;
+        }
+        let help = if n <= ASYNC_LIMIT {
+            format!(
+                "make the copy an asynchronous call (up to {ASYNC_LIMIT} children), or copy \
+                 without `deep_copy` and copy the ads in smaller groups"
+            )
+        } else {
+            format!(
+                "even an asynchronous deep copy takes at most {ASYNC_LIMIT} children: copy \
+                 without `deep_copy` and copy the ads separately"
+            )
+        };
+        out.push(
+            Diagnostic::new(
+                &META,
+                deep.value.span,
+                format!(
+                    "ad set {} has {n} ads; a synchronous deep copy copies at most {SYNC_LIMIT}",
+                    source.text
+                ),
+            )
+            .with_label(source.span, format!("{n} ads"))
+            .with_help(help),
+        );
     }
 }
 

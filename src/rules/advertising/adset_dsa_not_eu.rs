@@ -2,10 +2,10 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Entry, Value};
 use crate::model::context::Kind;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
 use super::adset_geo::{context_targeting, eu_place, geo_locations, item_text, normalize};
+use super::{Call, Endpoint};
 
 pub struct AdSetDsaNotEu;
 
@@ -26,6 +26,7 @@ static META: RuleMeta = RuleMeta {
           associated territories: elsewhere they do nothing, which often means the \
           targeting is not the one that was meant.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Payor and beneficiary\" 4",
+    inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
     bad: example!("adset-dsa-not-eu/bad.req.yaml"),
     good: example!("adset-dsa-not-eu/good.req.yaml"),
 };
@@ -38,81 +39,77 @@ impl Rule for AdSetDsaNotEu {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, call) in super::calls(file) {
-            if !matches!(endpoint, Endpoint::AdSetCreate | Endpoint::AdSetUpdate) {
-                continue;
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let (request, endpoint, call) = (c.request, c.endpoint, &c.call);
+        let dsa: Vec<&Entry> = ["dsa_payor", "dsa_beneficiary"]
+            .iter()
+            .filter_map(|p| request.param(p))
+            .filter(|e| !matches!(e.value.value, Value::Null))
+            .collect();
+        let Some(first) = dsa.first() else { return };
+        let (targeting, in_request) = match request.param("targeting") {
+            Some(t) => (&t.value, true),
+            None if endpoint == Endpoint::AdSetUpdate => {
+                let Some(t) = call
+                    .object
+                    .and_then(|o| file.context.get(Kind::AdSets, &o.text))
+                    .and_then(context_targeting)
+                else {
+                    return;
+                };
+                (t, false)
             }
-            let dsa: Vec<&Entry> = ["dsa_payor", "dsa_beneficiary"]
-                .iter()
-                .filter_map(|p| request.param(p))
-                .filter(|e| !matches!(e.value.value, Value::Null))
-                .collect();
-            let Some(first) = dsa.first() else { continue };
-            let (targeting, in_request) = match request.param("targeting") {
-                Some(t) => (&t.value, true),
-                None if endpoint == Endpoint::AdSetUpdate => {
-                    let Some(t) = call
-                        .object
-                        .and_then(|o| file.context.get(Kind::AdSets, &o.text))
-                        .and_then(context_targeting)
-                    else {
-                        continue;
-                    };
-                    (t, false)
-                }
-                None => continue,
-            };
-            let Some(geo) = geo_locations(targeting) else {
-                continue;
-            };
-            let Some(keys) = geo.value.as_map() else {
-                continue;
-            };
-            if keys.iter().any(|e| !NOT_PLACES.contains(&e.key.as_str())) {
-                continue;
-            }
-            let Some(list) = geo.value.get_value("countries") else {
-                continue;
-            };
-            let Some(items) = list.as_seq().filter(|i| !i.is_empty()) else {
-                continue;
-            };
-            let Some(codes) = items
-                .iter()
-                .map(|n| item_text(n).and_then(|t| normalize(&t)))
-                .collect::<Option<Vec<&str>>>()
-            else {
-                continue;
-            };
-            if codes.iter().any(|c| eu_place(c).is_some()) {
-                continue;
-            }
-            let shown = if codes.len() > 5 {
-                format!("{}, …", codes[..5].join(", "))
-            } else {
-                codes.join(", ")
-            };
-            let mut d = Diagnostic::new(
-                &META,
-                first.key_span,
-                format!(
-                    "{} applies only to ad sets that target the EU; this one targets {shown}",
-                    first.key
-                ),
-            )
-            .with_help(
-                "remove dsa_payor and dsa_beneficiary, or check that the targeting is the one \
-                 meant",
-            );
-            if in_request {
-                d = d.with_label(list.span, "no EU country");
-            }
-            if let Some(second) = dsa.get(1) {
-                d = d.with_label(second.key_span, "applies only to the EU too");
-            }
-            out.push(d);
+            None => return,
+        };
+        let Some(geo) = geo_locations(targeting) else {
+            return;
+        };
+        let Some(keys) = geo.value.as_map() else {
+            return;
+        };
+        if keys.iter().any(|e| !NOT_PLACES.contains(&e.key.as_str())) {
+            return;
         }
+        let Some(list) = geo.value.get_value("countries") else {
+            return;
+        };
+        let Some(items) = list.as_seq().filter(|i| !i.is_empty()) else {
+            return;
+        };
+        let Some(codes) = items
+            .iter()
+            .map(|n| item_text(n).and_then(|t| normalize(&t)))
+            .collect::<Option<Vec<&str>>>()
+        else {
+            return;
+        };
+        if codes.iter().any(|c| eu_place(c).is_some()) {
+            return;
+        }
+        let shown = if codes.len() > 5 {
+            format!("{}, …", codes[..5].join(", "))
+        } else {
+            codes.join(", ")
+        };
+        let mut d = Diagnostic::new(
+            &META,
+            first.key_span,
+            format!(
+                "{} applies only to ad sets that target the EU; this one targets {shown}",
+                first.key
+            ),
+        )
+        .with_help(
+            "remove dsa_payor and dsa_beneficiary, or check that the targeting is the one \
+             meant",
+        );
+        if in_request {
+            d = d.with_label(list.span, "no EU country");
+        }
+        if let Some(second) = dsa.get(1) {
+            d = d.with_label(second.key_span, "applies only to the EU too");
+        }
+        out.push(d);
     }
 }
 

@@ -1,6 +1,6 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 use super::adset_geo::{DsaField, report_dsa_gaps};
 
@@ -30,6 +30,7 @@ static META: RuleMeta = RuleMeta {
           3858079, and since 2023-08-16 ads without a payor are not published.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"What the service does\" 5, \"Payor and beneficiary\" 1-4 and \
              \"Errors\" (3858079)",
+    inspects: Inspects::File,
     bad: example!("adset-dsa-payor-missing/bad.req.yaml"),
     good: example!("adset-dsa-payor-missing/good.req.yaml"),
 };

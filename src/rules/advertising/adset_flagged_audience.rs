@@ -1,10 +1,10 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
 use super::FLAGGED;
 use super::adset_lookup::{Origin, id_text, set_by, targeted_audiences, text};
+use super::{Call, Endpoint};
 
 pub struct AdSetFlaggedAudience;
 
@@ -29,6 +29,11 @@ static META: RuleMeta = RuleMeta {
           that uses one (error_subcode 246003, listing the restricted audience ids).",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"What the service does\" 4 and \"Errors\" (flagged assets); Meta's \
              Marketing API reference for custom audiences, operation_status codes (471)",
+    inspects: Inspects::Operations(&[
+        Endpoint::AdSetCreate,
+        Endpoint::AdSetUpdate,
+        Endpoint::AdSetCopy,
+    ]),
     bad: example!("adset-flagged-audience/bad.req.yaml"),
     good: example!("adset-flagged-audience/good.req.yaml"),
 };
@@ -38,78 +43,77 @@ impl Rule for AdSetFlaggedAudience {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, call) in super::calls(file) {
-            // The API refuses every change to an ad set that uses a flagged audience, not
-            // only a change of its targeting.
-            let kept = (endpoint == Endpoint::AdSetUpdate
-                && request.param("targeting").is_none()
-                && !only_deletes(request))
-            .then(|| {
-                let id = call.object?;
-                let targeting =
-                    super::adset_lookup::ad_set(file.context, &id.text)?.get_value("targeting")?;
-                Some((targeting.resolved(), id))
-            })
-            .flatten();
-            if let Some((targeting, id)) = kept {
-                for (key, _, audience_id, _) in flagged(file, targeting) {
-                    out.push(
-                        Diagnostic::new(
-                            &META,
-                            id.span,
-                            format!(
-                                "ad set {} uses flagged custom audience {audience_id} in `{key}`; the API refuses any change to it",
-                                id.text
-                            ),
-                        )
-                        .with_help(
-                            "send `targeting` without the flagged audience in this update, or create a new ad set with another audience",
-                        )
-                        .with_api_error(100, Some(246_003)),
-                    );
-                }
-                continue;
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let (request, endpoint, call) = (c.request, c.endpoint, &c.call);
+
+        // The API refuses every change to an ad set that uses a flagged audience, not
+        // only a change of its targeting.
+        let kept = (endpoint == Endpoint::AdSetUpdate
+            && request.param("targeting").is_none()
+            && !only_deletes(request))
+        .then(|| {
+            let id = call.object?;
+            let targeting =
+                super::adset_lookup::ad_set(file.context, &id.text)?.get_value("targeting")?;
+            Some((targeting.resolved(), id))
+        })
+        .flatten();
+        if let Some((targeting, id)) = kept {
+            for (key, _, audience_id, _) in flagged(file, targeting) {
+                out.push(
+                    Diagnostic::new(
+                        &META,
+                        id.span,
+                        format!(
+                            "ad set {} uses flagged custom audience {audience_id} in `{key}`; the API refuses any change to it",
+                            id.text
+                        ),
+                    )
+                    .with_help(
+                        "send `targeting` without the flagged audience in this update, or create a new ad set with another audience",
+                    )
+                    .with_api_error(100, Some(246_003)),
+                );
             }
-            let Some((targeting, origin)) =
-                set_by(request, endpoint, &call, file.context, "targeting")
-            else {
-                continue;
+            return;
+        }
+        let Some((targeting, origin)) = set_by(request, endpoint, call, file.context, "targeting")
+        else {
+            return;
+        };
+        for (key, id_node, id, audience) in flagged(file, targeting) {
+            let named = match text(audience, "name") {
+                Some(name) => format!("custom audience {id} ({name})"),
+                None => format!("custom audience {id}"),
             };
-            for (key, id_node, id, audience) in flagged(file, targeting) {
-                let named = match text(audience, "name") {
-                    Some(name) => format!("custom audience {id} ({name})"),
-                    None => format!("custom audience {id}"),
-                };
-                let help = match origin {
-                    Origin::Request => format!(
-                        "remove it from `{key}` and choose another audience; a flagged audience \
-                         cannot run ads until the prohibited information is removed"
+            let help = match origin {
+                Origin::Request => format!(
+                    "remove it from `{key}` and choose another audience; a flagged audience \
+                     cannot run ads until the prohibited information is removed"
+                ),
+                Origin::Copied(_) => format!(
+                    "remove it from the source ad set's `{key}` first, or create a new ad \
+                     set with another audience"
+                ),
+            };
+            let d = match origin {
+                Origin::Request => Diagnostic::new(
+                    &META,
+                    id_node.span,
+                    format!(
+                        "{named} is flagged (operation_status 471); the API refuses an ad set that uses it"
                     ),
-                    Origin::Copied(_) => format!(
-                        "remove it from the source ad set's `{key}` first, or create a new ad \
-                         set with another audience"
+                ),
+                Origin::Copied(source) => Diagnostic::new(
+                    &META,
+                    source.span,
+                    format!(
+                        "ad set {} uses flagged {named} in `{key}`; the API refuses a copy that takes it over",
+                        source.text
                     ),
-                };
-                let d = match origin {
-                    Origin::Request => Diagnostic::new(
-                        &META,
-                        id_node.span,
-                        format!(
-                            "{named} is flagged (operation_status 471); the API refuses an ad set that uses it"
-                        ),
-                    ),
-                    Origin::Copied(source) => Diagnostic::new(
-                        &META,
-                        source.span,
-                        format!(
-                            "ad set {} uses flagged {named} in `{key}`; the API refuses a copy that takes it over",
-                            source.text
-                        ),
-                    ),
-                };
-                out.push(d.with_help(help).with_api_error(100, Some(246_003)));
-            }
+                ),
+            };
+            out.push(d.with_help(help).with_api_error(100, Some(246_003)));
         }
     }
 }

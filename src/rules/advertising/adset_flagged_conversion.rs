@@ -1,10 +1,11 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 use super::adset_lookup::{
     Origin, custom_conversion, custom_conversion_id, id_text, set_by, text, truthy,
 };
+use super::{Call, Endpoint};
 
 pub struct AdSetFlaggedConversion;
 
@@ -25,6 +26,11 @@ static META: RuleMeta = RuleMeta {
           (error_subcode 246004, naming the restricted custom conversion id).",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"What the service does\" 4, \"Errors\" (flagged assets) and \"States \
              and transitions\"",
+    inspects: Inspects::Operations(&[
+        Endpoint::AdSetCreate,
+        Endpoint::AdSetUpdate,
+        Endpoint::AdSetCopy,
+    ]),
     bad: example!("adset-flagged-conversion/bad.req.yaml"),
     good: example!("adset-flagged-conversion/good.req.yaml"),
 };
@@ -34,54 +40,54 @@ impl Rule for AdSetFlaggedConversion {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, call) in super::calls(file) {
-            let Some((promoted, origin)) =
-                set_by(request, endpoint, &call, file.context, "promoted_object")
-            else {
-                continue;
-            };
-            let Some(id_node) = custom_conversion_id(promoted) else {
-                continue;
-            };
-            let Some(id) = id_text(id_node) else { continue };
-            let Some(conversion) = custom_conversion(file.context, &id) else {
-                continue;
-            };
-            if conversion.get_value("flagged").and_then(truthy) != Some(true) {
-                continue;
-            }
-            let named = match text(conversion, "name") {
-                Some(name) => format!("custom conversion {id} ({name})"),
-                None => format!("custom conversion {id}"),
-            };
-            let d = match origin {
-                Origin::Request => Diagnostic::new(
-                    &META,
-                    id_node.span,
-                    format!("{named} is flagged; the API refuses an ad set that holds it"),
-                ),
-                Origin::Copied(source) => Diagnostic::new(
-                    &META,
-                    source.span,
-                    format!(
-                        "ad set {} optimizes for flagged {named}; the API refuses a copy that takes it over",
-                        source.text
-                    ),
-                ),
-            };
-            let help = match origin {
-                Origin::Request => {
-                    "optimize for another custom conversion; a flagged one cannot be used while \
-                     its rule suggests health conditions or financial status"
-                }
-                Origin::Copied(_) => {
-                    "change the source ad set's `promoted_object` first, or create a new ad set \
-                     that optimizes for another custom conversion"
-                }
-            };
-            out.push(d.with_help(help).with_api_error(100, Some(246_004)));
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let (request, endpoint, call) = (c.request, c.endpoint, &c.call);
+
+        let Some((promoted, origin)) =
+            set_by(request, endpoint, call, file.context, "promoted_object")
+        else {
+            return;
+        };
+        let Some(id_node) = custom_conversion_id(promoted) else {
+            return;
+        };
+        let Some(id) = id_text(id_node) else { return };
+        let Some(conversion) = custom_conversion(file.context, &id) else {
+            return;
+        };
+        if conversion.get_value("flagged").and_then(truthy) != Some(true) {
+            return;
         }
+        let named = match text(conversion, "name") {
+            Some(name) => format!("custom conversion {id} ({name})"),
+            None => format!("custom conversion {id}"),
+        };
+        let d = match origin {
+            Origin::Request => Diagnostic::new(
+                &META,
+                id_node.span,
+                format!("{named} is flagged; the API refuses an ad set that holds it"),
+            ),
+            Origin::Copied(source) => Diagnostic::new(
+                &META,
+                source.span,
+                format!(
+                    "ad set {} optimizes for flagged {named}; the API refuses a copy that takes it over",
+                    source.text
+                ),
+            ),
+        };
+        let help = match origin {
+            Origin::Request => {
+                "optimize for another custom conversion; a flagged one cannot be used while \
+                 its rule suggests health conditions or financial status"
+            }
+            Origin::Copied(_) => {
+                "change the source ad set's `promoted_object` first, or create a new ad set \
+                 that optimizes for another custom conversion"
+            }
+        };
+        out.push(d.with_help(help).with_api_error(100, Some(246_004)));
     }
 }
 

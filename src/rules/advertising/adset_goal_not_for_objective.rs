@@ -1,9 +1,9 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
 use super::adset_lookup::{campaign, id_text, text};
+use super::{Call, Endpoint};
 use crate::catalog::advertising::{ParamType, goals, objective as objective_row};
 
 pub struct AdSetGoalNotForObjective;
@@ -27,6 +27,7 @@ static META: RuleMeta = RuleMeta {
     why: "An outcome-driven campaign takes only the optimization goals its objective \
           offers: the API refuses an ad set with another goal.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Objective mapping\"",
+    inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
     bad: example!("adset-goal-not-for-objective/bad.req.yaml"),
     good: example!("adset-goal-not-for-objective/good.req.yaml"),
 };
@@ -48,46 +49,42 @@ impl Rule for AdSetGoalNotForObjective {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if endpoint != Endpoint::AdSetCreate {
-                continue;
-            }
-            let (Some(goal), Some(campaign_id)) = (
-                super::valid_param(file, request, "optimization_goal"),
-                request.param("campaign_id"),
-            ) else {
-                continue;
-            };
-            let Some(goal_text) = goal.value.as_str().map(str::trim) else {
-                continue;
-            };
-            if !goal_enum().contains(&goal_text) {
-                continue;
-            }
-            let Some(objective) = id_text(&campaign_id.value)
-                .and_then(|id| campaign(file.context, &id))
-                .and_then(|c| text(c, "objective"))
-            else {
-                continue;
-            };
-            let Some(goals) = goals(objective) else {
-                continue;
-            };
-            if goals.contains(&goal_text) {
-                continue;
-            }
-            let seed_name = objective_row(objective).map_or("", |o| o.seed);
-            out.push(
-                Diagnostic::new(
-                    &META,
-                    goal.value.span,
-                    format!("optimization goal {goal_text} is not one the campaign's objective {objective} ({seed_name}) offers"),
-                )
-                .with_label(campaign_id.value.span, format!("{objective} campaign"))
-                .with_help(format!("the goals of {objective} are {}", goals.join(", "))),
-            );
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        let (Some(goal), Some(campaign_id)) = (
+            super::valid_param(file, request, "optimization_goal"),
+            request.param("campaign_id"),
+        ) else {
+            return;
+        };
+        let Some(goal_text) = goal.value.as_str().map(str::trim) else {
+            return;
+        };
+        if !goal_enum().contains(&goal_text) {
+            return;
         }
+        let Some(objective) = id_text(&campaign_id.value)
+            .and_then(|id| campaign(file.context, &id))
+            .and_then(|c| text(c, "objective"))
+        else {
+            return;
+        };
+        let Some(goals) = goals(objective) else {
+            return;
+        };
+        if goals.contains(&goal_text) {
+            return;
+        }
+        let seed_name = objective_row(objective).map_or("", |o| o.seed);
+        out.push(
+            Diagnostic::new(
+                &META,
+                goal.value.span,
+                format!("optimization goal {goal_text} is not one the campaign's objective {objective} ({seed_name}) offers"),
+            )
+            .with_label(campaign_id.value.span, format!("{objective} campaign"))
+            .with_help(format!("the goals of {objective} are {}", goals.join(", "))),
+        );
     }
 }
 

@@ -1,10 +1,10 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Node;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
 use super::adset_lookup::{ad_set, campaign, id_text, major, text, version};
+use super::{Call, Endpoint};
 
 pub struct AdSetImpressionsOnPost;
 
@@ -24,6 +24,7 @@ static META: RuleMeta = RuleMeta {
     why: "From version 20.0 the Impressions optimization goal is deprecated for the legacy \
           Post Engagement objective and for destination_type ON_POST.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Versioning\" 5 and \"Objective mapping\"",
+    inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
     bad: example!("adset-impressions-on-post/bad.req.yaml"),
     good: example!("adset-impressions-on-post/good.req.yaml"),
 };
@@ -38,55 +39,55 @@ impl Rule for AdSetImpressionsOnPost {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, call) in super::calls(file) {
-            let snapshot = match endpoint {
-                Endpoint::AdSetCreate => None,
-                Endpoint::AdSetUpdate => call.object.and_then(|id| ad_set(file.context, &id.text)),
-                _ => continue,
-            };
-            let Some(v) = version(request).filter(|v| *v >= major(DEPRECATED_IN)) else {
-                continue;
-            };
-            let sent = |name: &str| request.param(name).map(|e| &e.value);
-            let value = |name: &str| -> Option<&str> {
-                match sent(name) {
-                    Some(node) => node.as_str().map(str::trim),
-                    None => snapshot.and_then(|s| text(s, name)),
-                }
-            };
-            if value("optimization_goal") != Some("IMPRESSIONS") {
-                continue;
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let (request, endpoint, call) = (c.request, c.endpoint, &c.call);
+
+        let snapshot = match endpoint {
+            Endpoint::AdSetCreate => None,
+            Endpoint::AdSetUpdate => call.object.and_then(|id| ad_set(file.context, &id.text)),
+            _ => return,
+        };
+        let Some(v) = version(request).filter(|v| *v >= major(DEPRECATED_IN)) else {
+            return;
+        };
+        let sent = |name: &str| request.param(name).map(|e| &e.value);
+        let value = |name: &str| -> Option<&str> {
+            match sent(name) {
+                Some(node) => node.as_str().map(str::trim),
+                None => snapshot.and_then(|s| text(s, name)),
             }
-            let goal = sent("optimization_goal");
-            let destination = sent("destination_type");
-            let on_post = value("destination_type") == Some("ON_POST");
-            let campaign_id: Option<&Node> =
-                sent("campaign_id").or_else(|| snapshot.and_then(|s| s.get_value("campaign_id")));
-            let legacy = campaign_id
-                .and_then(id_text)
-                .and_then(|id| campaign(file.context, &id))
-                .and_then(|c| text(c, "objective"))
-                == Some(LEGACY_POST_ENGAGEMENT);
-            let (reason, primary) = if on_post {
-                ("destination_type ON_POST", goal.or(destination))
-            } else if legacy {
-                ("the legacy Post Engagement objective of its campaign", goal)
-            } else {
-                continue;
-            };
-            let Some(primary) = primary else { continue };
-            let mut d = Diagnostic::new(
-                &META,
-                primary.span,
-                format!("the IMPRESSIONS optimization goal is deprecated from v{DEPRECATED_IN}.0 (this call is {v}) for {reason}"),
-            )
-            .with_help("optimize for POST_ENGAGEMENT or REACH instead");
-            if let (true, Some(dest), Some(_)) = (on_post, destination, goal) {
-                d = d.with_label(dest.span, "ON_POST");
-            }
-            out.push(d);
+        };
+        if value("optimization_goal") != Some("IMPRESSIONS") {
+            return;
         }
+        let goal = sent("optimization_goal");
+        let destination = sent("destination_type");
+        let on_post = value("destination_type") == Some("ON_POST");
+        let campaign_id: Option<&Node> =
+            sent("campaign_id").or_else(|| snapshot.and_then(|s| s.get_value("campaign_id")));
+        let legacy = campaign_id
+            .and_then(id_text)
+            .and_then(|id| campaign(file.context, &id))
+            .and_then(|c| text(c, "objective"))
+            == Some(LEGACY_POST_ENGAGEMENT);
+        let (reason, primary) = if on_post {
+            ("destination_type ON_POST", goal.or(destination))
+        } else if legacy {
+            ("the legacy Post Engagement objective of its campaign", goal)
+        } else {
+            return;
+        };
+        let Some(primary) = primary else { return };
+        let mut d = Diagnostic::new(
+            &META,
+            primary.span,
+            format!("the IMPRESSIONS optimization goal is deprecated from v{DEPRECATED_IN}.0 (this call is {v}) for {reason}"),
+        )
+        .with_help("optimize for POST_ENGAGEMENT or REACH instead");
+        if let (true, Some(dest), Some(_)) = (on_post, destination, goal) {
+            d = d.with_label(dest.span, "ON_POST");
+        }
+        out.push(d);
     }
 }
 

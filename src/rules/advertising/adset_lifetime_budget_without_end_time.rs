@@ -1,8 +1,9 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Value;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
+use super::Call;
 use super::{Endpoint, params};
 
 pub struct AdSetLifetimeBudgetWithoutEndTime;
@@ -21,6 +22,7 @@ static META: RuleMeta = RuleMeta {
           code, hence a warning.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (\"A lifetime budget sample also sends \
              start_time and end_time\")",
+    inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
     bad: example!("adset-lifetime-budget-without-end-time/bad.req.yaml"),
     good: example!("adset-lifetime-budget-without-end-time/good.req.yaml"),
 };
@@ -30,35 +32,31 @@ impl Rule for AdSetLifetimeBudgetWithoutEndTime {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if endpoint != Endpoint::AdSetCreate {
-                continue;
-            }
-            let Some(lifetime) = request.param("lifetime_budget") else {
-                continue;
-            };
-            let zero = params::integer(&lifetime.value) == Some(Ok(0));
-            if zero || matches!(lifetime.value.value, Value::Null) {
-                continue;
-            }
-            let has_end = ["end_time", "time_stop"].iter().any(|name| {
-                request
-                    .param(name)
-                    .is_some_and(|e| !matches!(e.value.value, Value::Null))
-            });
-            if has_end {
-                continue;
-            }
-            out.push(
-                Diagnostic::new(
-                    &META,
-                    lifetime.key_span,
-                    "lifetime_budget without end_time: a lifetime budget needs the ad set's end, and the API refuses it without one",
-                )
-                .with_help("add end_time (a UNIX timestamp or an ISO 8601 date-time such as 2025-06-30T23:59:00+0000), and start_time, or use daily_budget for an ad set without an end"),
-            );
+    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        let Some(lifetime) = request.param("lifetime_budget") else {
+            return;
+        };
+        let zero = params::integer(&lifetime.value) == Some(Ok(0));
+        if zero || matches!(lifetime.value.value, Value::Null) {
+            return;
         }
+        let has_end = ["end_time", "time_stop"].iter().any(|name| {
+            request
+                .param(name)
+                .is_some_and(|e| !matches!(e.value.value, Value::Null))
+        });
+        if has_end {
+            return;
+        }
+        out.push(
+            Diagnostic::new(
+                &META,
+                lifetime.key_span,
+                "lifetime_budget without end_time: a lifetime budget needs the ad set's end, and the API refuses it without one",
+            )
+            .with_help("add end_time (a UNIX timestamp or an ISO 8601 date-time such as 2025-06-30T23:59:00+0000), and start_time, or use daily_budget for an ad set without an end"),
+        );
     }
 }
 

@@ -1,8 +1,8 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
+use super::{Call, Endpoint};
 
 pub struct AdSetNameMissing;
 
@@ -18,6 +18,7 @@ static META: RuleMeta = RuleMeta {
     why: "The create call requires a name; without one the API answers error 100 \
           (invalid parameter).",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (name: required)",
+    inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
     bad: example!("adset-name-missing/bad.req.yaml"),
     good: example!("adset-name-missing/good.req.yaml"),
 };
@@ -27,30 +28,26 @@ impl Rule for AdSetNameMissing {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if endpoint != Endpoint::AdSetCreate {
-                continue;
-            }
-            let diagnostic = match request.param("name") {
-                None => Diagnostic::new(
+    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        let diagnostic = match request.param("name") {
+            None => Diagnostic::new(
+                &META,
+                request.params.map_or(request.line_span, |p| p.key_span),
+                "ad set create has no `name`; the API requires one",
+            )
+            .with_help("add `name:` with a name of at most 400 characters"),
+            Some(name) if name.value.as_str().is_some_and(|s| s.trim().is_empty()) => {
+                Diagnostic::new(
                     &META,
-                    request.params.map_or(request.line_span, |p| p.key_span),
-                    "ad set create has no `name`; the API requires one",
+                    name.value.span,
+                    "ad set `name` is blank; the API requires one",
                 )
-                .with_help("add `name:` with a name of at most 400 characters"),
-                Some(name) if name.value.as_str().is_some_and(|s| s.trim().is_empty()) => {
-                    Diagnostic::new(
-                        &META,
-                        name.value.span,
-                        "ad set `name` is blank; the API requires one",
-                    )
-                    .with_help("give the ad set a name of at most 400 characters")
-                }
-                Some(_) => continue,
-            };
-            out.push(diagnostic.with_api_error(100, None));
-        }
+                .with_help("give the ad set a name of at most 400 characters")
+            }
+            Some(_) => return,
+        };
+        out.push(diagnostic.with_api_error(100, None));
     }
 }
 

@@ -1,9 +1,9 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Value};
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
+use super::{Call, Endpoint};
 
 pub struct AdSetPromotedObjectMissing;
 
@@ -42,6 +42,7 @@ static META: RuleMeta = RuleMeta {
           with error 100.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (promoted_object) and \"Objective \
              mapping\" (page likes sample)",
+    inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
     bad: example!("adset-promoted-object-missing/bad.req.yaml"),
     good: example!("adset-promoted-object-missing/good.req.yaml"),
 };
@@ -58,67 +59,62 @@ impl Rule for AdSetPromotedObjectMissing {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if endpoint != Endpoint::AdSetCreate {
-                continue;
-            }
-            let Some(goal) = super::valid_param(file, request, "optimization_goal") else {
-                continue;
-            };
-            let Some(goal_name) = goal.value.as_str() else {
-                continue;
-            };
-            let promoted = request.param("promoted_object");
-            // The decoded object; None when it is there but not an object (another rule).
-            let object = promoted.map(|p| p.value.resolved());
-            if object.is_some_and(|o| o.as_map().is_none()) {
-                continue;
-            }
-            if PAGE_GOALS.contains(&goal_name) {
-                match object {
-                    None => out.push(
-                        Diagnostic::new(
-                            &META,
-                            goal.value.span,
-                            format!("optimization_goal {goal_name} needs promoted_object with page_id, which the request does not give"),
-                        )
-                        .with_help("add promoted_object: {page_id: \"<the page's ID>\"}")
-                        .with_api_error(100, None),
-                    ),
-                    Some(o) if !has(o, "page_id") => out.push(
-                        Diagnostic::new(
-                            &META,
-                            o.span,
-                            format!("promoted_object has no page_id, which optimization_goal {goal_name} needs"),
-                        )
-                        .with_label(goal.value.span, "the goal that needs it")
-                        .with_help("add page_id, the ID of the page the ads promote")
-                        .with_api_error(100, None),
-                    ),
-                    Some(_) => {}
-                }
-            } else if APP_GOALS.contains(&goal_name) {
-                let Some(o) = object else { continue };
-                let missing: Vec<&str> =
-                    APP_FIELDS.iter().copied().filter(|f| !has(o, f)).collect();
-                if missing.is_empty() {
-                    continue;
-                }
-                out.push(
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        let Some(goal) = super::valid_param(file, request, "optimization_goal") else {
+            return;
+        };
+        let Some(goal_name) = goal.value.as_str() else {
+            return;
+        };
+        let promoted = request.param("promoted_object");
+        // The decoded object; None when it is there but not an object (another rule).
+        let object = promoted.map(|p| p.value.resolved());
+        if object.is_some_and(|o| o.as_map().is_none()) {
+            return;
+        }
+        if PAGE_GOALS.contains(&goal_name) {
+            match object {
+                None => out.push(
+                    Diagnostic::new(
+                        &META,
+                        goal.value.span,
+                        format!("optimization_goal {goal_name} needs promoted_object with page_id, which the request does not give"),
+                    )
+                    .with_help("add promoted_object: {page_id: \"<the page's ID>\"}")
+                    .with_api_error(100, None),
+                ),
+                Some(o) if !has(o, "page_id") => out.push(
                     Diagnostic::new(
                         &META,
                         o.span,
-                        format!(
-                            "promoted_object has no {}, which optimization_goal {goal_name} needs",
-                            missing.join(" and no ")
-                        ),
+                        format!("promoted_object has no page_id, which optimization_goal {goal_name} needs"),
                     )
                     .with_label(goal.value.span, "the goal that needs it")
-                    .with_help("an app's promoted_object names application_id and object_store_url (the app's store page)")
+                    .with_help("add page_id, the ID of the page the ads promote")
                     .with_api_error(100, None),
-                );
+                ),
+                Some(_) => {}
             }
+        } else if APP_GOALS.contains(&goal_name) {
+            let Some(o) = object else { return };
+            let missing: Vec<&str> = APP_FIELDS.iter().copied().filter(|f| !has(o, f)).collect();
+            if missing.is_empty() {
+                return;
+            }
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    o.span,
+                    format!(
+                        "promoted_object has no {}, which optimization_goal {goal_name} needs",
+                        missing.join(" and no ")
+                    ),
+                )
+                .with_label(goal.value.span, "the goal that needs it")
+                .with_help("an app's promoted_object names application_id and object_store_url (the app's store page)")
+                .with_api_error(100, None),
+            );
         }
     }
 }

@@ -1,10 +1,10 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::encoded::SourceMap;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 use crate::suggest::did_you_mean;
 
-use super::Endpoint;
+use super::{Call, Endpoint};
 use crate::catalog::advertising::{AD_SET_FIELDS, DESCRIBED_UNNAMED, READ_ONLY};
 
 pub struct AdSetReadUnknownField;
@@ -26,6 +26,7 @@ static META: RuleMeta = RuleMeta {
           data it asked for.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Resources and their fields\" (AdSet fields) and \"Endpoints\": \
              Read an ad set",
+    inspects: Inspects::Operations(&[Endpoint::AdSetRead]),
     bad: example!("adset-read-unknown-field/bad.req.yaml"),
     good: example!("adset-read-unknown-field/good.req.yaml"),
 };
@@ -99,42 +100,38 @@ impl Rule for AdSetReadUnknownField {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if endpoint != Endpoint::AdSetRead {
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        let Some(entry) = request.param("fields") else {
+            return;
+        };
+        let Some(value) = entry.value.as_str() else {
+            return;
+        };
+        let map = SourceMap::for_scalar(file.text, entry.value.span, value);
+        for name in field_names(value) {
+            let word = &value[name.start..name.end];
+            if !is_name(word) || known_fields().any(|f| f == word) {
                 continue;
             }
-            let Some(entry) = request.param("fields") else {
-                continue;
-            };
-            let Some(value) = entry.value.as_str() else {
-                continue;
-            };
-            let map = SourceMap::for_scalar(file.text, entry.value.span, value);
-            for name in field_names(value) {
-                let word = &value[name.start..name.end];
-                if !is_name(word) || known_fields().any(|f| f == word) {
-                    continue;
-                }
-                if name.nested {
-                    continue; // an edge, whose names the reference does not give
-                }
-                let help = match did_you_mean(word, known_fields()) {
-                    Some(s) => format!("did you mean `{s}`?"),
-                    None => {
-                        "the reference's AdSet field table does not list it; remove it or check its name"
-                            .into()
-                    }
-                };
-                out.push(
-                    Diagnostic::new(
-                        &META,
-                        map.span(name.start..name.end),
-                        format!("`{word}` is not an AdSet field"),
-                    )
-                    .with_help(help),
-                );
+            if name.nested {
+                continue; // an edge, whose names the reference does not give
             }
+            let help = match did_you_mean(word, known_fields()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => {
+                    "the reference's AdSet field table does not list it; remove it or check its name"
+                        .into()
+                }
+            };
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    map.span(name.start..name.end),
+                    format!("`{word}` is not an AdSet field"),
+                )
+                .with_help(help),
+            );
         }
     }
 }

@@ -1,7 +1,8 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
+use super::Call;
 use super::{Endpoint, params};
 
 pub struct AdSetSpendCapUnlimited;
@@ -22,6 +23,7 @@ static META: RuleMeta = RuleMeta {
           set has none. The note says what it does so that either is a choice.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (daily_spend_cap, lifetime_spend_cap) \
              and \"Limits\" (value that removes a spend cap)",
+    inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
     bad: example!("adset-spend-cap-unlimited/bad.req.yaml"),
     good: example!("adset-spend-cap-unlimited/good.req.yaml"),
 };
@@ -31,32 +33,28 @@ impl Rule for AdSetSpendCapUnlimited {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if !matches!(endpoint, Endpoint::AdSetCreate | Endpoint::AdSetUpdate) {
+    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        for (name, kind) in [
+            ("daily_spend_cap", "daily"),
+            ("lifetime_spend_cap", "lifetime"),
+        ] {
+            let Some(cap) = request.param(name) else {
+                continue;
+            };
+            if params::integer(&cap.value) != Some(Ok(NO_CAP)) {
                 continue;
             }
-            for (name, kind) in [
-                ("daily_spend_cap", "daily"),
-                ("lifetime_spend_cap", "lifetime"),
-            ] {
-                let Some(cap) = request.param(name) else {
-                    continue;
-                };
-                if params::integer(&cap.value) != Some(Ok(NO_CAP)) {
-                    continue;
-                }
-                out.push(
-                    Diagnostic::new(
-                        &META,
-                        cap.value.span,
-                        format!("{name} {NO_CAP} removes the {kind} spend cap: the ad set has no {kind} spend cap"),
-                    )
-                    .with_help(format!(
-                        "this is the API's value for \"no cap\", not an amount: keep it to spend without a {kind} cap, or give the cap in the account currency's minor unit"
-                    )),
-                );
-            }
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    cap.value.span,
+                    format!("{name} {NO_CAP} removes the {kind} spend cap: the ad set has no {kind} spend cap"),
+                )
+                .with_help(format!(
+                    "this is the API's value for \"no cap\", not an amount: keep it to spend without a {kind} cap, or give the cap in the account currency's minor unit"
+                )),
+            );
         }
     }
 }

@@ -1,9 +1,9 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Span, Value};
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
+use super::{Call, Endpoint};
 
 pub struct AdSetTimeRangeInvalid;
 
@@ -20,6 +20,7 @@ static META: RuleMeta = RuleMeta {
     why: "The API ignores an invalid range silently: the read returns statistics for a \
           window the caller did not ask for, with no error to tell.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Read an ad set (time_range)",
+    inspects: Inspects::Operations(&[Endpoint::AdSetRead]),
     bad: example!("adset-time-range-invalid/bad.req.yaml"),
     good: example!("adset-time-range-invalid/good.req.yaml"),
 };
@@ -72,59 +73,57 @@ impl Rule for AdSetTimeRangeInvalid {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if endpoint != Endpoint::AdSetRead {
-                continue;
-            }
-            let Some(entry) = request.param("time_range") else {
-                continue;
-            };
-            // A mapping, or JSON in a string or in the query string, decoded with spans.
-            let range = entry.value.resolved();
-            if range.as_map().is_none() {
-                continue;
-            }
-            let since = bound(range, "since");
-            let until = bound(range, "until");
-            let mut bad = false;
-            for (key, b) in [("since", &since), ("until", &until)] {
-                if let Some((text, span)) = b
-                    && !is_date(text)
-                {
-                    bad = true;
-                    let what = if is_date_shape(text) {
-                        "is not a date of the calendar"
-                    } else {
-                        "is not a date written YYYY-MM-DD"
-                    };
-                    out.push(
-                        Diagnostic::new(
-                            &META,
-                            *span,
-                            format!("`time_range.{key}` `{text}` {what}; the API ignores the range silently"),
-                        )
-                        .with_help("write a date as YYYY-MM-DD, for example 2025-06-01"),
-                    );
-                }
-            }
-            if bad {
-                continue;
-            }
-            if let (Some((s, s_span)), Some((u, u_span))) = (&since, &until)
-                && s > u
+    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        let Some(entry) = request.param("time_range") else {
+            return;
+        };
+        // A mapping, or JSON in a string or in the query string, decoded with spans.
+        let range = entry.value.resolved();
+        if range.as_map().is_none() {
+            return;
+        }
+        let since = bound(range, "since");
+        let until = bound(range, "until");
+        let mut bad = false;
+        for (key, b) in [("since", &since), ("until", &until)] {
+            if let Some((text, span)) = b
+                && !is_date(text)
             {
-                let mut d = Diagnostic::new(
-                    &META,
-                    *s_span,
-                    format!("`time_range` starts on {s}, after it ends on {u}; the API ignores the range silently"),
-                )
-                .with_help("swap `since` and `until`");
-                if u_span != s_span {
-                    d = d.with_label(*u_span, "ends here");
-                }
-                out.push(d);
+                bad = true;
+                let what = if is_date_shape(text) {
+                    "is not a date of the calendar"
+                } else {
+                    "is not a date written YYYY-MM-DD"
+                };
+                out.push(
+                    Diagnostic::new(
+                        &META,
+                        *span,
+                        format!(
+                            "`time_range.{key}` `{text}` {what}; the API ignores the range silently"
+                        ),
+                    )
+                    .with_help("write a date as YYYY-MM-DD, for example 2025-06-01"),
+                );
             }
+        }
+        if bad {
+            return;
+        }
+        if let (Some((s, s_span)), Some((u, u_span))) = (&since, &until)
+            && s > u
+        {
+            let mut d = Diagnostic::new(
+                &META,
+                *s_span,
+                format!("`time_range` starts on {s}, after it ends on {u}; the API ignores the range silently"),
+            )
+            .with_help("swap `since` and `until`");
+            if u_span != s_span {
+                d = d.with_label(*u_span, "ends here");
+            }
+            out.push(d);
         }
     }
 }

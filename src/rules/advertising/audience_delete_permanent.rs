@@ -1,8 +1,8 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
+use super::{Call, Endpoint};
 
 pub struct AudienceDeletePermanent;
 
@@ -15,6 +15,7 @@ static META: RuleMeta = RuleMeta {
            the audience stop running and cannot be restarted.",
     why: "A delete kept in a request file is easy to run by mistake; nothing undoes it.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Delete an audience",
+    inspects: Inspects::Operations(&[Endpoint::AudienceDelete]),
     bad: example!("audience-delete-permanent/bad.req.yaml"),
     good: example!("audience-delete-permanent/good.req.yaml"),
 };
@@ -24,14 +25,12 @@ impl Rule for AudienceDeletePermanent {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if endpoint == Endpoint::AudienceDelete {
-                out.push(
-                    Diagnostic::new(&META, request.line_span, "deleting an audience is permanent: ads that use it stop and cannot be restarted")
-                        .with_help("pause the ad sets that use it first; silence this note with `# reqlint: ignore[audience-delete-permanent]`"),
-                );
-            }
-        }
+    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+
+        out.push(
+            Diagnostic::new(&META, request.line_span, "deleting an audience is permanent: ads that use it stop and cannot be restarted")
+                .with_help("pause the ad sets that use it first; silence this note with `# reqlint: ignore[audience-delete-permanent]`"),
+        );
     }
 }

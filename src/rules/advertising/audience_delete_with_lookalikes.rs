@@ -1,8 +1,8 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
+use super::{Call, Endpoint};
 
 pub struct AudienceDeleteWithLookalikes;
 
@@ -15,6 +15,7 @@ static META: RuleMeta = RuleMeta {
            `lookalike_audience_ids`, naming them.",
     why: "The deletion fails with error 2656 while lookalike audiences built from it exist.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Delete an audience, and \"Errors\" (2656)",
+    inspects: Inspects::Operations(&[Endpoint::AudienceDelete]),
     bad: example!("audience-delete-with-lookalikes/bad.req.yaml"),
     good: example!("audience-delete-with-lookalikes/good.req.yaml"),
 };
@@ -24,32 +25,28 @@ impl Rule for AudienceDeleteWithLookalikes {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (_, endpoint, call) in super::calls(file) {
-            if endpoint != Endpoint::AudienceDelete {
-                continue;
-            }
-            let Some(id) = call.object else { continue };
-            let Some(audience) = super::audience(file.context, &id.text) else {
-                continue;
-            };
-            let lookalikes = super::string_list(audience, "lookalike_audience_ids");
-            if lookalikes.is_empty() {
-                continue;
-            }
-            out.push(
-                Diagnostic::new(
-                    &META,
-                    id.span,
-                    format!(
-                        "audience {} has lookalike audiences: {}",
-                        id.text,
-                        lookalikes.join(", ")
-                    ),
-                )
-                .with_help("delete the lookalike audiences first")
-                .with_api_error(2656, None),
-            );
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let call = &c.call;
+        let Some(id) = call.object else { return };
+        let Some(audience) = super::audience(file.context, &id.text) else {
+            return;
+        };
+        let lookalikes = super::string_list(audience, "lookalike_audience_ids");
+        if lookalikes.is_empty() {
+            return;
         }
+        out.push(
+            Diagnostic::new(
+                &META,
+                id.span,
+                format!(
+                    "audience {} has lookalike audiences: {}",
+                    id.text,
+                    lookalikes.join(", ")
+                ),
+            )
+            .with_help("delete the lookalike audiences first")
+            .with_api_error(2656, None),
+        );
     }
 }

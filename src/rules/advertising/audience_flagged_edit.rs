@@ -1,8 +1,8 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::{Endpoint, FLAGGED};
+use super::{Call, Endpoint, FLAGGED};
 
 pub struct AudienceFlaggedEdit;
 
@@ -22,6 +22,7 @@ static META: RuleMeta = RuleMeta {
           until it is resolved.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"What the service does\" 6 and 7, and \"Endpoints\": Update an \
              audience (flag rules)",
+    inspects: Inspects::Operations(&[Endpoint::AudienceUpdate]),
     bad: example!("audience-flagged-edit/bad.req.yaml"),
     good: example!("audience-flagged-edit/good.req.yaml"),
 };
@@ -31,64 +32,60 @@ impl Rule for AudienceFlaggedEdit {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, call) in super::calls(file) {
-            if endpoint != Endpoint::AudienceUpdate {
-                continue;
-            }
-            let Some(id) = call.object else { continue };
-            let Some(audience) = super::audience(file.context, &id.text) else {
-                continue;
-            };
-            if super::operation_status(audience) != Some(FLAGGED) {
-                continue;
-            }
-            let subtype = audience.get_value("subtype").and_then(|s| s.as_str());
-            let customer_file =
-                subtype == Some("CUSTOM") && audience.get_value("customer_file_source").is_some();
-            if subtype == Some("LOOKALIKE") || customer_file {
-                let what = if customer_file {
-                    "customer file"
-                } else {
-                    "lookalike"
-                };
-                out.push(
-                    Diagnostic::new(&META, id.span, format!("audience {} is a flagged {what} audience and cannot be edited", id.text))
-                        .with_help(if customer_file {
-                            "create or choose a different audience, or request a review in the audience tool"
-                        } else {
-                            "resolve its seed (origin) audience, or create a new lookalike audience"
-                        })
-                        .with_api_error(100, Some(1_713_228)),
-                );
-                continue;
-            }
-            let fields = super::string_list(audience, "fields_violating_integrity_policy");
-            if fields.is_empty() || fields.iter().any(|f| request.param(f).is_some()) {
-                continue;
-            }
-            let span = request.params.map_or(request.line_span, |p| p.key_span);
-            out.push(
-                Diagnostic::new(
-                    &META,
-                    span,
-                    format!(
-                        "audience {} is flagged; an edit must change {}",
-                        id.text,
-                        fields
-                            .iter()
-                            .map(|f| format!("`{f}`"))
-                            .collect::<Vec<_>>()
-                            .join(" or ")
-                    ),
-                )
-                .with_label(id.span, "flagged audience")
-                .with_help(format!(
-                    "remove the prohibited information from {}",
-                    fields.join(", ")
-                ))
-                .with_api_error(100, Some(1_713_231)),
-            );
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let (request, call) = (c.request, &c.call);
+        let Some(id) = call.object else { return };
+        let Some(audience) = super::audience(file.context, &id.text) else {
+            return;
+        };
+        if super::operation_status(audience) != Some(FLAGGED) {
+            return;
         }
+        let subtype = audience.get_value("subtype").and_then(|s| s.as_str());
+        let customer_file =
+            subtype == Some("CUSTOM") && audience.get_value("customer_file_source").is_some();
+        if subtype == Some("LOOKALIKE") || customer_file {
+            let what = if customer_file {
+                "customer file"
+            } else {
+                "lookalike"
+            };
+            out.push(
+                Diagnostic::new(&META, id.span, format!("audience {} is a flagged {what} audience and cannot be edited", id.text))
+                    .with_help(if customer_file {
+                        "create or choose a different audience, or request a review in the audience tool"
+                    } else {
+                        "resolve its seed (origin) audience, or create a new lookalike audience"
+                    })
+                    .with_api_error(100, Some(1_713_228)),
+            );
+            return;
+        }
+        let fields = super::string_list(audience, "fields_violating_integrity_policy");
+        if fields.is_empty() || fields.iter().any(|f| request.param(f).is_some()) {
+            return;
+        }
+        let span = request.params.map_or(request.line_span, |p| p.key_span);
+        out.push(
+            Diagnostic::new(
+                &META,
+                span,
+                format!(
+                    "audience {} is flagged; an edit must change {}",
+                    id.text,
+                    fields
+                        .iter()
+                        .map(|f| format!("`{f}`"))
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
+            )
+            .with_label(id.span, "flagged audience")
+            .with_help(format!(
+                "remove the prohibited information from {}",
+                fields.join(", ")
+            ))
+            .with_api_error(100, Some(1_713_231)),
+        );
     }
 }

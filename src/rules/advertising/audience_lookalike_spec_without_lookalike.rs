@@ -1,8 +1,8 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
+use super::{Call, Endpoint};
 
 pub struct AudienceLookalikeSpecWithoutLookalike;
 
@@ -17,6 +17,7 @@ static META: RuleMeta = RuleMeta {
           on any other audience it is not what the author meant.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Resources and their fields\" (lookalike_spec: present only when \
              subtype is LOOKALIKE)",
+    inspects: Inspects::Operations(&[Endpoint::AudienceCreate]),
     bad: example!("audience-lookalike-spec-without-lookalike/bad.req.yaml"),
     good: example!("audience-lookalike-spec-without-lookalike/good.req.yaml"),
 };
@@ -26,29 +27,25 @@ impl Rule for AudienceLookalikeSpecWithoutLookalike {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if endpoint != Endpoint::AudienceCreate {
-                continue;
-            }
-            let (Some(spec), Some(subtype)) = (
-                request.param("lookalike_spec"),
-                super::valid_param(file, request, "subtype"),
-            ) else {
-                continue;
-            };
-            let Some(kind) = subtype.value.as_str().filter(|s| *s != "LOOKALIKE") else {
-                continue;
-            };
-            out.push(
-                Diagnostic::new(
-                    &META,
-                    spec.key_span,
-                    format!("`lookalike_spec` is given but the subtype is {kind}, not LOOKALIKE"),
-                )
-                .with_label(subtype.value.span, "subtype given here")
-                .with_help("set `subtype: LOOKALIKE`, or remove `lookalike_spec`"),
-            );
-        }
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        let (Some(spec), Some(subtype)) = (
+            request.param("lookalike_spec"),
+            super::valid_param(file, request, "subtype"),
+        ) else {
+            return;
+        };
+        let Some(kind) = subtype.value.as_str().filter(|s| *s != "LOOKALIKE") else {
+            return;
+        };
+        out.push(
+            Diagnostic::new(
+                &META,
+                spec.key_span,
+                format!("`lookalike_spec` is given but the subtype is {kind}, not LOOKALIKE"),
+            )
+            .with_label(subtype.value.span, "subtype given here")
+            .with_help("set `subtype: LOOKALIKE`, or remove `lookalike_spec`"),
+        );
     }
 }

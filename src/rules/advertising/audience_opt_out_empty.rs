@@ -1,8 +1,8 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
+use super::{Call, Endpoint};
 use crate::catalog::advertising::COMMON;
 
 pub struct AudienceOptOutEmpty;
@@ -18,6 +18,7 @@ static META: RuleMeta = RuleMeta {
     why: "The opt-out must be made for every person who opted out through the opt-out \
           URL; a call without people removes no one.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Opt a person out of all audiences",
+    inspects: Inspects::Operations(&[Endpoint::AudienceOptOut]),
     bad: example!("audience-opt-out-empty/bad.req.yaml"),
     good: example!("audience-opt-out-empty/good.req.yaml"),
 };
@@ -27,18 +28,14 @@ impl Rule for AudienceOptOutEmpty {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if endpoint != Endpoint::AudienceOptOut {
-                continue;
-            }
-            let people = request.params().any(|p| !COMMON.contains(&p.key.as_str()));
-            if !people {
-                out.push(
-                    Diagnostic::new(&META, request.line_span, "the opt-out call names no people to remove")
-                        .with_help("add the people's data (the fields of a user update, such as the schema and the hashed data)"),
-                );
-            }
+    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        let people = request.params().any(|p| !COMMON.contains(&p.key.as_str()));
+        if !people {
+            out.push(
+                Diagnostic::new(&META, request.line_span, "the opt-out call names no people to remove")
+                    .with_help("add the people's data (the fields of a user update, such as the schema and the hashed data)"),
+            );
         }
     }
 }

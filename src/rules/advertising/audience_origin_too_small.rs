@@ -1,9 +1,9 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Node;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
+use super::{Call, Endpoint};
 
 pub struct AudienceOriginTooSmall;
 
@@ -23,6 +23,7 @@ static META: RuleMeta = RuleMeta {
     why: "The origin audience must have a minimum size of 100; the lookalike cannot be \
           built from a smaller one.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience (origin_audience_id) and \"Limits\"",
+    inspects: Inspects::Operations(&[Endpoint::AudienceCreate]),
     bad: example!("audience-origin-too-small/bad.req.yaml"),
     good: example!("audience-origin-too-small/good.req.yaml"),
 };
@@ -39,32 +40,28 @@ impl Rule for AudienceOriginTooSmall {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if endpoint != Endpoint::AudienceCreate {
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        let in_spec = request
+            .param("lookalike_spec")
+            .and_then(|s| s.value.resolved().get_value("origin_audience_id"));
+        let ids = request
+            .param("origin_audience_id")
+            .map(|e| &e.value)
+            .into_iter()
+            .chain(in_spec);
+        for id_node in ids {
+            let Some(id) = id_node.scalar_text() else {
                 continue;
-            }
-            let in_spec = request
-                .param("lookalike_spec")
-                .and_then(|s| s.value.resolved().get_value("origin_audience_id"));
-            let ids = request
-                .param("origin_audience_id")
-                .map(|e| &e.value)
-                .into_iter()
-                .chain(in_spec);
-            for id_node in ids {
-                let Some(id) = id_node.scalar_text() else {
-                    continue;
-                };
-                let Some(n) = super::audience(file.context, &id).and_then(size) else {
-                    continue;
-                };
-                if n < MIN_ORIGIN_SIZE {
-                    out.push(
-                        Diagnostic::new(&META, id_node.span, format!("origin audience {id} has about {n} people; a lookalike needs at least {MIN_ORIGIN_SIZE}"))
-                            .with_help("choose a larger origin audience, or let this one grow first"),
-                    );
-                }
+            };
+            let Some(n) = super::audience(file.context, &id).and_then(size) else {
+                continue;
+            };
+            if n < MIN_ORIGIN_SIZE {
+                out.push(
+                    Diagnostic::new(&META, id_node.span, format!("origin audience {id} has about {n} people; a lookalike needs at least {MIN_ORIGIN_SIZE}"))
+                        .with_help("choose a larger origin audience, or let this one grow first"),
+                );
             }
         }
     }

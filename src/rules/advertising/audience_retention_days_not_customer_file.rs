@@ -1,8 +1,8 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
+use super::{Call, Endpoint};
 
 pub struct AudienceRetentionDaysNotCustomerFile;
 
@@ -19,6 +19,7 @@ static META: RuleMeta = RuleMeta {
           people by the retention in its rule).",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Resources and their fields\" (retention_days: only for customer \
              file audiences)",
+    inspects: Inspects::Operations(&[Endpoint::AudienceCreate]),
     bad: example!("audience-retention-days-not-customer-file/bad.req.yaml"),
     good: example!("audience-retention-days-not-customer-file/good.req.yaml"),
 };
@@ -28,25 +29,21 @@ impl Rule for AudienceRetentionDaysNotCustomerFile {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if endpoint != Endpoint::AudienceCreate {
-                continue;
-            }
-            let (Some(retention), Some(subtype)) = (
-                request.param("retention_days"),
-                super::valid_param(file, request, "subtype"),
-            ) else {
-                continue;
-            };
-            let Some(kind) = subtype.value.as_str().filter(|s| *s != "CUSTOM") else {
-                continue;
-            };
-            out.push(
-                Diagnostic::new(&META, retention.key_span, format!("`retention_days` applies only to customer file audiences, not to subtype {kind}"))
-                    .with_label(subtype.value.span, "subtype given here")
-                    .with_help("remove `retention_days`; a website audience keeps people by the retention in its rule"),
-            );
-        }
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let request = c.request;
+        let (Some(retention), Some(subtype)) = (
+            request.param("retention_days"),
+            super::valid_param(file, request, "subtype"),
+        ) else {
+            return;
+        };
+        let Some(kind) = subtype.value.as_str().filter(|s| *s != "CUSTOM") else {
+            return;
+        };
+        out.push(
+            Diagnostic::new(&META, retention.key_span, format!("`retention_days` applies only to customer file audiences, not to subtype {kind}"))
+                .with_label(subtype.value.span, "subtype given here")
+                .with_help("remove `retention_days`; a website audience keeps people by the retention in its rule"),
+        );
     }
 }

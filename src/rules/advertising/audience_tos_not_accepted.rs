@@ -1,9 +1,9 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Node;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
+use super::{Call, Endpoint};
 
 pub struct AudienceTosNotAccepted;
 
@@ -18,6 +18,7 @@ static META: RuleMeta = RuleMeta {
     why: "Business users must accept the custom audience terms of service before using \
           audiences; the create fails with error 2663.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"What the service does\" 3, \"Authentication\" 4 and \"Errors\" (2663)",
+    inspects: Inspects::Operations(&[Endpoint::AudienceCreate]),
     bad: example!("audience-tos-not-accepted/bad.req.yaml"),
     good: example!("audience-tos-not-accepted/good.req.yaml"),
 };
@@ -27,27 +28,23 @@ impl Rule for AudienceTosNotAccepted {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (_, endpoint, call) in super::calls(file) {
-            if endpoint != Endpoint::AudienceCreate {
-                continue;
-            }
-            let Some(account) = call.account else {
-                continue;
-            };
-            let Some(tos) = super::account(file.context, &account.text)
-                .and_then(|a| a.get_value("tos_accepted"))
-            else {
-                continue;
-            };
-            let accepted = tos.get_value("custom_audience_tos").and_then(Node::as_i64) == Some(1);
-            if !accepted {
-                out.push(
-                    Diagnostic::new(&META, account.span, format!("ad account {} has not accepted the custom audience terms", account.text))
-                        .with_help("accept the custom audience terms of service for the account, then create the audience")
-                        .with_api_error(2663, None),
-                );
-            }
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let call = &c.call;
+        let Some(account) = call.account else {
+            return;
+        };
+        let Some(tos) =
+            super::account(file.context, &account.text).and_then(|a| a.get_value("tos_accepted"))
+        else {
+            return;
+        };
+        let accepted = tos.get_value("custom_audience_tos").and_then(Node::as_i64) == Some(1);
+        if !accepted {
+            out.push(
+                Diagnostic::new(&META, account.span, format!("ad account {} has not accepted the custom audience terms", account.text))
+                    .with_help("accept the custom audience terms of service for the account, then create the audience")
+                    .with_api_error(2663, None),
+            );
         }
     }
 }

@@ -1,8 +1,8 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Endpoint;
+use super::{Call, Endpoint};
 
 pub struct AudienceTravelContentTypeMissing;
 
@@ -16,6 +16,7 @@ static META: RuleMeta = RuleMeta {
     why: "The API refuses the call with error 100 (invalid parameter).",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience (content_type: mandatory for the \
              TRAVEL claim objective)",
+    inspects: Inspects::Operations(&[Endpoint::AudienceCreate, Endpoint::AudienceUpdate]),
     bad: example!("audience-travel-content-type-missing/bad.req.yaml"),
     good: example!("audience-travel-content-type-missing/good.req.yaml"),
 };
@@ -25,29 +26,28 @@ impl Rule for AudienceTravelContentTypeMissing {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, endpoint, _) in super::calls(file) {
-            if !matches!(
-                endpoint,
-                Endpoint::AudienceCreate | Endpoint::AudienceUpdate
-            ) {
-                continue;
-            }
-            let Some(objective) = super::valid_param(file, request, "claim_objective") else {
-                continue;
-            };
-            if objective.value.as_str() == Some("TRAVEL") && request.param("content_type").is_none()
-            {
-                out.push(
-                    Diagnostic::new(
-                        &META,
-                        objective.value.span,
-                        "claim_objective TRAVEL needs a `content_type`",
-                    )
-                    .with_help("add `content_type`, for example DESTINATION, FLIGHT or HOTEL")
-                    .with_api_error(100, None),
-                );
-            }
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+        let (request, endpoint) = (c.request, c.endpoint);
+
+        if !matches!(
+            endpoint,
+            Endpoint::AudienceCreate | Endpoint::AudienceUpdate
+        ) {
+            return;
+        }
+        let Some(objective) = super::valid_param(file, request, "claim_objective") else {
+            return;
+        };
+        if objective.value.as_str() == Some("TRAVEL") && request.param("content_type").is_none() {
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    objective.value.span,
+                    "claim_objective TRAVEL needs a `content_type`",
+                )
+                .with_help("add `content_type`, for example DESTINATION, FLIGHT or HOTEL")
+                .with_api_error(100, None),
+            );
         }
     }
 }

@@ -103,6 +103,13 @@ pub fn calls<'f>(
         })
 }
 
+/// An advertising call as a rule's `check_call` sees it.
+pub struct Call<'f> {
+    pub request: &'f Request<'f>,
+    pub endpoint: Endpoint,
+    pub call: AdCall<'f>,
+}
+
 /// What the advertising rules of one file share, computed once for all of them.
 #[derive(Default)]
 pub struct FileCache {

@@ -273,6 +273,14 @@ pub fn endpoint_rows(line: &RequestLine) -> Vec<&'static crate::catalog::codehos
 }
 
 /// A code-hosting request with a readable line.
+/// A code-hosting request as a rule's `check_request` sees it: its index in the file's
+/// requests (for the cached rows and token) and its request line.
+pub struct CodehostRequest<'f> {
+    pub index: usize,
+    pub request: &'f Request<'f>,
+    pub line: &'f RequestLine,
+}
+
 pub fn code_hosting_line<'r>(request: &'r Request<'_>) -> Option<&'r RequestLine> {
     request.line().filter(|l| l.api == Api::CodeHosting)
 }

@@ -1,7 +1,9 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::model::Method;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+
+use super::CodehostRequest;
 
 use crate::catalog::codehost::{Access, CATALOG};
 
@@ -22,6 +24,7 @@ static META: RuleMeta = RuleMeta {
     why: "The call would be refused (403) when it runs, in CI or in a bot, long after \
           the change was merged.",
     source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" and \"Authentication\" 3; SPEC 1.3",
+    inspects: Inspects::CodehostRequests,
     bad: example!("token-missing-permission/bad.req.yaml"),
     good: example!("token-missing-permission/good.req.yaml"),
 };
@@ -31,63 +34,64 @@ impl Rule for TokenMissingPermission {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (i, request) in file.model.requests.iter().enumerate() {
-            let Some(line) = super::code_hosting_line(request) else {
-                continue;
-            };
-            if let Some((true, span)) = request.public {
-                if line.method != Method::Get {
-                    out.push(
-                        Diagnostic::new(&META, span, format!("`public: true` applies to GET only, not {}", line.method))
-                            .with_help("remove `public: true`; a request that changes something always needs a permission"),
-                    );
-                } else {
-                    continue;
-                }
+    fn check_request(
+        &self,
+        file: &FileContext<'_>,
+        r: &CodehostRequest<'_>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let (i, request, line) = (r.index, r.request, r.line);
+        if let Some((true, span)) = request.public {
+            if line.method != Method::Get {
+                out.push(
+                    Diagnostic::new(&META, span, format!("`public: true` applies to GET only, not {}", line.method))
+                        .with_help("remove `public: true`; a request that changes something always needs a permission"),
+                );
+            } else {
+                return;
             }
-            let Some(row) = super::rows(file, i)
-                .iter()
-                .find(|e| e.method == line.method)
-            else {
-                continue;
-            };
-            let Some(token) = super::token(file, i) else {
-                continue;
-            };
-            let needed = row.access;
-            let held = token.granted.get(&row.permission).copied();
-            if held.is_some_and(|h| h >= needed) {
-                continue;
-            }
-            let permission = CATALOG.permission(row.permission);
-            let has = match held {
-                Some(Access::Read) => "only read".to_string(),
-                _ => "none".to_string(),
-            };
-            let mut d = Diagnostic::new(
-                &META,
-                request.line_span,
-                format!(
-                    "`{} {}` needs the {} permission `{}` at {needed}; {} has {has}",
-                    line.method,
-                    row.template,
-                    permission.scope,
-                    permission.title,
-                    token.describe()
-                ),
-            )
-            .with_help(format!(
-                "add this line under `permissions:` → `{}:` of {}:\n  {}: {needed}",
-                permission.scope,
-                token.describe(),
-                permission.title
-            ));
-            if token.span != request.line_span && token.span.end <= file.text.len() {
-                d = d.with_label(token.span, "token given here");
-            }
-            out.push(d);
         }
+        let Some(row) = super::rows(file, i)
+            .iter()
+            .find(|e| e.method == line.method)
+        else {
+            return;
+        };
+        let Some(token) = super::token(file, i) else {
+            return;
+        };
+        let needed = row.access;
+        let held = token.granted.get(&row.permission).copied();
+        if held.is_some_and(|h| h >= needed) {
+            return;
+        }
+        let permission = CATALOG.permission(row.permission);
+        let has = match held {
+            Some(Access::Read) => "only read".to_string(),
+            _ => "none".to_string(),
+        };
+        let mut d = Diagnostic::new(
+            &META,
+            request.line_span,
+            format!(
+                "`{} {}` needs the {} permission `{}` at {needed}; {} has {has}",
+                line.method,
+                row.template,
+                permission.scope,
+                permission.title,
+                token.describe()
+            ),
+        )
+        .with_help(format!(
+            "add this line under `permissions:` → `{}:` of {}:\n  {}: {needed}",
+            permission.scope,
+            token.describe(),
+            permission.title
+        ));
+        if token.span != request.line_span && token.span.end <= file.text.len() {
+            d = d.with_label(token.span, "token given here");
+        }
+        out.push(d);
     }
 }
 

@@ -5,7 +5,7 @@ use crate::example;
 use crate::loading::{Node, Span};
 use crate::model::TokenRef;
 use crate::model::token::Token;
-use crate::rules::{FileContext, Group, Rule, RuleMeta, RunContext, RunFacts};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta, RunContext, RunFacts};
 
 use super::{TokenUses, request_need};
 use crate::catalog::codehost::{Access, CATALOG, Scope};
@@ -29,6 +29,7 @@ static META: RuleMeta = RuleMeta {
           \"just in case\" is the one an attacker uses.",
     source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"What the service does\" 2 and 4, and \"Endpoints\"; SPEC 1.3 and \
              2 (`tokens`)",
+    inspects: Inspects::File,
     bad: example!("token-over-privileged/bad.req.yaml"),
     good: example!("token-over-privileged/good.req.yaml"),
 };

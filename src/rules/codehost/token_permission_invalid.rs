@@ -4,7 +4,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Span};
 use crate::model::TokenRef;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 pub struct TokenPermissionInvalid;
 
@@ -25,6 +25,7 @@ static META: RuleMeta = RuleMeta {
           that needs it would be refused with 403 while the file looks right.",
     source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" (the three permission tables) and \"Permissions that \
              exist without an endpoint row\"; SPEC 1.3",
+    inspects: Inspects::File,
     bad: example!("token-permission-invalid/bad.req.yaml"),
     good: example!("token-permission-invalid/good.req.yaml"),
 };

@@ -1,6 +1,8 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+
+use super::CodehostRequest;
 
 pub struct TokenResourceOutOfReach;
 
@@ -19,6 +21,7 @@ static META: RuleMeta = RuleMeta {
           selection of its repositories; any other is refused whatever its permissions.",
     source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"What the service does\" 2 (a permission defines which resources \
              the token may reach); SPEC 1.3 (`owner`, `repositories`)",
+    inspects: Inspects::CodehostRequests,
     bad: example!("token-resource-out-of-reach/bad.req.yaml"),
     good: example!("token-resource-out-of-reach/good.req.yaml"),
 };
@@ -28,71 +31,72 @@ impl Rule for TokenResourceOutOfReach {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (i, request) in file.model.requests.iter().enumerate() {
-            let Some(line) = super::code_hosting_line(request) else {
-                continue;
-            };
-            // The owner is named after `repos`, `orgs` or `organizations`, at the start of
-            // the path or further in (`/users/{username}/events/orgs/{org}`).
-            let segments = line.segments.as_slice();
-            let Some(at) = segments
-                .iter()
-                .position(|s| matches!(s.text.as_str(), "repos" | "orgs" | "organizations"))
-            else {
-                continue;
-            };
-            let [first, second, rest @ ..] = &segments[at..] else {
-                continue;
-            };
-            let Some(token) = super::token(file, i) else {
-                continue;
-            };
-            if let Some((owner, _)) = &token.token.owner
-                && !second.text.eq_ignore_ascii_case(owner)
-            {
-                out.push(
-                    Diagnostic::new(
-                        &META,
-                        second.span,
-                        format!(
-                            "{} was made for `{owner}` and cannot reach `{}`",
-                            token.describe(),
-                            second.text
-                        ),
-                    )
-                    .with_help(format!(
-                        "use a token made for `{}`, or change the path",
+    fn check_request(
+        &self,
+        file: &FileContext<'_>,
+        r: &CodehostRequest<'_>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let (i, line) = (r.index, r.line);
+        // The owner is named after `repos`, `orgs` or `organizations`, at the start of
+        // the path or further in (`/users/{username}/events/orgs/{org}`).
+        let segments = line.segments.as_slice();
+        let Some(at) = segments
+            .iter()
+            .position(|s| matches!(s.text.as_str(), "repos" | "orgs" | "organizations"))
+        else {
+            return;
+        };
+        let [first, second, rest @ ..] = &segments[at..] else {
+            return;
+        };
+        let Some(token) = super::token(file, i) else {
+            return;
+        };
+        if let Some((owner, _)) = &token.token.owner
+            && !second.text.eq_ignore_ascii_case(owner)
+        {
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    second.span,
+                    format!(
+                        "{} was made for `{owner}` and cannot reach `{}`",
+                        token.describe(),
                         second.text
-                    )),
-                );
-                continue;
-            }
-            if first.text != "repos" {
-                continue;
-            }
-            let (Some(repos), Some(repo)) = (&token.token.repositories, rest.first()) else {
-                continue;
-            };
-            if !repos
-                .iter()
-                .any(|(r, _)| r.eq_ignore_ascii_case(&repo.text))
-            {
-                let list: Vec<&str> = repos.iter().map(|(r, _)| r.as_str()).collect();
-                out.push(
-                    Diagnostic::new(
-                        &META,
-                        repo.span,
-                        format!(
-                            "{} reaches only {}, not `{}`",
-                            token.describe(),
-                            list.join(", "),
-                            repo.text
-                        ),
-                    )
-                    .with_help(format!("add `{}` to the token's `repositories`", repo.text)),
-                );
-            }
+                    ),
+                )
+                .with_help(format!(
+                    "use a token made for `{}`, or change the path",
+                    second.text
+                )),
+            );
+            return;
+        }
+        if first.text != "repos" {
+            return;
+        }
+        let (Some(repos), Some(repo)) = (&token.token.repositories, rest.first()) else {
+            return;
+        };
+        if !repos
+            .iter()
+            .any(|(r, _)| r.eq_ignore_ascii_case(&repo.text))
+        {
+            let list: Vec<&str> = repos.iter().map(|(r, _)| r.as_str()).collect();
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    repo.span,
+                    format!(
+                        "{} reaches only {}, not `{}`",
+                        token.describe(),
+                        list.join(", "),
+                        repo.text
+                    ),
+                )
+                .with_help(format!("add `{}` to the token's `repositories`", repo.text)),
+            );
         }
     }
 }

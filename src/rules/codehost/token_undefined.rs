@@ -1,7 +1,7 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::model::{TokenRef, secrets};
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 use crate::suggest::did_you_mean;
 
 pub struct TokenUndefined;
@@ -17,6 +17,7 @@ static META: RuleMeta = RuleMeta {
     why: "Without the token's permissions reqlint cannot tell whether the calls would \
           be allowed; a typo in the name hides every coverage error.",
     source: "SPEC 1.3 (a token is a name defined under `tokens:`) and 2 (`tokens`)",
+    inspects: Inspects::File,
     bad: example!("token-undefined/bad.req.yaml"),
     good: example!("token-undefined/good.req.yaml"),
 };

@@ -1,6 +1,8 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+
+use super::CodehostRequest;
 
 pub struct UnknownEndpoint;
 
@@ -16,6 +18,7 @@ static META: RuleMeta = RuleMeta {
     why: "Permission coverage cannot be checked for an endpoint reqlint does not know; \
           a wrong method usually means a wrong call (the API answers 404).",
     source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\"",
+    inspects: Inspects::CodehostRequests,
     bad: example!("unknown-endpoint/bad.req.yaml"),
     good: example!("unknown-endpoint/good.req.yaml"),
 };
@@ -25,40 +28,41 @@ impl Rule for UnknownEndpoint {
         &META
     }
 
-    fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (i, request) in file.model.requests.iter().enumerate() {
-            let Some(line) = super::code_hosting_line(request) else {
-                continue;
-            };
-            let rows = super::rows(file, i);
-            if rows.is_empty() {
-                out.push(
-                    Diagnostic::new(&META, line.path_span, format!("no permission table row matches `{}`; its coverage cannot be checked", line.path))
-                        .with_help("check the path against GitHub's reference \"Permissions required for fine-grained personal access tokens\"'s endpoint tables, or silence this rule for the line with `# reqlint: ignore[unknown-endpoint]`"),
-                );
-                continue;
-            }
-            if rows.iter().any(|e| e.method == line.method) {
-                continue;
-            }
-            let mut methods: Vec<&str> = rows.iter().map(|e| e.method.as_str()).collect();
-            methods.dedup();
+    fn check_request(
+        &self,
+        file: &FileContext<'_>,
+        r: &CodehostRequest<'_>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let (i, line) = (r.index, r.line);
+        let rows = super::rows(file, i);
+        if rows.is_empty() {
             out.push(
-                Diagnostic::new(
-                    &META,
-                    line.method_span,
-                    format!(
-                        "no permission table row lists {} for `{}` (it lists {}); its coverage cannot be checked",
-                        line.method,
-                        rows[0].template,
-                        methods.join(", ")
-                    ),
-                )
-                .with_help(format!(
-                    "if the call is meant as {}, fix the method; otherwise silence this line with `# reqlint: ignore[unknown-endpoint]`",
-                    methods.join(" or ")
-                )),
+                Diagnostic::new(&META, line.path_span, format!("no permission table row matches `{}`; its coverage cannot be checked", line.path))
+                    .with_help("check the path against GitHub's reference \"Permissions required for fine-grained personal access tokens\"'s endpoint tables, or silence this rule for the line with `# reqlint: ignore[unknown-endpoint]`"),
             );
+            return;
         }
+        if rows.iter().any(|e| e.method == line.method) {
+            return;
+        }
+        let mut methods: Vec<&str> = rows.iter().map(|e| e.method.as_str()).collect();
+        methods.dedup();
+        out.push(
+            Diagnostic::new(
+                &META,
+                line.method_span,
+                format!(
+                    "no permission table row lists {} for `{}` (it lists {}); its coverage cannot be checked",
+                    line.method,
+                    rows[0].template,
+                    methods.join(", ")
+                ),
+            )
+            .with_help(format!(
+                "if the call is meant as {}, fix the method; otherwise silence this line with `# reqlint: ignore[unknown-endpoint]`",
+                methods.join(" or ")
+            )),
+        );
     }
 }

@@ -1,7 +1,7 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::ProblemKind;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 pub struct DuplicateKey;
 
@@ -15,6 +15,7 @@ static META: RuleMeta = RuleMeta {
     why: "YAML 1.2 and JSON parsers disagree on which value wins; the API sees one of \
           them and the other edit is silently lost. reqlint's rules read the last one.",
     source: "SPEC 1 (request files); YAML 1.2 §3.2.1.1 (keys are unique)",
+    inspects: Inspects::File,
     bad: example!("duplicate-key/bad.req.yaml"),
     good: example!("duplicate-key/good.req.yaml"),
 };

@@ -1,6 +1,6 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 pub struct InvalidRequestField;
 
@@ -17,6 +17,7 @@ static META: RuleMeta = RuleMeta {
     why: "A value of the wrong shape is left out of every other check, so the request \
           would be linted as if it were not there.",
     source: "SPEC 1.1, 1.2 and 1.3",
+    inspects: Inspects::File,
     bad: example!("invalid-request-field/bad.req.yaml"),
     good: example!("invalid-request-field/good.req.yaml"),
 };

@@ -1,7 +1,7 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::ProblemKind;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 pub struct InvalidSyntax;
 
@@ -17,6 +17,7 @@ static META: RuleMeta = RuleMeta {
     why: "Nothing else in the file can be checked, and the API would refuse the body \
           (a JSON-encoded param that does not parse is answered with error 100).",
     source: "SPEC 1 (request files are UTF-8 YAML or JSON) and 1.1 (JSON-encoded strings)",
+    inspects: Inspects::File,
     bad: example!("invalid-syntax/bad.req.json"),
     good: example!("invalid-syntax/good.req.json"),
 };

@@ -1,7 +1,7 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Limits, ProblemKind};
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 pub struct LimitExceeded;
 
@@ -18,6 +18,7 @@ static META: RuleMeta = RuleMeta {
           stay fast and small whatever it is given. No real request file comes near \
           these limits.",
     source: "SPEC 1 (request files); reqlint's own limits",
+    inspects: Inspects::File,
     bad: example!("limit-exceeded/bad.req.yaml"),
     good: example!("limit-exceeded/good.req.yaml"),
 };

@@ -2,7 +2,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Span;
 use crate::model::secrets::{self, Found, TokenMatch};
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 pub struct LiteralSecret;
 
@@ -26,6 +26,7 @@ static META: RuleMeta = RuleMeta {
              formats\" (https://docs.github.com/en/authentication/keeping-your-account-and-data-secure/about-authentication-to-github#githubs-token-formats); \
              Meta for Developers, \"Access Tokens\" \
              (https://developers.facebook.com/docs/facebook-login/guides/access-tokens)",
+    inspects: Inspects::File,
     bad: example!("literal-secret/bad.req.yaml"),
     good: example!("literal-secret/good.req.yaml"),
 };

@@ -1,6 +1,6 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 pub struct MalformedRequestLine;
 
@@ -16,6 +16,7 @@ static META: RuleMeta = RuleMeta {
     why: "Every other rule starts from the method and the path; a request whose line \
           cannot be read is not checked at all, and the API would not route it.",
     source: "SPEC 1.1 (`request`: \"METHOD PATH\"; `method`, `path`, `url`)",
+    inspects: Inspects::File,
     bad: example!("malformed-request-line/bad.req.yaml"),
     good: example!("malformed-request-line/good.req.yaml"),
 };

@@ -1,7 +1,7 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::model::DocumentKind;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 pub struct NotARequestFile;
 
@@ -16,6 +16,7 @@ static META: RuleMeta = RuleMeta {
     why: "A file that matches the include globs but holds no request is usually a \
           mistake in the globs or in the file; nothing in it is checked.",
     source: "SPEC 1.1 and 1.2 (one request, several requests)",
+    inspects: Inspects::File,
     bad: example!("not-a-request-file/bad.req.yaml"),
     good: example!("not-a-request-file/good.req.yaml"),
 };

@@ -1,7 +1,7 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::model::DocumentKind;
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 pub struct RequestListWithoutKey;
 
@@ -19,6 +19,7 @@ static META: RuleMeta = RuleMeta {
           would pass a CI lint step with every request in it unchecked.",
     source: "reqlint's request file format: several requests in one file (the \
              `requests:` key), README \"Request files\"",
+    inspects: Inspects::File,
     bad: example!("request-list-without-key/bad.req.yaml"),
     good: example!("request-list-without-key/good.req.yaml"),
 };

@@ -2,7 +2,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Value};
 use crate::model::{DocumentKind, EXTENSION_PREFIX, FILE_KEYS, REQUEST_KEYS};
-use crate::rules::{FileContext, Group, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 use crate::suggest::did_you_mean;
 
 pub struct UnknownRequestKey;
@@ -20,6 +20,7 @@ static META: RuleMeta = RuleMeta {
     why: "A misspelt key (`parms:`) is silently ignored: the request would be sent \
           without what the author meant to send, and no rule would check it.",
     source: "SPEC 1.1 (one request) and 1.2 (several requests)",
+    inspects: Inspects::File,
     bad: example!("unknown-request-key/bad.req.yaml"),
     good: example!("unknown-request-key/good.req.yaml"),
 };

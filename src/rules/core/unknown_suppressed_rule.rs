@@ -2,7 +2,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Format, Node};
 use crate::model::suppressions;
-use crate::rules::{FileContext, Group, REGISTRY, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, REGISTRY, Rule, RuleMeta};
 use crate::suggest::did_you_mean;
 
 pub struct UnknownSuppressedRule;
@@ -18,6 +18,7 @@ static META: RuleMeta = RuleMeta {
     why: "A misspelt name silences nothing: the diagnostic the comment was written for is \
           still reported, and nothing else says why the comment did not work.",
     source: "SPEC 2 (inline suppression)",
+    inspects: Inspects::File,
     bad: example!("unknown-suppressed-rule/bad.req.yaml"),
     good: example!("unknown-suppressed-rule/good.req.yaml"),
 };
