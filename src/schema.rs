@@ -112,7 +112,7 @@ pub fn request() -> Value {
     json!({
         "$schema": DRAFT,
         "title": "reqlint request file",
-        "description": "One request (`request: METHOD PATH`) or several (`requests:`), SPEC 1",
+        "description": "One request (`request: METHOD PATH`) or several (`requests:`): see docs/request-files.md",
         "definitions": {
             "requestLine": request_line(),
             "request": request_object(),

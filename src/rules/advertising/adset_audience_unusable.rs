@@ -24,7 +24,7 @@ static META: RuleMeta = RuleMeta {
     why: "An audience that is not usable does not deliver (or, excluded, excludes nobody), \
           and an expiring audience has gone unused for two years and is deleted after 90 \
           more unused days: the ad set may not reach the people it was meant for.",
-    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"What the service does\" 5, CustomAudienceStatus (delivery_status \
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), overview, CustomAudienceStatus (delivery_status \
              codes) and operation_status codes; Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Targeting rules\"",
     inspects: Inspects::Operations(&[
         Endpoint::AdSetCreate,

@@ -19,7 +19,7 @@ static META: RuleMeta = RuleMeta {
            beside the other (a switch from one kind to the other) is not judged.",
     why: "An ad set shares a daily or a lifetime budget among its ads, not both; which one \
           the API keeps, or whether it refuses the request, the reference does not say.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"What the service does\" 1 (a daily or lifetime budget) and \
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview (a daily or lifetime budget) and \
              \"Endpoints\": Create an ad set (daily_budget, lifetime_budget)",
     inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
     bad: example!("adset-both-budgets/bad.req.yaml"),

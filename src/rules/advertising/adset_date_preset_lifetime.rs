@@ -18,7 +18,7 @@ static META: RuleMeta = RuleMeta {
            returning the last 37 months), so older versions are not reported here.",
     why: "`lifetime` is deprecated from version 10.0 and replaced by `maximum`; a read \
           that keeps it does not get the statistics window it asks for.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Versioning\" 3 and \"Endpoints\": Read an ad set (date_preset)",
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Versioning\" and \"Endpoints\": Read an ad set (date_preset)",
     inspects: Inspects::Operations(&[Endpoint::AdSetRead]),
     bad: example!("adset-date-preset-lifetime/bad.req.yaml"),
     good: example!("adset-date-preset-lifetime/good.req.yaml"),

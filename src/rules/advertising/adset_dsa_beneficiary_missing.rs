@@ -25,7 +25,7 @@ static META: RuleMeta = RuleMeta {
           territories must name who benefits from their ads, shown to the people who see \
           them; the API refuses the call with error 100, subcode 3858081, and since \
           2023-08-16 ads without a beneficiary are not published.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"What the service does\" 5, \"Payor and beneficiary\" 1-4 and \
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview, \"Payor and beneficiary\" and \
              \"Errors\" (3858081)",
     inspects: Inspects::File,
     bad: example!("adset-dsa-beneficiary-missing/bad.req.yaml"),

@@ -25,7 +25,7 @@ static META: RuleMeta = RuleMeta {
     why: "The payor and the beneficiary apply only to ad sets that target the EU or \
           associated territories: elsewhere they do nothing, which often means the \
           targeting is not the one that was meant.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Payor and beneficiary\" 4",
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Payor and beneficiary\"",
     inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
     bad: example!("adset-dsa-not-eu/bad.req.yaml"),
     good: example!("adset-dsa-not-eu/good.req.yaml"),

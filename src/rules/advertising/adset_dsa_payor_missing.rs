@@ -28,7 +28,7 @@ static META: RuleMeta = RuleMeta {
           territories must name who pays for their ads, and the name is shown to the \
           people who see them; the API refuses the call with error 100, subcode \
           3858079, and since 2023-08-16 ads without a payor are not published.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"What the service does\" 5, \"Payor and beneficiary\" 1-4 and \
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview, \"Payor and beneficiary\" and \
              \"Errors\" (3858079)",
     inspects: Inspects::File,
     bad: example!("adset-dsa-payor-missing/bad.req.yaml"),

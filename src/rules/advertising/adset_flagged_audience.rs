@@ -27,7 +27,7 @@ static META: RuleMeta = RuleMeta {
     why: "Since 2025-09-02 custom and lookalike audiences that suggest health conditions \
           or financial status are flagged; the API refuses to create or modify an ad set \
           that uses one (error_subcode 246003, listing the restricted audience ids).",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"What the service does\" 4 and \"Errors\" (flagged assets); Meta's \
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview and \"Errors\" (flagged assets); Meta's \
              Marketing API reference for custom audiences, operation_status codes (471)",
     inspects: Inspects::Operations(&[
         Endpoint::AdSetCreate,

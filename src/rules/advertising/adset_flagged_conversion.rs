@@ -24,7 +24,7 @@ static META: RuleMeta = RuleMeta {
     why: "Since 2025-09-02 custom conversions that suggest health conditions or financial \
           status are flagged; the API refuses to create or modify an ad set that holds one \
           (error_subcode 246004, naming the restricted custom conversion id).",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"What the service does\" 4, \"Errors\" (flagged assets) and \"States \
+    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview, \"Errors\" (flagged assets) and \"States \
              and transitions\"",
     inspects: Inspects::Operations(&[
         Endpoint::AdSetCreate,

@@ -20,7 +20,7 @@ static META: RuleMeta = RuleMeta {
     why: "Since 2025-09-02 audiences that suggest health conditions or financial status \
           are flagged; the API refuses these edits, and a flagged audience cannot run ads \
           until it is resolved.",
-    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"What the service does\" 6 and 7, and \"Endpoints\": Update an \
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), overview, and \"Endpoints\": Update an \
              audience (flag rules)",
     inspects: Inspects::Operations(&[Endpoint::AudienceUpdate]),
     bad: example!("audience-flagged-edit/bad.req.yaml"),

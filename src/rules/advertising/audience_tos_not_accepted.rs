@@ -17,7 +17,7 @@ static META: RuleMeta = RuleMeta {
            account the context does not hold, or without `tos_accepted`, is not judged.",
     why: "Business users must accept the custom audience terms of service before using \
           audiences; the create fails with error 2663.",
-    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"What the service does\" 3, \"Authentication\" 4 and \"Errors\" (2663)",
+    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), overview, \"Authentication\" and \"Errors\" (2663)",
     inspects: Inspects::Operations(&[Endpoint::AudienceCreate]),
     bad: example!("audience-tos-not-accepted/bad.req.yaml"),
     good: example!("audience-tos-not-accepted/good.req.yaml"),

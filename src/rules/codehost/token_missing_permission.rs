@@ -23,7 +23,7 @@ static META: RuleMeta = RuleMeta {
            endpoint is unknown, is left to other rules.",
     why: "The call would be refused (403) when it runs, in CI or in a bot, long after \
           the change was merged.",
-    source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" and \"Authentication\" 3; SPEC 1.3",
+    source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" and \"Authentication\"; reqlint's token format (docs/request-files.md)",
     inspects: Inspects::CodehostRequests,
     bad: example!("token-missing-permission/bad.req.yaml"),
     good: example!("token-missing-permission/good.req.yaml"),

@@ -27,8 +27,7 @@ static META: RuleMeta = RuleMeta {
            whose endpoint is unknown, or with no request at all, is not judged.",
     why: "Least privilege: a leaked token can do only what it holds. A permission kept \
           \"just in case\" is the one an attacker uses.",
-    source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"What the service does\" 2 and 4, and \"Endpoints\"; SPEC 1.3 and \
-             2 (`tokens`)",
+    source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), overview, and \"Endpoints\"; reqlint's token format (docs/request-files.md) and configuration (docs/configuration.md, `tokens`)",
     inspects: Inspects::File,
     bad: example!("token-over-privileged/bad.req.yaml"),
     good: example!("token-over-privileged/good.req.yaml"),

@@ -24,7 +24,7 @@ static META: RuleMeta = RuleMeta {
     why: "A misspelt permission is a permission the token does not have: every request \
           that needs it would be refused with 403 while the file looks right.",
     source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" (the three permission tables) and \"Permissions that \
-             exist without an endpoint row\"; SPEC 1.3",
+             exist without an endpoint row\"; reqlint's token format (docs/request-files.md)",
     inspects: Inspects::File,
     bad: example!("token-permission-invalid/bad.req.yaml"),
     good: example!("token-permission-invalid/good.req.yaml"),

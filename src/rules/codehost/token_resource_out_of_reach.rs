@@ -19,8 +19,8 @@ static META: RuleMeta = RuleMeta {
            `/repos/{owner}/{repo}/…` naming another is reported.",
     why: "A fine-grained token is made for one resource owner and, optionally, a \
           selection of its repositories; any other is refused whatever its permissions.",
-    source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"What the service does\" 2 (a permission defines which resources \
-             the token may reach); SPEC 1.3 (`owner`, `repositories`)",
+    source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), overview (a permission defines which resources \
+             the token may reach); reqlint's token format (docs/request-files.md): `owner`, `repositories`",
     inspects: Inspects::CodehostRequests,
     bad: example!("token-resource-out-of-reach/bad.req.yaml"),
     good: example!("token-resource-out-of-reach/good.req.yaml"),

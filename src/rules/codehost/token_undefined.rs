@@ -16,7 +16,7 @@ static META: RuleMeta = RuleMeta {
            permissions.",
     why: "Without the token's permissions reqlint cannot tell whether the calls would \
           be allowed; a typo in the name hides every coverage error.",
-    source: "SPEC 1.3 (a token is a name defined under `tokens:`) and 2 (`tokens`)",
+    source: "reqlint's request file format (docs/request-files.md): a token is a name defined under `tokens:` in the configuration (docs/configuration.md)",
     inspects: Inspects::File,
     bad: example!("token-undefined/bad.req.yaml"),
     good: example!("token-undefined/good.req.yaml"),

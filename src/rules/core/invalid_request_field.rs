@@ -16,7 +16,7 @@ static META: RuleMeta = RuleMeta {
            `requests`.",
     why: "A value of the wrong shape is left out of every other check, so the request \
           would be linted as if it were not there.",
-    source: "SPEC 1.1, 1.2 and 1.3",
+    source: "reqlint's request file format (docs/request-files.md): requests and tokens",
     inspects: Inspects::File,
     bad: example!("invalid-request-field/bad.req.yaml"),
     good: example!("invalid-request-field/good.req.yaml"),

@@ -16,7 +16,7 @@ static META: RuleMeta = RuleMeta {
            not valid JSON. The span points at the first byte that could not be read.",
     why: "Nothing else in the file can be checked, and the API would refuse the body \
           (a JSON-encoded param that does not parse is answered with error 100).",
-    source: "SPEC 1 (request files are UTF-8 YAML or JSON) and 1.1 (JSON-encoded strings)",
+    source: "reqlint's request file format (docs/request-files.md): request files are UTF-8 YAML or JSON, and JSON-encoded strings",
     inspects: Inspects::File,
     bad: example!("invalid-syntax/bad.req.json"),
     good: example!("invalid-syntax/good.req.json"),

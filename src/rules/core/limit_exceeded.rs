@@ -17,7 +17,7 @@ static META: RuleMeta = RuleMeta {
     why: "Anyone can commit a file; a linter that runs on every save and commit must \
           stay fast and small whatever it is given. No real request file comes near \
           these limits.",
-    source: "SPEC 1 (request files); reqlint's own limits",
+    source: "reqlint's limits (docs/limits-and-secrets.md)",
     inspects: Inspects::File,
     bad: example!("limit-exceeded/bad.req.yaml"),
     good: example!("limit-exceeded/good.req.yaml"),

@@ -15,7 +15,7 @@ static META: RuleMeta = RuleMeta {
            `method` but no `path` or the other way round. The help gives the corrected line.",
     why: "Every other rule starts from the method and the path; a request whose line \
           cannot be read is not checked at all, and the API would not route it.",
-    source: "SPEC 1.1 (`request`: \"METHOD PATH\"; `method`, `path`, `url`)",
+    source: "reqlint's request file format (docs/request-files.md): `request: \"METHOD PATH\"`, or `method`, `path`, `url`",
     inspects: Inspects::File,
     bad: example!("malformed-request-line/bad.req.yaml"),
     good: example!("malformed-request-line/good.req.yaml"),

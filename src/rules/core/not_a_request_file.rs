@@ -15,7 +15,7 @@ static META: RuleMeta = RuleMeta {
            empty document beside request documents, such as a trailing `---`, is fine.",
     why: "A file that matches the include globs but holds no request is usually a \
           mistake in the globs or in the file; nothing in it is checked.",
-    source: "SPEC 1.1 and 1.2 (one request, several requests)",
+    source: "reqlint's request file format (docs/request-files.md): one request, several requests",
     inspects: Inspects::File,
     bad: example!("not-a-request-file/bad.req.yaml"),
     good: example!("not-a-request-file/good.req.yaml"),

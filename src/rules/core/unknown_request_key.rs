@@ -11,7 +11,7 @@ static META: RuleMeta = RuleMeta {
     name: "unknown-request-key",
     group: Group::Files,
     severity: Severity::Error,
-    summary: "a request or file has a key that SPEC 1 does not define",
+    summary: "a request or file has a key that the request file format does not define",
     what: "Reports a key of a request other than request, method, path, url, params, \
            token, object, public, name and description, and a key beside `requests:` \
            other than token, name and description, with the closest known key. Keys \
@@ -19,7 +19,7 @@ static META: RuleMeta = RuleMeta {
            shared by several requests, as in other YAML tools.",
     why: "A misspelt key (`parms:`) is silently ignored: the request would be sent \
           without what the author meant to send, and no rule would check it.",
-    source: "SPEC 1.1 (one request) and 1.2 (several requests)",
+    source: "reqlint's request file format (docs/request-files.md): the keys of one request and of several requests",
     inspects: Inspects::File,
     bad: example!("unknown-request-key/bad.req.yaml"),
     good: example!("unknown-request-key/good.req.yaml"),

@@ -17,7 +17,7 @@ static META: RuleMeta = RuleMeta {
            rule name. The comment still silences the rules it names correctly.",
     why: "A misspelt name silences nothing: the diagnostic the comment was written for is \
           still reported, and nothing else says why the comment did not work.",
-    source: "SPEC 2 (inline suppression)",
+    source: "reqlint's suppression comments (docs/usage.md, \"Suppressing diagnostics\")",
     inspects: Inspects::File,
     bad: example!("unknown-suppressed-rule/bad.req.yaml"),
     good: example!("unknown-suppressed-rule/good.req.yaml"),

@@ -1,0 +1,52 @@
+//! `docs/rules/` is generated from the rules' metadata: this test fails when a page is
+//! stale, missing or left over. `UPDATE_DOCS=1 cargo test --test docs` writes them.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use reqlint::rule_docs::{index_page, rule_page};
+use reqlint::rules::REGISTRY;
+
+#[test]
+fn rule_pages_are_generated_from_the_metadata() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("docs/rules");
+    let mut pages = BTreeMap::new();
+    pages.insert("README.md".to_string(), index_page());
+    for rule in REGISTRY {
+        let m = rule.meta();
+        let out = std::fs::read_to_string(root.join("fixtures").join(m.name).join("bad.out"))
+            .unwrap_or_default();
+        pages.insert(format!("{}.md", m.name), rule_page(m, &out));
+    }
+    let update = std::env::var_os("UPDATE_DOCS").is_some();
+    if update {
+        std::fs::create_dir_all(&dir).unwrap();
+    }
+    let mut stale = Vec::new();
+    for (name, text) in &pages {
+        let path = dir.join(name);
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            if update {
+                std::fs::write(&path, text).unwrap();
+            } else {
+                stale.push(name.clone());
+            }
+        }
+    }
+    for entry in std::fs::read_dir(&dir).into_iter().flatten() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if !pages.contains_key(&name) {
+            if update {
+                std::fs::remove_file(dir.join(&name)).unwrap();
+            } else {
+                stale.push(format!("{name} (no such rule)"));
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "docs/rules/ is stale; run `UPDATE_DOCS=1 cargo test --test docs`: {}",
+        stale.join(", ")
+    );
+}
