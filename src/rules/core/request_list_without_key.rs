@@ -18,7 +18,7 @@ static META: RuleMeta = RuleMeta {
           no request file to them. Reported only as a file that holds no request, it \
           would pass a CI lint step with every request in it unchecked.",
     source: "reqlint's request file format: several requests in one file (the \
-             `requests:` key), README \"Request files\"",
+             `requests:` key), docs/request-files.md",
     inspects: Inspects::File,
     bad: example!("request-list-without-key/bad.req.yaml"),
     good: example!("request-list-without-key/good.req.yaml"),
