@@ -7,15 +7,8 @@ use std::fmt::Write;
 use std::path::Path;
 
 use crate::geo::Countries;
-use crate::source::{Source, Value, Yaml, camel, is_snake, lit, option};
+use crate::source::{METHODS, Source, Value, Yaml, camel, is_snake, lit, option};
 
-const METHODS: [(&str, &str); 5] = [
-    ("GET", "Get"),
-    ("POST", "Post"),
-    ("PUT", "Put"),
-    ("PATCH", "Patch"),
-    ("DELETE", "Delete"),
-];
 const VERBS: [&str; 6] = ["read", "create", "update", "delete", "copy", "opt_out"];
 const TYPES: [&str; 11] = [
     "string",

@@ -6,31 +6,14 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 
-use crate::source::{Source, lit};
+use crate::names::normalize;
+use crate::source::{METHODS, Source, lit};
 
 const SCOPES: [(&str, &str); 3] = [
     ("organization", "Organization"),
     ("repository", "Repository"),
     ("user", "User"),
 ];
-const METHODS: [(&str, &str); 5] = [
-    ("GET", "Get"),
-    ("POST", "Post"),
-    ("PUT", "Put"),
-    ("PATCH", "Patch"),
-    ("DELETE", "Delete"),
-];
-
-/// Must agree with `normalize` in src/catalog/codehost.rs (a unit test checks the index).
-fn normalize(name: &str) -> String {
-    name.trim()
-        .chars()
-        .map(|c| match c {
-            ' ' | '-' => '_',
-            c => c.to_ascii_lowercase(),
-        })
-        .collect()
-}
 
 #[derive(Default)]
 struct TrieNode {

@@ -10,6 +10,8 @@
 mod advertising;
 mod codehost;
 mod geo;
+#[path = "../src/catalog/names.rs"]
+mod names;
 mod rule_names;
 mod source;
 

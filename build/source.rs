@@ -7,6 +7,15 @@ use std::path::{Path, PathBuf};
 
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
+/// HTTP methods as tables write them, and their `Method` variants.
+pub const METHODS: [(&str, &str); 5] = [
+    ("GET", "Get"),
+    ("POST", "Post"),
+    ("PUT", "Put"),
+    ("PATCH", "Patch"),
+    ("DELETE", "Delete"),
+];
+
 /// A catalog file: its path as shown in errors, and its text.
 pub struct Source {
     pub shown: String,

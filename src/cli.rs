@@ -314,7 +314,7 @@ pub fn explain_text(m: &rules::RuleMeta) -> String {
         name = m.name,
         group = m.group.as_str(),
         severity = m.severity,
-        summary = capitalized(m.summary),
+        summary = crate::rule_docs::capitalized(m.summary),
         what = indent(&fill(m.what)),
         why = indent(&fill(m.why)),
         source = indent(m.source),
@@ -324,14 +324,6 @@ pub fn explain_text(m: &rules::RuleMeta) -> String {
         good_path = m.good.path,
         good = indent(m.good.text.trim_end()),
     )
-}
-
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// Wraps prose at 88 columns.

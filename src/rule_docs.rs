@@ -81,7 +81,8 @@ pub fn index_page() -> String {
     page
 }
 
-fn capitalized(text: &str) -> String {
+/// `an ad set` → `An ad set`.
+pub fn capitalized(text: &str) -> String {
     let mut chars = text.chars();
     chars
         .next()

@@ -12,6 +12,8 @@ mod advertising;
 mod codehost;
 #[path = "../build/geo.rs"]
 mod geo;
+#[path = "../src/catalog/names.rs"]
+mod names;
 #[path = "../build/rule_names.rs"]
 mod rule_names;
 #[path = "../build/source.rs"]

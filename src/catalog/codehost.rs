@@ -120,16 +120,7 @@ pub static CATALOG: Catalog = Catalog {
     router: generated::ROUTER,
 };
 
-/// Names match ignoring case, with spaces, hyphens and underscores alike.
-pub fn normalize(name: &str) -> String {
-    name.trim()
-        .chars()
-        .map(|c| match c {
-            ' ' | '-' => '_',
-            c => c.to_ascii_lowercase(),
-        })
-        .collect()
-}
+pub use super::names::normalize;
 
 /// Why a permission name was not accepted at a scope.
 #[derive(Debug, PartialEq)]

@@ -6,6 +6,7 @@
 pub mod advertising;
 pub mod codehost;
 pub mod geo;
+pub mod names;
 
 /// `&[(key, value)]` sorted by key: the value of a key.
 pub fn sorted_get<'t, V>(table: &'t [(&str, V)], key: &str) -> Option<&'t V> {
