@@ -150,7 +150,7 @@ fn exit_zero_keeps_the_report_and_exits_0() {
         &root(),
         &[
             "check",
-            "fixtures/duplicate-key",
+            "fixtures/duplicate-key/bad.req.yaml",
             "--format",
             "sarif",
             "--exit-zero",
