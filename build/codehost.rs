@@ -1,6 +1,10 @@
-//! `catalog/codehost/permissions.tsv` → the permission table, the endpoint rows, the
-//! name index (titles and slugs, normalized, sorted for binary search) and the path
+//! `catalog/codehost/` → the permission table, the endpoint rows of every API version, the
+//! name index (keys, titles and slugs, normalized, sorted for binary search) and the path
 //! router (a trie of literal and placeholder segments).
+//!
+//! `endpoints.tsv` (generated from the host's tables) comes first; `permissions.tsv` (the
+//! reference document) adds its names, its permissions without rows and the endpoint rows
+//! the host's tables lack.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -14,6 +18,8 @@ const SCOPES: [(&str, &str); 3] = [
     ("repository", "Repository"),
     ("user", "User"),
 ];
+/// The host's API versions, oldest first; the first is its default.
+pub const VERSIONS: [&str; 2] = ["2022-11-28", "2026-03-10"];
 
 #[derive(Default)]
 struct TrieNode {
@@ -22,138 +28,336 @@ struct TrieNode {
     endpoints: Vec<usize>,
 }
 
+struct Permission {
+    scope: &'static str,
+    key: String,
+    title: String,
+}
+
+struct Row {
+    method: &'static str,
+    template: String,
+    permission: usize,
+    access: &'static str,
+    versions: u8,
+    flagged: bool,
+    docs: String,
+    from_reference: bool,
+}
+
+fn scope_of(src: &Source, line: usize, text: &str) -> &'static str {
+    SCOPES
+        .iter()
+        .find(|(s, _)| *s == text)
+        .unwrap_or_else(|| {
+            src.fail(
+                line,
+                &format!("unknown scope `{text}` (organization, repository or user)"),
+            )
+        })
+        .1
+}
+
+fn method_of(src: &Source, line: usize, text: &str) -> &'static str {
+    METHODS
+        .iter()
+        .find(|(m, _)| *m == text)
+        .unwrap_or_else(|| src.fail(line, &format!("unknown method `{text}`")))
+        .1
+}
+
+fn access_of(src: &Source, line: usize, text: &str) -> &'static str {
+    match text {
+        "read" => "Read",
+        "write" => "Write",
+        "admin" => "Admin",
+        other => src.fail(
+            line,
+            &format!("unknown access `{other}` (read, write or admin)"),
+        ),
+    }
+}
+
+fn access_rank(access: &str) -> u8 {
+    match access {
+        "Read" => 0,
+        "Write" => 1,
+        _ => 2,
+    }
+}
+
+/// `/repos/{owner}/{repo}` → `/repos/{}/{}`: rows of the same shape end at one router node.
+fn shape(template: &str) -> String {
+    template
+        .split('/')
+        .map(|s| if s.starts_with('{') { "{}" } else { s })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 pub fn generate(root: &Path) -> String {
-    let src = Source::read(root, "codehost/permissions.tsv");
-    let mut permissions: Vec<(&str, &str)> = Vec::new();
+    let mut permissions: Vec<Permission> = Vec::new();
     let mut names: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    let mut endpoints = String::new();
-    let mut trie: Vec<TrieNode> = vec![TrieNode::default()];
-    let mut count = 0;
-    for (line, cells) in src.rows("kind", 3, 6) {
-        let scope = SCOPES
+    let mut rows: Vec<Row> = Vec::new();
+    let add_name = |names: &mut BTreeMap<String, Vec<usize>>, name: &str, id: usize| {
+        let ids = names.entry(normalize(name)).or_default();
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    };
+
+    let vendor = Source::read(root, "codehost/endpoints.tsv");
+    let mut by_key: BTreeMap<String, usize> = BTreeMap::new();
+    let mut merged: BTreeMap<(String, String, usize, String, bool, String), usize> =
+        BTreeMap::new();
+    for (line, cells) in vendor.rows("version", 9, 9) {
+        let [
+            version,
+            scope,
+            key,
+            title,
+            method,
+            template,
+            access,
+            flags,
+            docs,
+        ] = cells[..]
+        else {
+            unreachable!("nine cells")
+        };
+        let bit = VERSIONS
             .iter()
-            .find(|(s, _)| *s == cells[1])
+            .position(|v| *v == version)
             .unwrap_or_else(|| {
-                src.fail(
+                vendor.fail(
                     line,
-                    &format!(
-                        "unknown scope `{}` (organization, repository or user)",
-                        cells[1]
-                    ),
+                    &format!("unknown API version `{version}` ({})", VERSIONS.join(", ")),
                 )
-            })
-            .1;
+            });
+        let scope = scope_of(&vendor, line, scope);
+        let id = *by_key.entry(key.to_string()).or_insert_with(|| {
+            permissions.push(Permission {
+                scope,
+                key: key.to_string(),
+                title: title.to_string(),
+            });
+            permissions.len() - 1
+        });
+        if permissions[id].scope != scope || permissions[id].title != title {
+            vendor.fail(line, &format!("`{key}` has another scope or title above"));
+        }
+        add_name(&mut names, title, id);
+        add_name(&mut names, key, id);
+        let method = method_of(&vendor, line, method);
+        let access = access_of(&vendor, line, access);
+        let flagged = match flags {
+            "-" | "not-fine-grained" => false,
+            "additional" | "additional,not-fine-grained" => true,
+            other => vendor.fail(line, &format!("unknown flags `{other}`")),
+        };
+        if !template.starts_with('/') {
+            vendor.fail(
+                line,
+                &format!("the path `{template}` does not start with `/`"),
+            );
+        }
+        let row_key = (
+            method.to_string(),
+            template.to_string(),
+            id,
+            access.to_string(),
+            flagged,
+            docs.to_string(),
+        );
+        match merged.get(&row_key) {
+            Some(&at) => rows[at].versions |= 1 << bit,
+            None => {
+                merged.insert(row_key, rows.len());
+                rows.push(Row {
+                    method,
+                    template: template.to_string(),
+                    permission: id,
+                    access,
+                    versions: 1 << bit,
+                    flagged,
+                    docs: docs.to_string(),
+                    from_reference: false,
+                });
+            }
+        }
+    }
+
+    let reference = Source::read(root, "codehost/permissions.tsv");
+    let table = reference.rows("kind", 3, 6);
+    // The reference's names for the host's permissions, first: its rows use them.
+    let mut same: BTreeMap<(&str, String), usize> = BTreeMap::new();
+    for (line, cells) in &table {
+        if cells[0] != "same" {
+            continue;
+        }
+        if cells.len() != 4 {
+            reference.fail(*line, "a `same` row has four cells");
+        }
+        let scope = scope_of(&reference, *line, cells[1]);
+        let id = *by_key.get(cells[3]).unwrap_or_else(|| {
+            reference.fail(
+                *line,
+                &format!("`{}` is not a key of endpoints.tsv", cells[3]),
+            )
+        });
+        if permissions[id].scope != scope {
+            reference.fail(
+                *line,
+                &format!("`{}` is not a {} permission", cells[3], cells[1]),
+            );
+        }
+        same.insert((scope, cells[2].to_string()), id);
+        add_name(&mut names, cells[2], id);
+    }
+    for (line, cells) in &table {
+        let line = *line;
+        let scope = scope_of(&reference, line, cells[1]);
         let title = cells[2];
         if title.trim().is_empty() || title.trim() != title {
-            src.fail(
+            reference.fail(
                 line,
                 "a permission title without surrounding spaces is expected",
             );
         }
-        let id = match permissions
-            .iter()
-            .position(|&(s, t)| s == scope && t == title)
-        {
-            Some(id) => id,
-            None => {
-                permissions.push((scope, title));
-                let id = permissions.len() - 1;
-                names.entry(normalize(title)).or_default().push(id);
-                id
-            }
+        let id = match same.get(&(scope, title.to_string())) {
+            Some(&id) => id,
+            None => match permissions
+                .iter()
+                .position(|p| p.scope == scope && p.title == title)
+            {
+                Some(id) => id,
+                None => {
+                    permissions.push(Permission {
+                        scope,
+                        key: String::new(),
+                        title: title.to_string(),
+                    });
+                    let id = permissions.len() - 1;
+                    add_name(&mut names, title, id);
+                    id
+                }
+            },
         };
         match (cells[0], cells.len()) {
             ("endpoint", 6) => {
-                let method = METHODS
-                    .iter()
-                    .find(|(m, _)| *m == cells[3])
-                    .unwrap_or_else(|| src.fail(line, &format!("unknown method `{}`", cells[3])))
-                    .1;
+                let method = method_of(&reference, line, cells[3]);
                 let template = cells[4];
                 if !template.starts_with('/') {
-                    src.fail(
+                    reference.fail(
                         line,
                         &format!("the path `{template}` does not start with `/`"),
                     );
                 }
-                // The host's `admin` is its highest level, which is write here.
-                let access = match cells[5] {
-                    "read" => "Read",
-                    "write" | "admin" => "Write",
-                    other => src.fail(
-                        line,
-                        &format!("unknown access `{other}` (read, write or admin)"),
-                    ),
-                };
-                let mut node = 0;
-                let mut segments = String::new();
-                for segment in template.split('/').filter(|s| !s.is_empty()) {
-                    let placeholder = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}'));
-                    let next = trie.len();
-                    node = match placeholder {
-                        Some(name) => {
-                            if name.is_empty() || name.contains(['{', '}']) {
-                                src.fail(line, &format!("a malformed placeholder in `{template}`"));
-                            }
-                            write!(segments, "Segment::Placeholder({}), ", lit(name)).unwrap();
-                            *trie[node].placeholder.get_or_insert(next)
-                        }
-                        None => {
-                            if segment.contains(['{', '}']) {
-                                src.fail(line, &format!("a malformed placeholder in `{template}`"));
-                            }
-                            write!(segments, "Segment::Literal({}), ", lit(segment)).unwrap();
-                            *trie[node]
-                                .literals
-                                .entry(segment.to_string())
-                                .or_insert(next)
-                        }
-                    };
-                    if node == next {
-                        trie.push(TrieNode::default());
-                    }
-                }
-                trie[node].endpoints.push(count);
-                writeln!(
-                    endpoints,
-                    "    Endpoint {{ method: Method::{method}, template: {}, segments: &[{segments}], permission: {id}, access: Access::{access} }},",
-                    lit(template)
-                )
-                .unwrap();
-                count += 1;
-            }
-            ("permission", 3) => {}
-            ("alias", 4) => {
-                let slug = normalize(cells[3]);
-                let ids = names.entry(slug).or_default();
-                if !ids.contains(&id) {
-                    ids.push(id);
+                let access = access_of(&reference, line, cells[5]);
+                // A row the host has at the same or a lower level says it already; one
+                // the reference gives at a lower level is kept (accept what either accepts).
+                let known = rows.iter().any(|r| {
+                    r.method == method
+                        && r.permission == id
+                        && shape(&r.template) == shape(template)
+                        && access_rank(r.access) <= access_rank(access)
+                });
+                if !known {
+                    rows.push(Row {
+                        method,
+                        template: template.to_string(),
+                        permission: id,
+                        access,
+                        versions: (1 << VERSIONS.len()) - 1,
+                        flagged: false,
+                        docs: String::new(),
+                        from_reference: true,
+                    });
                 }
             }
-            ("endpoint" | "permission" | "alias", n) => {
-                src.fail(line, &format!("a `{}` row with {n} cells", cells[0]))
+            ("permission", 3) | ("same", 4) => {}
+            ("alias", 4) => add_name(&mut names, cells[3], id),
+            ("endpoint" | "permission" | "alias" | "same", n) => {
+                reference.fail(line, &format!("a `{}` row with {n} cells", cells[0]))
             }
-            (other, _) => src.fail(
+            (other, _) => reference.fail(
                 line,
-                &format!("unknown row kind `{other}` (endpoint, permission or alias)"),
+                &format!("unknown row kind `{other}` (endpoint, permission, alias or same)"),
             ),
         }
     }
+
+    // The router, over every row.
+    let mut trie: Vec<TrieNode> = vec![TrieNode::default()];
+    let mut endpoints = String::new();
+    for (index, row) in rows.iter().enumerate() {
+        let mut node = 0;
+        let mut segments = String::new();
+        for segment in row.template.split('/').filter(|s| !s.is_empty()) {
+            let placeholder = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}'));
+            let next = trie.len();
+            node = match placeholder {
+                Some(name) if !name.is_empty() && !name.contains(['{', '}']) => {
+                    write!(segments, "Segment::Placeholder({}), ", lit(name)).unwrap();
+                    *trie[node].placeholder.get_or_insert(next)
+                }
+                None if !segment.contains(['{', '}']) => {
+                    write!(segments, "Segment::Literal({}), ", lit(segment)).unwrap();
+                    *trie[node]
+                        .literals
+                        .entry(segment.to_string())
+                        .or_insert(next)
+                }
+                _ => crate::source::fail(
+                    "catalog/codehost",
+                    0,
+                    &format!("a malformed placeholder in `{}`", row.template),
+                ),
+            };
+            if node == next {
+                trie.push(TrieNode::default());
+            }
+        }
+        trie[node].endpoints.push(index);
+        writeln!(
+            endpoints,
+            "    Endpoint {{ method: Method::{}, template: {}, segments: &[{segments}], permission: {}, access: Access::{}, versions: {}, flagged: {}, docs: {}, from_reference: {} }},",
+            row.method,
+            lit(&row.template),
+            row.permission,
+            row.access,
+            row.versions,
+            row.flagged,
+            lit(&row.docs),
+            row.from_reference,
+        )
+        .unwrap();
+    }
+
     let mut out = String::from(
-        "// Generated by build/codehost.rs from catalog/codehost/permissions.tsv.\n\n",
+        "// Generated by build/codehost.rs from catalog/codehost/endpoints.tsv and permissions.tsv.\n\n",
     );
+    let versions: Vec<String> = VERSIONS.iter().map(|v| lit(v)).collect();
+    writeln!(
+        out,
+        "/// The host's API versions, oldest first; the first is its default.\npub static VERSIONS: &[&str] = &[{}];\n",
+        versions.join(", ")
+    )
+    .unwrap();
     out.push_str("pub static PERMISSIONS: &[Permission] = &[\n");
-    for (scope, title) in &permissions {
+    for p in &permissions {
         writeln!(
             out,
-            "    Permission {{ scope: Scope::{scope}, title: {} }},",
-            lit(title)
+            "    Permission {{ scope: Scope::{}, title: {}, key: {} }},",
+            p.scope,
+            lit(&p.title),
+            lit(&p.key)
         )
         .unwrap();
     }
     out.push_str("];\n\npub static ENDPOINTS: &[Endpoint] = &[\n");
     out.push_str(&endpoints);
-    out.push_str("];\n\n/// Normalized titles and slugs, sorted, with the permissions they name.\npub static NAMES: &[(&str, &[PermissionId])] = &[\n");
+    out.push_str("];\n\n/// Normalized keys, titles and slugs, sorted, with the permissions they name.\npub static NAMES: &[(&str, &[PermissionId])] = &[\n");
     for (name, ids) in &names {
         writeln!(out, "    ({}, &{ids:?}),", lit(name)).unwrap();
     }

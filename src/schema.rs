@@ -82,6 +82,7 @@ fn request_object() -> Value {
             "public" => {
                 json!({"type": "boolean", "description": "code-hosting GET of a public resource: no permission needed"})
             }
+            "api-version" => api_version(),
             "name" | "description" => json!({"type": "string"}),
             other => unreachable!("request key {other} has no schema"),
         };
@@ -95,7 +96,15 @@ fn request_object() -> Value {
     })
 }
 
-/// The schema of a request file (SPEC 1): `reqlint schema request`.
+/// `api-version`: a version of the code-hosting API.
+fn api_version() -> Value {
+    json!({
+        "enum": crate::catalog::codehost::VERSIONS,
+        "description": "the code-hosting API version its endpoints and permissions are judged in (X-GitHub-Api-Version)",
+    })
+}
+
+/// The schema of a request file: `reqlint schema request`.
 pub fn request() -> Value {
     let mut file_props = Map::new();
     for key in FILE_KEYS {
@@ -104,6 +113,7 @@ pub fn request() -> Value {
                 json!({"type": "array", "items": {"anyOf": [{"$ref": "#/definitions/requestLine"}, {"$ref": "#/definitions/request"}]}})
             }
             "token" => json!({"$ref": "#/definitions/token"}),
+            "api-version" => api_version(),
             "name" | "description" => json!({"type": "string"}),
             other => unreachable!("file key {other} has no schema"),
         };
@@ -171,6 +181,9 @@ pub fn config() -> Value {
             }
             "advertising" => {
                 json!({"type": "object", "properties": advertising, "additionalProperties": false})
+            }
+            "codehost" => {
+                json!({"type": "object", "properties": {"api-version": api_version()}, "additionalProperties": false})
             }
             "tokens" => {
                 json!({"type": "object", "additionalProperties": {"$ref": "#/definitions/token"}})

@@ -159,3 +159,25 @@ fn broken_tables_fail_with_file_and_line() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+/// The code-hosting generator gives the committed endpoints.tsv from the vendor files
+/// (it is deterministic: rows sorted, nothing from the clock or the environment).
+#[test]
+fn codehost_generator_output_is_committed() {
+    let out = match Command::new("python3")
+        .arg(root().join("catalog/codehost/generate.py"))
+        .arg("--check")
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("skipped: python3 cannot run ({e})");
+            return;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -102,7 +102,7 @@ fn a_token_with_an_unknown_endpoint_is_not_judged() {
     write(
         dir.path(),
         "x.req.yaml",
-        "token:\n  permissions:\n    repository: {contents: read}\nrequests:\n  - GET /repos/acme/web/contents/README.md\n",
+        "token:\n  permissions:\n    repository: {contents: read}\nrequests:\n  - GET /repos/acme/web/no-such-endpoint\n",
     );
     let out = reqlint(dir.path(), &["check", ".", "--format", "concise"]);
     let text = stdout(&out);
@@ -149,11 +149,8 @@ fn scopes_output_pasted_as_the_token_makes_check_quiet() {
     let printed = stdout(&scopes);
     let config = token_block_as_config(&printed, "ci-bot");
     assert!(config.contains("Commit statuses: write"), "{config}");
-    assert!(config.contains("Depalert alerts: read"), "{config}");
-    assert!(
-        config.contains("Custom properties for organizations: write"),
-        "{config}"
-    );
+    assert!(config.contains("Dependabot alerts: read"), "{config}");
+    assert!(config.contains("Custom properties: write"), "{config}");
     assert!(
         !config.contains("Campaigns"),
         "a public GET needs nothing: {config}"

@@ -39,6 +39,8 @@ impl fmt::Display for Scope {
 pub enum Access {
     Read,
     Write,
+    /// The host's highest level, which a few endpoints need.
+    Admin,
 }
 
 impl Access {
@@ -46,14 +48,15 @@ impl Access {
         match self {
             Access::Read => "read",
             Access::Write => "write",
+            Access::Admin => "admin",
         }
     }
 
-    /// `admin` is the host's name for the highest level, which is write here.
     pub fn parse(text: &str) -> Option<Access> {
         match text {
             "read" => Some(Access::Read),
-            "write" | "admin" => Some(Access::Write),
+            "write" => Some(Access::Write),
+            "admin" => Some(Access::Admin),
             _ => None,
         }
     }
@@ -71,8 +74,10 @@ pub type PermissionId = usize;
 #[derive(Debug)]
 pub struct Permission {
     pub scope: Scope,
-    /// The seed's title, as `Commit statuses`.
+    /// The host's title, as `Commit statuses` (or the reference document's).
     pub title: &'static str,
+    /// The host's key, as `statuses`; empty for a permission only the reference names.
+    pub key: &'static str,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,7 +93,50 @@ pub struct Endpoint {
     pub segments: &'static [Segment],
     pub permission: PermissionId,
     pub access: Access,
+    /// The API versions that have the row: bit `i` for `VERSIONS[i]`.
+    pub versions: u8,
+    /// The host marks the endpoint as needing or accepting more than this permission
+    /// ("additional permissions"), without saying which.
+    pub flagged: bool,
+    /// The row's docs page, `category/subcategory#slug` under https://docs.github.com/rest/.
+    pub docs: &'static str,
+    /// A row of the reference document that the host's tables do not have.
+    pub from_reference: bool,
 }
+
+impl Endpoint {
+    pub fn in_version(&self, version: ApiVersion) -> bool {
+        self.versions & (1 << version.0) != 0
+    }
+
+    /// The row's page in the host's REST docs.
+    pub fn docs_url(&self) -> Option<String> {
+        (!self.docs.is_empty()).then(|| format!("https://docs.github.com/rest/{}", self.docs))
+    }
+}
+
+/// An API version of the host: an index into [`VERSIONS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ApiVersion(pub u8);
+
+impl ApiVersion {
+    /// The host's default version (the oldest it still serves).
+    pub const DEFAULT: ApiVersion = ApiVersion(0);
+
+    pub fn parse(text: &str) -> Option<ApiVersion> {
+        VERSIONS
+            .iter()
+            .position(|v| *v == text)
+            .map(|i| ApiVersion(i as u8))
+    }
+
+    pub fn as_str(self) -> &'static str {
+        VERSIONS[self.0 as usize]
+    }
+}
+
+/// The host's API versions, oldest first.
+pub static VERSIONS: &[&str] = generated::VERSIONS;
 
 /// A node of the path router: its literal children (sorted for binary search), its
 /// placeholder child and the endpoint rows whose template ends here.
@@ -165,35 +213,39 @@ impl Catalog {
         }
     }
 
-    /// The endpoint rows of the template a concrete path matches. Literal segments
-    /// win over placeholders, position by position.
-    pub fn match_path(&self, segments: &[&str]) -> Vec<&'static Endpoint> {
-        let Some(node) = self.route(0, segments) else {
+    /// The endpoint rows of the templates a concrete path matches, in an API version.
+    /// Literal segments win over placeholders, position by position.
+    pub fn match_path(&self, segments: &[&str], version: ApiVersion) -> Vec<&'static Endpoint> {
+        let endpoints: &'static [Endpoint] = self.endpoints;
+        let Some(node) = self.route(0, segments, version) else {
             return Vec::new();
         };
-        let endpoints: &'static [Endpoint] = self.endpoints;
-        let rows = self.router[node].endpoints;
-        let template = endpoints[rows[0]].template;
-        rows.iter()
+        self.router[node]
+            .endpoints
+            .iter()
             .map(|&i| &endpoints[i])
-            .filter(|e| e.template == template)
+            .filter(|e| e.in_version(version))
             .collect()
     }
 
     /// The router node where a path ends with endpoint rows, trying the literal child
     /// before the placeholder at each segment.
-    fn route(&self, node: usize, segments: &[&str]) -> Option<usize> {
+    fn route(&self, node: usize, segments: &[&str], version: ApiVersion) -> Option<usize> {
         let here = &self.router[node];
         let Some((first, rest)) = segments.split_first() else {
-            return (!here.endpoints.is_empty()).then_some(node);
+            let rows = here.endpoints.iter();
+            return rows
+                .map(|&i| &self.endpoints[i])
+                .any(|e| e.in_version(version))
+                .then_some(node);
         };
         if let Ok(i) = here.literals.binary_search_by(|(l, _)| (*l).cmp(first))
-            && let Some(found) = self.route(here.literals[i].1, rest)
+            && let Some(found) = self.route(here.literals[i].1, rest, version)
         {
             return Some(found);
         }
         match here.placeholder {
-            Some(child) if !first.is_empty() => self.route(child, rest),
+            Some(child) if !first.is_empty() => self.route(child, rest, version),
             _ => None,
         }
     }
@@ -217,17 +269,35 @@ mod tests {
             })
             .collect();
         assert_eq!(rows.len(), 79);
-        assert_eq!(CATALOG.endpoints.len(), rows.len());
+        let shape = |t: &str| -> String {
+            t.split('/')
+                .map(|s| if s.starts_with('{') { "{}" } else { s })
+                .collect::<Vec<_>>()
+                .join("/")
+        };
         for row in rows {
             let cols: Vec<&str> = row.split('|').map(str::trim).collect();
             let (title, method, path, access) = (cols[1], cols[2], cols[3], cols[4]);
-            assert!(
-                CATALOG.endpoints.iter().any(|e| e.template == path
-                    && e.method.as_str() == method
-                    && e.access.as_str() == access
-                    && CATALOG.permission(e.permission).title == title),
-                "missing row {row}"
-            );
+            // The reference's own name for the permission resolves to the row's.
+            let named = |e: &Endpoint| {
+                let p = CATALOG.permission(e.permission);
+                Scope::ALL
+                    .iter()
+                    .any(|&s| s == p.scope && CATALOG.lookup(s, title) == Ok(e.permission))
+            };
+            // Every version accepts the row at its level (or a lower one).
+            for version in 0..VERSIONS.len() {
+                let version = ApiVersion(version as u8);
+                assert!(
+                    CATALOG.endpoints.iter().any(|e| e.in_version(version)
+                        && shape(e.template) == shape(path)
+                        && e.method.as_str() == method
+                        && e.access <= Access::parse(access).unwrap()
+                        && named(e)),
+                    "missing row {row} in {}",
+                    version.as_str()
+                );
+            }
         }
     }
 
@@ -245,7 +315,7 @@ mod tests {
             for title in list.trim_end_matches('.').split("; ") {
                 count += 1;
                 let id = CATALOG.lookup(scope, title).unwrap();
-                assert_eq!(CATALOG.permission(id).title, title);
+                assert_eq!(CATALOG.permission(id).scope, scope);
             }
         }
         assert_eq!(count, 42);
@@ -282,8 +352,19 @@ mod tests {
             (
                 Scope::Organization,
                 "organization_custom_properties",
-                "Custom properties for organizations",
+                "Custom properties",
             ),
+            (
+                Scope::Organization,
+                "Custom properties for organizations",
+                "Custom properties",
+            ),
+            (
+                Scope::Organization,
+                "assistant Business",
+                "GitHub Copilot Business",
+            ),
+            (Scope::Repository, "Devenv metadata", "Codespaces metadata"),
         ] {
             let id = CATALOG.lookup(scope, slug).unwrap();
             assert_eq!(CATALOG.permission(id).title, title);
@@ -304,16 +385,20 @@ mod tests {
 
     #[test]
     fn literal_segments_win() {
-        let rows = CATALOG.match_path(&["user", "following"]);
+        let v = ApiVersion::DEFAULT;
+        let rows = CATALOG.match_path(&["user", "following"], v);
         assert!(rows.iter().all(|e| e.template == "/user/following"));
-        let rows = CATALOG.match_path(&["user", "following", "octocat"]);
+        let rows = CATALOG.match_path(&["user", "following", "octocat"], v);
         assert!(
             rows.iter()
                 .all(|e| e.template == "/user/following/{username}")
         );
-        assert_eq!(rows.len(), 3);
-        let rows = CATALOG.match_path(&["repos", "acme", "web", "statuses", "3f2a9c1"]);
+        let mut methods: Vec<&str> = rows.iter().map(|e| e.method.as_str()).collect();
+        methods.sort();
+        methods.dedup();
+        assert_eq!(methods, ["DELETE", "GET", "PUT"]);
+        let rows = CATALOG.match_path(&["repos", "acme", "web", "statuses", "3f2a9c1"], v);
         assert_eq!(rows[0].template, "/repos/{owner}/{repo}/statuses/{sha}");
-        assert!(CATALOG.match_path(&["nothing", "here"]).is_empty());
+        assert!(CATALOG.match_path(&["nothing", "here"], v).is_empty());
     }
 }

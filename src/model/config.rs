@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
 
+use crate::catalog::codehost::{ApiVersion, VERSIONS};
 use crate::diagnostic::Severity;
 use crate::loading::{self, Format, Limits, LineIndex, Node, Span, Value};
 use crate::model::Version;
@@ -27,11 +28,13 @@ pub const TOP_KEYS: &[&str] = &[
     "rules",
     "per-file-ignores",
     "advertising",
+    "codehost",
     "tokens",
     "context",
 ];
 
 pub const ADVERTISING_KEYS: &[&str] = &["min-version", "currency-rates"];
+pub const CODEHOST_KEYS: &[&str] = &["api-version"];
 
 /// A rule's configured severity; `None` is `off`.
 pub type RuleSetting = Option<Severity>;
@@ -47,6 +50,8 @@ pub struct Config {
     pub rules: HashMap<String, RuleSetting>,
     pub per_file_ignores: Vec<(GlobSet, Vec<String>)>,
     pub min_version: Option<Version>,
+    /// `codehost.api-version`: the code-hosting API version of requests that name none.
+    pub api_version: ApiVersion,
     /// `advertising.currency-rates`: ISO currency code to how many units of it make
     /// one USD, for the minimum budgets the seed gives in USD.
     pub currency_rates: HashMap<String, f64>,
@@ -69,6 +74,7 @@ impl Config {
             rules: HashMap::new(),
             per_file_ignores: Vec::new(),
             min_version: None,
+            api_version: ApiVersion::DEFAULT,
             currency_rates: HashMap::new(),
             tokens: HashMap::new(),
             text: String::new(),
@@ -197,6 +203,32 @@ impl Config {
                                 )
                             })?;
                         config.min_version = Some(version);
+                    }
+                }
+                "codehost" => {
+                    let Some(items) = value.as_map() else {
+                        return Err(at(value.span, "`codehost` must be a mapping".into()));
+                    };
+                    for item in items {
+                        if item.key != "api-version" {
+                            return Err(at(
+                                item.key_span,
+                                unknown_key("codehost", &item.key, CODEHOST_KEYS),
+                            ));
+                        }
+                        let text = item.value.scalar_text().unwrap_or_default();
+                        config.api_version = ApiVersion::parse(&text).ok_or_else(|| {
+                            let hint = did_you_mean(&text, VERSIONS.iter().copied())
+                                .map(|v| format!(" (did you mean `{v}`?)"))
+                                .unwrap_or_default();
+                            at(
+                                item.value.span,
+                                format!(
+                                    "`api-version` must be one of {}, not `{text}`{hint}",
+                                    VERSIONS.join(", ")
+                                ),
+                            )
+                        })?;
                     }
                 }
                 "tokens" => {

@@ -24,6 +24,7 @@ pub const REQUEST_KEYS: &[&str] = &[
     "token",
     "object",
     "public",
+    "api-version",
     "name",
     "description",
 ];
@@ -32,13 +33,21 @@ pub const REQUEST_KEYS: &[&str] = &[
 pub const EXTENSION_PREFIX: &str = "x-";
 
 /// Keys of a document holding several requests (SPEC 1.2).
-pub const FILE_KEYS: &[&str] = &["requests", "token", "name", "description"];
+pub const FILE_KEYS: &[&str] = &["requests", "token", "api-version", "name", "description"];
 
 /// Params that the form-encoded advertising API takes as JSON-encoded strings: invalid
 /// JSON in them is reported.
 pub use crate::catalog::advertising::JSON_ENCODED as JSON_ENCODED_PARAMS;
 /// What an advertising path that names an object by id alone addresses (`object:`).
 pub use crate::catalog::advertising::Node as ObjectKind;
+use crate::catalog::codehost::{ApiVersion, VERSIONS};
+
+/// What a `requests:` list gives each of its requests unless it says otherwise.
+#[derive(Clone, Copy, Default)]
+struct Defaults<'a> {
+    token: Option<TokenRef<'a>>,
+    api_version: Option<(ApiVersion, Span)>,
+}
 
 /// The credential a request runs with (SPEC 1.3).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,6 +72,8 @@ pub struct Request<'a> {
     pub token_inherited: bool,
     pub object: Option<(ObjectKind, Span)>,
     pub public: Option<(bool, Span)>,
+    /// The code-hosting API version it asks for (`api-version`), its own or its file's.
+    pub api_version: Option<(ApiVersion, Span)>,
 }
 
 impl<'a> Request<'a> {
@@ -208,7 +219,7 @@ impl<'a> FileModel<'a> {
             && items.iter().any(looks_like_request)
         {
             for item in items {
-                self.read_item(item, None, file);
+                self.read_item(item, Defaults::default(), file);
             }
             return DocumentKind::BareList { span: root.span };
         }
@@ -231,11 +242,14 @@ impl<'a> FileModel<'a> {
                     Some("move the single request into the `requests:` list".into()),
                 );
             }
-            let default_token = root.get("token").and_then(|t| self.token_ref(t));
+            let defaults = Defaults {
+                token: root.get("token").and_then(|t| self.token_ref(t)),
+                api_version: root.get("api-version").and_then(|v| self.api_version(v)),
+            };
             match &requests.value.value {
                 Value::Seq(items) => {
                     for item in items {
-                        self.read_item(item, default_token, file);
+                        self.read_item(item, defaults, file);
                     }
                 }
                 _ => self.issue(
@@ -250,7 +264,7 @@ impl<'a> FileModel<'a> {
             return DocumentKind::Multi;
         }
         if has("request") || has("method") || has("path") || has("url") {
-            self.read_request(root, None, file);
+            self.read_request(root, Defaults::default(), file);
             return DocumentKind::Single;
         }
         let first = entries.first().map_or(root.span, |e| e.key_span);
@@ -265,7 +279,7 @@ impl<'a> FileModel<'a> {
         }
     }
 
-    fn read_item(&mut self, item: &'a Node, default_token: Option<TokenRef<'a>>, file: &str) {
+    fn read_item(&mut self, item: &'a Node, defaults: Defaults<'a>, file: &str) {
         match &item.value {
             Value::String(_) => {
                 let line = request_line::parse_request_line(item, file);
@@ -274,13 +288,14 @@ impl<'a> FileModel<'a> {
                     line_span: item.span,
                     line,
                     params: None,
-                    token: default_token,
-                    token_inherited: default_token.is_some(),
+                    token: defaults.token,
+                    token_inherited: defaults.token.is_some(),
                     object: None,
                     public: None,
+                    api_version: defaults.api_version,
                 });
             }
-            Value::Map(_) => self.read_request(item, default_token, file),
+            Value::Map(_) => self.read_request(item, defaults, file),
             _ => self.issue(
                 item.span,
                 format!(
@@ -292,7 +307,8 @@ impl<'a> FileModel<'a> {
         }
     }
 
-    fn read_request(&mut self, node: &'a Node, default_token: Option<TokenRef<'a>>, file: &str) {
+    fn read_request(&mut self, node: &'a Node, defaults: Defaults<'a>, file: &str) {
+        let default_token = defaults.token;
         let request = node.get("request");
         let method = node.get("method");
         let path = node.get("path").or_else(|| node.get("url"));
@@ -393,6 +409,10 @@ impl<'a> FileModel<'a> {
                 None
             }
         });
+        let api_version = node
+            .get("api-version")
+            .and_then(|v| self.api_version(v))
+            .or(defaults.api_version);
         self.requests.push(Request {
             node,
             line_span,
@@ -402,7 +422,27 @@ impl<'a> FileModel<'a> {
             token_inherited: own_token.is_none() && default_token.is_some(),
             object,
             public,
+            api_version,
         });
+    }
+
+    /// `api-version: 2026-03-10`: one of the code-hosting API's versions.
+    fn api_version(&mut self, entry: &'a Entry) -> Option<(ApiVersion, Span)> {
+        let text = entry.value.scalar_text();
+        let version = text.as_deref().and_then(ApiVersion::parse);
+        if version.is_none() {
+            let written = text.as_deref().unwrap_or_default();
+            let help = match did_you_mean(written, VERSIONS.iter().copied()) {
+                Some(v) => format!("did you mean `{v}`?"),
+                None => format!("the versions are {}", VERSIONS.join(" and ")),
+            };
+            self.issue(
+                entry.value.span,
+                format!("`api-version` must be a version of the code-hosting API, not `{written}`"),
+                Some(help),
+            );
+        }
+        version.map(|v| (v, entry.value.span))
     }
 
     fn token_ref(&mut self, entry: &'a Entry) -> Option<TokenRef<'a>> {

@@ -12,12 +12,13 @@ use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
-use crate::catalog::codehost::{Access, CATALOG, NameError, PermissionId, Scope};
+use crate::catalog::codehost::{Access, ApiVersion, CATALOG, NameError, PermissionId, Scope};
 
+use crate::catalog::codehost::Endpoint;
 use crate::loading::{Node, Span};
 use crate::model::config::Config;
 use crate::model::token::{Grant, TOKEN_KEYS, Token};
-use crate::model::{Api, Request, RequestLine, TokenRef};
+use crate::model::{Api, Method, Request, RequestLine, TokenRef};
 use crate::rules::FileContext;
 use crate::suggest::did_you_mean;
 
@@ -85,7 +86,7 @@ pub fn grant_error(grant: &Grant) -> Option<(Span, String, Option<String>)> {
                 "unknown access level `{}` for `{}`",
                 grant.level, grant.name
             ),
-            Some("levels are `read` and `write` (`admin` counts as write)".into()),
+            Some("levels are `read`, `write` and `admin`".into()),
         ));
     }
     None
@@ -172,7 +173,11 @@ pub fn rows<'f>(
         file.model
             .requests
             .iter()
-            .map(|r| code_hosting_line(r).map(endpoint_rows).unwrap_or_default())
+            .map(|r| {
+                code_hosting_line(r)
+                    .map(|line| endpoint_rows(line, api_version(r, file.config)))
+                    .unwrap_or_default()
+            })
             .collect()
     });
     &rows[i]
@@ -228,9 +233,58 @@ pub fn request_need<'f>(file: &'f FileContext<'_>, i: usize) -> RequestNeed<'f> 
     if line.method == crate::model::Method::Get && request.public.is_some_and(|(p, _)| p) {
         return RequestNeed::Nothing;
     }
-    match rows(file, i).iter().find(|e| e.method == line.method) {
-        Some(&row) => RequestNeed::Row(row, line),
+    let alternatives = alternatives(file, i, line.method);
+    let chosen = match token(file, i).map(|t| coverage(&alternatives, t)) {
+        Some(Coverage::Covered(row) | Coverage::Flagged(row)) => Some(row),
+        _ => alternatives.first().copied(),
+    };
+    match chosen {
+        Some(row) => RequestNeed::Row(row, line),
         None => RequestNeed::Unknown,
+    }
+}
+
+/// The rows of request `i`'s endpoint for a method: the permissions any one of which
+/// lets a token call it (the host lists an endpoint under every permission that grants
+/// it), one row per permission and level.
+pub fn alternatives(file: &FileContext<'_>, i: usize, method: Method) -> Vec<&'static Endpoint> {
+    let mut out: Vec<&'static Endpoint> = Vec::new();
+    for &row in rows(file, i).iter().filter(|e| e.method == method) {
+        let same = out.iter().position(|o| o.permission == row.permission);
+        match same {
+            // The lower level of one permission is the one that suffices.
+            Some(k) if row.access < out[k].access => out[k] = row,
+            Some(_) => {}
+            None => out.push(row),
+        }
+    }
+    out
+}
+
+/// What a token does for an endpoint's alternatives.
+pub enum Coverage {
+    /// It satisfies a row the host does not flag.
+    Covered(&'static Endpoint),
+    /// It satisfies only rows the host flags as needing or accepting more permissions,
+    /// without saying which: it may need more.
+    Flagged(&'static Endpoint),
+    /// It satisfies none.
+    Missing,
+}
+
+pub fn coverage(alternatives: &[&'static Endpoint], token: &ResolvedToken<'_>) -> Coverage {
+    let satisfied = |row: &&&'static Endpoint| {
+        token
+            .granted
+            .get(&row.permission)
+            .is_some_and(|&held| held >= row.access)
+    };
+    if let Some(row) = alternatives.iter().filter(satisfied).find(|r| !r.flagged) {
+        return Coverage::Covered(row);
+    }
+    match alternatives.iter().find(satisfied) {
+        Some(row) => Coverage::Flagged(row),
+        None => Coverage::Missing,
     }
 }
 
@@ -266,10 +320,30 @@ impl TokenUses {
     }
 }
 
-/// The endpoint rows of the template a request line's path matches.
-pub fn endpoint_rows(line: &RequestLine) -> Vec<&'static crate::catalog::codehost::Endpoint> {
+/// The code-hosting API version a request is judged against: its own `api-version`
+/// (or its file's), else the config's, else the host's default.
+pub fn api_version(request: &Request<'_>, config: &Config) -> ApiVersion {
+    request
+        .api_version
+        .map_or(config.api_version, |(version, _)| version)
+}
+
+/// The path segments of a code-hosting request line, without the `/api/v3` prefix of
+/// the host's enterprise server form.
+pub fn path_segments(line: &RequestLine) -> Vec<&str> {
     let segments: Vec<&str> = line.segments.iter().map(|s| s.text.as_str()).collect();
-    CATALOG.match_path(&segments)
+    match segments.as_slice() {
+        ["api", "v3", rest @ ..] if !rest.is_empty() => rest.to_vec(),
+        _ => segments,
+    }
+}
+
+/// The endpoint rows of the templates a request line's path matches in an API version.
+pub fn endpoint_rows(
+    line: &RequestLine,
+    version: ApiVersion,
+) -> Vec<&'static crate::catalog::codehost::Endpoint> {
+    CATALOG.match_path(&path_segments(line), version)
 }
 
 /// A code-hosting request with a readable line.

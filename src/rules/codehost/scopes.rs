@@ -21,6 +21,12 @@ pub struct Need {
     pub scope: Scope,
     pub permission: &'static str,
     pub access: Access,
+    /// The host marks the endpoint as needing or accepting more permissions without
+    /// saying which: the block may not be enough for it.
+    pub flagged: bool,
+    /// The endpoint's docs page, where the host has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub docs: Option<String>,
 }
 
 /// A request whose permission reqlint cannot tell: the block does not cover it.
@@ -126,7 +132,7 @@ pub fn collect(
             }),
             ..TokenNeeds::default()
         });
-        let rows = super::endpoint_rows(line);
+        let rows = super::endpoint_rows(line, super::api_version(request, config));
         let Some(row) = rows.iter().find(|e| e.method == line.method) else {
             let p = at(request.line_span);
             needs.unresolved.push(Unresolved {
@@ -160,6 +166,8 @@ pub fn collect(
             scope: permission.scope,
             permission: permission.title,
             access: row.access,
+            flagged: row.flagged,
+            docs: row.docs_url(),
         });
     }
 }
@@ -212,6 +220,21 @@ pub fn render_yaml(tokens: &BTreeMap<String, TokenNeeds>) -> String {
             out.push_str(&format!(
                 "#   {}:{}:{}  {} {}  {} `{}`: {}\n",
                 n.file, n.line, n.column, n.method, n.endpoint, n.scope, n.permission, n.access
+            ));
+        }
+        let flagged: Vec<&Need> = needs.requests.iter().filter(|n| n.flagged).collect();
+        if !flagged.is_empty() {
+            out.push_str("# may need more: the host marks these endpoints as needing additional permissions without saying which\n");
+        }
+        for n in flagged {
+            out.push_str(&format!(
+                "#   {}:{}:{}  {} {}  {}\n",
+                n.file,
+                n.line,
+                n.column,
+                n.method,
+                n.endpoint,
+                n.docs.as_deref().unwrap_or("")
             ));
         }
         if !needs.unresolved.is_empty() {

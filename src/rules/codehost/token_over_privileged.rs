@@ -60,13 +60,17 @@ fn judge(node: &Node, uses: &TokenUses, who: &str, out: &mut Vec<Diagnostic>) {
                 )
                 .with_help("remove this line"),
             ),
-            Some(Access::Read) if level == Access::Write => out.push(
+            Some(&needed) if level > needed => out.push(
                 Diagnostic::new(
                     &META,
                     grant.level_span,
-                    format!("{who} holds `{}` at {}, but its requests only read", grant.name, grant.level),
+                    if needed == Access::Read {
+                        format!("{who} holds `{}` at {}, but its requests only read", grant.name, grant.level)
+                    } else {
+                        format!("{who} holds `{}` at {}, but its requests need only {needed}", grant.name, grant.level)
+                    },
                 )
-                .with_help(format!("write `{}: read`", grant.name)),
+                .with_help(format!("write `{}: {needed}`", grant.name)),
             ),
             Some(_) => {}
         }

@@ -17,8 +17,8 @@ static META: RuleMeta = RuleMeta {
            of GitHub's reference \"Permissions required for fine-grained personal access tokens\"'s permissions at the scope it is listed under (its title such as \
            `Commit statuses`, in any case, with spaces, hyphens or underscores alike, or \
            the host's API slug such as `statuses`); a permission at the wrong scope is \
-           reported with the scope it belongs to; levels are `read` and `write` (`admin` \
-           counts as write); a token's keys are owner, repositories and permissions. \
+           reported with the scope it belongs to; levels are `read`, `write` and `admin` (each \
+           covers the ones before it); a token's keys are owner, repositories and permissions. \
            Tokens named from .reqlint.yaml are checked when the config is read, and a \
            mistake there stops the run.",
     why: "A misspelt permission is a permission the token does not have: every request \

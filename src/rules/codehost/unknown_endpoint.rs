@@ -1,5 +1,7 @@
+use crate::catalog::codehost::{ApiVersion, CATALOG, Segment};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
+use crate::model::Method;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
 use super::CodehostRequest;
@@ -36,18 +38,28 @@ impl Rule for UnknownEndpoint {
     ) {
         let (i, line) = (r.index, r.line);
         let rows = super::rows(file, i);
+        let version = super::api_version(r.request, file.config);
         if rows.is_empty() {
+            let help = match closest_template(&super::path_segments(line), line.method, version) {
+                Some((method, template)) => format!(
+                    "did you mean `{method} {template}`? Otherwise check the path against GitHub's reference \"Permissions required for fine-grained personal access tokens\", or silence this line with `# reqlint: ignore[unknown-endpoint]`"
+                ),
+                None => "check the path against GitHub's reference \"Permissions required for fine-grained personal access tokens\", or silence this rule for the line with `# reqlint: ignore[unknown-endpoint]`".to_string(),
+            };
             out.push(
-                Diagnostic::new(&META, line.path_span, format!("no permission table row matches `{}`; its coverage cannot be checked", line.path))
-                    .with_help("check the path against GitHub's reference \"Permissions required for fine-grained personal access tokens\"'s endpoint tables, or silence this rule for the line with `# reqlint: ignore[unknown-endpoint]`"),
+                Diagnostic::new(&META, line.path_span, format!("no permission table row matches `{}` in API version {}; its coverage cannot be checked", line.path, version.as_str()))
+                    .with_help(help),
             );
             return;
         }
         if rows.iter().any(|e| e.method == line.method) {
             return;
         }
-        let mut methods: Vec<&str> = rows.iter().map(|e| e.method.as_str()).collect();
-        methods.dedup();
+        let methods: Vec<&str> = Method::ALL
+            .iter()
+            .filter(|m| rows.iter().any(|e| e.method == **m))
+            .map(|m| m.as_str())
+            .collect();
         out.push(
             Diagnostic::new(
                 &META,
@@ -65,4 +77,39 @@ impl Rule for UnknownEndpoint {
             )),
         );
     }
+}
+
+/// The template closest to a concrete path that matches none, in an API version: each
+/// template's placeholders are filled with the path's segments at their places, and the
+/// texts compared; a template of the same method wins a tie. `None` below a close match.
+fn closest_template(
+    segments: &[&str],
+    method: Method,
+    version: ApiVersion,
+) -> Option<(Method, &'static str)> {
+    let path = format!("/{}", segments.join("/"));
+    let mut best: Option<(f64, Method, &'static str)> = None;
+    for e in CATALOG.endpoints.iter().filter(|e| e.in_version(version)) {
+        let filled: String = e
+            .segments
+            .iter()
+            .enumerate()
+            .map(|(k, s)| match s {
+                Segment::Literal(l) => format!("/{l}"),
+                Segment::Placeholder(p) => match segments.get(k) {
+                    Some(given) => format!("/{given}"),
+                    None => format!("/{{{p}}}"),
+                },
+            })
+            .collect();
+        let mut score = strsim::jaro_winkler(&path, &filled);
+        if e.method == method {
+            score += 0.001;
+        }
+        if best.is_none_or(|(b, _, _)| score > b) {
+            best = Some((score, e.method, e.template));
+        }
+    }
+    best.filter(|(score, _, _)| *score >= 0.9)
+        .map(|(_, method, template)| (method, template))
 }
