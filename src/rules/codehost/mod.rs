@@ -152,6 +152,9 @@ pub fn request_token<'a>(request: &Request<'a>, config: &'a Config) -> Option<Re
 /// mostly share one).
 #[derive(Default)]
 pub struct FileCache<'a> {
+    /// How many did-you-mean searches over the templates the file has had: they are
+    /// bounded per file, so that a file of many unknown paths stays linear.
+    pub suggestions: std::cell::Cell<usize>,
     rows: OnceCell<Vec<Vec<&'static crate::catalog::codehost::Endpoint>>>,
     tokens: OnceCell<Tokens<'a>>,
 }

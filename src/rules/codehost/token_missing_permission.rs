@@ -95,10 +95,16 @@ impl Rule for TokenMissingPermission {
                 ));
             }
             Coverage::Missing => {
-                let held = token.granted.get(&first.permission).copied();
+                let held = alternatives
+                    .iter()
+                    .find_map(|a| Some((a, *token.granted.get(&a.permission)?)));
                 let has = match held {
-                    Some(level) if alternatives.len() == 1 => format!("only {level}"),
-                    _ => "none".to_string(),
+                    Some((_, level)) if alternatives.len() == 1 => format!("only {level}"),
+                    Some((a, level)) => format!(
+                        "`{}` at {level} only",
+                        CATALOG.permission(a.permission).title
+                    ),
+                    None => "none".to_string(),
                 };
                 let needs = if alternatives.len() == 1 {
                     describe(first)

@@ -40,7 +40,12 @@ impl Rule for UnknownEndpoint {
         let rows = super::rows(file, i);
         let version = super::api_version(r.request, file.config);
         if rows.is_empty() {
-            let help = match closest_template(&super::path_segments(line), line.method, version) {
+            let searched = file.codehost.suggestions.get();
+            file.codehost.suggestions.set(searched + 1);
+            let closest = (searched < MAX_SUGGESTIONS)
+                .then(|| closest_template(&super::path_segments(line), line.method, version))
+                .flatten();
+            let help = match closest {
                 Some((method, template)) => format!(
                     "did you mean `{method} {template}`? Otherwise check the path against GitHub's reference \"Permissions required for fine-grained personal access tokens\", or silence this line with `# reqlint: ignore[unknown-endpoint]`"
                 ),
@@ -79,6 +84,9 @@ impl Rule for UnknownEndpoint {
     }
 }
 
+/// Did-you-mean searches per file; the unknown paths after these get the plain help.
+const MAX_SUGGESTIONS: usize = 200;
+
 /// The template closest to a concrete path that matches none, in an API version: each
 /// template's placeholders are filled with the path's segments at their places, and the
 /// texts compared; a template of the same method wins a tie. `None` below a close match.
@@ -89,7 +97,16 @@ fn closest_template(
 ) -> Option<(Method, &'static str)> {
     let path = format!("/{}", segments.join("/"));
     let mut best: Option<(f64, Method, &'static str)> = None;
-    for e in CATALOG.endpoints.iter().filter(|e| e.in_version(version)) {
+    // Only templates that start like the path and have about as many segments: a typo
+    // keeps both, and the search stays small.
+    let first = segments.first().copied().unwrap_or_default();
+    let candidates = CATALOG.endpoints.iter().filter(|e| {
+        e.in_version(version)
+            && e.segments.len().abs_diff(segments.len()) <= 1
+            && matches!(e.segments.first(), Some(Segment::Literal(l))
+                if *l == first || strsim::jaro_winkler(l, first) >= 0.8)
+    });
+    for e in candidates {
         let filled: String = e
             .segments
             .iter()
