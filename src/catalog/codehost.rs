@@ -401,4 +401,36 @@ mod tests {
         assert_eq!(rows[0].template, "/repos/{owner}/{repo}/statuses/{sha}");
         assert!(CATALOG.match_path(&["nothing", "here"], v).is_empty());
     }
+
+    proptest::proptest! {
+        /// A path filled from any row's template, with any placeholder values, finds
+        /// that template's rows in every version that has the row.
+        #[test]
+        fn a_filled_template_routes_to_its_rows(
+            index in 0..CATALOG.endpoints.len(),
+            values in proptest::collection::vec("p-[a-z0-9_.]{1,12}", 8),
+        ) {
+            let e = &CATALOG.endpoints[index];
+            let mut next = values.iter();
+            let path: Vec<String> = e
+                .segments
+                .iter()
+                .map(|s| match s {
+                    Segment::Literal(l) => l.to_string(),
+                    Segment::Placeholder(_) => next.next().cloned().unwrap_or_else(|| "p-x".into()),
+                })
+                .collect();
+            let path: Vec<&str> = path.iter().map(String::as_str).collect();
+            for k in 0..VERSIONS.len() {
+                let version = ApiVersion(k as u8);
+                if e.in_version(version) {
+                    let rows = CATALOG.match_path(&path, version);
+                    proptest::prop_assert!(
+                        rows.iter().any(|r| std::ptr::eq(*r, e)),
+                        "{:?} in {} does not find {}", path, version.as_str(), e.template
+                    );
+                }
+            }
+        }
+    }
 }

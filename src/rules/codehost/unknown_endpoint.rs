@@ -51,10 +51,22 @@ impl Rule for UnknownEndpoint {
                 ),
                 None => "check the path against GitHub's reference \"Permissions required for fine-grained personal access tokens\", or silence this rule for the line with `# reqlint: ignore[unknown-endpoint]`".to_string(),
             };
-            out.push(
-                Diagnostic::new(&META, line.path_span, format!("no permission table row matches `{}` in API version {}; its coverage cannot be checked", line.path, version.as_str()))
-                    .with_help(help),
-            );
+            // The host lists every endpoint that works with fine-grained tokens; one that
+            // is in no table cannot be called with the token the request gives.
+            let message = if r.request.token.is_some() {
+                format!(
+                    "no permission table row matches `{}` in API version {}, nor does the host's list of endpoints that work with fine-grained tokens: the request's token cannot call it as far as reqlint knows, and its coverage cannot be checked",
+                    line.path,
+                    version.as_str()
+                )
+            } else {
+                format!(
+                    "no permission table row matches `{}` in API version {}; its coverage cannot be checked",
+                    line.path,
+                    version.as_str()
+                )
+            };
+            out.push(Diagnostic::new(&META, line.path_span, message).with_help(help));
             return;
         }
         if rows.iter().any(|e| e.method == line.method) {
