@@ -281,3 +281,44 @@ fn scopes_never_prints_a_secret() {
         assert!(printed.contains("ghp_****"), "{format}: {printed}");
     }
 }
+
+/// `scopes` over a mix of endpoints: levels from the host's table (admin included), the
+/// endpoints it flags listed apart with their docs page, and a version chosen per file.
+#[test]
+fn scopes_with_admin_levels_flagged_endpoints_and_versions() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "requests/mix.req.yaml",
+        "token: ci-bot\nrequests:\n  - PATCH /orgs/acme/properties/schema\n  - POST /repos/acme/web/releases\n  - GET /repos/acme/web/pulls\n",
+    );
+    write(
+        dir.path(),
+        "requests/new.req.yaml",
+        "token: ci-bot\napi-version: '2026-03-10'\nrequests:\n  - DELETE /orgs/acme/agents/secrets/DEPLOY_KEY\n",
+    );
+    write(dir.path(), ".reqlint.yaml", "");
+    let scopes = reqlint(dir.path(), &["scopes", "."]);
+    assert_eq!(scopes.status.code(), Some(0));
+    let printed = stdout(&scopes);
+    let config = token_block_as_config(&printed, "ci-bot");
+    assert!(config.contains("Custom properties: admin"), "{config}");
+    assert!(config.contains("Contents: write"), "{config}");
+    assert!(config.contains("Pull requests: read"), "{config}");
+    assert!(config.contains("Agent secrets: write"), "{config}");
+    assert!(printed.contains("# may need more"), "{printed}");
+    assert!(
+        printed.contains("https://docs.github.com/rest/releases/releases#create-a-release"),
+        "{printed}"
+    );
+    // Pasted as the token, the block leaves only the flagged endpoint's warning.
+    write(dir.path(), ".reqlint.yaml", &config);
+    let out = reqlint(dir.path(), &["check", ".", "--format", "concise"]);
+    let text = stdout(&out);
+    assert!(!text.contains("error["), "{text}");
+    assert_eq!(
+        text.matches("warning[token-missing-permission]").count(),
+        1,
+        "{text}"
+    );
+}
