@@ -437,7 +437,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
                 .read_to_end(&mut bytes)
                 .map_err(|e| format!("cannot read standard input: {e}"))?;
             let result = if bytes.len() as u64 > max {
-                engine::lint_oversized(&name, Path::new(&name), bytes.len() as u64, &settings)
+                engine::lint_oversized(&name, Path::new(&name), None, &settings)
             } else {
                 engine::lint_bytes(&name, Path::new(&name), bytes, &settings)
             };

@@ -89,15 +89,21 @@ pub fn lint_path(path: &Path, display: &str, rel: &Path, settings: &Settings) ->
     };
     match read_regular_file(path, settings.limits.max_file_bytes) {
         Ok(ReadFile::Bytes(bytes)) => lint_bytes(display, rel, bytes, settings),
-        Ok(ReadFile::TooLarge(size)) => lint_oversized(display, rel, size, settings),
+        Ok(ReadFile::TooLarge(size)) => lint_oversized(display, rel, Some(size), settings),
         Err(e) => io_failure(e),
     }
 }
 
 pub use crate::loading::{ReadFile, read_regular_file};
 
-/// The result of a file over the size limit, which is not read.
-pub fn lint_oversized(display: &str, rel: &Path, size: u64, settings: &Settings) -> FileResult {
+/// The result of a file over the size limit, which is not read (`size`: `None` for a
+/// stream, whose size is not known).
+pub fn lint_oversized(
+    display: &str,
+    rel: &Path,
+    size: Option<u64>,
+    settings: &Settings,
+) -> FileResult {
     let problems = [loading::too_large(size, &settings.limits)];
     let model = FileModel::default();
     let (diagnostics, facts) = run_rules(display, "", &problems, &model, rel, settings);

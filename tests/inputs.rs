@@ -173,3 +173,43 @@ fn a_glob_over_the_whole_filesystem_is_bounded() {
         assert_eq!(out.status.code(), Some(0));
     }
 }
+
+/// Standard input is not read past the size limit, so its size is not known: the
+/// diagnostic says "more than" the limit rather than a size it did not measure.
+#[test]
+fn standard_input_over_the_limit_says_more_than() {
+    use std::io::Write;
+    let dir = project();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+        .current_dir(dir.path())
+        .args([
+            "check",
+            "-",
+            "--stdin-filename",
+            "big.req.yaml",
+            "--format",
+            "concise",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b'#'; 1 << 20];
+        for _ in 0..12 {
+            if stdin.write_all(&chunk).is_err() {
+                break;
+            }
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("limit-exceeded]: file is more than 10485760 bytes, over the limit"),
+        "{stdout}"
+    );
+}

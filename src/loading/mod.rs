@@ -237,7 +237,7 @@ pub fn load(bytes: Vec<u8>, format: Format, limits: &Limits) -> Loaded {
         return Loaded {
             text: String::new(),
             documents: Vec::new(),
-            problems: vec![too_large(bytes.len() as u64, limits)],
+            problems: vec![too_large(Some(bytes.len() as u64), limits)],
         };
     }
     let sniffed_len = bytes.len().min(BINARY_SNIFF_BYTES);
@@ -301,15 +301,20 @@ pub fn parse_text(text: &str, format: Format, limits: &Limits) -> (Vec<Node>, Ve
     }
 }
 
-pub fn too_large(size: u64, limits: &Limits) -> Problem {
-    Problem::new(
-        ProblemKind::Limit,
-        Span::empty(0),
-        format!(
+/// A file over the size limit; `size` is `None` for a stream (standard input), which is
+/// not read past the limit and whose size is therefore unknown.
+pub fn too_large(size: Option<u64>, limits: &Limits) -> Problem {
+    let message = match size {
+        Some(size) => format!(
             "file is {} bytes, over the limit of {} bytes; it was not read",
             size, limits.max_file_bytes
         ),
-    )
+        None => format!(
+            "file is more than {} bytes, over the limit; it was not read",
+            limits.max_file_bytes
+        ),
+    };
+    Problem::new(ProblemKind::Limit, Span::empty(0), message)
 }
 
 #[cfg(test)]
