@@ -10,6 +10,7 @@
 mod advertising;
 mod codehost;
 mod geo;
+mod graph;
 #[path = "../src/catalog/names.rs"]
 mod names;
 mod rule_names;
@@ -31,6 +32,7 @@ fn main() {
     let (geo, countries) = geo::generate(&root);
     write(&out, "geo.rs", &geo);
     write(&out, "codehost.rs", &codehost::generate(&root));
+    write(&out, "graph.rs", &graph::generate(&root));
     write(
         &out,
         "advertising.rs",

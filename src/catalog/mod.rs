@@ -6,6 +6,7 @@
 pub mod advertising;
 pub mod codehost;
 pub mod geo;
+pub mod graph;
 pub mod names;
 
 /// `&[(key, value)]` sorted by key: the value of a key.

@@ -1,0 +1,285 @@
+//! The whole Marketing API graph (`catalog/advertising/graph/`, generated from Meta's
+//! Business SDK codegen specs): every node type with its fields, every call on a node
+//! and its edges with its params, and the enums those params take. Compiled by
+//! build/graph.rs; the lookups here are binary searches over static tables.
+
+use crate::model::request_line::Method;
+
+use super::sorted_get;
+
+mod generated {
+    use super::*;
+    include!(concat!(env!("OUT_DIR"), "/graph.rs"));
+}
+
+pub use generated::{
+    GRAPH_ACCOUNT_EDGES, GRAPH_CALLS, GRAPH_ENUMS, GRAPH_NODES, GRAPH_OBJECT_EDGES, GRAPH_VERSION,
+};
+
+/// A node type of the graph: an index into [`GRAPH_NODES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GNode(pub u16);
+
+/// A call of the graph: an index into [`GRAPH_CALLS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GCallId(pub u16);
+
+/// The type of a param or a field, as the vendor's specs give it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GType {
+    String,
+    Int,
+    UInt,
+    Float,
+    Bool,
+    Datetime,
+    File,
+    /// Any JSON object (`Object` in the specs), or a list given as `list` alone.
+    Object,
+    /// A JSON object of names to values (`map`, `map<string, T>`).
+    Map,
+    List(&'static GType),
+    /// An index into [`GRAPH_ENUMS`].
+    Enum(u16),
+    /// A node type given whole, as a JSON object (an ad's `creative`, a `targeting`).
+    Node(GNode),
+}
+
+#[derive(Debug)]
+pub struct GraphNode {
+    pub name: &'static str,
+    /// The node's name in the vendor's specs (`AdSet`).
+    pub spec: &'static str,
+    /// Sorted by name.
+    pub fields: &'static [(&'static str, GType)],
+    /// The range of its calls in [`GRAPH_CALLS`].
+    pub calls: (usize, usize),
+}
+
+#[derive(Debug)]
+pub struct GraphParam {
+    pub name: &'static str,
+    pub required: bool,
+    pub ty: GType,
+}
+
+#[derive(Debug)]
+pub struct GraphCall {
+    pub node: GNode,
+    pub method: Method,
+    /// `""` for a call on the node itself.
+    pub edge: &'static str,
+    pub returns: GType,
+    /// Sorted by name.
+    pub params: &'static [GraphParam],
+}
+
+impl GNode {
+    pub fn parse(name: &str) -> Option<GNode> {
+        GRAPH_NODES
+            .binary_search_by(|n| n.name.cmp(name))
+            .ok()
+            .map(|i| GNode(i as u16))
+    }
+
+    pub fn info(self) -> &'static GraphNode {
+        &GRAPH_NODES[self.0 as usize]
+    }
+
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    pub fn field(self, name: &str) -> Option<GType> {
+        sorted_get(self.info().fields, name).copied()
+    }
+
+    /// The node's calls.
+    pub fn calls(self) -> impl Iterator<Item = GCallId> {
+        let (start, end) = self.info().calls;
+        (start..end).map(|i| GCallId(i as u16))
+    }
+
+    /// Its call by method and edge (`""`: the node itself).
+    pub fn call(self, method: Method, edge: &str) -> Option<GCallId> {
+        self.calls()
+            .find(|c| c.get().method == method && c.get().edge == edge)
+    }
+
+    /// The node type an edge of this node returns on read, for `fields` expansions
+    /// (`campaign{name}`, `insights{spend}`).
+    pub fn edge_returns(self, edge: &str) -> Option<GType> {
+        self.call(Method::Get, edge).map(|c| c.get().returns)
+    }
+
+    pub fn all() -> impl Iterator<Item = GNode> {
+        (0..GRAPH_NODES.len()).map(|i| GNode(i as u16))
+    }
+}
+
+impl GCallId {
+    pub fn get(self) -> &'static GraphCall {
+        &GRAPH_CALLS[self.0 as usize]
+    }
+}
+
+impl GraphCall {
+    pub fn param(&self, name: &str) -> Option<&'static GraphParam> {
+        let params: &'static [GraphParam] = self.params;
+        params
+            .binary_search_by(|p| p.name.cmp(name))
+            .ok()
+            .map(|i| &params[i])
+    }
+
+    /// `POST /act_<id>/campaigns`, `GET /<ad id>/insights`, `POST /<campaign id>`.
+    pub fn describe(&self) -> String {
+        let node = self.node.name();
+        match (node, self.edge) {
+            ("ad_account", "") => format!("{} /act_<id>", self.method),
+            ("ad_account", edge) => format!("{} /act_<id>/{edge}", self.method),
+            (node, "") => format!("{} /<{node} id>", self.method),
+            (node, edge) => format!("{} /<{node} id>/{edge}", self.method),
+        }
+    }
+}
+
+impl GType {
+    /// The element type of lists within lists, and how deep they go.
+    pub fn item(self) -> GType {
+        match self {
+            GType::List(inner) => inner.item(),
+            t => t,
+        }
+    }
+
+    /// The node type this type holds (a node or a list of them).
+    pub fn node(self) -> Option<GNode> {
+        match self.item() {
+            GType::Node(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// How the type reads in a message: `a list of unsigned integers`.
+    pub fn describe(self) -> String {
+        match self {
+            GType::String => "a string".into(),
+            GType::Int => "an integer".into(),
+            GType::UInt => "an unsigned integer".into(),
+            GType::Float => "a number".into(),
+            GType::Bool => "true or false".into(),
+            GType::Datetime => "a date-time or a UNIX timestamp".into(),
+            GType::File => "a file".into(),
+            GType::Object => "a JSON object".into(),
+            GType::Map => "a JSON object (a map)".into(),
+            GType::List(inner) => format!("a list of {}", inner.describe_plural()),
+            GType::Enum(e) => format!("one of the values of `{}`", enum_name(e)),
+            GType::Node(n) => format!("a {} object", n.info().spec),
+        }
+    }
+
+    fn describe_plural(self) -> String {
+        match self {
+            GType::String => "strings".into(),
+            GType::Int => "integers".into(),
+            GType::UInt => "unsigned integers".into(),
+            GType::Float => "numbers".into(),
+            GType::Bool => "booleans".into(),
+            GType::Datetime => "date-times".into(),
+            GType::File => "files".into(),
+            GType::Object | GType::Map => "JSON objects".into(),
+            GType::List(inner) => format!("lists of {}", inner.describe_plural()),
+            GType::Enum(e) => format!("values of `{}`", enum_name(e)),
+            GType::Node(n) => format!("{} objects", n.info().spec),
+        }
+    }
+}
+
+pub fn enum_name(index: u16) -> &'static str {
+    GRAPH_ENUMS[index as usize].0
+}
+
+pub fn enum_values(index: u16) -> &'static [&'static str] {
+    GRAPH_ENUMS[index as usize].1
+}
+
+/// The calls of `/act_<id>/<edge>` (`account`) or `/<id>/<edge>` on any node.
+pub fn edge_calls(account: bool, edge: &str) -> Option<impl Iterator<Item = GCallId>> {
+    let table = if account {
+        GRAPH_ACCOUNT_EDGES
+    } else {
+        GRAPH_OBJECT_EDGES
+    };
+    sorted_get(table, edge).map(|list| list.iter().map(|&i| GCallId(i)))
+}
+
+/// Every edge name (of ad accounts, or of any node), for "did you mean".
+pub fn edge_names(account: bool) -> impl Iterator<Item = &'static str> {
+    let table = if account {
+        GRAPH_ACCOUNT_EDGES
+    } else {
+        GRAPH_OBJECT_EDGES
+    };
+    table.iter().map(|(e, _)| *e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_sorted_and_ranges_hold_their_node() {
+        assert!(GRAPH_NODES.is_sorted_by_key(|n| n.name));
+        assert!(GRAPH_ENUMS.is_sorted_by_key(|e| e.0));
+        assert!(GRAPH_ACCOUNT_EDGES.is_sorted_by_key(|e| e.0));
+        assert!(GRAPH_OBJECT_EDGES.is_sorted_by_key(|e| e.0));
+        for node in GNode::all() {
+            assert!(node.info().fields.is_sorted_by_key(|f| f.0));
+            for c in node.calls() {
+                assert_eq!(c.get().node, node);
+                assert!(c.get().params.is_sorted_by_key(|p| p.name));
+            }
+        }
+        assert_eq!(GRAPH_VERSION, "v25.0");
+    }
+
+    #[test]
+    fn the_whole_graph_is_here() {
+        assert!(GRAPH_NODES.len() >= 990, "{}", GRAPH_NODES.len());
+        assert!(GRAPH_CALLS.len() >= 1460, "{}", GRAPH_CALLS.len());
+        let params: usize = GRAPH_CALLS.iter().map(|c| c.params.len()).sum();
+        assert!(params >= 4800, "{params}");
+        let fields: usize = GRAPH_NODES.iter().map(|n| n.fields.len()).sum();
+        assert!(fields >= 8500, "{fields}");
+    }
+
+    #[test]
+    fn lookups() {
+        let campaigns: Vec<_> = edge_calls(true, "campaigns").unwrap().collect();
+        assert!(campaigns.iter().any(|c| c.get().method == Method::Post));
+        let ad_set = GNode::parse("ad_set").unwrap();
+        assert_eq!(ad_set.info().spec, "AdSet");
+        assert!(ad_set.field("daily_budget").is_some());
+        assert!(ad_set.call(Method::Post, "").is_some());
+        let ad = GNode::parse("ad").unwrap();
+        assert_eq!(
+            ad.edge_returns("insights")
+                .and_then(GType::node)
+                .map(GNode::name),
+            Some("ads_insights")
+        );
+        let create = GNode::parse("ad_account")
+            .unwrap()
+            .call(Method::Post, "campaigns")
+            .unwrap()
+            .get();
+        let cats = create.param("special_ad_categories").unwrap();
+        assert!(cats.required);
+        let GType::List(GType::Enum(e)) = cats.ty else {
+            panic!("{:?}", cats.ty)
+        };
+        assert!(enum_values(*e).contains(&"HOUSING"));
+        assert_eq!(create.describe(), "POST /act_<id>/campaigns");
+    }
+}
