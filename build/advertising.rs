@@ -245,16 +245,17 @@ fn operations(root: &Path, nodes: &[String], out: &mut String) -> Vec<Operation>
 fn spec(src: &Source, node: &Yaml, inherited: &str, rules: &BTreeSet<String>) -> String {
     if let Some(name) = node.scalar() {
         return format!(
-            "ParamSpec {{ ty: {}, rule: {}, required: false }}",
+            "ParamSpec {{ ty: {}, rule: {}, required: false, missing: None }}",
             type_of(src, name, node, inherited, rules),
             lit(inherited)
         );
     }
     for (key, line, _) in node.entries(src) {
-        const KEYS: [&str; 11] = [
+        const KEYS: [&str; 12] = [
             "type",
             "rule",
             "required",
+            "missing",
             "max_chars",
             "min",
             "max",
@@ -280,10 +281,20 @@ fn spec(src: &Source, node: &Yaml, inherited: &str, rules: &BTreeSet<String>) ->
         None => inherited.to_string(),
     };
     let required = node.get("required").is_some_and(|r| r.bool(src));
+    // `missing: <rule>`: the rule that reports the param's absence, in place of the
+    // generic check of the params a call requires.
+    let missing = node.get("missing").map(|m| {
+        let m = m.text(src);
+        if !rules.contains(m) {
+            src.fail(node.line, &format!("no rule is named `{m}`"));
+        }
+        format!("Some({})", lit(m))
+    });
     format!(
-        "ParamSpec {{ ty: {}, rule: {}, required: {required} }}",
+        "ParamSpec {{ ty: {}, rule: {}, required: {required}, missing: {} }}",
         type_of(src, name, node, &rule, rules),
-        lit(&rule)
+        lit(&rule),
+        missing.unwrap_or_else(|| "None".into())
     )
 }
 
@@ -344,7 +355,7 @@ fn type_of(src: &Source, name: &str, node: &Yaml, rule: &str, rules: &BTreeSet<S
             let items = match node.get("items") {
                 Some(items) => spec(src, items, rule, rules),
                 None => format!(
-                    "ParamSpec {{ ty: ParamType::Any, rule: {}, required: false }}",
+                    "ParamSpec {{ ty: ParamType::Any, rule: {}, required: false, missing: None }}",
                     lit(rule)
                 ),
             };

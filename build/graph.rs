@@ -196,7 +196,18 @@ pub fn generate(root: &Path) -> String {
             r.1 = i + 1;
         }
     }
-    out.push_str("/// Every node type of the vendor's specs, sorted by snake_case name: its spec name,\n/// its fields sorted by name and the range of its calls in [`GRAPH_CALLS`].\npub static GRAPH_NODES: &[GraphNode] = &[\n");
+    // The calls that create a node: a POST on an edge that returns it (`POST
+    // /act_<id>/campaigns` creates a campaign); an update takes no param they alone take.
+    let mut created_by: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    for (i, c) in calls.iter().enumerate() {
+        if c.method == "POST"
+            && !c.edge.is_empty()
+            && let Some(n) = c.returns.strip_prefix("node:").and_then(node_index)
+        {
+            created_by[n].push(i);
+        }
+    }
+    out.push_str("/// Every node type of the vendor's specs, sorted by snake_case name: its spec name,\n/// its fields sorted by name, the range of its calls in [`GRAPH_CALLS`] and the calls\n/// that create it.\npub static GRAPH_NODES: &[GraphNode] = &[\n");
     for (i, (name, spec)) in nodes.iter().enumerate() {
         let mut f = fields[i].clone();
         f.sort();
@@ -206,12 +217,17 @@ pub fn generate(root: &Path) -> String {
             .collect();
         writeln!(
             out,
-            "    GraphNode {{ name: {}, spec: {}, fields: &[{}], calls: ({}, {}) }},",
+            "    GraphNode {{ name: {}, spec: {}, fields: &[{}], calls: ({}, {}), created_by: &[{}] }},",
             lit(name),
             lit(spec),
             f.join(", "),
             ranges[i].0,
-            ranges[i].1
+            ranges[i].1,
+            created_by[i]
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         )
         .unwrap();
     }

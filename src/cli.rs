@@ -442,7 +442,9 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
                 engine::lint_bytes(&name, Path::new(&name), bytes, &settings)
             };
             let requests = result.requests;
-            (vec![result], 1, requests, Vec::new())
+            let mut results = vec![result];
+            engine::keep_first_of_run(&mut results);
+            (results, 1, requests, Vec::new())
         }
     } else {
         let inputs = if args.paths.is_empty() {
@@ -479,6 +481,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         // Files are linted in the order the walk finds them; reports show them in the
         // order of their paths (SPEC 4: deterministic output).
         results.sort_by(|a, b| a.path.cmp(&b.path));
+        engine::keep_first_of_run(&mut results);
         (results, run.files, run.requests, run.walk_errors)
     };
     for e in &walk_errors {

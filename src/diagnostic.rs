@@ -65,6 +65,9 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
     /// The primary span holds a secret: reports must not show its text.
     pub secret: bool,
+    /// Said once per run: a run keeps the first of the diagnostics of its rule with the
+    /// same message (in the order of the files' paths) and drops the others.
+    pub once_per_run: bool,
 }
 
 /// What a diagnostic takes from the rule that reports it (the rules' metadata implements
@@ -85,7 +88,13 @@ impl Diagnostic {
             span,
             labels: Vec::new(),
             secret: false,
+            once_per_run: false,
         }
+    }
+
+    pub fn once_per_run(mut self) -> Self {
+        self.once_per_run = true;
+        self
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {

@@ -143,6 +143,7 @@ pub fn lint_bytes(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
                 span: Span::empty(0),
                 labels: Vec::new(),
                 secret: false,
+                once_per_run: false,
             }],
             requests: 0,
             io_error: None,
@@ -319,6 +320,16 @@ fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| {
         (a.span.start, a.span.end, a.rule).cmp(&(b.span.start, b.span.end, b.rule))
     });
+}
+
+/// Keeps the first diagnostic of those said once per run (the same rule and message),
+/// in the order of `results`, and drops the others.
+pub fn keep_first_of_run(results: &mut [FileResult]) {
+    let mut seen = std::collections::HashSet::new();
+    for r in results {
+        r.diagnostics
+            .retain(|d| !d.once_per_run || seen.insert((d.rule, d.message.clone())));
+    }
 }
 
 /// The judgements only a whole run can make (which permissions of a named token its

@@ -77,7 +77,8 @@ fn request_object() -> Value {
             }
             "token" => json!({"$ref": "#/definitions/token"}),
             "object" => {
-                json!({"enum": ObjectKind::NAMES, "description": "what `/{version}/{id}` addresses"})
+                let nodes: Vec<&str> = ObjectKind::all().map(ObjectKind::name).collect();
+                json!({"enum": nodes, "description": "advertising API: the node type of the object `/{version}/{id}` (or `/{id}/<edge>`, or `?ids=`) addresses, in snake_case: campaign, ad_set, ad, ad_creative, custom_audience, ..."})
             }
             "public" => {
                 json!({"type": "boolean", "description": "code-hosting GET of a public resource: no permission needed"})
@@ -167,7 +168,7 @@ pub fn config() -> Value {
         };
         advertising.insert(key.to_string(), schema);
     }
-    let kinds: Vec<&str> = Kind::ALL.iter().map(|(_, n)| *n).collect();
+    let kinds: Vec<&str> = Kind::ALL.iter().map(|(_, n, _)| *n).collect();
     let globs = json!({"type": "array", "items": {"type": "string"}});
     let mut props = Map::new();
     for key in TOP_KEYS {

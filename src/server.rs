@@ -285,7 +285,14 @@ impl Server {
             return Vec::new();
         }
         let display = path.to_string_lossy().into_owned();
-        let result = engine::lint_bytes(&display, &rel, text.as_bytes().to_vec(), &settings);
+        let mut results = [engine::lint_bytes(
+            &display,
+            &rel,
+            text.as_bytes().to_vec(),
+            &settings,
+        )];
+        engine::keep_first_of_run(&mut results);
+        let [result] = results;
         let lines = LineIndex::new(text);
         result
             .diagnostics

@@ -44,3 +44,12 @@ pub fn diagnostics_with_rates(
     }
     diagnostics(rule, config, context_yaml, yaml)
 }
+
+/// The texts that `rule`'s diagnostics point at, on a YAML request file linted with the
+/// default config.
+pub fn spans(rule: &str, context_yaml: &str, yaml: &str) -> Vec<String> {
+    diagnostics(rule, Config::defaults(PathBuf::from(".")), context_yaml, yaml)
+        .iter()
+        .map(|d| yaml[d.span.range()].to_string())
+        .collect()
+}

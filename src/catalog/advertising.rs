@@ -52,6 +52,8 @@ pub struct ParamSpec {
     pub ty: ParamType,
     pub rule: &'static str,
     pub required: bool,
+    /// The rule that reports the param's absence, where the reference documents have one.
+    pub missing: Option<&'static str>,
 }
 
 /// An operation's param table.

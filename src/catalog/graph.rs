@@ -54,6 +54,8 @@ pub struct GraphNode {
     pub fields: &'static [(&'static str, GType)],
     /// The range of its calls in [`GRAPH_CALLS`].
     pub calls: (usize, usize),
+    /// The calls that create it (a POST on an edge that returns it).
+    pub created_by: &'static [u16],
 }
 
 #[derive(Debug)]
@@ -112,6 +114,20 @@ impl GNode {
         self.call(Method::Get, edge).map(|c| c.get().returns)
     }
 
+    /// Whether a call that creates this node takes a param of this name.
+    pub fn created_with(self, name: &str) -> bool {
+        self.info()
+            .created_by
+            .iter()
+            .any(|&c| GCallId(c).get().param(name).is_some())
+    }
+
+    /// Whether objects of this node type can be read or expanded field by field: it has
+    /// fields of its own.
+    pub fn has_fields(self) -> bool {
+        !self.info().fields.is_empty()
+    }
+
     pub fn all() -> impl Iterator<Item = GNode> {
         (0..GRAPH_NODES.len()).map(|i| GNode(i as u16))
     }
@@ -121,6 +137,17 @@ impl GCallId {
     pub fn get(self) -> &'static GraphCall {
         &GRAPH_CALLS[self.0 as usize]
     }
+
+    pub fn all() -> impl Iterator<Item = GCallId> {
+        (0..GRAPH_CALLS.len()).map(|i| GCallId(i as u16))
+    }
+}
+
+/// The catalog's Graph API version as (major, minor).
+pub fn graph_version() -> (u32, u32) {
+    let v = GRAPH_VERSION.trim_start_matches('v');
+    let (major, minor) = v.split_once('.').unwrap_or((v, "0"));
+    (major.parse().unwrap_or(0), minor.parse().unwrap_or(0))
 }
 
 impl GraphCall {
@@ -159,6 +186,15 @@ impl GType {
             GType::Node(n) => Some(n),
             _ => None,
         }
+    }
+
+    /// Whether the type tells valid values from invalid ones (numbers, booleans, dates,
+    /// enums, and lists of them), rather than accepting any string or object.
+    pub fn judges_values(self) -> bool {
+        matches!(
+            self.item(),
+            GType::Int | GType::UInt | GType::Float | GType::Bool | GType::Datetime | GType::Enum(_)
+        )
     }
 
     /// How the type reads in a message: `a list of unsigned integers`.

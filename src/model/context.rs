@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::loading::{self, Format, Limits, LineIndex, Node, Value};
 use crate::suggest::did_you_mean;
 
+/// A kind of context snapshot: a list of objects of one node type of the Marketing API.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     AdAccounts,
@@ -13,19 +14,60 @@ pub enum Kind {
     AdSets,
     Campaigns,
     CustomConversions,
+    Ads,
+    AdCreatives,
+    AdsPixels,
+    AdImages,
+    AdVideos,
+    AdLabels,
+    AdRules,
+    AdStudies,
+    SavedAudiences,
+    ProductCatalogs,
+    ProductSets,
+    Businesses,
+    Pages,
 }
 
 impl Kind {
-    pub const ALL: [(Kind, &'static str); 5] = [
-        (Kind::AdAccounts, "ad_accounts"),
-        (Kind::CustomAudiences, "custom_audiences"),
-        (Kind::AdSets, "ad_sets"),
-        (Kind::Campaigns, "campaigns"),
-        (Kind::CustomConversions, "custom_conversions"),
+    /// Each kind: its key in a snapshot and the node type of its objects (snake_case, as
+    /// in `object:`).
+    pub const ALL: [(Kind, &'static str, &'static str); 18] = [
+        (Kind::AdAccounts, "ad_accounts", "ad_account"),
+        (Kind::CustomAudiences, "custom_audiences", "custom_audience"),
+        (Kind::AdSets, "ad_sets", "ad_set"),
+        (Kind::Campaigns, "campaigns", "campaign"),
+        (Kind::CustomConversions, "custom_conversions", "custom_conversion"),
+        (Kind::Ads, "ads", "ad"),
+        (Kind::AdCreatives, "ad_creatives", "ad_creative"),
+        (Kind::AdsPixels, "ads_pixels", "ads_pixel"),
+        (Kind::AdImages, "ad_images", "ad_image"),
+        (Kind::AdVideos, "ad_videos", "ad_video"),
+        (Kind::AdLabels, "ad_labels", "ad_label"),
+        (Kind::AdRules, "ad_rules", "ad_rule"),
+        (Kind::AdStudies, "ad_studies", "ad_study"),
+        (Kind::SavedAudiences, "saved_audiences", "saved_audience"),
+        (Kind::ProductCatalogs, "product_catalogs", "product_catalog"),
+        (Kind::ProductSets, "product_sets", "product_set"),
+        (Kind::Businesses, "businesses", "business"),
+        (Kind::Pages, "pages", "page"),
     ];
 
     pub fn parse(name: &str) -> Option<Kind> {
-        Kind::ALL.iter().find(|(_, n)| *n == name).map(|(k, _)| *k)
+        Kind::ALL
+            .iter()
+            .find(|(_, n, _)| *n == name)
+            .map(|(k, _, _)| *k)
+    }
+
+    /// The key of its list in a snapshot (`ad_sets`).
+    pub fn key(self) -> &'static str {
+        Kind::ALL[self as usize].1
+    }
+
+    /// The node type of its objects (`ad_set`).
+    pub fn node_name(self) -> &'static str {
+        Kind::ALL[self as usize].2
     }
 }
 
@@ -88,7 +130,7 @@ impl ContextIndex {
             };
             for entry in entries {
                 let Some(kind) = Kind::parse(&entry.key) else {
-                    let names = Kind::ALL.map(|(_, n)| n);
+                    let names = Kind::ALL.map(|(_, n, _)| n);
                     let hint = match did_you_mean(&entry.key, names) {
                         Some(s) => format!(" (did you mean `{s}`?)"),
                         None => format!("; kinds: {}", names.join(", ")),
@@ -241,6 +283,18 @@ mod tests {
             .get_value("targeting")
             .unwrap();
         assert!(t.resolved().get_value("geo_locations").is_some());
+    }
+
+    #[test]
+    fn kinds_are_in_order_and_name_graph_nodes() {
+        for (i, (kind, key, node)) in Kind::ALL.iter().enumerate() {
+            assert_eq!(*kind as usize, i);
+            assert_eq!(kind.key(), *key);
+            assert!(
+                crate::catalog::graph::GNode::parse(node).is_some(),
+                "{node} is not a node of the graph"
+            );
+        }
     }
 
     #[test]

@@ -38,9 +38,12 @@ pub const FILE_KEYS: &[&str] = &["requests", "token", "api-version", "name", "de
 /// Params that the form-encoded advertising API takes as JSON-encoded strings: invalid
 /// JSON in them is reported.
 pub use crate::catalog::advertising::JSON_ENCODED as JSON_ENCODED_PARAMS;
-/// What an advertising path that names an object by id alone addresses (`object:`).
-pub use crate::catalog::advertising::Node as ObjectKind;
+/// What an advertising path that names an object by id addresses (`object:`): any node
+/// type of the Marketing API graph, in snake_case (`campaign`, `ad_set`, `ad_creative`).
+pub use crate::catalog::graph::GNode as ObjectKind;
 use crate::catalog::codehost::{ApiVersion, VERSIONS};
+
+const OBJECT_HELP: &str = "name a node type of the Marketing API in snake_case, such as `campaign`, `ad_set`, `ad`, `ad_creative` or `custom_audience`";
 
 /// What a `requests:` list gives each of its requests unless it says otherwise.
 #[derive(Clone, Copy, Default)]
@@ -374,9 +377,9 @@ impl<'a> FileModel<'a> {
             Some(text) => match ObjectKind::parse(text) {
                 Some(kind) => Some((kind, o.value.span)),
                 None => {
-                    let help = match did_you_mean(text, ObjectKind::NAMES.iter().copied()) {
+                    let help = match did_you_mean(text, ObjectKind::all().map(ObjectKind::name)) {
                         Some(s) => format!("did you mean `{s}`?"),
-                        None => "use `custom_audience` or `ad_set`".into(),
+                        None => OBJECT_HELP.into(),
                     };
                     self.issue(
                         o.value.span,
@@ -390,7 +393,7 @@ impl<'a> FileModel<'a> {
                 self.issue(
                     o.value.span,
                     format!("`object` must be a string, not {}", o.value.kind_name()),
-                    Some("use `custom_audience` or `ad_set`".into()),
+                    Some(OBJECT_HELP.into()),
                 );
                 None
             }
@@ -489,7 +492,7 @@ mod tests {
         assert_eq!(r.method(), Some(Method::Post));
         assert_eq!(r.api(), Some(Api::Advertising));
         assert_eq!(r.param("name").unwrap().value.as_str(), Some("x"));
-        assert_eq!(r.object.unwrap().0, ObjectKind::AdSet);
+        assert_eq!(r.object.unwrap().0.name(), "ad_set");
     }
 
     #[test]

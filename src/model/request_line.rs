@@ -319,7 +319,14 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
     let version = segments
         .first()
         .and_then(|s| Version::parse(&s.text).map(|v| (v, s.span)));
-    let api = if version.is_some() {
+    let host = full
+        .find("://")
+        .map(|at| &full[at + 3..])
+        .map(|h| h.split(['/', '?', '#']).next().unwrap_or(""));
+    let api = if version.is_some()
+        || host.is_some_and(is_graph_host)
+        || segments.first().is_some_and(|s| starts_advertising_path(&s.text))
+    {
         Api::Advertising
     } else {
         Api::CodeHosting
@@ -353,6 +360,29 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
         api,
         version,
     })
+}
+
+/// The Graph API's hosts (`graph.facebook.com`, `graph-video.facebook.com`, with a port or
+/// credentials or not).
+fn is_graph_host(host: &str) -> bool {
+    let host = host.rsplit('@').next().unwrap_or(host);
+    let host = host.split(':').next().unwrap_or(host).to_ascii_lowercase();
+    host.starts_with("graph") && host.ends_with(".facebook.com")
+}
+
+/// A first segment that only the advertising API's paths start with, when they come
+/// without a version (the API then serves the app's default version): an ad account
+/// (`act_<digits>`) or an object id (digits, or digits `_` digits). No code-hosting path
+/// starts with either.
+fn starts_advertising_path(segment: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if let Some(id) = segment.strip_prefix("act_") {
+        return digits(id);
+    }
+    match segment.split_once('_') {
+        Some((a, b)) => digits(a) && digits(b),
+        None => digits(segment),
+    }
 }
 
 fn percent_decode(text: &str) -> String {
@@ -474,6 +504,23 @@ mod tests {
             parse_method_and_path(&node(file, "GET"), &node(file, "/user/emails"), file).unwrap();
         assert_eq!(l.method, Method::Get);
         assert_eq!(&file[l.path_span.range()], "/user/emails");
+    }
+
+    #[test]
+    fn advertising_paths_without_a_version() {
+        for (text, api) in [
+            ("POST /act_123/campaigns", Api::Advertising),
+            ("GET /120210000000000001/insights", Api::Advertising),
+            ("GET /123_456", Api::Advertising),
+            ("GET https://graph.facebook.com/me/adaccounts", Api::Advertising),
+            ("GET https://graph.facebook.com:443/v25.0/act_1", Api::Advertising),
+            ("GET /repos/acme/web", Api::CodeHosting),
+            ("GET /act_x/campaigns", Api::CodeHosting),
+            ("GET https://api.example.com/user", Api::CodeHosting),
+        ] {
+            let file = format!("request: {text}");
+            assert_eq!(line(&file, text).unwrap().api, api, "{text}");
+        }
     }
 
     #[test]

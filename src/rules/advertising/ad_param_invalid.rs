@@ -11,16 +11,19 @@ static META: RuleMeta = RuleMeta {
     group: Group::Advertising,
     severity: Severity::Error,
     summary: "an advertising param has the wrong type, a value outside its enum or range, or is too long",
-    what: "Walks the params of every advertising call against its endpoint's table in \
-           Meta's Marketing API reference (custom audiences and ad sets) (kept as data in catalog/advertising/params.yaml): strings, \
-           numeric IDs (digits, as a string or a number), integers (a number or a numeric \
-           string: the API takes form fields) and their ranges, booleans, enums (with the \
-           closest value), lists and their items, objects (a mapping or a JSON-encoded \
-           object), date-times (ISO 8601 or a UNIX timestamp) and length limits counted in \
-           characters. Params with a rule of their own (retention_days, subtype, ...) are \
-           reported by that rule instead.",
+    what: "Walks the params of every advertising call against the call's params in the \
+           vendor's specs: strings, integers and unsigned integers (a number or a string of \
+           digits: the API takes form fields), numbers, booleans, date-times (ISO 8601 or \
+           a UNIX timestamp), lists and their items, maps, objects of a node type (a \
+           mapping or a JSON-encoded string) and enums (with the closest value). For \
+           custom audiences and ad sets it also walks the reference's tables (kept as data \
+           in catalog/advertising/params.yaml): numeric IDs, ranges, lengths counted in \
+           characters and refused values; where the two disagree on a type or an enum, a \
+           value either accepts is accepted. A value that stands for another (`${ID}`, \
+           `{{id}}`, `<id>`) is not judged. Params with a rule of their own \
+           (retention_days, subtype, ...) are reported by that rule instead.",
     why: "The API refuses the whole call with error 100 (invalid parameter).",
-    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\" (read, create, update); Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\" (read, create, copy)",
+    source: "Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), the parameters of each endpoint, as Meta's Business SDK codegen specs list them; Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\" (read, create, update); Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\" (read, create, copy)",
     inspects: Inspects::File,
     bad: example!("ad-param-invalid/bad.req.yaml"),
     good: example!("ad-param-invalid/good.req.yaml"),

@@ -10,14 +10,18 @@ static META: RuleMeta = RuleMeta {
     name: "ad-param-unknown",
     group: Group::Advertising,
     severity: Severity::Warning,
-    summary: "an advertising param, or an enum value, that the reference's tables do not list",
-    what: "Reports a param that the endpoint's table does not list, with the closest \
-           known name, and a value outside an enum whose list the reference says is incomplete \
-           (destination_type). A warning, not an error: the references' tables are not the \
-           whole API. `access_token` and `appsecret_proof` are taken by every call.",
-    why: "A misspelt param is silently ignored by the API: the ad set or audience is \
-          created without what the author meant to set.",
-    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/) and Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\"",
+    summary: "an advertising param that the call does not take, or an enum value the reference omits",
+    what: "Reports a param that neither the vendor's specs of the call nor, for custom \
+           audiences and ad sets, the reference's parameter tables list, with the closest \
+           known name; and a value outside an enum whose list the reference says is \
+           incomplete (destination_type) and the specs do not list either. A warning, not \
+           an error: the API ignores some unknown params. `access_token`, \
+           `appsecret_proof` and the Graph API's own params (`fields`, `ids`, `limit`, \
+           `after`, `before`, `offset`, `since`, `until`, `summary`, `pretty`, `locale`, \
+           `date_format`, `suppress_http_code`, `include_headers`) are taken by every call.",
+    why: "A misspelt param is silently ignored, or refused: the object is created without \
+          what the author meant to set.",
+    source: "Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), the parameters of each endpoint, as Meta's Business SDK codegen specs list them; Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/) and for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\"",
     inspects: Inspects::File,
     bad: example!("ad-param-unknown/bad.req.yaml"),
     good: example!("ad-param-unknown/good.req.yaml"),

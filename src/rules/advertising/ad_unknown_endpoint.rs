@@ -2,7 +2,6 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::endpoint::{Recognized, recognize};
 
 pub struct AdUnknownEndpoint;
 
@@ -10,16 +9,21 @@ static META: RuleMeta = RuleMeta {
     name: "ad-unknown-endpoint",
     group: Group::Advertising,
     severity: Severity::Warning,
-    summary: "an advertising path or method that no endpoint of the references matches",
-    what: "Recognizes the advertising endpoints of Meta's Marketing API reference (custom audiences and ad sets) from method and \
-           path: create an audience (`POST /{v}/act_{id}/customaudiences`), read, update \
-           and delete an object by id (`GET|POST|DELETE /{v}/{id}`), the opt-out \
-           (`DELETE /{v}/act_{id}/usersofanyaudience`), create an ad set \
-           (`POST /{v}/act_{id}/adsets`) and copy one (`POST /{v}/{id}/copies`). Any \
-           other advertising path or method is reported, and its params are not checked.",
+    summary: "an advertising path or method that no call of the Marketing API matches",
+    what: "Recognizes every call of Meta's Marketing API that the vendor's specs list \
+           (993 node types, 1,469 calls): an ad account's edges (`/act_<id>/<edge>`), the \
+           account itself (`/act_<id>`), an object's edges (`/<id>/<edge>`) and the object \
+           itself (`GET|POST|DELETE /<id>`), after an optional version (`/v25.0`) and host \
+           (`https://graph.facebook.com`); several objects at once (`GET /?ids=a,b`). The \
+           node type of an id comes from `object:`, the context snapshots or the params. \
+           Reports an edge no node has (at the edge, with the closest edge: `adsets` for \
+           `ad_sets`), an edge the node named by `object:` does not have, and a method the \
+           call does not take (at the method). An edge several node types have, with \
+           nothing to tell which, is not reported; its params are not checked.",
     why: "A typo in the path sends the call nowhere (the API answers an unknown path \
-          error), and reqlint cannot check what it does not recognize.",
-    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/) and Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\"",
+          error, or `Unsupported post request`), and reqlint cannot check what it does \
+          not recognize.",
+    source: "Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), the \"Edges\" and \"Endpoints\" of each node, as Meta's Business SDK codegen specs list them",
     inspects: Inspects::File,
     bad: example!("ad-unknown-endpoint/bad.req.yaml"),
     good: example!("ad-unknown-endpoint/good.req.yaml"),
@@ -31,21 +35,18 @@ impl Rule for AdUnknownEndpoint {
     }
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for request in &file.model.requests {
-            if let Some(Recognized::NoEndpoint { line, reason }) = recognize(request, file.context)
-            {
-                out.push(
-                    Diagnostic::new(
-                        &META,
-                        line.path_span,
-                        format!(
-                            "no advertising endpoint matches `{} {}`",
-                            line.method, line.path
-                        ),
-                    )
-                    .with_help(reason),
-                );
-            }
+        for (line, span, reason) in super::unknown_endpoints(file) {
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    span,
+                    format!(
+                        "no call of the Marketing API matches `{} {}`",
+                        line.method, line.path
+                    ),
+                )
+                .with_help(reason.to_string()),
+            );
         }
     }
 }

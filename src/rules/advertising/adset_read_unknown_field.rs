@@ -4,8 +4,10 @@ use crate::loading::encoded::SourceMap;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 use crate::suggest::did_you_mean;
 
+use super::field_list;
 use super::{Call, Endpoint};
 use crate::catalog::advertising::{AD_SET_FIELDS, DESCRIBED_UNNAMED, READ_ONLY};
+use crate::catalog::graph::GNode;
 
 pub struct AdSetReadUnknownField;
 
@@ -16,12 +18,12 @@ static META: RuleMeta = RuleMeta {
     summary: "an ad set read that asks for a field the ad set does not have",
     what: "For an ad set read, splits `fields` (comma-separated, as a param or in the query \
            string) into names and reports a name that is not an AdSet field, pointing \
-           inside the string, with the closest field. The fields are the reference's AdSet field \
-           table (the fields an update may send, `ad_set_fields` in catalog/advertising/params.yaml, and the \
+           inside the string, with the closest field. The fields are the AdSet fields of the \
+           vendor's specs and the reference's AdSet field table (the fields an update may send, `ad_set_fields` in catalog/advertising/params.yaml, and the \
            read-only ones in adset_read_fields.yaml) and the two read fields the reference \
            describes without naming. A name followed by an expansion or a modifier \
-           (`campaign{name}`, `ads.limit(5)`) may be an edge, whose names the reference does not \
-           give, and is not judged; nor is what is inside the braces.",
+           (`campaign{name}`, `ads.limit(5)`) may be an edge, and is left to \
+           `ad-field-unknown`, which judges edges and what is inside the braces.",
     why: "A misspelt field is not returned; the read fails or the caller works without the \
           data it asked for.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Resources and their fields\" (AdSet fields) and \"Endpoints\": \
@@ -32,63 +34,18 @@ static META: RuleMeta = RuleMeta {
 };
 
 /// Every field name an ad set read may ask for: the fields an update may send, the
-/// read-only ones, and the ones the reference describes without naming.
+/// read-only ones, and the ones the reference describes without naming; and the AdSet
+/// fields of the vendor's specs.
 pub fn known_fields() -> impl Iterator<Item = &'static str> {
+    let graph = GNode::parse("ad_set")
+        .map(|n| n.info().fields)
+        .unwrap_or_default();
     AD_SET_FIELDS
         .iter()
         .chain(READ_ONLY)
         .chain(DESCRIBED_UNNAMED)
         .copied()
-}
-
-/// A name of a `fields` list: its byte range in the string and whether an expansion
-/// or a modifier follows it.
-#[derive(Debug, PartialEq)]
-pub struct FieldName {
-    pub start: usize,
-    pub end: usize,
-    pub nested: bool,
-}
-
-/// The top-level names of a `fields` string (`a,b{c,d},e.limit(2)` gives a, b, e).
-pub fn field_names(text: &str) -> Vec<FieldName> {
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut item_start = 0;
-    let mut name_end: Option<usize> = None;
-    let mut push = |start: usize, end: usize, name_end: Option<usize>| {
-        let stop = name_end.unwrap_or(end);
-        let raw = &text[start..stop];
-        let lead = raw.len() - raw.trim_start().len();
-        let trimmed = raw.trim();
-        if !trimmed.is_empty() {
-            out.push(FieldName {
-                start: start + lead,
-                end: start + lead + trimmed.len(),
-                nested: name_end.is_some(),
-            });
-        }
-    };
-    for (i, c) in text.char_indices() {
-        match c {
-            '{' | '(' | '.' if depth == 0 && name_end.is_none() => {
-                name_end = Some(i);
-                if c != '.' {
-                    depth += 1;
-                }
-            }
-            '{' | '(' => depth += 1,
-            '}' | ')' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                push(item_start, i, name_end);
-                item_start = i + 1;
-                name_end = None;
-            }
-            _ => {}
-        }
-    }
-    push(item_start, text.len(), name_end);
-    out
+        .chain(graph.iter().map(|(f, _)| *f))
 }
 
 fn is_name(s: &str) -> bool {
@@ -109,13 +66,13 @@ impl Rule for AdSetReadUnknownField {
             return;
         };
         let map = SourceMap::for_scalar(file.text, entry.value.span, value);
-        for name in field_names(value) {
+        for name in field_list::parse(value) {
             let word = &value[name.start..name.end];
             if !is_name(word) || known_fields().any(|f| f == word) {
                 continue;
             }
             if name.nested {
-                continue; // an edge, whose names the reference does not give
+                continue; // an edge: ad-field-unknown judges edges and expansions
             }
             let help = match did_you_mean(word, known_fields()) {
                 Some(s) => format!("did you mean `{s}`?"),
@@ -143,7 +100,7 @@ mod tests {
     const SEED: &str = include_str!("../../../seeds/002_df9fd792f0eab53c.txt");
 
     fn names(text: &str) -> Vec<(&str, bool)> {
-        field_names(text)
+        field_list::parse(text)
             .into_iter()
             .map(|n| (&text[n.start..n.end], n.nested))
             .collect()

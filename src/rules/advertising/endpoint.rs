@@ -1,11 +1,16 @@
-//! Which advertising operation a request calls, from its method and path, routed by
-//! the compiled operation table (`catalog/advertising/operations.tsv`); and for a path
-//! that names an object by id alone, which node type: from `object:`, else the
-//! context, else the params.
+//! Which call of the Marketing API a request makes, from its method and path, routed by
+//! the compiled graph (`catalog/advertising/graph/`, every node, edge and call of the
+//! vendor's specs) and, where the reference documents describe the call too, by the
+//! operation table (`catalog/advertising/operations.tsv`) that their rules address. For
+//! a path that names an object by id, the node type comes from `object:`, else the
+//! context snapshots, else the params (when only one node type takes them).
 
-use crate::catalog::advertising::{BY_ID, COMMON, Node};
+use crate::catalog::advertising::{COMMON, Node};
+use crate::catalog::graph::{self, GCallId, GNode};
 use crate::model::context::{ContextIndex, Kind as ContextKind};
+use crate::loading::Span;
 use crate::model::{Method, Request, RequestLine, Segment};
+use crate::suggest::did_you_mean;
 
 /// The operation a call addresses (generated from the catalog).
 pub use crate::catalog::advertising::Op as Endpoint;
@@ -20,15 +25,26 @@ pub struct AdCall<'r> {
     pub object: Option<&'r Segment>,
 }
 
+/// What a recognized call is: the graph's call, and the operation of the reference
+/// documents where they describe it (their rules layer on top of the generic checks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub graph: GCallId,
+    pub op: Option<Endpoint>,
+}
+
 /// What the path of an advertising request is.
 #[derive(Debug)]
 pub enum Recognized<'r> {
-    Call(Endpoint, AdCall<'r>),
-    /// `/{v}/{id}` whose kind nothing tells: rules that depend on the kind stay silent.
+    Call(Target, AdCall<'r>),
+    /// A path of the API whose node type nothing tells (`/<id>` with no `object:`, or
+    /// an edge that several node types have): rules that depend on it stay silent.
     UnknownKind(AdCall<'r>),
-    /// No endpoint of the seeds: the reason says what was expected.
+    /// No call of the catalog: the reason says what was expected, at the part of the
+    /// request line that is wrong (the method, an edge, or the whole path).
     NoEndpoint {
         line: &'r RequestLine,
+        span: Span,
         reason: String,
     },
 }
@@ -39,8 +55,28 @@ fn is_account(s: &Segment) -> bool {
         .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// An object id: digits, or digits `_` digits (a page post), or `me` (the token's user).
 fn is_id(s: &Segment) -> bool {
-    !s.text.is_empty() && s.text.bytes().all(|b| b.is_ascii_digit())
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    match s.text.split_once('_') {
+        Some((a, b)) => digits(a) && digits(b),
+        None => digits(&s.text) || s.text == "me",
+    }
+}
+
+/// The methods the Graph API serves.
+const GRAPH_METHODS: [Method; 3] = [Method::Get, Method::Post, Method::Delete];
+
+fn methods(list: &[Method]) -> String {
+    let mut list = list.to_vec();
+    list.sort_by_key(|m| Method::ALL.iter().position(|x| x == m));
+    list.dedup();
+    let names: Vec<&str> = list.iter().map(|m| m.as_str()).collect();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// Recognizes an advertising request; `None` for any other request.
@@ -48,93 +84,264 @@ pub fn recognize<'r>(request: &'r Request<'_>, context: &ContextIndex) -> Option
     let line = request
         .line()
         .filter(|l| l.api == crate::model::Api::Advertising)?;
-    let rest = &line.segments[1..];
+    let rest = match line.version {
+        Some(_) => &line.segments[1..],
+        None => &line.segments[..],
+    };
     let method = line.method;
-    let no = |reason: String| Some(Recognized::NoEndpoint { line, reason });
+    let no_at = |span: Span, reason: String| {
+        Some(Recognized::NoEndpoint {
+            line,
+            span,
+            reason,
+        })
+    };
+    let no = |reason: String| no_at(line.path_span, reason);
+    let wrong_method = |reason: String| no_at(line.method_span, reason);
     let call = |account, object| AdCall {
         line,
         account,
         object,
     };
-    let methods = |list: &[Method]| {
-        let names: Vec<&str> = list.iter().map(|m| m.as_str()).collect();
-        match names.split_last() {
-            Some((last, [])) => last.to_string(),
-            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-            None => String::new(),
-        }
+    if !GRAPH_METHODS.contains(&method) {
+        return wrong_method(format!(
+            "the Marketing API takes GET, POST and DELETE, not {method}"
+        ));
+    }
+    let found = |graph: GCallId, account, object| {
+        let target = Target {
+            graph,
+            op: seed_operation(graph),
+        };
+        Some(Recognized::Call(target, call(account, object)))
     };
     match rest {
-        [account, edge] if is_account(account) => {
-            match Endpoint::of_edge(true, &edge.text, method) {
-                Some(Ok(op)) => Some(Recognized::Call(op, call(Some(account), None))),
-                Some(Err(list)) => no(format!(
-                    "the references list only {} for `/act_<id>/{}`",
-                    methods(&list),
-                    edge.text
+        // `GET /?ids=1,2&fields=...`: several objects at once, of the node `object:` names.
+        [] if method == Method::Get && request.param("ids").is_some() => {
+            match request.object.and_then(|(n, _)| n.call(Method::Get, "")) {
+                Some(read) => found(read, None, None),
+                None => Some(Recognized::UnknownKind(call(None, None))),
+            }
+        }
+        [account] if is_account(account) => {
+            let node = GNode::parse("ad_account")?;
+            match node.call(method, "") {
+                Some(c) => found(c, Some(account), None),
+                None => wrong_method(format!(
+                    "an ad account takes {}, not {method}",
+                    methods(&node_methods(node, ""))
                 )),
-                None => no(format!("the references list no `/act_<id>/{}` endpoint", edge.text)),
             }
         }
-        [id, edge] if is_id(id) && Endpoint::of_edge(false, &edge.text, method).is_some() => {
-            match Endpoint::of_edge(false, &edge.text, method)? {
-                Ok(op) => Some(Recognized::Call(op, call(None, Some(id)))),
-                Err(list) => {
-                    let node = edge_node(&edge.text);
-                    no(format!(
-                        "the references list only {} for `/<{} id>/{}`",
-                        methods(&list),
-                        node.map_or("object", Node::title),
-                        edge.text
-                    ))
-                }
+        [account, edge] if is_account(account) => {
+            let Some(calls) = graph::edge_calls(true, &edge.text) else {
+                return no_at(
+                    edge.span,
+                    unknown_edge(
+                    "/act_<id>",
+                        &edge.text,
+                        graph::edge_names(true),
+                    ),
+                );
+            };
+            let calls: Vec<GCallId> = calls.collect();
+            match calls.iter().find(|c| c.get().method == method) {
+                Some(&c) => found(c, Some(account), None),
+                None => wrong_method(format!(
+                    "`/act_<id>/{}` takes {}, not {method}",
+                    edge.text,
+                    methods(&calls.iter().map(|c| c.get().method).collect::<Vec<_>>())
+                )),
             }
         }
-        [id] if is_id(id) => {
-            let mut by_id: Vec<Method> = Vec::new();
-            for (_, m, _) in BY_ID {
-                if !by_id.contains(m) {
-                    by_id.push(*m);
-                }
+        [id, edge] if is_id(id) => {
+            let Some(with_edge) = graph::edge_calls(false, &edge.text) else {
+                let reason = match object_node(request, &id.text, context) {
+                    Some(node) => unknown_edge(
+                        &format!("/<{} id>", node.name()),
+                        &edge.text,
+                        node.calls().map(|c| c.get().edge),
+                    ),
+                    None => unknown_edge("/<id>", &edge.text, graph::edge_names(false)),
+                };
+                return no_at(edge.span, reason);
+            };
+            let with_edge: Vec<GCallId> = with_edge.collect();
+            if let Some(node) = object_node(request, &id.text, context) {
+                return match node.call(method, &edge.text) {
+                    Some(c) => found(c, None, Some(id)),
+                    None if with_edge.iter().any(|c| c.get().node == node) => wrong_method(format!(
+                        "`/<{} id>/{}` takes {}, not {method}",
+                        node.name(),
+                        edge.text,
+                        methods(&node_methods(node, &edge.text))
+                    )),
+                    None => no_at(
+                        edge.span,
+                        unknown_edge(
+                            &format!("/<{} id>", node.name()),
+                            &edge.text,
+                            node.calls().map(|c| c.get().edge),
+                        ),
+                    ),
+                };
             }
-            if !by_id.contains(&method) {
-                return no(format!(
-                    "an object by id takes {}, not {method}",
-                    methods(&by_id)
+            let candidates: Vec<GCallId> = with_edge
+                .iter()
+                .copied()
+                .filter(|c| c.get().method == method)
+                .collect();
+            if candidates.is_empty() {
+                return wrong_method(format!(
+                    "`/<id>/{}` takes {}, not {method}",
+                    edge.text,
+                    methods(&with_edge.iter().map(|c| c.get().method).collect::<Vec<_>>())
                 ));
             }
-            match object_kind(request, &id.text, context) {
-                Some(kind) => {
-                    let endpoint = Endpoint::by_id(kind, method)?;
-                    Some(Recognized::Call(endpoint, call(None, Some(id))))
+            // Where the graph finds several, the reference documents' one operation on
+            // this edge (ad set copies) decides, as it did before the graph.
+            let chosen = by_params(request, &candidates).or_else(|| {
+                match Endpoint::of_edge(false, &edge.text, method) {
+                    Some(Ok(op)) => GNode::parse(op.node().name())
+                        .and_then(|node| node.call(method, &edge.text)),
+                    _ => None,
                 }
+            });
+            match chosen {
+                Some(c) => found(c, None, Some(id)),
                 None => Some(Recognized::UnknownKind(call(None, Some(id)))),
             }
         }
-        _ => no("the references list no such path: audiences are `/act_<id>/customaudiences` and `/<id>`, ad sets `/act_<id>/adsets`, `/<id>` and `/<id>/copies`".into()),
+        [id] if is_id(id) => {
+            if let Some(node) = object_node(request, &id.text, context) {
+                return match node.call(method, "") {
+                    Some(c) => found(c, None, Some(id)),
+                    None => wrong_method(format!(
+                        "`/<{} id>` takes {}, not {method}",
+                        node.name(),
+                        methods(&node_methods(node, ""))
+                    )),
+                };
+            }
+            let candidates: Vec<GCallId> = GCallId::all()
+                .filter(|c| c.get().method == method && c.get().edge.is_empty())
+                .collect();
+            let chosen = by_params(request, &candidates).or_else(|| {
+                seed_object_kind(request)
+                    .and_then(|node| GNode::parse(node.name()))
+                    .and_then(|node| node.call(method, ""))
+            });
+            match chosen {
+                Some(c) => found(c, None, Some(id)),
+                None => Some(Recognized::UnknownKind(call(None, Some(id)))),
+            }
+        }
+        _ => no(
+            "the Marketing API's paths are `/act_<id>`, `/act_<id>/<edge>`, `/<id>` and `/<id>/<edge>`, after an optional version (`/v25.0`)"
+                .into(),
+        ),
     }
 }
 
-/// The node type whose objects have this edge.
-fn edge_node(edge: &str) -> Option<Node> {
-    Endpoint::ALL
+/// The help for an edge the catalog does not have.
+fn unknown_edge<'a>(prefix: &str, edge: &str, names: impl Iterator<Item = &'a str>) -> String {
+    match did_you_mean(edge, names.filter(|n| !n.is_empty())) {
+        Some(s) => format!("did you mean `{prefix}/{s}`? No `{prefix}/{edge}` is in the catalog"),
+        None => format!("the catalog lists no `{prefix}/{edge}` edge"),
+    }
+}
+
+/// The methods a node takes on an edge (`""`: on itself).
+fn node_methods(node: GNode, edge: &str) -> Vec<Method> {
+    node.calls()
+        .filter(|c| c.get().edge == edge)
+        .map(|c| c.get().method)
+        .collect()
+}
+
+/// The operation of the reference documents that a call of the graph is, if any.
+pub fn seed_operation(call: GCallId) -> Option<Endpoint> {
+    let c = call.get();
+    let node = c.node.name();
+    Endpoint::ALL.iter().copied().find(|op| {
+        if op.method() != c.method {
+            return false;
+        }
+        let path = op.path();
+        if let Some(edge) = path.strip_prefix("/act_{account}/") {
+            node == "ad_account" && edge == c.edge
+        } else if let Some(edge) = path.strip_prefix("/{id}/") {
+            op.node().name() == node && edge == c.edge
+        } else {
+            op.node().name() == node && c.edge.is_empty()
+        }
+    })
+}
+
+/// The node type of an object id: from `object:`, the context, or `me`.
+fn object_node(request: &Request<'_>, id: &str, context: &ContextIndex) -> Option<GNode> {
+    if let Some((node, _)) = request.object {
+        return Some(node);
+    }
+    if id == "me" {
+        return GNode::parse("user");
+    }
+    ContextKind::ALL
         .iter()
-        .find(|op| op.path().strip_prefix("/{id}/") == Some(edge))
-        .map(|op| op.node())
+        .find(|(kind, _, _)| context.get(*kind, id).is_some())
+        .and_then(|(_, _, node)| GNode::parse(node))
 }
 
-/// What `/{v}/{id}` addresses (SPEC 1.1 `object`).
-fn object_kind(request: &Request<'_>, id: &str, context: &ContextIndex) -> Option<Node> {
-    if let Some((kind, _)) = request.object {
-        return Some(kind);
+/// The one call of `candidates` that takes every param the request gives, when one
+/// alone does (or one alone of the main node types that have context snapshots).
+fn by_params(request: &Request<'_>, candidates: &[GCallId]) -> Option<GCallId> {
+    if let [only] = candidates {
+        return Some(*only);
     }
-    for &node in Node::ALL {
-        let kind = ContextKind::parse(node.context_key());
-        if kind.is_some_and(|k| context.get(k, id).is_some()) {
-            return Some(node);
+    let names: Vec<&str> = request
+        .params()
+        .map(|e| e.key.as_str())
+        .filter(|n| !COMMON.contains(n))
+        .collect();
+    if names.is_empty() {
+        return None;
+    }
+    let takes = |c: &GCallId| {
+        let call = c.get();
+        names.iter().all(|n| {
+            call.param(n).is_some()
+                || (call.method == Method::Post && call.edge.is_empty() && {
+                    // What create takes also tells the kind, even where an update
+                    // cannot change it.
+                    call.node.created_with(n)
+                })
+        })
+    };
+    let taking: Vec<GCallId> = candidates.iter().copied().filter(takes).collect();
+    match taking.as_slice() {
+        [one] => Some(*one),
+        [] => None,
+        several => {
+            let main: Vec<GCallId> = several
+                .iter()
+                .copied()
+                .filter(|c| {
+                    ContextKind::ALL
+                        .iter()
+                        .any(|(_, _, n)| *n == c.get().node.name())
+                })
+                .collect();
+            match main.as_slice() {
+                [one] => Some(*one),
+                _ => None,
+            }
         }
     }
-    // The params, when only one node type takes them all.
+}
+
+/// The reference documents' way to tell the kind of `/<id>` from params, between the
+/// two node types they describe; used where the graph finds several.
+fn seed_object_kind(request: &Request<'_>) -> Option<Node> {
     let method = request.method()?;
     let names: Vec<&str> = request
         .params()
@@ -146,7 +353,6 @@ fn object_kind(request: &Request<'_>, id: &str, context: &ContextIndex) -> Optio
     }
     let takes = |node: Node| {
         Endpoint::by_id(node, method).is_some_and(|e| {
-            // What create takes also tells the kind, even where an update cannot change it.
             let table = e.params();
             names
                 .iter()
@@ -176,24 +382,28 @@ mod tests {
             .requests
             .iter()
             .map(|r| match recognize(r, context) {
-                Some(Recognized::Call(e, _)) => e.name().to_string(),
+                Some(Recognized::Call(t, _)) => match t.op {
+                    Some(op) => op.name().to_string(),
+                    None => t.graph.get().describe(),
+                },
                 Some(Recognized::UnknownKind(_)) => "unknown kind".into(),
-                Some(Recognized::NoEndpoint { .. }) => "no endpoint".into(),
+                Some(Recognized::NoEndpoint { reason, .. }) => format!("no endpoint: {reason}"),
                 None => "not advertising".into(),
             })
             .collect()
     }
 
     #[test]
-    fn every_node_has_a_context_list() {
-        for node in Node::ALL {
-            assert!(ContextKind::parse(node.context_key()).is_some(), "{node:?}");
+    fn every_seed_operation_is_a_call_of_the_graph() {
+        for &op in Endpoint::ALL {
+            let call = GCallId::all().find(|&c| seed_operation(c) == Some(op));
+            assert!(call.is_some(), "{op:?} has no call in the graph");
         }
     }
 
     #[test]
     fn paths_and_methods() {
-        let yaml = "requests:\n  - POST /v24.0/act_1/customaudiences\n  - DELETE /v24.0/act_1/usersofanyaudience\n  - POST /v24.0/act_1/adsets\n  - POST /v24.0/2385/copies\n  - GET /v24.0/act_1/adsets\n  - POST /v24.0/act_1/campaigns\n  - GET /user/emails\n  - DELETE /v24.0/2385\n";
+        let yaml = "requests:\n  - POST /v24.0/act_1/customaudiences\n  - DELETE /v24.0/act_1/usersofanyaudience\n  - POST /v24.0/act_1/adsets\n  - POST /v24.0/2385/copies\n  - GET /v24.0/act_1/adsets\n  - POST /v24.0/act_1/campaigns\n  - GET /user/emails\n  - DELETE /v24.0/2385\n  - POST /act_1/campaigns\n  - GET https://graph.facebook.com/v25.0/act_1/insights\n  - PUT /v25.0/act_1/ads\n  - POST /v25.0/act_1/ad_sets\n  - GET /v25.0/me/adaccounts\n  - GET /v25.0/act_1\n";
         assert_eq!(
             recognized(yaml, &ContextIndex::default()),
             vec![
@@ -201,10 +411,16 @@ mod tests {
                 "audience_opt_out",
                 "ad_set_create",
                 "ad_set_copy",
-                "no endpoint",
-                "no endpoint",
+                "GET /act_<id>/adsets",
+                "POST /act_<id>/campaigns",
                 "not advertising",
-                "unknown kind"
+                "unknown kind",
+                "POST /act_<id>/campaigns",
+                "GET /act_<id>/insights",
+                "no endpoint: the Marketing API takes GET, POST and DELETE, not PUT",
+                "no endpoint: did you mean `/act_<id>/adsets`? No `/act_<id>/ad_sets` is in the catalog",
+                "GET /<user id>/adaccounts",
+                "GET /act_<id>",
             ]
         );
     }
@@ -214,11 +430,12 @@ mod tests {
         let mut context = ContextIndex::default();
         context
             .add_text(
-                b"custom_audiences: [{id: '111'}]\nad_sets: [{id: '222'}]\n".to_vec(),
+                b"custom_audiences: [{id: '111'}]\nad_sets: [{id: '222'}]\ncampaigns: [{id: '444'}]\n"
+                    .to_vec(),
                 Path::new("s.yaml"),
             )
             .unwrap();
-        let yaml = "requests:\n  - {request: DELETE /v24.0/333, object: ad_set}\n  - DELETE /v24.0/111\n  - GET /v24.0/222\n  - {request: POST /v24.0/333, params: {retention_days: 30}}\n  - {request: POST /v24.0/333, params: {billing_event: IMPRESSIONS}}\n  - {request: POST /v24.0/333, params: {name: x}}\n  - GET /v24.0/333?date_preset=last_7d\n";
+        let yaml = "requests:\n  - {request: DELETE /v24.0/333, object: ad_set}\n  - DELETE /v24.0/111\n  - GET /v24.0/222\n  - {request: POST /v24.0/333, params: {retention_days: 30}}\n  - {request: POST /v24.0/333, params: {billing_event: IMPRESSIONS}}\n  - {request: POST /v24.0/333, params: {name: x}}\n  - GET /v24.0/333?date_preset=last_7d\n  - {request: POST /v24.0/333/copies, object: ad_set}\n  - GET /v25.0/444/insights\n  - {request: GET /v25.0/333, object: campaign}\n  - {request: POST /v25.0/333/adsets, object: ad_creative}\n  - {request: \"GET /v25.0/?ids=1,2&fields=name\", object: campaign}\n";
         assert_eq!(
             recognized(yaml, &context),
             vec![
@@ -228,7 +445,12 @@ mod tests {
                 "audience_update",
                 "ad_set_update",
                 "unknown kind",
-                "ad_set_read"
+                "ad_set_read",
+                "ad_set_copy",
+                "GET /<campaign id>/insights",
+                "GET /<campaign id>",
+                "no endpoint: the catalog lists no `/<ad_creative id>/adsets` edge",
+                "GET /<campaign id>",
             ]
         );
     }

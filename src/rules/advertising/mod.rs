@@ -2,14 +2,19 @@
 //! parameter tables, versions, context lookups) and the rules built on it.
 
 pub mod endpoint;
+pub mod field_list;
+pub mod graph_types;
 pub mod params;
 pub mod versions;
 
+pub mod ad_field_unknown;
 pub mod ad_param_invalid;
+pub mod ad_param_missing;
 pub mod ad_param_not_updatable;
 pub mod ad_param_unknown;
 pub mod ad_unknown_endpoint;
 pub mod ad_version_deprecated;
+pub mod ad_version_newer_than_catalog;
 pub mod audience_delete_permanent;
 pub mod audience_delete_with_lookalikes;
 pub mod audience_event_sources_invalid;
@@ -62,45 +67,82 @@ use crate::model::Request;
 use crate::model::context::{ContextIndex, Kind};
 use crate::rules::{FileContext, RuleMeta};
 
-pub use endpoint::{AdCall, Endpoint, Recognized};
+pub use endpoint::{AdCall, Endpoint, Recognized, Target};
 
-/// Every advertising request of a file with the endpoint it calls.
+/// How one advertising request of a file was recognized, kept once for all rules.
+struct Recognition {
+    request: usize,
+    /// `None`: a path of the API whose node type nothing tells.
+    target: Option<Target>,
+    account: Option<usize>,
+    object: Option<usize>,
+    /// Why no call of the catalog matches, and where.
+    no_endpoint: Option<(crate::loading::Span, String)>,
+}
+
+fn recognitions<'f>(file: &'f FileContext<'_>) -> &'f [Recognition] {
+    let requests = &file.model.requests;
+    file.advertising.calls.get_or_init(|| {
+        let index_of = |line: &crate::model::RequestLine, seg: Option<&crate::model::Segment>| {
+            seg.and_then(|s| line.segments.iter().position(|x| std::ptr::eq(x, s)))
+        };
+        requests
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let found = endpoint::recognize(r, file.context)?;
+                let (target, call, no_endpoint) = match found {
+                    Recognized::Call(t, call) => (Some(t), Some(call), None),
+                    Recognized::UnknownKind(call) => (None, Some(call), None),
+                    Recognized::NoEndpoint { span, reason, .. } => (None, None, Some((span, reason))),
+                };
+                Some(Recognition {
+                    request: i,
+                    target,
+                    account: call.as_ref().and_then(|c| index_of(c.line, c.account)),
+                    object: call.as_ref().and_then(|c| index_of(c.line, c.object)),
+                    no_endpoint,
+                })
+            })
+            .collect()
+    })
+}
+
+/// Every recognized advertising call of a file: its request, what it calls, its segments.
+pub fn graph_calls<'f>(
+    file: &'f FileContext<'_>,
+) -> impl Iterator<Item = (&'f Request<'f>, Target, AdCall<'f>)> {
+    let requests = &file.model.requests;
+    recognitions(file).iter().filter_map(move |c| {
+        let request = &requests[c.request];
+        let line = request.line()?;
+        let call = AdCall {
+            line,
+            account: c.account.map(|k| &line.segments[k]),
+            object: c.object.map(|k| &line.segments[k]),
+        };
+        Some((request, c.target?, call))
+    })
+}
+
+/// Every advertising request of a file that calls an operation of the reference
+/// documents, with that operation.
 pub fn calls<'f>(
     file: &'f FileContext<'_>,
 ) -> impl Iterator<Item = (&'f Request<'f>, Endpoint, AdCall<'f>)> {
+    graph_calls(file).filter_map(|(request, target, call)| Some((request, target.op?, call)))
+}
+
+/// Every advertising request that no call of the catalog matches, with the part of its
+/// request line that is wrong and why.
+pub fn unknown_endpoints<'f>(
+    file: &'f FileContext<'_>,
+) -> impl Iterator<Item = (&'f crate::model::RequestLine, crate::loading::Span, &'f str)> {
     let requests = &file.model.requests;
-    file.advertising
-        .calls
-        .get_or_init(|| {
-            let index_of = |line: &crate::model::RequestLine,
-                            seg: Option<&crate::model::Segment>| {
-                seg.and_then(|s| line.segments.iter().position(|x| std::ptr::eq(x, s)))
-            };
-            requests
-                .iter()
-                .enumerate()
-                .filter_map(|(i, r)| match endpoint::recognize(r, file.context)? {
-                    Recognized::Call(e, call) => Some(CachedCall {
-                        request: i,
-                        endpoint: e,
-                        account: index_of(call.line, call.account),
-                        object: index_of(call.line, call.object),
-                    }),
-                    _ => None,
-                })
-                .collect()
-        })
-        .iter()
-        .filter_map(move |c| {
-            let request = &requests[c.request];
-            let line = request.line()?;
-            let call = AdCall {
-                line,
-                account: c.account.map(|k| &line.segments[k]),
-                object: c.object.map(|k| &line.segments[k]),
-            };
-            Some((request, c.endpoint, call))
-        })
+    recognitions(file).iter().filter_map(move |c| {
+        let (span, reason) = c.no_endpoint.as_ref()?;
+        Some((requests[c.request].line()?, *span, reason.as_str()))
+    })
 }
 
 /// An advertising call as a rule's `check_call` sees it.
@@ -113,22 +155,15 @@ pub struct Call<'f> {
 /// What the advertising rules of one file share, computed once for all of them.
 #[derive(Default)]
 pub struct FileCache {
-    calls: OnceCell<Vec<CachedCall>>,
+    calls: OnceCell<Vec<Recognition>>,
     issues: OnceCell<Vec<params::Issue>>,
 }
 
-struct CachedCall {
-    request: usize,
-    endpoint: Endpoint,
-    account: Option<usize>,
-    object: Option<usize>,
-}
-
-/// The parameter-table findings of every advertising call of the file.
+/// The param findings of every advertising call of the file.
 fn param_issues<'f>(file: &'f FileContext<'_>) -> &'f [params::Issue] {
     file.advertising.issues.get_or_init(|| {
-        calls(file)
-            .flat_map(|(request, endpoint, _)| params::check_params(endpoint, request.params()))
+        graph_calls(file)
+            .flat_map(|(request, target, _)| params::check_call(target, request))
             .collect()
     })
 }

@@ -1,10 +1,17 @@
-//! The checker that walks a request's params against its operation's param table
-//! (compiled from `catalog/advertising/params.yaml`). Rules choose which of its findings
-//! they report.
+//! The checker that walks a request's params against its call: the graph's params (the
+//! vendor's specs, every call) and, for the operations the reference documents describe,
+//! their param tables (compiled from `catalog/advertising/params.yaml`), which add
+//! limits, refused values and rules of their own. Where the two disagree on a type or an
+//! enum, a value either accepts is accepted. Rules choose which findings they report.
 
 use crate::catalog::advertising::{COMMON, Op, ParamSpec, ParamType};
+use crate::catalog::graph::GraphCall;
 use crate::loading::{Entry, Node, Span, Value};
+use crate::model::{Method, Request};
 use crate::suggest::did_you_mean;
+
+use super::endpoint::Target;
+use super::graph_types;
 
 pub use crate::catalog::advertising::DEFAULT_RULE;
 
@@ -19,6 +26,8 @@ pub enum IssueKind {
     Unknown,
     /// Create takes it, the update list omits it.
     NotUpdatable,
+    /// The call requires it and the request does not give it.
+    Missing,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +36,9 @@ pub struct Issue {
     pub span: Span,
     pub message: String,
     pub help: Option<String>,
+    /// A type or enum judgement of the reference documents' tables, which the vendor's
+    /// specs may overrule (they accept the value): not a limit or a refused value.
+    pub graph_may_accept: bool,
 }
 
 /// Checks every param of a request against an endpoint's table.
@@ -45,6 +57,7 @@ pub fn check_params<'a>(op: Op, params: impl Iterator<Item = &'a Entry>) -> Vec<
                 if not_updatable {
                     issues.push(Issue {
                         kind: IssueKind::NotUpdatable,
+                        graph_may_accept: false,
                         span: entry.key_span,
                         message: format!("`{}` cannot be changed after creation", entry.key),
                         help: Some(format!(
@@ -63,6 +76,7 @@ pub fn check_params<'a>(op: Op, params: impl Iterator<Item = &'a Entry>) -> Vec<
                 };
                 issues.push(Issue {
                     kind: IssueKind::Unknown,
+                    graph_may_accept: false,
                     span: entry.key_span,
                     message: format!("unknown param `{}`", entry.key),
                     help: Some(help),
@@ -71,6 +85,111 @@ pub fn check_params<'a>(op: Op, params: impl Iterator<Item = &'a Entry>) -> Vec<
         }
     }
     issues
+}
+
+/// Checks every param of a recognized call: against the graph's params, and against the
+/// reference documents' table where the call is one of their operations; then the
+/// params the call requires.
+pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
+    let call = target.graph.get();
+    let seed = target.op.map(Op::params);
+    let mut issues = Vec::new();
+    for entry in request.params() {
+        let name = entry.key.as_str();
+        let graph_param = call.param(name);
+        if let Some(spec) = seed.and_then(|t| t.param(name)) {
+            let mut found = Vec::new();
+            check_value(spec, name, &entry.value, &mut found);
+            // Only a type that says something of values overrules the tables: the specs
+            // type numeric ids as strings, and objects without their keys.
+            let graph_accepts = || {
+                graph_param.filter(|p| p.ty.judges_values()).is_some_and(|p| {
+                    let mut g = Vec::new();
+                    graph_types::check(p.ty, name, &entry.value, &mut g);
+                    g.is_empty()
+                })
+            };
+            if found.iter().any(|i| i.graph_may_accept) && graph_accepts() {
+                found.retain(|i| !i.graph_may_accept);
+            }
+            issues.extend(found);
+            continue;
+        }
+        if let Some(p) = graph_param {
+            graph_types::check(p.ty, name, &entry.value, &mut issues);
+            continue;
+        }
+        if COMMON.contains(&name) || seed.is_some_and(|t| t.open) {
+            continue;
+        }
+        let seed_create = seed
+            .and_then(|t| t.create)
+            .is_some_and(|c| c.params().param(name).is_some());
+        let is_update = call.method == Method::Post && call.edge.is_empty();
+        if seed_create || (is_update && call.node.created_with(name)) {
+            issues.push(Issue {
+                kind: IssueKind::NotUpdatable,
+                span: entry.key_span,
+                message: format!("`{name}` cannot be changed after creation"),
+                help: Some(format!(
+                    "the update call does not take `{name}`; create a new object to change it"
+                )),
+                graph_may_accept: false,
+            });
+            continue;
+        }
+        let known = call
+            .params
+            .iter()
+            .map(|p| p.name)
+            .chain(seed.map(|t| t.known).unwrap_or_default().iter().copied());
+        let help = match did_you_mean(name, known) {
+            Some(s) => format!("did you mean `{s}`? ({})", source(call)),
+            None if call.params.is_empty() && seed.is_none_or(|t| t.known.is_empty()) => {
+                format!("{} takes no params", call.describe())
+            }
+            None => format!("{} lists no such param", source(call)),
+        };
+        issues.push(Issue {
+            kind: IssueKind::Unknown,
+            span: entry.key_span,
+            message: format!("unknown param `{name}` for {}", call.describe()),
+            help: Some(help),
+            graph_may_accept: false,
+        });
+    }
+    for p in call.params.iter().filter(|p| p.required) {
+        if request.param(p.name).is_some() {
+            continue;
+        }
+        // The reference documents' rules report these themselves (adset-name-missing).
+        if seed.and_then(|t| t.param(p.name)).is_some_and(|s| s.missing.is_some()) {
+            continue;
+        }
+        let span = request.params.map_or(request.line_span, |e| e.key_span);
+        issues.push(Issue {
+            kind: IssueKind::Missing,
+            span,
+            message: format!("{} requires `{}`", call.describe(), p.name),
+            help: Some(format!(
+                "add `{}` ({}); {}",
+                p.name,
+                p.ty.describe(),
+                source(call)
+            )),
+            graph_may_accept: false,
+        });
+    }
+    issues
+}
+
+/// Where the graph's params of a call come from, for help lines.
+fn source(call: &GraphCall) -> String {
+    format!(
+        "the Marketing API reference for {} (Graph API {})",
+        call.describe(),
+        crate::catalog::graph::GRAPH_VERSION
+    )
 }
 
 fn invalid(
@@ -85,6 +204,24 @@ fn invalid(
         span,
         message,
         help,
+        graph_may_accept: false,
+    });
+}
+
+/// A value of the wrong type or outside the table's enum.
+fn mismatch(
+    spec: &ParamSpec,
+    span: Span,
+    message: String,
+    help: Option<String>,
+    out: &mut Vec<Issue>,
+) {
+    out.push(Issue {
+        kind: IssueKind::Invalid { rule: spec.rule },
+        span,
+        message,
+        help,
+        graph_may_accept: true,
     });
 }
 
@@ -111,7 +248,7 @@ pub fn integer(node: &Node) -> Option<Result<i64, ()>> {
     }
 }
 
-fn is_datetime(text: &str) -> bool {
+pub fn is_datetime(text: &str) -> bool {
     let b = text.as_bytes();
     let digits =
         |r: std::ops::Range<usize>| r.clone().all(|i| b.get(i).is_some_and(u8::is_ascii_digit));
@@ -120,8 +257,11 @@ fn is_datetime(text: &str) -> bool {
 }
 
 fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) {
+    if graph_types::is_placeholder(node) {
+        return;
+    }
     let wrong_type = |expected: &str, out: &mut Vec<Issue>| {
-        invalid(
+        mismatch(
             spec,
             node.span,
             format!("`{name}` must be {expected}, not {}", node.kind_name()),
@@ -174,7 +314,7 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
             }
             // A number that is no integer (`90.5`, `1e3`) is not out of range: it is not
             // an integer at all.
-            Some(Err(())) if node.as_number_text().is_some_and(|t| !is_integer_text(t)) => invalid(
+            Some(Err(())) if node.as_number_text().is_some_and(|t| !is_integer_text(t)) => mismatch(
                 spec,
                 node.span,
                 format!(
@@ -232,6 +372,7 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
             if *open {
                 out.push(Issue {
                     kind: IssueKind::OutsideOpenEnum,
+                    graph_may_accept: true,
                     span: node.span,
                     message: format!(
                         "`{name}` `{text}` is not among the values the reference lists (it omits some)"
@@ -239,7 +380,7 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
                     help: Some(help),
                 });
             } else {
-                invalid(
+                mismatch(
                     spec,
                     node.span,
                     format!("`{name}` `{text}` is not a valid value"),
@@ -272,7 +413,7 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
                     }
                 }
             }
-            None if matches!(node.value, Value::String(_)) => invalid(
+            None if matches!(node.value, Value::String(_)) => mismatch(
                 spec,
                 node.span,
                 format!("`{name}` is a string that does not hold a JSON object"),
@@ -284,7 +425,7 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
         ParamType::JsonString => match &node.value {
             Value::EncodedJson { decoded, .. } if decoded.as_map().is_some() => {}
             Value::Map(_) => {}
-            Value::EncodedJson { decoded, .. } => invalid(
+            Value::EncodedJson { decoded, .. } => mismatch(
                 spec,
                 decoded.span,
                 format!(
@@ -305,7 +446,7 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
                 _ => false,
             };
             if !ok {
-                invalid(
+                mismatch(
                     spec,
                     node.span,
                     format!("`{name}` must be an ISO 8601 date-time or a UNIX timestamp"),

@@ -1,0 +1,237 @@
+//! A param's value against its type in the vendor's specs (the graph's `GType`): the
+//! checks every call of the Marketing API gets. Values are judged as the form-encoded
+//! API reads them: numbers may come as strings of digits, lists and objects as JSON, an
+//! object of a node type as a mapping or a JSON-encoded string.
+
+use crate::catalog::graph::{GType, enum_name, enum_values};
+use crate::loading::{Node, Value};
+use crate::suggest::did_you_mean;
+
+use super::params::{DEFAULT_RULE, Issue, IssueKind, integer, is_datetime};
+
+/// A value that stands for one the request is sent with (`${CAMPAIGN_ID}`, `$TOKEN`,
+/// `{{account_id}}`, `<ad set id>`): never judged.
+pub fn is_placeholder(node: &Node) -> bool {
+    let Some(text) = node.as_str() else {
+        return false;
+    };
+    let t = text.trim();
+    let wrapped = |open: &str, close: &str| {
+        t.len() > open.len() + close.len() && t.starts_with(open) && t.ends_with(close)
+    };
+    wrapped("${", "}")
+        || wrapped("{{", "}}")
+        || wrapped("<", ">")
+        || t.strip_prefix('$').is_some_and(|n| {
+            !n.is_empty()
+                && n.bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        })
+}
+
+fn issue(node: &Node, message: String, help: Option<String>) -> Issue {
+    Issue {
+        kind: IssueKind::Invalid { rule: DEFAULT_RULE },
+        span: node.span,
+        message,
+        help,
+        graph_may_accept: false,
+    }
+}
+
+/// The values of an enum as a help line: all of them when few, else a count.
+pub fn values_help(values: &[&str]) -> String {
+    if values.len() <= 12 {
+        format!("the values are {}", values.join(", "))
+    } else {
+        format!(
+            "the values are {}, ... ({} in all)",
+            values[..8].join(", "),
+            values.len()
+        )
+    }
+}
+
+/// Checks `node`, the value of param `name`, against `ty`.
+pub fn check(ty: GType, name: &str, node: &Node, out: &mut Vec<Issue>) {
+    if is_placeholder(node) {
+        return;
+    }
+    let wrong = |out: &mut Vec<Issue>| {
+        out.push(issue(
+            node,
+            format!(
+                "`{name}` must be {}, not {}",
+                ty.describe(),
+                node.kind_name()
+            ),
+            None,
+        ));
+    };
+    let resolved = node.resolved();
+    match ty {
+        GType::File | GType::Object => {}
+        GType::String => {
+            // Lists and mappings are sent JSON-encoded: the specs type many such params
+            // (an audience's `rule`) as strings.
+            if matches!(node.value, Value::Null) {
+                wrong(out);
+            }
+        }
+        GType::Int | GType::UInt => match integer(node) {
+            Some(Ok(v)) if ty == GType::UInt && v < 0 => out.push(issue(
+                node,
+                format!("`{name}` is {v}; the API takes an unsigned integer (0 or more)"),
+                None,
+            )),
+            Some(Ok(_)) => {}
+            Some(Err(())) if node.as_number_text().is_some_and(|t| t.contains(['.', 'e', 'E'])) => {
+                out.push(issue(
+                    node,
+                    format!(
+                        "`{name}` must be an integer, not {}",
+                        node.as_number_text().unwrap_or_default()
+                    ),
+                    None,
+                ))
+            }
+            Some(Err(())) => out.push(issue(
+                node,
+                format!("`{name}` is too large for a 64-bit integer"),
+                None,
+            )),
+            None => wrong(out),
+        },
+        GType::Float => {
+            let ok = match &node.value {
+                Value::Number(_) => true,
+                Value::String(s) => s.trim().parse::<f64>().is_ok_and(f64::is_finite),
+                _ => false,
+            };
+            if !ok {
+                wrong(out);
+            }
+        }
+        GType::Bool => {
+            let ok = node.as_bool().is_some()
+                || matches!(
+                    node.scalar_text().as_deref(),
+                    Some("true" | "false" | "0" | "1")
+                );
+            if !ok {
+                wrong(out);
+            }
+        }
+        GType::Datetime => {
+            let ok = match &node.value {
+                Value::Number(_) => node.as_i64().is_some(),
+                Value::String(s) => is_datetime(s.trim()),
+                _ => false,
+            };
+            if !ok {
+                out.push(issue(
+                    node,
+                    format!("`{name}` must be an ISO 8601 date-time or a UNIX timestamp"),
+                    Some("for example 2025-06-01T00:00:00+0000".into()),
+                ));
+            }
+        }
+        GType::Map => match &resolved.value {
+            Value::Map(_) => {}
+            // JSON that does not parse is reported by invalid-syntax, where it is one of
+            // the JSON-encoded params, or taken as the API would see it.
+            Value::String(s) if crate::loading::encoded::looks_like_json(s) => {}
+            _ => wrong(out),
+        },
+        GType::Node(_) => match &resolved.value {
+            Value::Map(_) | Value::String(_) | Value::Number(_) => {}
+            _ => wrong(out),
+        },
+        GType::List(item) => match &resolved.value {
+            Value::Seq(items) => {
+                for it in items {
+                    check(*item, name, it, out);
+                }
+            }
+            Value::String(s) if crate::loading::encoded::looks_like_json(s) => {}
+            // A comma-separated list of ids or names, as query strings carry them.
+            Value::String(_) | Value::Number(_)
+                if matches!(item, GType::String | GType::Int | GType::UInt) => {}
+            _ => wrong(out),
+        },
+        GType::Enum(e) => {
+            let Some(text) = resolved
+                .scalar_text()
+                .filter(|_| !matches!(resolved.value, Value::Null))
+            else {
+                wrong(out);
+                return;
+            };
+            let values = enum_values(e);
+            if values.binary_search(&text.as_ref()).is_ok() {
+                return;
+            }
+            let help = match did_you_mean(&text, values.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => values_help(values),
+            };
+            out.push(issue(
+                resolved,
+                format!("`{name}` `{text}` is not a valid value"),
+                Some(format!("{help} (the enum `{}`)", enum_name(e))),
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::graph::GNode;
+    use crate::loading::{Format, Limits, parse_text};
+    use crate::model::Method;
+
+    fn found(node: &str, method: Method, edge: &str, yaml: &str) -> Vec<String> {
+        let call = GNode::parse(node).unwrap().call(method, edge).unwrap().get();
+        let (mut docs, problems) = parse_text(yaml, Format::Yaml, &Limits::DEFAULT);
+        assert!(problems.is_empty());
+        if let Value::Map(entries) = &mut docs[0].value {
+            for e in entries {
+                crate::loading::encoded::decode_in_place(&mut e.value, yaml, &Limits::DEFAULT);
+            }
+        }
+        let mut out = Vec::new();
+        for e in docs[0].as_map().unwrap() {
+            let p = call.param(&e.key).unwrap();
+            check(p.ty, &e.key, &e.value, &mut out);
+        }
+        out.iter()
+            .map(|i| format!("{} @ {}", i.message, &yaml[i.span.range()]))
+            .collect()
+    }
+
+    #[test]
+    fn campaign_create_types() {
+        let ok = "name: Spring\nspecial_ad_categories: [NONE]\nspend_cap: \"10000\"\nobjective: OUTCOME_SALES\nstatus: PAUSED\nis_skadnetwork_attribution: false\n";
+        assert_eq!(
+            found("ad_account", Method::Post, "campaigns", ok),
+            Vec::<String>::new()
+        );
+        let bad = "special_ad_categories: [HOUSNG]\nobjective: SALES\nspend_cap: 1.5\nstatus: ~\n";
+        let f = found("ad_account", Method::Post, "campaigns", bad);
+        assert_eq!(f.len(), 4, "{f:?}");
+        assert!(f[0].ends_with("@ HOUSNG"), "{f:?}");
+        assert!(f[1].contains("`objective` `SALES`"), "{f:?}");
+        assert!(f[2].contains("must be an integer"), "{f:?}");
+    }
+
+    #[test]
+    fn json_in_strings_and_placeholders() {
+        let yaml = "special_ad_categories: '[\"NONE\"]'\nspend_cap: ${CAP}\n";
+        assert!(found("ad_account", Method::Post, "campaigns", yaml).is_empty());
+        let yaml = "special_ad_categories: '[\"NONE\", \"NOPE\"]'\n";
+        let f = found("ad_account", Method::Post, "campaigns", yaml);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].ends_with("@ \"NOPE\""), "{f:?}");
+    }
+}
