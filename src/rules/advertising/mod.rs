@@ -3,6 +3,8 @@
 
 pub mod endpoint;
 pub mod field_list;
+#[cfg(test)]
+mod graph_catalog_test;
 pub mod graph_types;
 pub mod params;
 pub mod versions;

@@ -100,17 +100,31 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
         if let Some(spec) = seed.and_then(|t| t.param(name)) {
             let mut found = Vec::new();
             check_value(spec, name, &entry.value, &mut found);
-            // Only a type that says something of values overrules the tables: the specs
-            // type numeric ids as strings, and objects without their keys.
-            let graph_accepts = || {
-                graph_param.filter(|p| p.ty.judges_values()).is_some_and(|p| {
-                    let mut g = Vec::new();
-                    graph_types::check(p.ty, name, &entry.value, &mut g);
-                    g.is_empty()
-                })
-            };
-            if found.iter().any(|i| i.graph_may_accept) && graph_accepts() {
-                found.retain(|i| !i.graph_may_accept);
+            // Only a type that says something of values takes part: the specs type
+            // numeric ids as strings and objects without their keys, the tables many
+            // lists as lists of strings.
+            let graph = graph_param.filter(|p| p.ty.judges_values()).map(|p| {
+                let mut g = Vec::new();
+                graph_types::check(p.ty, name, &entry.value, &mut g);
+                g
+            });
+            match graph {
+                // Accepted by the specs: the tables' type and enum judgements yield.
+                Some(g) if g.is_empty() => found.retain(|i| !i.graph_may_accept),
+                // Refused by both, or judged by the specs alone: an enum the tables call
+                // incomplete is no excuse, and the specs' findings stand where the tables
+                // have none at the same place.
+                Some(g) => {
+                    let tables_judge = judges_values(spec);
+                    found.retain(|i| i.kind != IssueKind::OutsideOpenEnum);
+                    for issue in g {
+                        let covered = found.iter().any(|f| f.span == issue.span);
+                        if !covered && (!tables_judge || spec_is_open_enum(spec)) {
+                            found.push(issue);
+                        }
+                    }
+                }
+                None => {}
             }
             issues.extend(found);
             continue;
@@ -181,6 +195,29 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
         });
     }
     issues
+}
+
+/// Whether a table's type tells valid values from invalid ones (an enum, a number, a
+/// boolean, a date, or a list of them), rather than taking any string.
+fn judges_values(spec: &ParamSpec) -> bool {
+    match &spec.ty {
+        ParamType::List(item) => judges_values(item),
+        ParamType::Enum { .. }
+        | ParamType::Int { .. }
+        | ParamType::Bool
+        | ParamType::Datetime
+        | ParamType::NumericString => true,
+        _ => false,
+    }
+}
+
+/// An enum whose list the reference says is incomplete.
+fn spec_is_open_enum(spec: &ParamSpec) -> bool {
+    match &spec.ty {
+        ParamType::List(item) => spec_is_open_enum(item),
+        ParamType::Enum { open, .. } => *open,
+        _ => false,
+    }
 }
 
 /// Where the graph's params of a call come from, for help lines.
