@@ -48,8 +48,13 @@ pub fn diagnostics_with_rates(
 /// The texts that `rule`'s diagnostics point at, on a YAML request file linted with the
 /// default config.
 pub fn spans(rule: &str, context_yaml: &str, yaml: &str) -> Vec<String> {
-    diagnostics(rule, Config::defaults(PathBuf::from(".")), context_yaml, yaml)
-        .iter()
-        .map(|d| yaml[d.span.range()].to_string())
-        .collect()
+    diagnostics(
+        rule,
+        Config::defaults(PathBuf::from(".")),
+        context_yaml,
+        yaml,
+    )
+    .iter()
+    .map(|d| yaml[d.span.range()].to_string())
+    .collect()
 }

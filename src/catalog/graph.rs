@@ -193,7 +193,12 @@ impl GType {
     pub fn judges_values(self) -> bool {
         matches!(
             self.item(),
-            GType::Int | GType::UInt | GType::Float | GType::Bool | GType::Datetime | GType::Enum(_)
+            GType::Int
+                | GType::UInt
+                | GType::Float
+                | GType::Bool
+                | GType::Datetime
+                | GType::Enum(_)
         )
     }
 

@@ -37,7 +37,11 @@ impl Kind {
         (Kind::CustomAudiences, "custom_audiences", "custom_audience"),
         (Kind::AdSets, "ad_sets", "ad_set"),
         (Kind::Campaigns, "campaigns", "campaign"),
-        (Kind::CustomConversions, "custom_conversions", "custom_conversion"),
+        (
+            Kind::CustomConversions,
+            "custom_conversions",
+            "custom_conversion",
+        ),
         (Kind::Ads, "ads", "ad"),
         (Kind::AdCreatives, "ad_creatives", "ad_creative"),
         (Kind::AdsPixels, "ads_pixels", "ads_pixel"),

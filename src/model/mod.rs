@@ -38,10 +38,10 @@ pub const FILE_KEYS: &[&str] = &["requests", "token", "api-version", "name", "de
 /// Params that the form-encoded advertising API takes as JSON-encoded strings: invalid
 /// JSON in them is reported.
 pub use crate::catalog::advertising::JSON_ENCODED as JSON_ENCODED_PARAMS;
+use crate::catalog::codehost::{ApiVersion, VERSIONS};
 /// What an advertising path that names an object by id addresses (`object:`): any node
 /// type of the Marketing API graph, in snake_case (`campaign`, `ad_set`, `ad_creative`).
 pub use crate::catalog::graph::GNode as ObjectKind;
-use crate::catalog::codehost::{ApiVersion, VERSIONS};
 
 const OBJECT_HELP: &str = "name a node type of the Marketing API in snake_case, such as `campaign`, `ad_set`, `ad`, `ad_creative` or `custom_audience`";
 

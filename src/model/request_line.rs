@@ -325,7 +325,9 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
         .map(|h| h.split(['/', '?', '#']).next().unwrap_or(""));
     let api = if version.is_some()
         || host.is_some_and(is_graph_host)
-        || segments.first().is_some_and(|s| starts_advertising_path(&s.text))
+        || segments
+            .first()
+            .is_some_and(|s| starts_advertising_path(&s.text))
     {
         Api::Advertising
     } else {
@@ -512,8 +514,14 @@ mod tests {
             ("POST /act_123/campaigns", Api::Advertising),
             ("GET /120210000000000001/insights", Api::Advertising),
             ("GET /123_456", Api::Advertising),
-            ("GET https://graph.facebook.com/me/adaccounts", Api::Advertising),
-            ("GET https://graph.facebook.com:443/v25.0/act_1", Api::Advertising),
+            (
+                "GET https://graph.facebook.com/me/adaccounts",
+                Api::Advertising,
+            ),
+            (
+                "GET https://graph.facebook.com:443/v25.0/act_1",
+                Api::Advertising,
+            ),
             ("GET /repos/acme/web", Api::CodeHosting),
             ("GET /act_x/campaigns", Api::CodeHosting),
             ("GET https://api.example.com/user", Api::CodeHosting),

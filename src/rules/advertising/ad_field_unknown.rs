@@ -59,7 +59,8 @@ impl Walk<'_> {
             if !is_name(name) {
                 continue;
             }
-            let known = name == "id" || node.field(name).is_some() || node.edge_returns(name).is_some();
+            let known =
+                name == "id" || node.field(name).is_some() || node.edge_returns(name).is_some();
             if !known && judge_top {
                 let edges = node
                     .calls()

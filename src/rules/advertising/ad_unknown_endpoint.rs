@@ -2,7 +2,6 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-
 pub struct AdUnknownEndpoint;
 
 static META: RuleMeta = RuleMeta {

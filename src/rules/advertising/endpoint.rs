@@ -7,8 +7,8 @@
 
 use crate::catalog::advertising::{COMMON, Node};
 use crate::catalog::graph::{self, GCallId, GNode};
-use crate::model::context::{ContextIndex, Kind as ContextKind};
 use crate::loading::Span;
+use crate::model::context::{ContextIndex, Kind as ContextKind};
 use crate::model::{Method, Request, RequestLine, Segment};
 use crate::suggest::did_you_mean;
 
@@ -89,13 +89,7 @@ pub fn recognize<'r>(request: &'r Request<'_>, context: &ContextIndex) -> Option
         None => &line.segments[..],
     };
     let method = line.method;
-    let no_at = |span: Span, reason: String| {
-        Some(Recognized::NoEndpoint {
-            line,
-            span,
-            reason,
-        })
-    };
+    let no_at = |span: Span, reason: String| Some(Recognized::NoEndpoint { line, span, reason });
     let no = |reason: String| no_at(line.path_span, reason);
     let wrong_method = |reason: String| no_at(line.method_span, reason);
     let call = |account, object| AdCall {

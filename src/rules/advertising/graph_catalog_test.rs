@@ -102,7 +102,11 @@ fn every_call_with_its_required_params_is_recognized_and_clean() {
             Ok((_, issues)) => {
                 let wrong: Vec<String> = issues.iter().map(|i| i.message.clone()).collect();
                 if !wrong.is_empty() {
-                    failures.push(format!("{} ({}): {wrong:?}", call.describe(), call.node.name()));
+                    failures.push(format!(
+                        "{} ({}): {wrong:?}",
+                        call.describe(),
+                        call.node.name()
+                    ));
                 }
             }
             Err(e) => failures.push(format!("{} ({}): {e}", call.describe(), call.node.name())),

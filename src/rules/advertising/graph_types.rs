@@ -85,7 +85,11 @@ pub fn check(ty: GType, name: &str, node: &Node, out: &mut Vec<Issue>) {
                 None,
             )),
             Some(Ok(_)) => {}
-            Some(Err(())) if node.as_number_text().is_some_and(|t| t.contains(['.', 'e', 'E'])) => {
+            Some(Err(()))
+                if node
+                    .as_number_text()
+                    .is_some_and(|t| t.contains(['.', 'e', 'E'])) =>
+            {
                 out.push(issue(
                     node,
                     format!(
@@ -192,7 +196,11 @@ mod tests {
     use crate::model::Method;
 
     fn found(node: &str, method: Method, edge: &str, yaml: &str) -> Vec<String> {
-        let call = GNode::parse(node).unwrap().call(method, edge).unwrap().get();
+        let call = GNode::parse(node)
+            .unwrap()
+            .call(method, edge)
+            .unwrap()
+            .get();
         let (mut docs, problems) = parse_text(yaml, Format::Yaml, &Limits::DEFAULT);
         assert!(problems.is_empty());
         if let Value::Map(entries) = &mut docs[0].value {

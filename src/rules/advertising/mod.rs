@@ -96,7 +96,9 @@ fn recognitions<'f>(file: &'f FileContext<'_>) -> &'f [Recognition] {
                 let (target, call, no_endpoint) = match found {
                     Recognized::Call(t, call) => (Some(t), Some(call), None),
                     Recognized::UnknownKind(call) => (None, Some(call), None),
-                    Recognized::NoEndpoint { span, reason, .. } => (None, None, Some((span, reason))),
+                    Recognized::NoEndpoint { span, reason, .. } => {
+                        (None, None, Some((span, reason)))
+                    }
                 };
                 Some(Recognition {
                     request: i,

@@ -162,7 +162,11 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
             None if call.params.is_empty() && seed.is_none_or(|t| t.known.is_empty()) => {
                 format!("{} takes no params", call.describe())
             }
-            None => format!("{} lists no such param", source(call)),
+            None => format!(
+                "Meta's Marketing API reference lists no such param for {} (Graph API {})",
+                call.describe(),
+                crate::catalog::graph::GRAPH_VERSION
+            ),
         };
         issues.push(Issue {
             kind: IssueKind::Unknown,
@@ -177,7 +181,10 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
             continue;
         }
         // The reference documents' rules report these themselves (adset-name-missing).
-        if seed.and_then(|t| t.param(p.name)).is_some_and(|s| s.missing.is_some()) {
+        if seed
+            .and_then(|t| t.param(p.name))
+            .is_some_and(|s| s.missing.is_some())
+        {
             continue;
         }
         let span = request.params.map_or(request.line_span, |e| e.key_span);
@@ -186,7 +193,7 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
             span,
             message: format!("{} requires `{}`", call.describe(), p.name),
             help: Some(format!(
-                "add `{}` ({}); {}",
+                "add `{}`, {} ({})",
                 p.name,
                 p.ty.describe(),
                 source(call)
@@ -223,7 +230,7 @@ fn spec_is_open_enum(spec: &ParamSpec) -> bool {
 /// Where the graph's params of a call come from, for help lines.
 fn source(call: &GraphCall) -> String {
     format!(
-        "the Marketing API reference for {} (Graph API {})",
+        "Meta's Marketing API reference, {}, Graph API {}",
         call.describe(),
         crate::catalog::graph::GRAPH_VERSION
     )
@@ -351,16 +358,18 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
             }
             // A number that is no integer (`90.5`, `1e3`) is not out of range: it is not
             // an integer at all.
-            Some(Err(())) if node.as_number_text().is_some_and(|t| !is_integer_text(t)) => mismatch(
-                spec,
-                node.span,
-                format!(
-                    "`{name}` must be an integer, not {}",
-                    node.as_number_text().unwrap_or_default()
-                ),
-                None,
-                out,
-            ),
+            Some(Err(())) if node.as_number_text().is_some_and(|t| !is_integer_text(t)) => {
+                mismatch(
+                    spec,
+                    node.span,
+                    format!(
+                        "`{name}` must be an integer, not {}",
+                        node.as_number_text().unwrap_or_default()
+                    ),
+                    None,
+                    out,
+                )
+            }
             Some(Err(())) => invalid(
                 spec,
                 node.span,
