@@ -7,27 +7,8 @@ use crate::catalog::graph::{GType, enum_name, enum_values};
 use crate::loading::{Node, Value};
 use crate::suggest::did_you_mean;
 
-use super::params::{DEFAULT_RULE, Issue, IssueKind, integer, is_datetime};
-
-/// A value that stands for one the request is sent with (`${CAMPAIGN_ID}`, `$TOKEN`,
-/// `{{account_id}}`, `<ad set id>`): never judged.
-pub fn is_placeholder(node: &Node) -> bool {
-    let Some(text) = node.as_str() else {
-        return false;
-    };
-    let t = text.trim();
-    let wrapped = |open: &str, close: &str| {
-        t.len() > open.len() + close.len() && t.starts_with(open) && t.ends_with(close)
-    };
-    wrapped("${", "}")
-        || wrapped("{{", "}}")
-        || wrapped("<", ">")
-        || t.strip_prefix('$').is_some_and(|n| {
-            !n.is_empty()
-                && n.bytes()
-                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
-        })
-}
+use super::values::{Issue, IssueKind, integer, is_datetime, is_placeholder};
+use crate::catalog::advertising::DEFAULT_RULE;
 
 fn issue(node: &Node, message: String, help: Option<String>) -> Issue {
     Issue {

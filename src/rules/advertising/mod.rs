@@ -7,6 +7,7 @@ pub mod field_list;
 mod graph_catalog_test;
 pub mod graph_types;
 pub mod params;
+pub mod values;
 pub mod versions;
 
 pub mod ad_field_unknown;

@@ -12,34 +12,10 @@ use crate::suggest::did_you_mean;
 
 use super::endpoint::Target;
 use super::graph_types;
+pub use super::values::{Issue, IssueKind, integer, is_datetime};
+use super::values::{is_integer_text, is_placeholder};
 
 pub use crate::catalog::advertising::DEFAULT_RULE;
-
-/// What the checker found about one param.
-#[derive(Debug, Clone, PartialEq)]
-pub enum IssueKind {
-    /// Wrong type, not in the enum, out of range, too long: reported by `rule`.
-    Invalid { rule: &'static str },
-    /// A value outside an enum whose list the seed says is incomplete.
-    OutsideOpenEnum,
-    /// The endpoint's table does not list the param.
-    Unknown,
-    /// Create takes it, the update list omits it.
-    NotUpdatable,
-    /// The call requires it and the request does not give it.
-    Missing,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Issue {
-    pub kind: IssueKind,
-    pub span: Span,
-    pub message: String,
-    pub help: Option<String>,
-    /// A type or enum judgement of the reference documents' tables, which the vendor's
-    /// specs may overrule (they accept the value): not a limit or a refused value.
-    pub graph_may_accept: bool,
-}
 
 /// Checks every param of a request against an endpoint's table.
 pub fn check_params<'a>(op: Op, params: impl Iterator<Item = &'a Entry>) -> Vec<Issue> {
@@ -269,39 +245,8 @@ fn mismatch(
     });
 }
 
-/// Whether a number as written is an integer (digits, with a sign).
-fn is_integer_text(text: &str) -> bool {
-    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-}
-
-/// An integer as the API reads a form field: a number, or a string of digits.
-pub fn integer(node: &Node) -> Option<Result<i64, ()>> {
-    match &node.value {
-        Value::Number(_) => Some(node.as_i64().ok_or(())),
-        Value::String(s) => {
-            let t = s.trim();
-            let digits = t.strip_prefix('-').unwrap_or(t);
-            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                Some(t.parse().map_err(|_| ()))
-            } else {
-                None
-            }
-        }
-        _ => None,
-    }
-}
-
-pub fn is_datetime(text: &str) -> bool {
-    let b = text.as_bytes();
-    let digits =
-        |r: std::ops::Range<usize>| r.clone().all(|i| b.get(i).is_some_and(u8::is_ascii_digit));
-    (b.len() >= 10 && digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10))
-        || (!text.is_empty() && text.bytes().all(|c| c.is_ascii_digit()))
-}
-
 fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) {
-    if graph_types::is_placeholder(node) {
+    if is_placeholder(node) {
         return;
     }
     let wrong_type = |expected: &str, out: &mut Vec<Issue>| {

@@ -1,0 +1,81 @@
+//! What the param checkers find, and how the API reads a form field's value: shared by
+//! the checks of the reference documents' tables and of the vendor's specs.
+
+use crate::loading::{Node, Span, Value};
+
+/// What the checker found about one param.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IssueKind {
+    /// Wrong type, not in the enum, out of range, too long: reported by `rule`.
+    Invalid { rule: &'static str },
+    /// A value outside an enum whose list the seed says is incomplete.
+    OutsideOpenEnum,
+    /// The endpoint's table does not list the param.
+    Unknown,
+    /// Create takes it, the update list omits it.
+    NotUpdatable,
+    /// The call requires it and the request does not give it.
+    Missing,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Issue {
+    pub kind: IssueKind,
+    pub span: Span,
+    pub message: String,
+    pub help: Option<String>,
+    /// A type or enum judgement of the reference documents' tables, which the vendor's
+    /// specs may overrule (they accept the value): not a limit or a refused value.
+    pub graph_may_accept: bool,
+}
+
+/// Whether a number as written is an integer (digits, with a sign).
+pub fn is_integer_text(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// An integer as the API reads a form field: a number, or a string of digits.
+pub fn integer(node: &Node) -> Option<Result<i64, ()>> {
+    match &node.value {
+        Value::Number(_) => Some(node.as_i64().ok_or(())),
+        Value::String(s) => {
+            let t = s.trim();
+            let digits = t.strip_prefix('-').unwrap_or(t);
+            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                Some(t.parse().map_err(|_| ()))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+pub fn is_datetime(text: &str) -> bool {
+    let b = text.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| r.clone().all(|i| b.get(i).is_some_and(u8::is_ascii_digit));
+    (b.len() >= 10 && digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10))
+        || (!text.is_empty() && text.bytes().all(|c| c.is_ascii_digit()))
+}
+
+/// A value that stands for one the request is sent with (`${CAMPAIGN_ID}`, `$TOKEN`,
+/// `{{account_id}}`, `<ad set id>`): never judged.
+pub fn is_placeholder(node: &Node) -> bool {
+    let Some(text) = node.as_str() else {
+        return false;
+    };
+    let t = text.trim();
+    let wrapped = |open: &str, close: &str| {
+        t.len() > open.len() + close.len() && t.starts_with(open) && t.ends_with(close)
+    };
+    wrapped("${", "}")
+        || wrapped("{{", "}}")
+        || wrapped("<", ">")
+        || t.strip_prefix('$').is_some_and(|n| {
+            !n.is_empty()
+                && n.bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        })
+}
