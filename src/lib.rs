@@ -15,6 +15,7 @@ pub mod loading;
 pub mod model;
 pub mod redact;
 pub mod reports;
+pub mod catalog_docs;
 pub mod rule_docs;
 pub mod rules;
 pub mod schema;

@@ -160,24 +160,30 @@ fn broken_tables_fail_with_file_and_line() {
     }
 }
 
-/// The code-hosting generator gives the committed endpoints.tsv from the vendor files
-/// (it is deterministic: rows sorted, nothing from the clock or the environment).
+/// The generators give the committed tables from the vendor files (they are
+/// deterministic: rows sorted, nothing from the clock or the environment): the
+/// code-hosting endpoints.tsv and the advertising graph/.
 #[test]
-fn codehost_generator_output_is_committed() {
-    let out = match Command::new("python3")
-        .arg(root().join("catalog/codehost/generate.py"))
-        .arg("--check")
-        .output()
-    {
-        Ok(out) => out,
-        Err(e) => {
-            eprintln!("skipped: python3 cannot run ({e})");
-            return;
-        }
-    };
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+fn generator_output_is_committed() {
+    for generator in [
+        "catalog/codehost/generate.py",
+        "catalog/advertising/generate.py",
+    ] {
+        let out = match Command::new("python3")
+            .arg(root().join(generator))
+            .arg("--check")
+            .output()
+        {
+            Ok(out) => out,
+            Err(e) => {
+                eprintln!("skipped: python3 cannot run ({e})");
+                return;
+            }
+        };
+        assert!(
+            out.status.success(),
+            "{generator}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }

@@ -50,3 +50,29 @@ fn rule_pages_are_generated_from_the_metadata() {
         stale.join(", ")
     );
 }
+
+/// The Marketing API catalog reference is generated from the compiled catalog.
+#[test]
+fn catalog_reference_is_generated_from_the_catalog() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let update = std::env::var_os("UPDATE_DOCS").is_some();
+    let mut stale = Vec::new();
+    for (name, text) in [
+        ("marketing-api-catalog.md", reqlint::catalog_docs::catalog_page()),
+        ("marketing-api-enums.md", reqlint::catalog_docs::enums_page()),
+    ] {
+        let path = root.join("docs").join(name);
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            if update {
+                std::fs::write(&path, text).unwrap();
+            } else {
+                stale.push(name);
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "docs/ is stale; run `UPDATE_DOCS=1 cargo test --test docs`: {}",
+        stale.join(", ")
+    );
+}
