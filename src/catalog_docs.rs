@@ -20,7 +20,11 @@ fn short(ty: GType) -> String {
         GType::Object => "object".into(),
         GType::Map => "map".into(),
         GType::List(inner) => format!("list of {}", short(*inner)),
-        GType::Enum(e) => format!("[{}](marketing-api-enums.md#{})", enum_name(e), enum_name(e)),
+        GType::Enum(e) => format!(
+            "[{}](marketing-api-enums.md#{})",
+            enum_name(e),
+            enum_name(e)
+        ),
         GType::Node(n) => n.info().spec.to_string(),
     }
 }
@@ -41,7 +45,10 @@ pub fn catalog_page() -> String {
          [the enum list](marketing-api-enums.md).\n",
         GNode::all().count()
     );
-    let _ = writeln!(out, "## Calls\n\n| call | returns | params |\n|---|---|---|");
+    let _ = writeln!(
+        out,
+        "## Calls\n\n| call | returns | params |\n|---|---|---|"
+    );
     for node in GNode::all() {
         for c in node.calls() {
             let call = c.get();

@@ -6,6 +6,7 @@
 //! [`catalog`] holds the APIs' tables, compiled from `catalog/` at build time.
 
 pub mod catalog;
+pub mod catalog_docs;
 pub mod cli;
 pub mod diagnostic;
 pub mod engine;
@@ -15,7 +16,6 @@ pub mod loading;
 pub mod model;
 pub mod redact;
 pub mod reports;
-pub mod catalog_docs;
 pub mod rule_docs;
 pub mod rules;
 pub mod schema;

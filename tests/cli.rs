@@ -1395,3 +1395,33 @@ fn human_header_is_the_diagnostics_position() {
     );
     assert!(run.stdout.contains("☞ token given here"), "{}", run.stdout);
 }
+
+/// A version newer than the catalog is said once per run, at the first such call in the
+/// order of the files' paths, whatever the number of threads; the summary counts it once.
+#[test]
+fn newer_version_is_said_once_per_run() {
+    let dir = project("");
+    let newer = "request: GET /v26.0/act_1/campaigns?fields=name\n";
+    for name in ["b.req.yaml", "a.req.yaml", "c/d.req.yaml"] {
+        write(dir.path(), name, newer);
+    }
+    for threads in ["1", "2"] {
+        let run = reqlint(
+            dir.path(),
+            &["check", ".", "--format", "json", "--threads", threads],
+        );
+        assert_eq!(
+            only(&run, "ad-version-newer-than-catalog"),
+            vec![(
+                "a.req.yaml".to_string(),
+                "ad-version-newer-than-catalog".to_string(),
+                "info".to_string(),
+                1,
+                15
+            )],
+            "{}",
+            run.stdout
+        );
+        assert_eq!(run.json()["summary"]["infos"], 1, "{}", run.stdout);
+    }
+}

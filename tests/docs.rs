@@ -58,8 +58,14 @@ fn catalog_reference_is_generated_from_the_catalog() {
     let update = std::env::var_os("UPDATE_DOCS").is_some();
     let mut stale = Vec::new();
     for (name, text) in [
-        ("marketing-api-catalog.md", reqlint::catalog_docs::catalog_page()),
-        ("marketing-api-enums.md", reqlint::catalog_docs::enums_page()),
+        (
+            "marketing-api-catalog.md",
+            reqlint::catalog_docs::catalog_page(),
+        ),
+        (
+            "marketing-api-enums.md",
+            reqlint::catalog_docs::enums_page(),
+        ),
     ] {
         let path = root.join("docs").join(name);
         if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {

@@ -106,7 +106,21 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
             continue;
         }
         if let Some(p) = graph_param {
-            graph_types::check(p.ty, name, &entry.value, &mut issues);
+            let mut g = Vec::new();
+            graph_types::check(p.ty, name, &entry.value, &mut g);
+            // An update the specs let change what the reference's update list omits
+            // (an audience's retention_days): the reference's limits of create still hold.
+            let create = seed
+                .and_then(|t| t.create)
+                .and_then(|c| c.params().param(name));
+            if let Some(spec) = create {
+                let mut limits = Vec::new();
+                check_value(spec, name, &entry.value, &mut limits);
+                limits.retain(|i| !i.graph_may_accept);
+                g.retain(|gi| !limits.iter().any(|l| l.span == gi.span));
+                issues.extend(limits);
+            }
+            issues.extend(g);
             continue;
         }
         if COMMON.contains(&name) || seed.is_some_and(|t| t.open) {
