@@ -79,8 +79,13 @@ fn methods(list: &[Method]) -> String {
     }
 }
 
-/// Recognizes an advertising request; `None` for any other request.
-pub fn recognize<'r>(request: &'r Request<'_>, context: &ContextIndex) -> Option<Recognized<'r>> {
+/// Recognizes an advertising request; `None` for any other request. `suggest`: look for
+/// the closest edge of a path no call matches (a file bounds how often it searches).
+pub fn recognize<'r>(
+    request: &'r Request<'_>,
+    context: &ContextIndex,
+    suggest: bool,
+) -> Option<Recognized<'r>> {
     let line = request
         .line()
         .filter(|l| l.api == crate::model::Api::Advertising)?;
@@ -132,6 +137,7 @@ pub fn recognize<'r>(request: &'r Request<'_>, context: &ContextIndex) -> Option
                 return no_at(
                     edge.span,
                     unknown_edge(
+                        suggest,
                     "/act_<id>",
                         &edge.text,
                         graph::edge_names(true),
@@ -152,11 +158,12 @@ pub fn recognize<'r>(request: &'r Request<'_>, context: &ContextIndex) -> Option
             let Some(with_edge) = graph::edge_calls(false, &edge.text) else {
                 let reason = match object_node(request, &id.text, context) {
                     Some(node) => unknown_edge(
+                        suggest,
                         &format!("/<{} id>", node.name()),
                         &edge.text,
                         node.calls().map(|c| c.get().edge),
                     ),
-                    None => unknown_edge("/<id>", &edge.text, graph::edge_names(false)),
+                    None => unknown_edge(suggest, "/<id>", &edge.text, graph::edge_names(false)),
                 };
                 return no_at(edge.span, reason);
             };
@@ -173,6 +180,7 @@ pub fn recognize<'r>(request: &'r Request<'_>, context: &ContextIndex) -> Option
                     None => no_at(
                         edge.span,
                         unknown_edge(
+                        suggest,
                             &format!("/<{} id>", node.name()),
                             &edge.text,
                             node.calls().map(|c| c.get().edge),
@@ -238,8 +246,18 @@ pub fn recognize<'r>(request: &'r Request<'_>, context: &ContextIndex) -> Option
 }
 
 /// The help for an edge the catalog does not have.
-fn unknown_edge<'a>(prefix: &str, edge: &str, names: impl Iterator<Item = &'a str>) -> String {
-    match did_you_mean(edge, names.filter(|n| !n.is_empty())) {
+fn unknown_edge<'a>(
+    suggest: bool,
+    prefix: &str,
+    edge: &str,
+    names: impl Iterator<Item = &'a str>,
+) -> String {
+    let closest = if suggest {
+        did_you_mean(edge, names.filter(|n| !n.is_empty()))
+    } else {
+        None
+    };
+    match closest {
         Some(s) => format!("did you mean `{prefix}/{s}`? No `{prefix}/{edge}` is in the catalog"),
         None => format!("the catalog lists no `{prefix}/{edge}` edge"),
     }
@@ -375,7 +393,7 @@ mod tests {
         model
             .requests
             .iter()
-            .map(|r| match recognize(r, context) {
+            .map(|r| match recognize(r, context, true) {
                 Some(Recognized::Call(t, _)) => match t.op {
                     Some(op) => op.name().to_string(),
                     None => t.graph.get().describe(),

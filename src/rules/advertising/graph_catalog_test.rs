@@ -78,7 +78,7 @@ fn lint(text: &str) -> Result<(GCallId, Vec<super::params::Issue>), String> {
     let model = FileModel::build(&docs, text);
     let context = ContextIndex::default();
     let r = &model.requests[0];
-    match recognize(r, &context) {
+    match recognize(r, &context, true) {
         Some(Recognized::Call(target, _)) => Ok((target.graph, check_call(target, r))),
         Some(Recognized::UnknownKind(_)) => Err("unknown kind".into()),
         Some(Recognized::NoEndpoint { reason, .. }) => Err(format!("no endpoint: {reason}")),

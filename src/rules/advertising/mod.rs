@@ -83,17 +83,26 @@ struct Recognition {
     no_endpoint: Option<(crate::loading::Span, String)>,
 }
 
+/// How many paths of a file get a "did you mean" edge.
+const MAX_EDGE_SEARCHES: usize = 200;
+
 fn recognitions<'f>(file: &'f FileContext<'_>) -> &'f [Recognition] {
     let requests = &file.model.requests;
     file.advertising.calls.get_or_init(|| {
         let index_of = |line: &crate::model::RequestLine, seg: Option<&crate::model::Segment>| {
             seg.and_then(|s| line.segments.iter().position(|x| std::ptr::eq(x, s)))
         };
+        // A file of many misspelt paths must stay linear: the closest edge is looked
+        // for in the first few only.
+        let mut searches = 0;
         requests
             .iter()
             .enumerate()
             .filter_map(|(i, r)| {
-                let found = endpoint::recognize(r, file.context)?;
+                let found = endpoint::recognize(r, file.context, searches < MAX_EDGE_SEARCHES)?;
+                if matches!(found, Recognized::NoEndpoint { .. }) {
+                    searches += 1;
+                }
                 let (target, call, no_endpoint) = match found {
                     Recognized::Call(t, call) => (Some(t), Some(call), None),
                     Recognized::UnknownKind(call) => (None, Some(call), None),
