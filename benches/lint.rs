@@ -64,6 +64,25 @@ params:
   prefill: false
 "#;
 
+/// Calls of the whole Marketing API: campaigns, ads, insights, reads with expansions.
+const MARKETING: &str = "requests:
+  - request: POST /v25.0/act_1234567890/campaigns
+    params: {name: Spring sale, objective: OUTCOME_SALES, special_ad_categories: [], status: PAUSED}
+  - request: POST /v25.0/act_1234567890/ads
+    params: {name: Carousel, adset_id: \"23851000000000001\", creative: {creative_id: \"1203\"}, status: PAUSED}
+  - GET /v25.0/act_1234567890/insights?fields=campaign_name,spend,impressions,actions&date_preset=last_7d&level=campaign
+  - request: GET /v25.0/120210000000000001
+    object: campaign
+    params: {fields: \"name,adsets{name,daily_budget,targeting},ads{creative{title,body}}\"}
+  - request: POST /v25.0/120210000000000001
+    object: campaign
+    params: {status: ACTIVE, spend_cap: 100000}
+  - GET /v25.0/act_1234567890/adcreatives?fields=name,object_story_spec,thumbnail_url&limit=50
+  - request: POST /v25.0/act_1234567890/adimages
+    params: {bytes: iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==}
+  - GET /v25.0/me/adaccounts?fields=name,account_status,currency
+";
+
 /// One file of each kind the corpus holds: (file name, text).
 fn file_of_kind(kind: &str) -> (&'static str, String) {
     match kind {
@@ -74,11 +93,18 @@ fn file_of_kind(kind: &str) -> (&'static str, String) {
         }
         "audience" => ("c.req.yaml", AUDIENCE.to_string()),
         "token, 20 requests" => ("t.req.yaml", token_file(20)),
+        "Marketing API, 8 calls" => ("m.req.yaml", MARKETING.to_string()),
         _ => unreachable!("no file of kind {kind}"),
     }
 }
 
-const KINDS: [&str; 4] = ["ad set", "ad set, JSON", "audience", "token, 20 requests"];
+const KINDS: [&str; 5] = [
+    "ad set",
+    "ad set, JSON",
+    "audience",
+    "token, 20 requests",
+    "Marketing API, 8 calls",
+];
 
 /// The whole pipeline on one file of each kind: load, model, every rule.
 #[divan::bench(args = KINDS)]
