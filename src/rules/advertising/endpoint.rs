@@ -37,8 +37,9 @@ pub struct Target {
 #[derive(Debug)]
 pub enum Recognized<'r> {
     Call(Target, AdCall<'r>),
-    /// A path of the API whose node type nothing tells (`/<id>` with no `object:`, or
-    /// an edge that several node types have): rules that depend on it stay silent.
+    /// A path of the API whose node type nothing tells (`/<id>` with no `object:`, an
+    /// edge that several node types have, or a path at the root such as `/search`):
+    /// rules that depend on it stay silent.
     UnknownKind(AdCall<'r>),
     /// No call of the catalog: the reason says what was expected, at the part of the
     /// request line that is wrong (the method, an edge, or the whole path).
@@ -63,6 +64,12 @@ fn is_id(s: &Segment) -> bool {
         None => digits(&s.text) || s.text == "me",
     }
 }
+
+/// Paths at the Graph API's root that are no node's calls in the vendor's specs, and
+/// that reqlint recognizes without judging: the targeting search
+/// (`/search?type=adinterest&q=...`, Meta's Marketing API reference, "Targeting Search")
+/// and the token inspection (`/debug_token`, Meta's Graph API reference).
+const ROOT_PATHS: [&str; 2] = ["search", "debug_token"];
 
 /// The methods the Graph API serves.
 const GRAPH_METHODS: [Method; 3] = [Method::Get, Method::Post, Method::Delete];
@@ -237,6 +244,9 @@ pub fn recognize<'r>(
                 Some(c) => found(c, None, Some(id)),
                 None => Some(Recognized::UnknownKind(call(None, Some(id)))),
             }
+        }
+        [root, ..] if ROOT_PATHS.contains(&root.text.as_str()) => {
+            Some(Recognized::UnknownKind(call(None, None)))
         }
         _ => no(
             "the Marketing API's paths are `/act_<id>`, `/act_<id>/<edge>`, `/<id>` and `/<id>/<edge>`, after an optional version (`/v25.0`)"
@@ -415,7 +425,7 @@ mod tests {
 
     #[test]
     fn paths_and_methods() {
-        let yaml = "requests:\n  - POST /v24.0/act_1/customaudiences\n  - DELETE /v24.0/act_1/usersofanyaudience\n  - POST /v24.0/act_1/adsets\n  - POST /v24.0/2385/copies\n  - GET /v24.0/act_1/adsets\n  - POST /v24.0/act_1/campaigns\n  - GET /user/emails\n  - DELETE /v24.0/2385\n  - POST /act_1/campaigns\n  - GET https://graph.facebook.com/v25.0/act_1/insights\n  - PUT /v25.0/act_1/ads\n  - POST /v25.0/act_1/ad_sets\n  - GET /v25.0/me/adaccounts\n  - GET /v25.0/act_1\n";
+        let yaml = "requests:\n  - POST /v24.0/act_1/customaudiences\n  - DELETE /v24.0/act_1/usersofanyaudience\n  - POST /v24.0/act_1/adsets\n  - POST /v24.0/2385/copies\n  - GET /v24.0/act_1/adsets\n  - POST /v24.0/act_1/campaigns\n  - GET /user/emails\n  - DELETE /v24.0/2385\n  - POST /act_1/campaigns\n  - GET https://graph.facebook.com/v25.0/act_1/insights\n  - PUT /v25.0/act_1/ads\n  - POST /v25.0/act_1/ad_sets\n  - GET /v25.0/me/adaccounts\n  - GET /v25.0/act_1\n  - GET /v25.0/search?type=adinterest&q=yoga\n";
         assert_eq!(
             recognized(yaml, &ContextIndex::default()),
             vec![
@@ -433,6 +443,7 @@ mod tests {
                 "no endpoint: did you mean `/act_<id>/adsets`? No `/act_<id>/ad_sets` is in the catalog",
                 "GET /<user id>/adaccounts",
                 "GET /act_<id>",
+                "unknown kind",
             ]
         );
     }

@@ -139,9 +139,15 @@ pub fn check(ty: GType, name: &str, node: &Node, out: &mut Vec<Issue>) {
                 }
             }
             Value::String(s) if crate::loading::encoded::looks_like_json(s) => {}
-            // A comma-separated list of ids or names, as query strings carry them.
-            Value::String(_) | Value::Number(_)
-                if matches!(item, GType::String | GType::Int | GType::UInt) => {}
+            // A comma-separated list, as query strings carry them (`breakdowns=age,gender`):
+            // each item is judged, at the whole string.
+            Value::String(s) if item.judges_values() || *item == GType::String => {
+                for piece in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                    let piece = Node::new(resolved.span, Value::String(piece.into()));
+                    check(*item, name, &piece, out);
+                }
+            }
+            Value::Number(_) if matches!(item, GType::Int | GType::UInt | GType::Float) => {}
             _ => wrong(out),
         },
         GType::Enum(e) => {
@@ -212,6 +218,18 @@ mod tests {
         assert!(f[0].ends_with("@ HOUSNG"), "{f:?}");
         assert!(f[1].contains("`objective` `SALES`"), "{f:?}");
         assert!(f[2].contains("must be an integer"), "{f:?}");
+    }
+
+    #[test]
+    fn comma_separated_lists() {
+        let node = "ad_account";
+        let ok = "breakdowns: age,gender\n";
+        assert!(found(node, Method::Get, "insights", ok).is_empty());
+        let bad = "breakdowns: age, gendr\n";
+        let f = found(node, Method::Get, "insights", bad);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].contains("`gendr`"), "{f:?}");
+        assert!(f[0].ends_with("@ age, gendr"), "{f:?}");
     }
 
     #[test]
