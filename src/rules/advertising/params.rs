@@ -288,6 +288,9 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
                     );
                 }
             }
+            // A mapping or a list is sent JSON-encoded, as the form-encoded API takes a
+            // JSON value in a string param (an audience's `rule`).
+            None if matches!(node.resolved().value, Value::Map(_) | Value::Seq(_)) => {}
             None => wrong_type("a string", out),
         },
         ParamType::NumericString => match integer(node) {
