@@ -231,4 +231,28 @@ mod tests {
             crate::rules::REGISTRY.len()
         );
     }
+
+    /// `object:` takes every node type of the Marketing API's catalog, and only those.
+    #[test]
+    fn object_takes_every_node_type() {
+        let r = request();
+        let values: Vec<&str> = r["definitions"]["request"]["properties"]["object"]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        assert_eq!(values.len(), ObjectKind::all().count());
+        for node in [
+            "campaign",
+            "ad_set",
+            "ad",
+            "ad_creative",
+            "custom_audience",
+            "ads_pixel",
+        ] {
+            assert!(values.contains(&node), "{node}");
+        }
+        assert!(!values.contains(&"adset"));
+    }
 }
