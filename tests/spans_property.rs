@@ -707,3 +707,20 @@ fn shape(node: &Node) -> serde_json::Value {
         ),
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    /// Any `fields` list of a read (names, expansions, modifiers, stray delimiters,
+    /// percent-encoding, multi-byte text), as a param and in the query string: the
+    /// diagnostics about its names point inside the file, on character boundaries.
+    #[test]
+    fn fields_lists(fields in r"[a-zé_{}().,% 0-9]{0,40}", object in prop::sample::select(vec!["campaign", "ad", "ad_set", "ad_creative", "custom_audience"])) {
+        let quoted = serde_json::to_string(&fields).unwrap();
+        let text = format!(
+            "requests:\n  - request: GET /v25.0/1202\n    object: {object}\n    params:\n      fields: {quoted}\n  - request: \"GET /v25.0/act_1/campaigns?fields={}\"\n",
+            fields.replace('"', "").replace(' ', "%20")
+        );
+        lint_and_check("fields.req.yaml", text.into_bytes())?;
+    }
+}

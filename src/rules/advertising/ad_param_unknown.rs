@@ -16,7 +16,7 @@ static META: RuleMeta = RuleMeta {
            known name; and a value outside an enum whose list the reference says is \
            incomplete (destination_type) and the specs do not list either. A warning, not \
            an error: the API ignores some unknown params. `access_token`, \
-           `appsecret_proof` and the Graph API's own params (`fields`, `ids`, `limit`, \
+           `appsecret_proof` and the Graph API's own params (`fields`, `ids`, `filtering`, `limit`, \
            `after`, `before`, `offset`, `since`, `until`, `summary`, `pretty`, `locale`, \
            `date_format`, `suppress_http_code`, `include_headers`) are taken by every call.",
     why: "A misspelt param is silently ignored, or refused: the object is created without \
