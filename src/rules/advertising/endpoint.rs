@@ -314,17 +314,22 @@ fn object_node(request: &Request<'_>, id: &str, context: &ContextIndex) -> Optio
         .and_then(|(_, _, node)| GNode::parse(node))
 }
 
+/// The names of a request's params that not every call takes.
+fn own_param_names<'a>(request: &'a Request<'_>) -> Vec<&'a str> {
+    request
+        .params()
+        .map(|e| e.key.as_str())
+        .filter(|n| !COMMON.contains(n))
+        .collect()
+}
+
 /// The one call of `candidates` that takes every param the request gives, when one
 /// alone does (or one alone of the main node types that have context snapshots).
 fn by_params(request: &Request<'_>, candidates: &[GCallId]) -> Option<GCallId> {
     if let [only] = candidates {
         return Some(*only);
     }
-    let names: Vec<&str> = request
-        .params()
-        .map(|e| e.key.as_str())
-        .filter(|n| !COMMON.contains(n))
-        .collect();
+    let names = own_param_names(request);
     if names.is_empty() {
         return None;
     }
@@ -365,11 +370,7 @@ fn by_params(request: &Request<'_>, candidates: &[GCallId]) -> Option<GCallId> {
 /// two node types they describe; used where the graph finds several.
 fn seed_object_kind(request: &Request<'_>) -> Option<Node> {
     let method = request.method()?;
-    let names: Vec<&str> = request
-        .params()
-        .map(|e| e.key.as_str())
-        .filter(|n| !COMMON.contains(n))
-        .collect();
+    let names = own_param_names(request);
     if names.is_empty() {
         return None;
     }

@@ -226,6 +226,7 @@ fn source(call: &GraphCall) -> String {
     )
 }
 
+/// A limit, a refused value or a missing field: the tables' own judgement.
 fn invalid(
     spec: &ParamSpec,
     span: Span,
@@ -233,16 +234,10 @@ fn invalid(
     help: Option<String>,
     out: &mut Vec<Issue>,
 ) {
-    out.push(Issue {
-        kind: IssueKind::Invalid { rule: spec.rule },
-        span,
-        message,
-        help,
-        graph_may_accept: false,
-    });
+    judged(spec, span, message, help, false, out);
 }
 
-/// A value of the wrong type or outside the table's enum.
+/// A value of the wrong type or outside the table's enum, which the specs may accept.
 fn mismatch(
     spec: &ParamSpec,
     span: Span,
@@ -250,12 +245,23 @@ fn mismatch(
     help: Option<String>,
     out: &mut Vec<Issue>,
 ) {
+    judged(spec, span, message, help, true, out);
+}
+
+fn judged(
+    spec: &ParamSpec,
+    span: Span,
+    message: String,
+    help: Option<String>,
+    graph_may_accept: bool,
+    out: &mut Vec<Issue>,
+) {
     out.push(Issue {
         kind: IssueKind::Invalid { rule: spec.rule },
         span,
         message,
         help,
-        graph_may_accept: true,
+        graph_may_accept,
     });
 }
 
