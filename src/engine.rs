@@ -156,7 +156,13 @@ pub fn lint_bytes(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
 
 fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings) -> FileResult {
     let format = Format::from_path(display);
-    let mut loaded = loading::load(bytes, format, &settings.limits);
+    let config = &settings.config;
+    let options = loading::readers::ReadOptions {
+        variables: &config.variables,
+        token_variables: &config.token_variables,
+        file_token: config.token_for_file(&[rel, Path::new(display)]),
+    };
+    let mut loaded = loading::load_with(bytes, format, &settings.limits, &options);
     let decode_problems =
         model::decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
     loaded.problems.extend(decode_problems);
@@ -169,7 +175,7 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
         rel,
         settings,
     );
-    if format == Format::Yaml && !diagnostics.is_empty() {
+    if format.has_comments() && !diagnostics.is_empty() {
         apply_suppressions(&loaded.text, &loaded.documents, &mut diagnostics);
     }
     let requests = model.requests.len();

@@ -53,6 +53,12 @@ fn token() -> Value {
             "permissions" => {
                 json!({"type": "object", "properties": scopes, "additionalProperties": false})
             }
+            "variables" => {
+                json!({"type": "array", "items": {"type": "string"}, "description": "config only: the `{{variables}}` of collections, .http, Bruno and Hurl files that stand for this token"})
+            }
+            "files" => {
+                json!({"type": "array", "items": {"type": "string"}, "description": "config only: globs of the files whose requests run with this token"})
+            }
             other => unreachable!("token key {other} has no schema"),
         };
         props.insert(key.to_string(), schema);
@@ -191,6 +197,12 @@ pub fn config() -> Value {
             }
             "context" => {
                 json!({"type": "array", "items": {"type": "string"}, "description": format!("snapshot files or globs; their kinds: {}", kinds.join(", "))})
+            }
+            "variables" => {
+                json!({"type": "object", "additionalProperties": {"type": ["string", "number", "boolean", "null"]}, "description": "values of `{{name}}` in collections, .http, Bruno and Hurl files; null: a name whose value is secret"})
+            }
+            "environments" => {
+                json!({"type": "array", "items": {"type": "string"}, "description": "environment files whose variables apply: Postman (*.postman_environment.json), http-client.env.json (append #name for one environment), http-client.private.env.json (names only), Bruno (environments/*.bru)"})
             }
             other => unreachable!("config key {other} has no schema"),
         };

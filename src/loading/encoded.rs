@@ -19,6 +19,10 @@ pub enum SourceMap {
     /// The value cannot be mapped byte for byte (a folded or block scalar): every range
     /// maps to the whole scalar.
     Whole(Span),
+    /// Variables were substituted (`{{base_url}}/act_{{account}}`): each value byte's
+    /// start and end in the file; the bytes of a substituted value all span the
+    /// reference that stands for them.
+    Pieces(Vec<(usize, usize)>),
 }
 
 impl SourceMap {
@@ -60,8 +64,75 @@ impl SourceMap {
                 Span::new(start, end.max(start))
             }
             SourceMap::Whole(span) => *span,
+            SourceMap::Pieces(table) => {
+                let Some(&(start, _)) = table.get(range.start) else {
+                    let end = table.last().map_or(0, |&(_, e)| e);
+                    return Span::new(end, end);
+                };
+                if range.end <= range.start {
+                    return Span::new(start, start);
+                }
+                let end = table[(range.end - 1).min(table.len() - 1)].1;
+                Span::new(start, end.max(start))
+            }
         }
     }
+
+    /// The start and end in the file of each byte of the value.
+    fn byte_spans(&self, len: usize) -> Vec<(usize, usize)> {
+        (0..len)
+            .map(|i| {
+                let s = self.span(i..i + 1);
+                (s.start, s.end)
+            })
+            .collect()
+    }
+}
+
+/// A value with its `{{name}}` references replaced by the values `lookup` knows, and the
+/// map of the result to the file: literal bytes keep their place, a substituted value
+/// spans its reference. References `lookup` does not know stay as written. `None` when
+/// the value holds no reference it knows.
+pub fn substitute(
+    value: &str,
+    map: &SourceMap,
+    lookup: &dyn Fn(&str) -> Option<String>,
+) -> Option<(String, SourceMap)> {
+    if !value.contains("{{") {
+        return None;
+    }
+    let spans = map.byte_spans(value.len());
+    let mut out = String::with_capacity(value.len());
+    let mut table: Vec<(usize, usize)> = Vec::with_capacity(value.len());
+    let mut at = 0;
+    let mut known = false;
+    while let Some(open) = value[at..].find("{{").map(|i| at + i) {
+        let Some(close) = value[open + 2..].find("}}").map(|i| open + 2 + i + 2) else {
+            break;
+        };
+        let name = value[open + 2..close - 2].trim();
+        out.push_str(&value[at..open]);
+        table.extend_from_slice(&spans[at..open]);
+        match lookup(name) {
+            Some(v) => {
+                known = true;
+                let whole = (spans[open].0, spans[close - 1].1);
+                out.push_str(&v);
+                table.extend(std::iter::repeat_n(whole, v.len()));
+            }
+            None => {
+                out.push_str(&value[open..close]);
+                table.extend_from_slice(&spans[open..close]);
+            }
+        }
+        at = close;
+    }
+    if !known {
+        return None;
+    }
+    out.push_str(&value[at..]);
+    table.extend_from_slice(&spans[at..]);
+    Some((out, SourceMap::Pieces(table)))
 }
 
 /// A table from the bytes of a multi-line scalar's value to file offsets, made by finding
@@ -238,6 +309,40 @@ pub fn decode_in_place(node: &mut Node, file: &str, limits: &Limits) -> Option<P
             problems.into_iter().next()
         }
         None => problems.into_iter().next(),
+    }
+}
+
+#[cfg(test)]
+mod substitute_tests {
+    use super::*;
+
+    #[test]
+    fn substituted_values_span_their_reference() {
+        let file = r#"url: "{{base}}/act_{{acct}}/campaigns?x={{nope}}""#;
+        let start = file.find('"').unwrap();
+        let span = Span::new(start, file.len());
+        let value = "{{base}}/act_{{acct}}/campaigns?x={{nope}}";
+        let map = SourceMap::for_scalar(file, span, value);
+        let lookup = |n: &str| match n {
+            "base" => Some("https://graph.facebook.com/v25.0".to_string()),
+            "acct" => Some("123".to_string()),
+            _ => None,
+        };
+        let (out, map) = substitute(value, &map, &lookup).unwrap();
+        assert_eq!(
+            out,
+            "https://graph.facebook.com/v25.0/act_123/campaigns?x={{nope}}"
+        );
+        let at = |s: &str| {
+            let i = out.find(s).unwrap();
+            &file[map.span(i..i + s.len()).range()]
+        };
+        assert_eq!(at("v25.0"), "{{base}}");
+        assert_eq!(at("act_123"), "act_{{acct}}");
+        assert_eq!(at("campaigns"), "campaigns");
+        assert_eq!(at("{{nope}}"), "{{nope}}");
+        assert!(substitute("no refs", &SourceMap::Verbatim { base: 0 }, &lookup).is_none());
+        assert!(substitute("{{nope}}", &SourceMap::Verbatim { base: 0 }, &lookup).is_none());
     }
 }
 

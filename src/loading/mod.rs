@@ -5,6 +5,7 @@
 
 pub mod encoded;
 mod json;
+pub mod readers;
 pub mod span;
 pub mod tree;
 pub mod yaml;
@@ -80,18 +81,31 @@ impl Problem {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Yaml,
+    /// JSON: a request file, or a Postman collection (chosen by its content).
     Json,
+    /// A format read by one of the [`readers`].
+    Read(readers::Reader),
 }
 
 impl Format {
-    /// `.json` is JSON; anything else is read as YAML, which JSON is a subset of.
+    /// `.postman_collection.json`, `.http`/`.rest`, `.bru` and `.hurl` are read by their
+    /// readers; `.json` is JSON; anything else is read as YAML, which JSON is a subset of.
     pub fn from_path(path: &str) -> Format {
+        if let Some(reader) = readers::Reader::from_path(path) {
+            return Format::Read(reader);
+        }
         let lower = path.to_ascii_lowercase();
         if lower.ends_with(".json") {
             Format::Json
         } else {
             Format::Yaml
         }
+    }
+
+    /// Whether `#` comments of the file may hold suppressions (YAML, `.http`, Bruno and
+    /// Hurl files).
+    pub fn has_comments(self) -> bool {
+        !matches!(self, Format::Json | Format::Read(readers::Reader::Postman))
     }
 }
 
@@ -233,6 +247,16 @@ pub fn read_bounded(path: &Path, max: u64, what: &str) -> Result<Vec<u8>, String
 
 /// Reads one file's bytes into documents. Never panics on any input.
 pub fn load(bytes: Vec<u8>, format: Format, limits: &Limits) -> Loaded {
+    load_with(bytes, format, limits, &readers::ReadOptions::default())
+}
+
+/// [`load`], with what the config tells the readers (variables, tokens).
+pub fn load_with(
+    bytes: Vec<u8>,
+    format: Format,
+    limits: &Limits,
+    options: &readers::ReadOptions,
+) -> Loaded {
     if bytes.len() as u64 > limits.max_file_bytes {
         return Loaded {
             text: String::new(),
@@ -285,11 +309,36 @@ pub fn load(bytes: Vec<u8>, format: Format, limits: &Limits) -> Loaded {
             documents: Vec::new(),
         };
     }
-    let (documents, problems) = parse_text(&text, format, limits);
+    let (documents, problems) = read_text(&text, format, limits, options);
     Loaded {
         text,
         documents,
         problems,
+    }
+}
+
+/// Reads valid text in any format: YAML and JSON as they are (a JSON Postman collection
+/// through its reader), the other formats through theirs.
+pub fn read_text(
+    text: &str,
+    format: Format,
+    limits: &Limits,
+    options: &readers::ReadOptions,
+) -> (Vec<Node>, Vec<Problem>) {
+    match format {
+        Format::Read(reader) => reader.read(text, limits, options),
+        Format::Json => {
+            let (documents, mut problems) = json::parse(text, limits);
+            match documents.first() {
+                Some(root) if readers::postman::is_collection(root) => {
+                    let (docs, more) = readers::postman::convert(root, text, limits, options);
+                    problems.extend(more);
+                    (docs, problems)
+                }
+                _ => (documents, problems),
+            }
+        }
+        Format::Yaml => yaml::parse(text, limits),
     }
 }
 
@@ -298,6 +347,7 @@ pub fn parse_text(text: &str, format: Format, limits: &Limits) -> (Vec<Node>, Ve
     match format {
         Format::Yaml => yaml::parse(text, limits),
         Format::Json => json::parse(text, limits),
+        Format::Read(reader) => reader.read(text, limits, &readers::ReadOptions::default()),
     }
 }
 

@@ -1,7 +1,7 @@
 //! `.reqlint.yaml` (SPEC 2): found upward from the working directory or named by
 //! `--config`. Anything it does not know stops the run with a one-line reason.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -20,6 +20,11 @@ pub const DEFAULT_INCLUDE: &[&str] = &[
     "**/*.req.yml",
     "**/*.req.json",
     "requests/**/*.{yaml,yml,json}",
+    "**/*.postman_collection.json",
+    "**/*.http",
+    "**/*.rest",
+    "**/*.bru",
+    "**/*.hurl",
 ];
 
 pub const TOP_KEYS: &[&str] = &[
@@ -31,6 +36,8 @@ pub const TOP_KEYS: &[&str] = &[
     "codehost",
     "tokens",
     "context",
+    "variables",
+    "environments",
 ];
 
 pub const ADVERTISING_KEYS: &[&str] = &["min-version", "currency-rates"];
@@ -61,6 +68,16 @@ pub struct Config {
     pub text: String,
     /// Context snapshot globs, relative to `root`.
     pub context: Vec<String>,
+    /// Values of `{{name}}` in collections, `.http`, Bruno and Hurl files: the config's
+    /// `variables`, then its environment files' (read by the settings); `None` for a
+    /// name whose value is secret.
+    pub variables: BTreeMap<String, Option<String>>,
+    /// Environment files (Postman, `http-client.env.json`, Bruno), relative to `root`.
+    pub environments: Vec<(String, Span)>,
+    /// Variable name → the named token it stands for (a token's `variables`).
+    pub token_variables: BTreeMap<String, String>,
+    /// The named token of the files a token's `files` globs select.
+    pub token_files: Vec<(Globs, String)>,
 }
 
 impl Config {
@@ -79,7 +96,20 @@ impl Config {
             tokens: HashMap::new(),
             text: String::new(),
             context: Vec::new(),
+            variables: BTreeMap::new(),
+            environments: Vec::new(),
+            token_variables: BTreeMap::new(),
+            token_files: Vec::new(),
         }
+    }
+
+    /// The named token a file's requests run with unless they say otherwise (`files` of
+    /// a token); `paths` are the file's path relative to the root and as given.
+    pub fn token_for_file(&self, paths: &[&Path]) -> Option<&str> {
+        self.token_files
+            .iter()
+            .find(|(globs, _)| paths.iter().any(|p| globs.is_match(p)))
+            .map(|(_, name)| name.as_str())
     }
 
     /// The nearest `.reqlint.yaml` from `start` upward.
@@ -248,6 +278,34 @@ impl Config {
                                 ),
                             ));
                         }
+                        if let Some(vars) = item.value.get_value("variables") {
+                            let names = string_list(vars).ok_or_else(|| {
+                                at(
+                                    vars.span,
+                                    "a token's `variables` must be a list of variable names"
+                                        .into(),
+                                )
+                            })?;
+                            for (name, span) in names {
+                                let name = name.trim_start_matches("{{").trim_end_matches("}}");
+                                if let Some(other) = config
+                                    .token_variables
+                                    .insert(name.trim().to_string(), item.key.to_string())
+                                    .filter(|o| o.as_str() != item.key.as_str())
+                                {
+                                    return Err(at(
+                                        span,
+                                        format!(
+                                            "variable `{name}` stands for token `{other}` already"
+                                        ),
+                                    ));
+                                }
+                            }
+                        }
+                        if let Some(files) = item.value.get_value("files") {
+                            let set = globs(files, "files").map_err(|(s, m)| at(s, m))?;
+                            config.token_files.push((set, item.key.to_string()));
+                        }
                         config
                             .tokens
                             .insert(item.key.to_string(), item.value.clone());
@@ -264,6 +322,35 @@ impl Config {
                         check_context_pattern(pattern).map_err(|m| at(*span, m))?;
                     }
                     config.context = list.into_iter().map(|(s, _)| s).collect();
+                }
+                "variables" => {
+                    let Some(items) = value.as_map() else {
+                        return Err(at(
+                            value.span,
+                            "`variables` must map variable names to values".into(),
+                        ));
+                    };
+                    for item in items {
+                        let text = match &item.value.value {
+                            Value::Map(_) | Value::Seq(_) => {
+                                return Err(at(
+                                    item.value.span,
+                                    format!("variable `{}` must be a string", item.key),
+                                ));
+                            }
+                            Value::Null => None,
+                            _ => item.value.scalar_text().map(|t| t.into_owned()),
+                        };
+                        config.variables.insert(item.key.to_string(), text);
+                    }
+                }
+                "environments" => {
+                    config.environments = string_list(value).ok_or_else(|| {
+                        at(
+                            value.span,
+                            "`environments` must be a list of environment files".into(),
+                        )
+                    })?;
                 }
                 other => {
                     return Err(at(

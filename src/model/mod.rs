@@ -50,6 +50,22 @@ const OBJECT_HELP: &str = "name a node type of the Marketing API in snake_case, 
 struct Defaults<'a> {
     token: Option<TokenRef<'a>>,
     api_version: Option<(ApiVersion, Span)>,
+    /// `x-variables`: the values of `{{name}}` references (the readers of collections,
+    /// `.http`, Bruno and Hurl files put their variables there).
+    variables: Option<&'a Node>,
+}
+
+/// The key under which a document gives the values of its `{{name}}` references.
+pub use crate::loading::readers::VARIABLES as VARIABLES_KEY;
+
+impl Defaults<'_> {
+    fn variable(&self, name: &str) -> Option<String> {
+        let value = self.variables?.get_value(name)?;
+        match value.value {
+            Value::Null => None,
+            _ => value.scalar_text().map(|t| t.into_owned()),
+        }
+    }
 }
 
 /// The credential a request runs with (SPEC 1.3).
@@ -248,6 +264,7 @@ impl<'a> FileModel<'a> {
             let defaults = Defaults {
                 token: root.get("token").and_then(|t| self.token_ref(t)),
                 api_version: root.get("api-version").and_then(|v| self.api_version(v)),
+                variables: root.get_value(VARIABLES_KEY),
             };
             match &requests.value.value {
                 Value::Seq(items) => {
@@ -267,7 +284,11 @@ impl<'a> FileModel<'a> {
             return DocumentKind::Multi;
         }
         if has("request") || has("method") || has("path") || has("url") {
-            self.read_request(root, Defaults::default(), file);
+            let defaults = Defaults {
+                variables: root.get_value(VARIABLES_KEY),
+                ..Defaults::default()
+            };
+            self.read_request(root, defaults, file);
             return DocumentKind::Single;
         }
         let first = entries.first().map_or(root.span, |e| e.key_span);
@@ -285,7 +306,8 @@ impl<'a> FileModel<'a> {
     fn read_item(&mut self, item: &'a Node, defaults: Defaults<'a>, file: &str) {
         match &item.value {
             Value::String(_) => {
-                let line = request_line::parse_request_line(item, file);
+                let line =
+                    request_line::parse_request_line(item, file, &|n| defaults.variable(n));
                 self.requests.push(Request {
                     node: item,
                     line_span: item.span,
@@ -329,12 +351,14 @@ impl<'a> FileModel<'a> {
                     );
                 }
                 (
-                    request_line::parse_request_line(&r.value, file),
+                    request_line::parse_request_line(&r.value, file, &|n| defaults.variable(n)),
                     r.value.span,
                 )
             }
             (None, Some(m), Some(p)) => (
-                request_line::parse_method_and_path(&m.value, &p.value, file),
+                request_line::parse_method_and_path(&m.value, &p.value, file, &|n| {
+                    defaults.variable(n)
+                }),
                 m.value.span.cover(p.value.span),
             ),
             (None, Some(m), None) => (

@@ -119,18 +119,35 @@ impl LineError {
     }
 }
 
-/// A string value with its source map, for spans of parts of it.
+/// The values of `{{name}}` references a file's requests may use (a collection's
+/// variables, an environment's): `None` for a name without a known value.
+pub type Variables<'v> = &'v dyn Fn(&str) -> Option<String>;
+
+/// No variables: references stay as written.
+pub fn no_variables(_: &str) -> Option<String> {
+    None
+}
+
+/// A string value with its source map, for spans of parts of it; known `{{name}}`
+/// references are substituted, with spans on the reference.
 struct Text<'a> {
-    value: &'a str,
+    value: std::borrow::Cow<'a, str>,
     map: SourceMap,
 }
 
 impl<'a> Text<'a> {
-    fn of(node: &'a Node, file: &str) -> Option<Text<'a>> {
+    fn of(node: &'a Node, file: &str, vars: Variables<'_>) -> Option<Text<'a>> {
         let value = node.as_str()?;
-        Some(Text {
-            value,
-            map: SourceMap::for_scalar(file, node.span, value),
+        let map = SourceMap::for_scalar(file, node.span, value);
+        Some(match crate::loading::encoded::substitute(value, &map, vars) {
+            Some((value, map)) => Text {
+                value: value.into(),
+                map,
+            },
+            None => Text {
+                value: value.into(),
+                map,
+            },
         })
     }
 
@@ -148,9 +165,13 @@ fn not_a_string(node: &Node, what: &str) -> LineError {
 }
 
 /// Reads `request: "METHOD PATH"`.
-pub fn parse_request_line(node: &Node, file: &str) -> Result<RequestLine, LineError> {
-    let text = Text::of(node, file).ok_or_else(|| not_a_string(node, "`request`"))?;
-    let value = text.value;
+pub fn parse_request_line(
+    node: &Node,
+    file: &str,
+    vars: Variables<'_>,
+) -> Result<RequestLine, LineError> {
+    let text = Text::of(node, file, vars).ok_or_else(|| not_a_string(node, "`request`"))?;
+    let value: &str = &text.value;
     let lead = value.len() - value.trim_start().len();
     let trimmed = value.trim();
     if trimmed.is_empty() {
@@ -214,12 +235,13 @@ pub fn parse_method_and_path(
     method: &Node,
     path: &Node,
     file: &str,
+    vars: Variables<'_>,
 ) -> Result<RequestLine, LineError> {
     let m = method
         .as_str()
         .ok_or_else(|| not_a_string(method, "`method`"))?;
     let method_value = check_method(m.trim(), method.span)?;
-    let text = Text::of(path, file).ok_or_else(|| not_a_string(path, "`path`"))?;
+    let text = Text::of(path, file, vars).ok_or_else(|| not_a_string(path, "`path`"))?;
     let lead = text.value.len() - text.value.trim_start().len();
     let len = text.value.trim().len();
     let mut line = parse_path(&text, lead, len)?;
@@ -275,9 +297,24 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
             Some("a path starts with `/`, for example `/user/emails`".into()),
         ));
     }
-    // A full URL: scheme and host are ignored.
+    // A full URL: scheme and host are ignored. A variable that stands for them and whose
+    // value is not known (`{{base_url}}/v25.0/...`) is taken for them too.
     let mut path_start = start;
-    if let Some(scheme_end) = full.find("://") {
+    let host_variable = full
+        .strip_prefix("{{")
+        .and_then(|rest| rest.find("}}"))
+        .map(|close| close + 4)
+        .filter(|&end| full[end..].is_empty() || full[end..].starts_with(['/', '?']));
+    if let Some(end) = host_variable {
+        path_start = start + end;
+        if full[end..].is_empty() || full[end..].starts_with('?') {
+            return Err(LineError::new(
+                text.span(start, start + len),
+                "URL has no path after its base variable",
+                Some("add the endpoint's path after the variable".into()),
+            ));
+        }
+    } else if let Some(scheme_end) = full.find("://") {
         let after_host = &full[scheme_end + 3..];
         match after_host.find('/') {
             Some(slash) => path_start = start + scheme_end + 3 + slash,
@@ -378,8 +415,14 @@ fn is_graph_host(host: &str) -> bool {
 /// starts with either.
 fn starts_advertising_path(segment: &str) -> bool {
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let variable = |s: &str| s.starts_with("{{") && s.ends_with("}}");
     if let Some(id) = segment.strip_prefix("act_") {
-        return digits(id);
+        return digits(id) || variable(id);
+    }
+    // `{{ad_account_id}}`: a variable named for an ad account.
+    if variable(segment) {
+        let name = segment.to_ascii_lowercase();
+        return name.contains("account") || name.starts_with("{{act");
     }
     match segment.split_once('_') {
         Some((a, b)) => digits(a) && digits(b),
@@ -427,7 +470,7 @@ mod tests {
     }
 
     fn line(file: &str, value: &str) -> Result<RequestLine, LineError> {
-        parse_request_line(&node(file, value), file)
+        parse_request_line(&node(file, value), file, &no_variables)
     }
 
     #[test]
@@ -503,7 +546,13 @@ mod tests {
     fn method_and_path_keys() {
         let file = "method: GET\npath: /user/emails";
         let l =
-            parse_method_and_path(&node(file, "GET"), &node(file, "/user/emails"), file).unwrap();
+            parse_method_and_path(
+                &node(file, "GET"),
+                &node(file, "/user/emails"),
+                file,
+                &no_variables,
+            )
+            .unwrap();
         assert_eq!(l.method, Method::Get);
         assert_eq!(&file[l.path_span.range()], "/user/emails");
     }
@@ -524,6 +573,9 @@ mod tests {
             ),
             ("GET /repos/acme/web", Api::CodeHosting),
             ("GET /act_x/campaigns", Api::CodeHosting),
+            ("GET /act_{{account}}/campaigns", Api::Advertising),
+            ("GET /{{ad_account_id}}/campaigns", Api::Advertising),
+            ("GET /repos/{{owner}}/web", Api::CodeHosting),
             ("GET https://api.example.com/user", Api::CodeHosting),
         ] {
             let file = format!("request: {text}");

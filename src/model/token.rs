@@ -23,7 +23,9 @@ pub struct Token {
     pub issues: Vec<(Span, String)>,
 }
 
-pub const TOKEN_KEYS: &[&str] = &["owner", "repositories", "permissions"];
+/// A token's keys; `variables` and `files` (which `{{variable}}` or which files a named
+/// token stands for) are read from the config.
+pub const TOKEN_KEYS: &[&str] = &["owner", "repositories", "permissions", "variables", "files"];
 
 impl Token {
     pub fn read(node: &Node) -> Token {

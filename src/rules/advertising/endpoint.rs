@@ -50,15 +50,30 @@ pub enum Recognized<'r> {
     },
 }
 
-fn is_account(s: &Segment) -> bool {
-    s.text
-        .strip_prefix("act_")
-        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+/// A variable whose value is not known (`{{ad_account_id}}`): it matches any one segment.
+fn variable(text: &str) -> Option<&str> {
+    text.strip_prefix("{{")?.strip_suffix("}}").map(str::trim)
 }
 
-/// An object id: digits, or digits `_` digits (a page post), or `me` (the token's user).
+/// An ad account: `act_<digits>`, `act_{{variable}}`, or a variable named for an account
+/// (`{{ad_account_id}}`, `{{act}}`).
+fn is_account(s: &Segment) -> bool {
+    if let Some(name) = variable(&s.text) {
+        let name = name.to_ascii_lowercase();
+        return name.contains("account") || name.starts_with("act");
+    }
+    s.text.strip_prefix("act_").is_some_and(|d| {
+        (!d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())) || variable(d).is_some()
+    })
+}
+
+/// An object id: digits, or digits `_` digits (a page post), `me` (the token's user), or
+/// a variable whose value is not known.
 fn is_id(s: &Segment) -> bool {
     let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if variable(&s.text).is_some() {
+        return true;
+    }
     match s.text.split_once('_') {
         Some((a, b)) => digits(a) && digits(b),
         None => digits(&s.text) || s.text == "me",

@@ -166,7 +166,12 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
             graph_may_accept: false,
         });
     }
-    for p in call.params.iter().filter(|p| p.required) {
+    // A body a reader could not read may hold any param.
+    let body_unread = request
+        .node
+        .get(crate::loading::readers::BODY_UNREAD_KEY)
+        .is_some();
+    for p in call.params.iter().filter(|p| p.required && !body_unread) {
         if request.param(p.name).is_some() {
             continue;
         }

@@ -1,0 +1,297 @@
+//! `.http` and `.rest` files, in the syntax the JetBrains HTTP Client and VS Code's REST
+//! Client share: requests separated by `###` lines, `METHOD URL [HTTP/x]` (or a URL
+//! alone: GET), query lines continued with `?` or `&`, headers up to a blank line, then
+//! a body (JSON, or form fields by their `Content-Type`); `@name = value` variables;
+//! `# @name` (or `// @name`) request names; `#` and `//` comments. No crate reads this
+//! format with positions, so reqlint has its own reader, linear in the file's length.
+
+use super::{
+    ReadOptions, RequestParts, document, entry, form_pairs, json_body, string, syntax,
+};
+use crate::loading::span::Span;
+use crate::loading::tree::{Entry, Node};
+use crate::loading::{Limits, Problem};
+
+/// The methods a request line may start with.
+const METHODS: [&str; 9] = [
+    "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT",
+];
+
+/// A line of the file: its text without the line break, and where it starts.
+#[derive(Clone, Copy)]
+struct Line<'a> {
+    text: &'a str,
+    start: usize,
+}
+
+impl Line<'_> {
+    fn span(&self) -> Span {
+        Span::new(self.start, self.start + self.text.len())
+    }
+
+    fn is_separator(&self) -> bool {
+        self.text.starts_with("###")
+    }
+
+    fn is_comment(&self) -> bool {
+        let t = self.text.trim_start();
+        t.starts_with('#') || t.starts_with("//")
+    }
+
+    fn is_blank(&self) -> bool {
+        self.text.trim().is_empty()
+    }
+}
+
+fn lines(text: &str) -> Vec<Line<'_>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for raw in text.split_inclusive('\n') {
+        out.push(Line {
+            text: raw.trim_end_matches(['\n', '\r']),
+            start,
+        });
+        start += raw.len();
+    }
+    out
+}
+
+/// `@name = value`: the name and the value's span.
+fn variable_line(line: &Line<'_>) -> Option<(String, Span, Span)> {
+    let t = line.text.trim_start();
+    let rest = t.strip_prefix('@')?;
+    let (name, value) = rest.split_once('=')?;
+    let name_t = name.trim();
+    if name_t.is_empty() || !name_t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.') {
+        return None;
+    }
+    let lead = line.text.len() - t.len();
+    let name_start = line.start + lead + 1 + (name.len() - name.trim_start().len());
+    let value_off = line.start + lead + 1 + name.len() + 1;
+    let v_lead = value.len() - value.trim_start().len();
+    let v = value.trim();
+    Some((
+        name_t.to_string(),
+        Span::new(name_start, name_start + name_t.len()),
+        Span::new(value_off + v_lead, value_off + v_lead + v.len()),
+    ))
+}
+
+/// `# @name create` or `// @name create`.
+fn name_line(line: &Line<'_>) -> Option<(String, Span)> {
+    let t = line.text.trim_start();
+    let rest = t.strip_prefix('#').or_else(|| t.strip_prefix("//"))?;
+    let rest_t = rest.trim_start();
+    let name = rest_t.strip_prefix("@name")?;
+    let n = name.trim_start_matches([' ', '=']).trim();
+    if n.is_empty() {
+        return None;
+    }
+    let at = line.start + line.text.len() - name.trim_start_matches([' ', '=']).len();
+    Some((n.to_string(), Span::new(at, at + n.len())))
+}
+
+pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, Vec<Problem>) {
+    let all = lines(text);
+    let mut problems = Vec::new();
+    let mut variables: Vec<Entry> = Vec::new();
+    let mut requests = Vec::new();
+    // Blocks between `###` lines.
+    let mut blocks: Vec<(Option<(String, Span)>, &[Line<'_>])> = Vec::new();
+    let mut start = 0;
+    let mut title: Option<(String, Span)> = None;
+    for (i, line) in all.iter().enumerate() {
+        if line.is_separator() {
+            blocks.push((title.take(), &all[start..i]));
+            let t = line.text.trim_start_matches('#').trim();
+            if !t.is_empty() {
+                let at = line.start + line.text.find(t).unwrap_or(0);
+                title = Some((t.to_string(), Span::new(at, at + t.len())));
+            }
+            start = i + 1;
+        }
+    }
+    blocks.push((title.take(), &all[start..]));
+    for (title, block) in blocks {
+        if let Some(r) = read_block(text, block, title, limits, &mut variables, &mut problems) {
+            requests.push(r);
+        }
+    }
+    let span = Span::new(0, text.len());
+    (vec![document(span, requests, variables, options)], problems)
+}
+
+fn read_block(
+    text: &str,
+    block: &[Line<'_>],
+    title: Option<(String, Span)>,
+    limits: &Limits,
+    variables: &mut Vec<Entry>,
+    problems: &mut Vec<Problem>,
+) -> Option<RequestParts> {
+    let mut name = title;
+    let mut i = 0;
+    // Variables, names and comments before the request line.
+    while i < block.len() {
+        let line = &block[i];
+        if let Some((n, span)) = name_line(line) {
+            name = Some((n, span));
+        } else if let Some((var, var_span, value_span)) = variable_line(line) {
+            variables.retain(|e| e.key != var.as_str());
+            variables.push(entry(&var, var_span, string(value_span, &text[value_span.range()])));
+        } else if !line.is_blank() && !line.is_comment() {
+            break;
+        }
+        i += 1;
+    }
+    let request_line = block.get(i)?;
+    i += 1;
+    let mut parts = RequestParts {
+        span: request_line.span(),
+        name,
+        ..RequestParts::default()
+    };
+    let t = request_line.text;
+    let lead = t.len() - t.trim_start().len();
+    let words: Vec<&str> = t.split_whitespace().collect();
+    let (method, url_word) = match words.as_slice() {
+        [m, url, ..] if METHODS.contains(m) => (Some(*m), *url),
+        [m, url, ..] if METHODS.contains(&m.to_ascii_uppercase().as_str()) => (Some(*m), *url),
+        [url, ..] => (None, *url),
+        [] => return None,
+    };
+    let method_start = request_line.start + lead;
+    match method {
+        Some(m) => parts.method = Some((m.to_string(), Span::new(method_start, method_start + m.len()))),
+        None => {
+            if !url_word.contains("://") && !url_word.starts_with('/') && !url_word.starts_with("{{") {
+                problems.push(syntax(
+                    request_line.span(),
+                    format!("`{url_word}` is not a request line: write `METHOD URL`"),
+                ));
+                return None;
+            }
+            // A URL alone is a GET.
+            parts.method = Some(("GET".into(), Span::empty(method_start)));
+        }
+    }
+    let url_off = request_line.start + t.find(url_word).unwrap_or(lead);
+    let mut url_end = url_off + url_word.len();
+    // Query lines continued below the request line (`    ?a=1`, `    &b=2`).
+    while let Some(next) = block.get(i) {
+        let n = next.text.trim_start();
+        if next.text.starts_with([' ', '\t']) && (n.starts_with('?') || n.starts_with('&')) {
+            url_end = next.start + next.text.trim_end().len();
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    let url_text: String = text[url_off..url_end]
+        .lines()
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join("");
+    parts.url = Some(string(Span::new(url_off, url_end), &url_text));
+    // Headers, up to a blank line.
+    let mut content_type = String::new();
+    while let Some(line) = block.get(i) {
+        if line.is_blank() {
+            i += 1;
+            break;
+        }
+        i += 1;
+        if line.is_comment() {
+            continue;
+        }
+        let Some((key, value)) = line.text.split_once(':') else {
+            problems.push(syntax(line.span(), "a header line is `Name: value`"));
+            continue;
+        };
+        let k = key.trim();
+        let key_start = line.start + (key.len() - key.trim_start().len());
+        let v_lead = value.len() - value.trim_start().len();
+        let v_start = line.start + key.len() + 1 + v_lead;
+        let v = value.trim();
+        let value_node = string(Span::new(v_start, v_start + v.len()), v);
+        if k.eq_ignore_ascii_case("authorization") {
+            parts.bearer = Some((v.to_string(), value_node.span));
+        }
+        if k.eq_ignore_ascii_case("content-type") {
+            content_type = v.to_ascii_lowercase();
+        }
+        parts.headers.push(entry(k, Span::new(key_start, key_start + k.len()), value_node));
+    }
+    // The body: up to the end of the block, less response handlers and redirections.
+    let body: Vec<&Line<'_>> = block[i.min(block.len())..]
+        .iter()
+        .take_while(|l| {
+            let t = l.text.trim_start();
+            !(t.starts_with("> ") || t.starts_with(">>") || t.starts_with("<> ") || t.starts_with("> {%"))
+        })
+        .collect();
+    let first = body.iter().position(|l| !l.is_blank());
+    let last = body.iter().rposition(|l| !l.is_blank());
+    if let (Some(first), Some(last)) = (first, last) {
+        let start = body[first].start;
+        let end = body[last].start + body[last].text.len();
+        let raw = text[start..end].trim_start();
+        if raw.starts_with('<') {
+            // `< ./body.json`: the body is in another file.
+            parts.body_unread = true;
+        } else if content_type.contains("json") || raw.starts_with('{') {
+            match json_body(text, start, end - start, limits, problems) {
+                Some(entries) => parts.params = entries,
+                None => parts.body_unread = !raw.starts_with('['),
+            }
+        } else if content_type.contains("x-www-form-urlencoded") {
+            parts.params = form_pairs(text, start, end - start);
+        } else {
+            parts.body_unread = true;
+        }
+    }
+    Some(parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = "@base_url = https://graph.facebook.com/v25.0\n@account = 123\n\n### Create a campaign\n# @name createCampaign\nPOST {{base_url}}/act_{{account}}/campaigns?special_ad_categories=[] HTTP/1.1\nContent-Type: application/json\nAuthorization: Bearer {{fb_token}}\n\n{\n  \"name\": \"Spring\",\n  \"status\": \"PAUSED\"\n}\n\n> {% client.global.set(\"id\", response.body.id) %}\n\n###\n\nGET https://api.github.com/repos/acme/web/pulls\n    ?state=open\n    &per_page=30\nAuthorization: Bearer {{gh_token}}\n\n### Form\nPOST {{base_url}}/act_{{account}}/adsets\nContent-Type: application/x-www-form-urlencoded\n\nname=DE&billing_event=IMPRESSIONS\n";
+
+    #[test]
+    fn requests_headers_bodies_and_variables() {
+        let (docs, problems) = read(FILE, &Limits::DEFAULT, &ReadOptions::default());
+        assert!(problems.is_empty(), "{problems:?}");
+        let doc = &docs[0];
+        let vars = doc.get_value("x-variables").unwrap();
+        assert_eq!(vars.get_value("account").unwrap().as_str(), Some("123"));
+        let requests = doc.get_value("requests").unwrap().as_seq().unwrap();
+        assert_eq!(requests.len(), 3);
+        let r = &requests[0];
+        assert_eq!(r.get_value("name").unwrap().as_str(), Some("createCampaign"));
+        let url = r.get_value("url").unwrap();
+        assert_eq!(
+            &FILE[url.span.range()],
+            "{{base_url}}/act_{{account}}/campaigns?special_ad_categories=[]"
+        );
+        let status = r.get_value("params").unwrap().get_value("status").unwrap();
+        assert_eq!(&FILE[status.span.range()], "\"PAUSED\"");
+        let q = requests[1].get_value("url").unwrap();
+        assert_eq!(
+            q.as_str(),
+            Some("https://api.github.com/repos/acme/web/pulls?state=open&per_page=30")
+        );
+        let form = requests[2].get_value("params").unwrap();
+        let b = form.get_value("billing_event").unwrap();
+        assert_eq!(&FILE[b.span.range()], "IMPRESSIONS");
+    }
+
+    #[test]
+    fn not_a_request_line() {
+        let (docs, problems) = read("hello there\n", &Limits::DEFAULT, &ReadOptions::default());
+        assert_eq!(problems.len(), 1);
+        let requests = docs[0].get_value("requests").unwrap().as_seq().unwrap();
+        assert!(requests.is_empty());
+    }
+}

@@ -1,0 +1,481 @@
+//! Readers of the request formats people already keep (Postman collections, `.http`
+//! files, Bruno and Hurl files): each turns a file into one request document of
+//! reqlint's own shape, whose every key and value keeps its span in the file, so that the
+//! model, the rules, the reports and the language server work on them unchanged:
+//!
+//! ```yaml
+//! x-variables: {base_url: "https://graph.facebook.com/v25.0"}   # `{{name}}` values
+//! requests:
+//!   - name: Create a campaign            # spans: the request's name
+//!     method: POST                       #        the method as written
+//!     url: "{{base_url}}/act_{{account}}/campaigns?special_ad_categories=[]"
+//!     params: {name: Spring sale}        #        the body's fields
+//!     token: ci-bot                      #        the `{{variable}}` a named token stands for
+//!     x-headers: {Authorization: "Bearer {{gh_token}}"}
+//! ```
+//!
+//! A reader never fails: what it cannot read is a [`Problem`] with a span.
+
+pub mod bruno;
+pub mod http;
+pub mod hurl;
+pub mod postman;
+
+use std::collections::BTreeMap;
+
+use super::span::Span;
+use super::tree::{Entry, Node, Text, Value};
+use super::{Limits, Problem, ProblemKind};
+
+/// What the config tells the readers: variable values, and which named token a variable
+/// or a whole file stands for.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadOptions<'a> {
+    /// Values of `{{name}}` from the config and its environment files; `None` for a
+    /// name whose value is secret (a private environment: only names are read).
+    pub variables: &'a BTreeMap<String, Option<String>>,
+    /// Variable name → the named token (in the config) it stands for.
+    pub token_variables: &'a BTreeMap<String, String>,
+    /// The named token every request of this file runs with (chosen by a glob).
+    pub file_token: Option<&'a str>,
+}
+
+static NO_VARIABLES: BTreeMap<String, Option<String>> = BTreeMap::new();
+static NO_TOKENS: BTreeMap<String, String> = BTreeMap::new();
+
+impl Default for ReadOptions<'_> {
+    fn default() -> Self {
+        ReadOptions {
+            variables: &NO_VARIABLES,
+            token_variables: &NO_TOKENS,
+            file_token: None,
+        }
+    }
+}
+
+/// The formats reqlint reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reader {
+    Postman,
+    Http,
+    Bruno,
+    Hurl,
+}
+
+impl Reader {
+    /// The reader a file name selects, if any (`.json` files are chosen by content).
+    pub fn from_path(path: &str) -> Option<Reader> {
+        let lower = path.to_ascii_lowercase();
+        if lower.ends_with(".postman_collection.json") {
+            Some(Reader::Postman)
+        } else if lower.ends_with(".http") || lower.ends_with(".rest") {
+            Some(Reader::Http)
+        } else if lower.ends_with(".bru") {
+            Some(Reader::Bruno)
+        } else if lower.ends_with(".hurl") {
+            Some(Reader::Hurl)
+        } else {
+            None
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Reader::Postman => "Postman collection",
+            Reader::Http => ".http file",
+            Reader::Bruno => "Bruno file",
+            Reader::Hurl => "Hurl file",
+        }
+    }
+
+    /// Reads a file's text into request documents.
+    pub fn read(
+        self,
+        text: &str,
+        limits: &Limits,
+        options: &ReadOptions,
+    ) -> (Vec<Node>, Vec<Problem>) {
+        match self {
+            Reader::Postman => postman::read(text, limits, options),
+            Reader::Http => http::read(text, limits, options),
+            Reader::Bruno => bruno::read(text, limits, options),
+            Reader::Hurl => hurl::read(text, limits, options),
+        }
+    }
+}
+
+/// A string node.
+pub fn string(span: Span, text: &str) -> Node {
+    Node::new(span, Value::String(Text::from(text)))
+}
+
+/// A mapping entry.
+pub fn entry(key: &str, key_span: Span, value: Node) -> Entry {
+    Entry {
+        key: Text::from(key),
+        key_span,
+        value,
+    }
+}
+
+pub fn syntax(span: Span, message: impl Into<String>) -> Problem {
+    Problem::new(ProblemKind::Syntax, span, message)
+}
+
+/// One request as a reader found it.
+#[derive(Debug, Default)]
+pub struct RequestParts {
+    /// The span of the request as a whole (where a missing part is reported).
+    pub span: Span,
+    pub name: Option<(String, Span)>,
+    /// The method as written, and its span.
+    pub method: Option<(String, Span)>,
+    /// The URL as written (references unsubstituted), and its span: a string node of
+    /// the file, so that spans inside it map back (quotes and escapes included).
+    pub url: Option<Node>,
+    /// Body fields and form fields, with their spans.
+    pub params: Vec<Entry>,
+    pub headers: Vec<Entry>,
+    /// A bearer token as written (an auth block's token, or the value of an
+    /// `Authorization` header), and its span.
+    pub bearer: Option<(String, Span)>,
+    /// The body could not be read: params the request may give are not known, so no
+    /// param is reported missing.
+    pub body_unread: bool,
+}
+
+/// The key that marks a request whose body could not be read.
+pub const BODY_UNREAD_KEY: &str = "x-body-unread";
+
+impl RequestParts {
+    /// The request as a node of reqlint's request shape.
+    pub fn into_node(mut self, options: &ReadOptions) -> Node {
+        let token = self.token(options);
+        let mut entries = Vec::new();
+        if let Some((name, span)) = &self.name {
+            entries.push(entry("name", *span, string(*span, name)));
+        }
+        if let Some((method, span)) = &self.method {
+            entries.push(entry("method", *span, string(*span, method)));
+        }
+        if let Some(url) = self.url.take() {
+            entries.push(entry("url", url.span, url));
+        }
+        if let Some(token) = token {
+            entries.push(token);
+        }
+        if !self.params.is_empty() {
+            let span = self.params[0]
+                .key_span
+                .cover(self.params[self.params.len() - 1].value.span);
+            entries.push(entry("params", span, Node::new(span, Value::Map(self.params))));
+        }
+        if !self.headers.is_empty() {
+            let span = self.headers[0]
+                .key_span
+                .cover(self.headers[self.headers.len() - 1].value.span);
+            entries.push(entry(
+                "x-headers",
+                span,
+                Node::new(span, Value::Map(self.headers)),
+            ));
+        }
+        if self.body_unread {
+            entries.push(entry(
+                BODY_UNREAD_KEY,
+                self.span,
+                Node::new(self.span, Value::Bool(true)),
+            ));
+        }
+        Node::new(self.span, Value::Map(entries))
+    }
+
+    /// `token: <name>` where the bearer token is a variable the config maps to a named
+    /// token, or the file has a token of its own.
+    fn token(&self, options: &ReadOptions) -> Option<Entry> {
+        if let Some((text, span)) = &self.bearer {
+            let name = variable_in(text).and_then(|v| options.token_variables.get(v));
+            if let Some(name) = name {
+                return Some(entry("token", *span, string(*span, name)));
+            }
+        }
+        let name = options.file_token?;
+        let span = self.method.as_ref().map_or(self.span, |(_, s)| *s);
+        Some(entry("token", span, string(span, name)))
+    }
+}
+
+/// The variable a text stands for: `{{name}}`, `Bearer {{name}}`.
+pub fn variable_in(text: &str) -> Option<&str> {
+    let t = text.trim();
+    let t = t
+        .strip_prefix("Bearer ")
+        .or_else(|| t.strip_prefix("bearer "))
+        .unwrap_or(t)
+        .trim();
+    t.strip_prefix("{{")?.strip_suffix("}}").map(str::trim)
+}
+
+/// The document of a file's requests, with its variables.
+pub fn document(
+    span: Span,
+    requests: Vec<RequestParts>,
+    variables: Vec<Entry>,
+    options: &ReadOptions,
+) -> Node {
+    let mut vars: Vec<Entry> = variables;
+    // The config's environments override the file's own values.
+    for (name, value) in options.variables {
+        vars.retain(|e| e.key != name.as_str());
+        let value = match value {
+            Some(v) => string(Span::empty(span.start), v),
+            None => Node::new(Span::empty(span.start), Value::Null),
+        };
+        vars.push(entry(name, Span::empty(span.start), value));
+    }
+    let requests: Vec<Node> = requests.into_iter().map(|r| r.into_node(options)).collect();
+    let mut entries = vec![entry(
+        VARIABLES,
+        span,
+        Node::new(span, Value::Map(vars)),
+    )];
+    entries.push(entry("requests", span, Node::new(span, Value::Seq(requests))));
+    Node::new(span, Value::Map(entries))
+}
+
+/// The key of a document's variables (the model reads `{{name}}` values from it).
+pub const VARIABLES: &str = "x-variables";
+
+/// Bare `{{name}}` references in JSON text (`"count": {{n}}`), which a client substitutes
+/// before sending: replaced by a JSON string of the same length (`"{n}"`), so that the
+/// body parses with every span in place; [`restore_references`] puts the references back.
+pub fn neutralize_references(json: &str) -> (String, Vec<(usize, usize)>) {
+    let bytes = json.as_bytes();
+    let mut out = json.as_bytes().to_vec();
+    let mut replaced = Vec::new();
+    let mut in_string = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            b'{' if !in_string && bytes.get(i + 1) == Some(&b'{') => {
+                if let Some(close) = json[i + 2..].find("}}").map(|c| i + 2 + c + 2) {
+                    if !json[i + 2..close - 2].contains(['"', '\n', '{']) {
+                        out[i] = b'"';
+                        out[close - 1] = b'"';
+                        replaced.push((i, close));
+                        i = close;
+                        continue;
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    // Only ASCII bytes were replaced by ASCII bytes: still UTF-8.
+    (String::from_utf8(out).unwrap_or_else(|_| json.to_string()), replaced)
+}
+
+/// Gives the strings that stood for bare references their reference text back
+/// (`offset`: where the JSON text starts in the file).
+pub fn restore_references(node: &mut Node, json: &str, offset: usize, replaced: &[(usize, usize)]) {
+    if replaced.is_empty() {
+        return;
+    }
+    match &mut node.value {
+        Value::String(s) => {
+            let (start, end) = (node.span.start.wrapping_sub(offset), node.span.end.wrapping_sub(offset));
+            if replaced.binary_search(&(start, end)).is_ok() {
+                *s = Text::from(&json[start..end]);
+            }
+        }
+        Value::Seq(items) => {
+            for item in items {
+                restore_references(item, json, offset, replaced);
+            }
+        }
+        Value::Map(entries) => {
+            for e in entries {
+                restore_references(&mut e.value, json, offset, replaced);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Parses a JSON body written in the file at `offset` (a `.http` or Hurl body): its
+/// top-level object's entries, with spans in the file, or a problem.
+pub fn json_body(
+    file: &str,
+    offset: usize,
+    len: usize,
+    limits: &Limits,
+    problems: &mut Vec<Problem>,
+) -> Option<Vec<Entry>> {
+    let raw = &file[offset..offset + len];
+    let (text, replaced) = neutralize_references(raw);
+    let mut found = Vec::new();
+    let node = super::json::parse_mapped(&text, limits, &mut found, &|s, e| {
+        Span::new(offset + s, offset + e)
+    });
+    problems.extend(found);
+    let mut node = node?;
+    restore_references(&mut node, raw, offset, &replaced);
+    match node.value {
+        Value::Map(entries) => Some(entries),
+        _ => None,
+    }
+}
+
+/// `a=1&b={{x}}` (a form body or a query): its pairs, percent-decoded, with spans.
+pub fn form_pairs(file: &str, offset: usize, len: usize) -> Vec<Entry> {
+    let text = &file[offset..offset + len];
+    let mut out = Vec::new();
+    let mut at = offset;
+    for pair in text.split('&') {
+        let trimmed = pair.trim_end_matches(['\r', '\n']);
+        if !trimmed.trim().is_empty() {
+            let (k, v) = trimmed.split_once('=').unwrap_or((trimmed, ""));
+            let lead = k.len() - k.trim_start().len();
+            let key_span = Span::new(at + lead, at + k.trim_end().len());
+            let v_start = at + k.len() + usize::from(trimmed.contains('='));
+            let value_span = Span::new(v_start, v_start + v.len());
+            out.push(entry(
+                &percent_decode(k.trim()),
+                key_span,
+                string(value_span, &percent_decode(v)),
+            ));
+        }
+        at += pair.len() + 1;
+    }
+    out
+}
+
+fn percent_decode(text: &str) -> String {
+    if !text.contains(['%', '+']) {
+        return text.to_string();
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                match std::str::from_utf8(&bytes[i + 1..i + 3])
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_references_keep_their_spans() {
+        let file = "x\n{\"a\": {{n}}, \"b\": \"{{m}}\", \"c\": [{{k}}]}";
+        let offset = 2;
+        let mut problems = Vec::new();
+        let entries = json_body(file, offset, file.len() - offset, &Limits::DEFAULT, &mut problems)
+            .unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(entries[0].value.as_str(), Some("{{n}}"));
+        assert_eq!(&file[entries[0].value.span.range()], "{{n}}");
+        assert_eq!(entries[1].value.as_str(), Some("{{m}}"));
+        let c = entries[2].value.as_seq().unwrap();
+        assert_eq!(c[0].as_str(), Some("{{k}}"));
+    }
+
+    #[test]
+    fn form_pairs_with_spans() {
+        let file = "a=1&b=x%20y&&c";
+        let pairs = form_pairs(file, 0, file.len());
+        assert_eq!(pairs.len(), 3);
+        assert_eq!(pairs[1].value.as_str(), Some("x y"));
+        assert_eq!(&file[pairs[1].value.span.range()], "x%20y");
+        assert_eq!(&file[pairs[2].key_span.range()], "c");
+    }
+
+    #[test]
+    fn variables_of_bearer_tokens() {
+        assert_eq!(variable_in("Bearer {{gh_token}}"), Some("gh_token"));
+        assert_eq!(variable_in("{{ t }}"), Some("t"));
+        assert_eq!(variable_in("Bearer abc"), None);
+    }
+}
+
+/// The variables of an environment file: a Postman environment (`values: [{key, value,
+/// enabled}]`), a JetBrains `http-client.env.json` (environment name → variables; `select`
+/// names one, else the first), whose `private` variant gives names only (`private`), or a
+/// Bruno environment (`vars { … }`, `vars:secret [ … ]`).
+pub fn environment(
+    text: &str,
+    file_name: &str,
+    select: Option<&str>,
+) -> Result<Vec<(String, Option<String>)>, (Span, String)> {
+    if file_name.to_ascii_lowercase().ends_with(".bru") {
+        return Ok(bruno::environment(text));
+    }
+    let (docs, problems) = super::json::parse(text, &Limits::DEFAULT);
+    if let Some(p) = problems.first() {
+        return Err((p.span, p.message.clone()));
+    }
+    let Some(root) = docs.first() else {
+        return Ok(Vec::new());
+    };
+    let scalar = |n: &Node| match n.value {
+        Value::Null => None,
+        _ => n.scalar_text().map(|t| t.into_owned()),
+    };
+    if let Some(values) = root.get_value("values").and_then(Node::as_seq) {
+        return Ok(values
+            .iter()
+            .filter(|v| v.get_value("enabled").and_then(Node::as_bool) != Some(false))
+            .filter_map(|v| {
+                let key = v.get_value("key")?.as_str()?.to_string();
+                let secret = v.get_value("type").and_then(Node::as_str) == Some("secret");
+                let value = v.get_value("value").and_then(scalar).filter(|_| !secret);
+                Some((key, value))
+            })
+            .collect());
+    }
+    let Some(envs) = root.as_map() else {
+        return Err((root.span, "an environment file holds a JSON object".into()));
+    };
+    let env = match select {
+        Some(name) => envs
+            .iter()
+            .find(|e| e.key == name)
+            .ok_or_else(|| (root.span, format!("no environment `{name}` in the file")))?,
+        None => match envs.first() {
+            Some(e) => e,
+            None => return Ok(Vec::new()),
+        },
+    };
+    let private = file_name.to_ascii_lowercase().contains("private");
+    Ok(env
+        .value
+        .as_map()
+        .unwrap_or_default()
+        .iter()
+        .map(|e| {
+            let value = if private { None } else { scalar(&e.value) };
+            (e.key.to_string(), value)
+        })
+        .collect())
+}
