@@ -39,13 +39,15 @@ fn read_environments(config: &mut Config) -> Result<(), String> {
             None => (entry.as_str(), None),
         };
         let path = config.root.join(file);
-        let bytes = crate::loading::read_bounded(&path, Limits::DEFAULT.max_file_bytes, "environment")?;
+        let bytes =
+            crate::loading::read_bounded(&path, Limits::DEFAULT.max_file_bytes, "environment")?;
         let text = String::from_utf8(bytes)
             .map_err(|_| format!("environment file {} is not UTF-8", path.display()))?;
-        let found = crate::loading::readers::environment(&text, file, select).map_err(|(span, m)| {
-            let pos = crate::loading::LineIndex::new(&text).position(&text, span.start);
-            format!("{}:{}:{}: {m}", path.display(), pos.line, pos.column)
-        })?;
+        let found =
+            crate::loading::readers::environment(&text, file, select).map_err(|(span, m)| {
+                let pos = crate::loading::LineIndex::new(&text).position(&text, span.start);
+                format!("{}:{}:{}: {m}", path.display(), pos.line, pos.column)
+            })?;
         variables.extend(found);
     }
     variables.append(&mut config.variables);

@@ -14,11 +14,21 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `bad.req.yaml` → `bad`: the name of a case and of its `.out`.
+/// `bad.req.yaml` → `bad`: the name of a case and of its `.out`; the formats that
+/// reqlint's readers read are cases too (`github.http` → `github`).
 fn case_name(file: &str) -> Option<&str> {
-    [".req.yaml", ".req.yml", ".req.json"]
-        .iter()
-        .find_map(|ext| file.strip_suffix(ext))
+    [
+        ".req.yaml",
+        ".req.yml",
+        ".req.json",
+        ".postman_collection.json",
+        ".http",
+        ".rest",
+        ".bru",
+        ".hurl",
+    ]
+    .iter()
+    .find_map(|ext| file.strip_suffix(ext))
 }
 
 /// The concise output of `reqlint check` on one file, without the summary line.
@@ -115,7 +125,7 @@ fn no_stray_expectations() {
     for entry in std::fs::read_dir(root().join("fixtures")).unwrap() {
         let entry = entry.unwrap();
         let dir_name = entry.file_name().to_string_lossy().into_owned();
-        if !entry.file_type().unwrap().is_dir() || dir_name == "context" {
+        if !entry.file_type().unwrap().is_dir() || dir_name == "context" || dir_name == "formats" {
             continue;
         }
         assert!(
@@ -133,4 +143,57 @@ fn no_stray_expectations() {
             }
         }
     }
+}
+
+/// The request formats that reqlint's readers read (fixtures/formats/<format>/, Bruno
+/// collections in folders of their own): each file linted alone against its `.out`,
+/// with the environments and the token of the root `.reqlint.yaml`.
+#[test]
+fn every_format_case_has_its_expected_output() {
+    let update = std::env::var_os("UPDATE_EXPECT").is_some();
+    let mut failures = Vec::new();
+    let mut total = 0;
+    let mut stack = vec![root().join("fixtures/formats")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_dir() {
+                stack.push(entry.path());
+            }
+        }
+        for (case, file) in cases(&dir) {
+            total += 1;
+            let path = dir.join(&file);
+            let rel = path
+                .strip_prefix(root())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let got = lint(&rel);
+            let out = dir.join(format!("{case}.out"));
+            let expected = std::fs::read_to_string(&out).unwrap_or_default();
+            if got == expected {
+                continue;
+            }
+            if update {
+                if got.is_empty() {
+                    std::fs::remove_file(&out).ok();
+                } else {
+                    std::fs::write(&out, &got).unwrap();
+                }
+            } else {
+                failures.push(format!(
+                    "{rel}: expected {}:\n{expected}got:\n{got}",
+                    out.display()
+                ));
+            }
+        }
+    }
+    assert!(total >= 10, "{total} format cases");
+    assert!(
+        failures.is_empty(),
+        "{} format case(s) differ (UPDATE_EXPECT=1 rewrites the .out files):\n\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -558,10 +558,16 @@ fn fixtures() -> &'static [(String, Vec<u8>)] {
     FIXTURES.get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
         let mut files = Vec::new();
-        for dir in std::fs::read_dir(&root).expect("fixtures/") {
-            let dir = dir.expect("fixture dir").path();
+        // Every file below fixtures/, the other formats' folders (Bruno collections)
+        // included: each is read by the reader its name selects.
+        let mut stack = vec![root.clone()];
+        while let Some(dir) = stack.pop() {
             for file in std::fs::read_dir(&dir).expect("fixture dir") {
                 let file = file.expect("fixture file").path();
+                if file.is_dir() {
+                    stack.push(file);
+                    continue;
+                }
                 let name = file
                     .strip_prefix(&root)
                     .unwrap_or(&file)

@@ -282,8 +282,7 @@ impl Config {
                             let names = string_list(vars).ok_or_else(|| {
                                 at(
                                     vars.span,
-                                    "a token's `variables` must be a list of variable names"
-                                        .into(),
+                                    "a token's `variables` must be a list of variable names".into(),
                                 )
                             })?;
                             for (name, span) in names {

@@ -59,11 +59,47 @@ struct Defaults<'a> {
 pub use crate::loading::readers::VARIABLES as VARIABLES_KEY;
 
 impl Defaults<'_> {
+    /// A variable's value, with the references it holds resolved in turn (a few levels:
+    /// `{{base_url}}` = `https://graph.facebook.com/{{version}}`).
     fn variable(&self, name: &str) -> Option<String> {
+        let mut value = self.raw_variable(name)?;
+        for _ in 0..4 {
+            if !value.contains("{{") {
+                break;
+            }
+            let mut out = String::with_capacity(value.len());
+            let mut rest = value.as_str();
+            while let Some(open) = rest.find("{{") {
+                let Some(close) = rest[open..].find("}}").map(|c| open + c + 2) else {
+                    break;
+                };
+                out.push_str(&rest[..open]);
+                let inner = rest[open + 2..close - 2].trim();
+                match self.raw_variable(inner).filter(|_| inner != name) {
+                    Some(v) => out.push_str(&v),
+                    None => out.push_str(&rest[open..close]),
+                }
+                rest = &rest[close..];
+            }
+            out.push_str(rest);
+            if out == value {
+                break;
+            }
+            value = out;
+        }
+        Some(value)
+    }
+
+    /// A variable's value as given; an empty one is a value to be filled in (Postman
+    /// keeps the current value out of the collection), as unknown as a secret's.
+    fn raw_variable(&self, name: &str) -> Option<String> {
         let value = self.variables?.get_value(name)?;
         match value.value {
             Value::Null => None,
-            _ => value.scalar_text().map(|t| t.into_owned()),
+            _ => value
+                .scalar_text()
+                .filter(|t| !t.trim().is_empty())
+                .map(|t| t.into_owned()),
         }
     }
 }
@@ -306,8 +342,7 @@ impl<'a> FileModel<'a> {
     fn read_item(&mut self, item: &'a Node, defaults: Defaults<'a>, file: &str) {
         match &item.value {
             Value::String(_) => {
-                let line =
-                    request_line::parse_request_line(item, file, &|n| defaults.variable(n));
+                let line = request_line::parse_request_line(item, file, &|n| defaults.variable(n));
                 self.requests.push(Request {
                     node: item,
                     line_span: item.span,
@@ -359,7 +394,15 @@ impl<'a> FileModel<'a> {
                 request_line::parse_method_and_path(&m.value, &p.value, file, &|n| {
                     defaults.variable(n)
                 }),
-                m.value.span.cover(p.value.span),
+                // Method and URL written apart (a collection's JSON): the URL alone.
+                if file
+                    .get(m.value.span.end..p.value.span.start)
+                    .is_some_and(|between| between.trim().is_empty())
+                {
+                    m.value.span.cover(p.value.span)
+                } else {
+                    p.value.span
+                },
             ),
             (None, Some(m), None) => (
                 Err(LineError {

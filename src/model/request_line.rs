@@ -139,16 +139,18 @@ impl<'a> Text<'a> {
     fn of(node: &'a Node, file: &str, vars: Variables<'_>) -> Option<Text<'a>> {
         let value = node.as_str()?;
         let map = SourceMap::for_scalar(file, node.span, value);
-        Some(match crate::loading::encoded::substitute(value, &map, vars) {
-            Some((value, map)) => Text {
-                value: value.into(),
-                map,
+        Some(
+            match crate::loading::encoded::substitute(value, &map, vars) {
+                Some((value, map)) => Text {
+                    value: value.into(),
+                    map,
+                },
+                None => Text {
+                    value: value.into(),
+                    map,
+                },
             },
-            None => Text {
-                value: value.into(),
-                map,
-            },
-        })
+        )
     }
 
     fn span(&self, start: usize, end: usize) -> Span {
@@ -419,10 +421,11 @@ fn starts_advertising_path(segment: &str) -> bool {
     if let Some(id) = segment.strip_prefix("act_") {
         return digits(id) || variable(id);
     }
-    // `{{ad_account_id}}`: a variable named for an ad account.
+    // `{{ad_account_id}}`: a variable named for an ad account, or for the version of the
+    // Graph API (`{{api_version}}`, `{{graph_version}}`).
     if variable(segment) {
         let name = segment.to_ascii_lowercase();
-        return name.contains("account") || name.starts_with("{{act");
+        return name.contains("account") || name.starts_with("{{act") || name.contains("version");
     }
     match segment.split_once('_') {
         Some((a, b)) => digits(a) && digits(b),
@@ -545,14 +548,13 @@ mod tests {
     #[test]
     fn method_and_path_keys() {
         let file = "method: GET\npath: /user/emails";
-        let l =
-            parse_method_and_path(
-                &node(file, "GET"),
-                &node(file, "/user/emails"),
-                file,
-                &no_variables,
-            )
-            .unwrap();
+        let l = parse_method_and_path(
+            &node(file, "GET"),
+            &node(file, "/user/emails"),
+            file,
+            &no_variables,
+        )
+        .unwrap();
         assert_eq!(l.method, Method::Get);
         assert_eq!(&file[l.path_span.range()], "/user/emails");
     }

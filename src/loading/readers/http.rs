@@ -5,9 +5,7 @@
 //! `# @name` (or `// @name`) request names; `#` and `//` comments. No crate reads this
 //! format with positions, so reqlint has its own reader, linear in the file's length.
 
-use super::{
-    ReadOptions, RequestParts, document, entry, form_pairs, json_body, string, syntax,
-};
+use super::{ReadOptions, RequestParts, document, entry, form_pairs, json_body, string, syntax};
 use crate::loading::span::Span;
 use crate::loading::tree::{Entry, Node};
 use crate::loading::{Limits, Problem};
@@ -16,6 +14,9 @@ use crate::loading::{Limits, Problem};
 const METHODS: [&str; 9] = [
     "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT",
 ];
+
+/// The text after a `###` separator, and its span.
+type Title = Option<(String, Span)>;
 
 /// A line of the file: its text without the line break, and where it starts.
 #[derive(Clone, Copy)]
@@ -62,7 +63,11 @@ fn variable_line(line: &Line<'_>) -> Option<(String, Span, Span)> {
     let rest = t.strip_prefix('@')?;
     let (name, value) = rest.split_once('=')?;
     let name_t = name.trim();
-    if name_t.is_empty() || !name_t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.') {
+    if name_t.is_empty()
+        || !name_t
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+    {
         return None;
     }
     let lead = line.text.len() - t.len();
@@ -97,7 +102,7 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
     let mut variables: Vec<Entry> = Vec::new();
     let mut requests = Vec::new();
     // Blocks between `###` lines.
-    let mut blocks: Vec<(Option<(String, Span)>, &[Line<'_>])> = Vec::new();
+    let mut blocks: Vec<(Title, &[Line<'_>])> = Vec::new();
     let mut start = 0;
     let mut title: Option<(String, Span)> = None;
     for (i, line) in all.iter().enumerate() {
@@ -138,7 +143,11 @@ fn read_block(
             name = Some((n, span));
         } else if let Some((var, var_span, value_span)) = variable_line(line) {
             variables.retain(|e| e.key != var.as_str());
-            variables.push(entry(&var, var_span, string(value_span, &text[value_span.range()])));
+            variables.push(entry(
+                &var,
+                var_span,
+                string(value_span, &text[value_span.range()]),
+            ));
         } else if !line.is_blank() && !line.is_comment() {
             break;
         }
@@ -162,9 +171,17 @@ fn read_block(
     };
     let method_start = request_line.start + lead;
     match method {
-        Some(m) => parts.method = Some((m.to_string(), Span::new(method_start, method_start + m.len()))),
+        Some(m) => {
+            parts.method = Some((
+                m.to_string(),
+                Span::new(method_start, method_start + m.len()),
+            ))
+        }
         None => {
-            if !url_word.contains("://") && !url_word.starts_with('/') && !url_word.starts_with("{{") {
+            if !url_word.contains("://")
+                && !url_word.starts_with('/')
+                && !url_word.starts_with("{{")
+            {
                 problems.push(syntax(
                     request_line.span(),
                     format!("`{url_word}` is not a request line: write `METHOD URL`"),
@@ -220,14 +237,21 @@ fn read_block(
         if k.eq_ignore_ascii_case("content-type") {
             content_type = v.to_ascii_lowercase();
         }
-        parts.headers.push(entry(k, Span::new(key_start, key_start + k.len()), value_node));
+        parts.headers.push(entry(
+            k,
+            Span::new(key_start, key_start + k.len()),
+            value_node,
+        ));
     }
     // The body: up to the end of the block, less response handlers and redirections.
     let body: Vec<&Line<'_>> = block[i.min(block.len())..]
         .iter()
         .take_while(|l| {
             let t = l.text.trim_start();
-            !(t.starts_with("> ") || t.starts_with(">>") || t.starts_with("<> ") || t.starts_with("> {%"))
+            !(t.starts_with("> ")
+                || t.starts_with(">>")
+                || t.starts_with("<> ")
+                || t.starts_with("> {%"))
         })
         .collect();
     let first = body.iter().position(|l| !l.is_blank());
@@ -269,7 +293,10 @@ mod tests {
         let requests = doc.get_value("requests").unwrap().as_seq().unwrap();
         assert_eq!(requests.len(), 3);
         let r = &requests[0];
-        assert_eq!(r.get_value("name").unwrap().as_str(), Some("createCampaign"));
+        assert_eq!(
+            r.get_value("name").unwrap().as_str(),
+            Some("createCampaign")
+        );
         let url = r.get_value("url").unwrap();
         assert_eq!(
             &FILE[url.span.range()],

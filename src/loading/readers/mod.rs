@@ -151,6 +151,7 @@ impl RequestParts {
     /// The request as a node of reqlint's request shape.
     pub fn into_node(mut self, options: &ReadOptions) -> Node {
         let token = self.token(options);
+        let line_span = self.url.as_ref().map(|u| u.span);
         let mut entries = Vec::new();
         if let Some((name, span)) = &self.name {
             entries.push(entry("name", *span, string(*span, name)));
@@ -168,7 +169,13 @@ impl RequestParts {
             let span = self.params[0]
                 .key_span
                 .cover(self.params[self.params.len() - 1].value.span);
-            entries.push(entry("params", span, Node::new(span, Value::Map(self.params))));
+            // The `params` key a missing param is reported at: the URL the call is.
+            let key_span = line_span.unwrap_or(span);
+            entries.push(entry(
+                "params",
+                key_span,
+                Node::new(span, Value::Map(self.params)),
+            ));
         }
         if !self.headers.is_empty() {
             let span = self.headers[0]
@@ -234,12 +241,12 @@ pub fn document(
         vars.push(entry(name, Span::empty(span.start), value));
     }
     let requests: Vec<Node> = requests.into_iter().map(|r| r.into_node(options)).collect();
-    let mut entries = vec![entry(
-        VARIABLES,
+    let mut entries = vec![entry(VARIABLES, span, Node::new(span, Value::Map(vars)))];
+    entries.push(entry(
+        "requests",
         span,
-        Node::new(span, Value::Map(vars)),
-    )];
-    entries.push(entry("requests", span, Node::new(span, Value::Seq(requests))));
+        Node::new(span, Value::Seq(requests)),
+    ));
     Node::new(span, Value::Map(entries))
 }
 
@@ -260,14 +267,14 @@ pub fn neutralize_references(json: &str) -> (String, Vec<(usize, usize)>) {
             b'\\' if in_string => i += 1,
             b'"' => in_string = !in_string,
             b'{' if !in_string && bytes.get(i + 1) == Some(&b'{') => {
-                if let Some(close) = json[i + 2..].find("}}").map(|c| i + 2 + c + 2) {
-                    if !json[i + 2..close - 2].contains(['"', '\n', '{']) {
-                        out[i] = b'"';
-                        out[close - 1] = b'"';
-                        replaced.push((i, close));
-                        i = close;
-                        continue;
-                    }
+                if let Some(close) = json[i + 2..].find("}}").map(|c| i + 2 + c + 2)
+                    && !json[i + 2..close - 2].contains(['"', '\n', '{'])
+                {
+                    out[i] = b'"';
+                    out[close - 1] = b'"';
+                    replaced.push((i, close));
+                    i = close;
+                    continue;
                 }
             }
             _ => {}
@@ -275,7 +282,10 @@ pub fn neutralize_references(json: &str) -> (String, Vec<(usize, usize)>) {
         i += 1;
     }
     // Only ASCII bytes were replaced by ASCII bytes: still UTF-8.
-    (String::from_utf8(out).unwrap_or_else(|_| json.to_string()), replaced)
+    (
+        String::from_utf8(out).unwrap_or_else(|_| json.to_string()),
+        replaced,
+    )
 }
 
 /// Gives the strings that stood for bare references their reference text back
@@ -286,7 +296,10 @@ pub fn restore_references(node: &mut Node, json: &str, offset: usize, replaced: 
     }
     match &mut node.value {
         Value::String(s) => {
-            let (start, end) = (node.span.start.wrapping_sub(offset), node.span.end.wrapping_sub(offset));
+            let (start, end) = (
+                node.span.start.wrapping_sub(offset),
+                node.span.end.wrapping_sub(offset),
+            );
             if replaced.binary_search(&(start, end)).is_ok() {
                 *s = Text::from(&json[start..end]);
             }
@@ -382,42 +395,8 @@ fn percent_decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bare_references_keep_their_spans() {
-        let file = "x\n{\"a\": {{n}}, \"b\": \"{{m}}\", \"c\": [{{k}}]}";
-        let offset = 2;
-        let mut problems = Vec::new();
-        let entries = json_body(file, offset, file.len() - offset, &Limits::DEFAULT, &mut problems)
-            .unwrap();
-        assert!(problems.is_empty(), "{problems:?}");
-        assert_eq!(entries[0].value.as_str(), Some("{{n}}"));
-        assert_eq!(&file[entries[0].value.span.range()], "{{n}}");
-        assert_eq!(entries[1].value.as_str(), Some("{{m}}"));
-        let c = entries[2].value.as_seq().unwrap();
-        assert_eq!(c[0].as_str(), Some("{{k}}"));
-    }
-
-    #[test]
-    fn form_pairs_with_spans() {
-        let file = "a=1&b=x%20y&&c";
-        let pairs = form_pairs(file, 0, file.len());
-        assert_eq!(pairs.len(), 3);
-        assert_eq!(pairs[1].value.as_str(), Some("x y"));
-        assert_eq!(&file[pairs[1].value.span.range()], "x%20y");
-        assert_eq!(&file[pairs[2].key_span.range()], "c");
-    }
-
-    #[test]
-    fn variables_of_bearer_tokens() {
-        assert_eq!(variable_in("Bearer {{gh_token}}"), Some("gh_token"));
-        assert_eq!(variable_in("{{ t }}"), Some("t"));
-        assert_eq!(variable_in("Bearer abc"), None);
-    }
-}
+/// A variable's name and its value (`None`: secret, or not in the file).
+pub type Variable = (String, Option<String>);
 
 /// The variables of an environment file: a Postman environment (`values: [{key, value,
 /// enabled}]`), a JetBrains `http-client.env.json` (environment name → variables; `select`
@@ -427,7 +406,7 @@ pub fn environment(
     text: &str,
     file_name: &str,
     select: Option<&str>,
-) -> Result<Vec<(String, Option<String>)>, (Span, String)> {
+) -> Result<Vec<Variable>, (Span, String)> {
     if file_name.to_ascii_lowercase().ends_with(".bru") {
         return Ok(bruno::environment(text));
     }
@@ -478,4 +457,47 @@ pub fn environment(
             (e.key.to_string(), value)
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_references_keep_their_spans() {
+        let file = "x\n{\"a\": {{n}}, \"b\": \"{{m}}\", \"c\": [{{k}}]}";
+        let offset = 2;
+        let mut problems = Vec::new();
+        let entries = json_body(
+            file,
+            offset,
+            file.len() - offset,
+            &Limits::DEFAULT,
+            &mut problems,
+        )
+        .unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(entries[0].value.as_str(), Some("{{n}}"));
+        assert_eq!(&file[entries[0].value.span.range()], "{{n}}");
+        assert_eq!(entries[1].value.as_str(), Some("{{m}}"));
+        let c = entries[2].value.as_seq().unwrap();
+        assert_eq!(c[0].as_str(), Some("{{k}}"));
+    }
+
+    #[test]
+    fn form_pairs_with_spans() {
+        let file = "a=1&b=x%20y&&c";
+        let pairs = form_pairs(file, 0, file.len());
+        assert_eq!(pairs.len(), 3);
+        assert_eq!(pairs[1].value.as_str(), Some("x y"));
+        assert_eq!(&file[pairs[1].value.span.range()], "x%20y");
+        assert_eq!(&file[pairs[2].key_span.range()], "c");
+    }
+
+    #[test]
+    fn variables_of_bearer_tokens() {
+        assert_eq!(variable_in("Bearer {{gh_token}}"), Some("gh_token"));
+        assert_eq!(variable_in("{{ t }}"), Some("t"));
+        assert_eq!(variable_in("Bearer abc"), None);
+    }
 }

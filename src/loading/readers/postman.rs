@@ -6,8 +6,8 @@
 //! JSON parser, so that every key and value keeps its span.
 
 use super::{
-    ReadOptions, RequestParts, document, entry, neutralize_references, restore_references,
-    string, syntax,
+    ReadOptions, RequestParts, document, entry, neutralize_references, restore_references, string,
+    syntax,
 };
 use crate::loading::encoded::SourceMap;
 use crate::loading::span::Span;
@@ -82,7 +82,9 @@ fn walk<'a>(
         if let Some(children) = item.get_value("item").and_then(Node::as_seq) {
             walk(children, own_auth, text, limits, out, problems);
         } else if let Some(request) = item.get_value("request") {
-            out.push(request_parts(item, request, own_auth, text, limits, problems));
+            out.push(request_parts(
+                item, request, own_auth, text, limits, problems,
+            ));
         }
     }
 }
@@ -233,7 +235,10 @@ fn read_body(
     if body.get_value("disabled").and_then(Node::as_bool) == Some(true) {
         return;
     }
-    let mode = body.get_value("mode").and_then(Node::as_str).unwrap_or("raw");
+    let mode = body
+        .get_value("mode")
+        .and_then(Node::as_str)
+        .unwrap_or("raw");
     match mode {
         "raw" => {
             let Some(raw) = body.get_value("raw") else {

@@ -111,8 +111,14 @@ pub fn recognize<'r>(
     let line = request
         .line()
         .filter(|l| l.api == crate::model::Api::Advertising)?;
+    // A version given by a variable whose value is not known (`{{api_version}}`) is
+    // a version all the same.
+    let version_variable = line.segments.first().is_some_and(|s| {
+        variable(&s.text).is_some_and(|n| n.to_ascii_lowercase().contains("version"))
+    });
     let rest = match line.version {
         Some(_) => &line.segments[1..],
+        None if version_variable => &line.segments[1..],
         None => &line.segments[..],
     };
     let method = line.method;

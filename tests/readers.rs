@@ -1,0 +1,139 @@
+//! The request formats reqlint's readers read (Postman collections, `.http`, Bruno and
+//! Hurl files): every diagnostic points at the exact text written in the original file,
+//! inside URL query strings, JSON bodies (also when the body is a JSON string of a JSON
+//! collection), form fields and headers; and standard input picks the reader by name.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// (rule, the text the diagnostic's span covers) of each diagnostic, in order.
+fn spans(rel: &str) -> Vec<(String, String)> {
+    let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+        .current_dir(root())
+        .args(["check", rel, "--format", "json"])
+        .output()
+        .unwrap();
+    let text = std::fs::read_to_string(root().join(rel)).unwrap();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let at = d["span"]["offset"].as_u64().unwrap() as usize;
+            let len = d["span"]["length"].as_u64().unwrap() as usize;
+            (
+                d["rule"].as_str().unwrap().to_string(),
+                text[at..at + len].to_string(),
+            )
+        })
+        .collect()
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(r, t)| (r.to_string(), t.to_string()))
+        .collect()
+}
+
+#[test]
+fn postman_spans_land_on_the_text_written() {
+    assert_eq!(
+        spans("fixtures/formats/postman/mistakes.postman_collection.json"),
+        pairs(&[
+            (
+                "ad-param-missing",
+                "\"{{base_url}}/act_{{ad_account_id}}/campaigns?objective=OUTCOME_SALEZ\"",
+            ),
+            ("ad-param-invalid", "OUTCOME_SALEZ"),
+            ("ad-param-invalid", "\\\"PAUSD\\\""),
+            ("ad-field-unknown", "objectve"),
+            ("ad-unknown-endpoint", "ad_sets"),
+            ("literal-secret", "\"Bearer EAAGm0PX4ZCpsBAOtzZBcTkZD\""),
+        ])
+    );
+}
+
+#[test]
+fn http_spans_land_on_the_text_written() {
+    assert_eq!(
+        spans("fixtures/formats/http/mistakes.http"),
+        pairs(&[
+            ("ad-param-invalid", "OUTCOME_SALEZ"),
+            ("ad-param-invalid", "\"PAUSD\""),
+            (
+                "ad-param-missing",
+                "GET {{base_url}}/act_{{ad_account_id}}/targetingsearch"
+            ),
+            ("ad-field-unknown", "titel"),
+        ])
+    );
+}
+
+#[test]
+fn bruno_spans_land_on_the_text_written() {
+    assert_eq!(
+        spans("fixtures/formats/bruno/marketing-api/Campaigns/mistakes.bru"),
+        pairs(&[
+            (
+                "ad-param-missing",
+                "{{base_url}}/act_{{ad_account_id}}/campaigns",
+            ),
+            ("ad-param-invalid", "OUTCOME_SALEZ"),
+        ])
+    );
+}
+
+#[test]
+fn tokens_named_by_a_variable_are_checked() {
+    let found = spans("fixtures/formats/postman/github.postman_collection.json");
+    assert!(
+        found
+            .iter()
+            .any(|(rule, text)| rule == "token-missing-permission"
+                && text == "\"{{gh_base}}/repos/{{owner}}/{{repo}}/pulls/1347/merge\""),
+        "{found:?}"
+    );
+    let found = spans("fixtures/formats/http/github.http");
+    assert!(
+        found
+            .iter()
+            .any(|(rule, _)| rule == "token-missing-permission"),
+        "{found:?}"
+    );
+}
+
+/// `check -` reads standard input with the reader its `--stdin-filename` selects.
+#[test]
+fn standard_input_picks_the_reader_by_name() {
+    let text = std::fs::read(root().join("fixtures/formats/http/mistakes.http")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+        .current_dir(root())
+        .args([
+            "check",
+            "-",
+            "--stdin-filename",
+            "fixtures/formats/http/mistakes.http",
+            "--format",
+            "concise",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(&text).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let expected =
+        std::fs::read_to_string(root().join("fixtures/formats/http/mistakes.out")).unwrap();
+    for line in expected.lines() {
+        assert!(stdout.contains(line), "{line} not in\n{stdout}");
+    }
+}
