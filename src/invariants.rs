@@ -124,7 +124,27 @@ pub fn encoded_string(data: &[u8]) {
 
 /// The request model over a YAML document.
 pub fn request_model(data: &[u8]) {
-    let mut loaded = loading::load(data.to_vec(), Format::Yaml, &Limits::DEFAULT);
+    request_model_of(data, Format::Yaml);
+}
+
+/// A reader of another format (a Postman collection, `.http`, Bruno, Hurl) on arbitrary
+/// bytes: its trees and problems inside the text and the same twice, the request model
+/// over them, and the whole check with every report.
+pub fn reader(data: &[u8], reader: loading::readers::Reader) {
+    let format = Format::Read(reader);
+    loader(data, format);
+    request_model_of(data, format);
+    let name = match reader {
+        loading::readers::Reader::Postman => "fuzz.postman_collection.json",
+        loading::readers::Reader::Http => "fuzz.http",
+        loading::readers::Reader::Bruno => "fuzz.bru",
+        loading::readers::Reader::Hurl => "fuzz.hurl",
+    };
+    whole_check(data, name);
+}
+
+fn request_model_of(data: &[u8], format: Format) {
+    let mut loaded = loading::load(data.to_vec(), format, &Limits::DEFAULT);
     let problems = decode_encoded_params(&mut loaded.documents, &loaded.text, &Limits::DEFAULT);
     check_problems(&loaded.text, &problems);
     let model = FileModel::build(&loaded.documents, &loaded.text);

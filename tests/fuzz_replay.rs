@@ -76,3 +76,16 @@ fn whole_check() {
         }
     });
 }
+
+#[test]
+fn readers() {
+    use reqlint::loading::readers::Reader;
+    for (target, reader) in [
+        ("postman_reader", Reader::Postman),
+        ("http_reader", Reader::Http),
+        ("bruno_reader", Reader::Bruno),
+        ("hurl_reader", Reader::Hurl),
+    ] {
+        replay(target, |d| invariants::reader(d, reader));
+    }
+}
