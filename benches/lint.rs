@@ -94,16 +94,38 @@ fn file_of_kind(kind: &str) -> (&'static str, String) {
         "audience" => ("c.req.yaml", AUDIENCE.to_string()),
         "token, 20 requests" => ("t.req.yaml", token_file(20)),
         "Marketing API, 8 calls" => ("m.req.yaml", MARKETING.to_string()),
+        "Postman collection, 7 requests" => (
+            "a.postman_collection.json",
+            include_str!("../fixtures/formats/postman/marketing-api.postman_collection.json")
+                .to_string(),
+        ),
+        ".http, 4 requests" => (
+            "a.http",
+            include_str!("../fixtures/formats/http/marketing-api.http").to_string(),
+        ),
+        "Bruno, 1 request" => (
+            "a.bru",
+            include_str!("../fixtures/formats/bruno/marketing-api/Campaigns/create-campaign.bru")
+                .to_string(),
+        ),
+        "Hurl, 3 requests" => (
+            "a.hurl",
+            include_str!("../fixtures/formats/hurl/marketing-api.hurl").to_string(),
+        ),
         _ => unreachable!("no file of kind {kind}"),
     }
 }
 
-const KINDS: [&str; 5] = [
+const KINDS: [&str; 9] = [
     "ad set",
     "ad set, JSON",
     "audience",
     "token, 20 requests",
     "Marketing API, 8 calls",
+    "Postman collection, 7 requests",
+    ".http, 4 requests",
+    "Bruno, 1 request",
+    "Hurl, 3 requests",
 ];
 
 /// The whole pipeline on one file of each kind: load, model, every rule.

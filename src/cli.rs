@@ -384,7 +384,13 @@ fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
         let display = paths.display(path);
         // Read as the check reads: regular files within the size limit only.
         let bytes = loading::read_bounded(path, settings.limits.max_file_bytes, "request file")?;
-        let mut loaded = loading::load(bytes, Format::from_path(&display), &settings.limits);
+        let options = engine::read_options(&settings.config, &[path, Path::new(&display)]);
+        let mut loaded = loading::load_with(
+            bytes,
+            Format::from_path(&display),
+            &settings.limits,
+            &options,
+        );
         model::decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
         let file_model = FileModel::build(&loaded.documents, &loaded.text);
         scopes::collect(

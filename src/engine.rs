@@ -154,14 +154,23 @@ pub fn lint_bytes(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
     })
 }
 
-fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings) -> FileResult {
-    let format = Format::from_path(display);
-    let config = &settings.config;
-    let options = loading::readers::ReadOptions {
+/// What the config tells the readers of a file (its `paths`: relative to the config's
+/// root, and as reported): the variables, and which named token a variable or the file
+/// stands for.
+pub fn read_options<'a>(
+    config: &'a crate::model::config::Config,
+    paths: &[&Path],
+) -> loading::readers::ReadOptions<'a> {
+    loading::readers::ReadOptions {
         variables: &config.variables,
         token_variables: &config.token_variables,
-        file_token: config.token_for_file(&[rel, Path::new(display)]),
-    };
+        file_token: config.token_for_file(paths),
+    }
+}
+
+fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings) -> FileResult {
+    let format = Format::from_path(display);
+    let options = read_options(&settings.config, &[rel, Path::new(display)]);
     let mut loaded = loading::load_with(bytes, format, &settings.limits, &options);
     let decode_problems =
         model::decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);

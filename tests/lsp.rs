@@ -326,3 +326,46 @@ fn a_changed_config_is_read_again() {
     c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
     child.wait().unwrap();
 }
+
+/// The other formats in the editor: an `.http` file and a Postman collection get their
+/// diagnostics at the text written, a `{{variable}}`'s value from the file itself.
+#[test]
+fn http_files_and_collections_get_diagnostics_where_they_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+    let (mut child, mut c) = start();
+    c.initialize(
+        json!({"capabilities": {}, "rootUri": format!("file://{}", dir.path().display())}),
+    );
+    let http = format!("file://{}", dir.path().join("ads.http").display());
+    let text = "@base = https://graph.facebook.com/v25.0\n\n### Create\nPOST {{base}}/act_1/campaigns\n    ?special_ad_categories=[]\n    &objective=OUTCOME_SALEZ\n";
+    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": http, "languageId": "http", "version": 1, "text": text}}}));
+    let diags = c.diagnostics_for(&http);
+    let d = diags
+        .iter()
+        .find(|d| d["code"] == "ad-param-invalid")
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    assert_eq!(
+        d["range"],
+        json!({"start": {"line": 5, "character": 15}, "end": {"line": 5, "character": 28}})
+    );
+    let collection = format!(
+        "file://{}",
+        dir.path().join("ads.postman_collection.json").display()
+    );
+    let text = r#"{"info": {"schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+"item": [{"name": "x", "request": {"method": "GET", "url": "{{b}}/act_1/campaigns?fields=nmae"}}],
+"variable": [{"key": "b", "value": "https://graph.facebook.com/v25.0"}]}"#;
+    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": collection, "languageId": "json", "version": 1, "text": text}}}));
+    let diags = c.diagnostics_for(&collection);
+    let d = diags
+        .iter()
+        .find(|d| d["code"] == "ad-field-unknown")
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    let start = d["range"]["start"]["character"].as_u64().unwrap() as usize;
+    assert_eq!(&text.lines().nth(1).unwrap()[start..start + 4], "nmae");
+    c.send(json!({"jsonrpc": "2.0", "id": 9, "method": "shutdown"}));
+    assert_eq!(c.receive()["id"], 9);
+    c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}

@@ -137,3 +137,23 @@ fn standard_input_picks_the_reader_by_name() {
         assert!(stdout.contains(line), "{line} not in\n{stdout}");
     }
 }
+
+/// `reqlint scopes` reads collections and `.http` files as the check does: the token a
+/// `{{variable}}` stands for, and the permissions its requests need.
+#[test]
+fn scopes_of_collections() {
+    let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+        .current_dir(root())
+        .args([
+            "scopes",
+            "fixtures/formats/http/github.http",
+            "fixtures/formats/postman/github.postman_collection.json",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("collections-bot:"), "{text}");
+    for needed in ["Contents: write", "Issues: write", "Pull requests: read"] {
+        assert!(text.contains(needed), "{needed} not in\n{text}");
+    }
+}

@@ -177,6 +177,18 @@ impl RequestParts {
                 Node::new(span, Value::Map(self.params)),
             ));
         }
+        // A bearer token written in place (an auth block's) is a header the request
+        // sends: a literal credential is found there.
+        if let Some((text, span)) = &self.bearer
+            && variable_in(text).is_none()
+            && !self
+                .headers
+                .iter()
+                .any(|h| h.key.eq_ignore_ascii_case("authorization"))
+        {
+            self.headers
+                .push(entry("Authorization", *span, string(*span, text)));
+        }
         if !self.headers.is_empty() {
             let span = self.headers[0]
                 .key_span
