@@ -171,9 +171,10 @@ fn read_block(
     };
     let method_start = request_line.start + lead;
     match method {
+        // The clients take the method in any case.
         Some(m) => {
             parts.method = Some((
-                m.to_string(),
+                m.to_ascii_uppercase(),
                 Span::new(method_start, method_start + m.len()),
             ))
         }

@@ -252,7 +252,18 @@ pub fn document(
         };
         vars.push(entry(name, Span::empty(span.start), value));
     }
-    let requests: Vec<Node> = requests.into_iter().map(|r| r.into_node(options)).collect();
+    // HEAD, OPTIONS and the like: no table of the APIs has them, and reqlint's own format
+    // does not take them; such requests are left out rather than reported.
+    const LINTED: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+    let requests: Vec<Node> = requests
+        .into_iter()
+        .filter(|r| {
+            r.method
+                .as_ref()
+                .is_none_or(|(m, _)| LINTED.contains(&m.to_ascii_uppercase().as_str()))
+        })
+        .map(|r| r.into_node(options))
+        .collect();
     let mut entries = vec![entry(VARIABLES, span, Node::new(span, Value::Map(vars)))];
     entries.push(entry(
         "requests",
