@@ -324,16 +324,7 @@ fn json_matches_spec_5_field_for_field() {
             let name = path.to_string_lossy().into_owned();
             if path.is_dir() {
                 stack.push(path);
-            } else if [
-                ".postman_collection.json",
-                ".http",
-                ".rest",
-                ".bru",
-                ".hurl",
-            ]
-            .iter()
-            .any(|ext| name.ends_with(ext))
-            {
+            } else if reqlint::loading::readers::Reader::from_path(&name).is_some() {
                 format_files += 1;
             }
         }

@@ -52,6 +52,27 @@ fn lint(rel: &str) -> String {
         .collect()
 }
 
+/// The output of a case against its `.out` (none: it must lint clean); with `update`,
+/// the `.out` is written instead.
+fn compare(rel: &str, got: &str, out: &Path, update: bool, failures: &mut Vec<String>) {
+    let expected = std::fs::read_to_string(out).unwrap_or_default();
+    if got == expected {
+        return;
+    }
+    if update {
+        if got.is_empty() {
+            std::fs::remove_file(out).ok();
+        } else {
+            std::fs::write(out, got).unwrap();
+        }
+    } else {
+        failures.push(format!(
+            "{rel}: expected ({}):\n{expected}got:\n{got}",
+            out.strip_prefix(root()).unwrap_or(out).display()
+        ));
+    }
+}
+
 fn cases(dir: &Path) -> Vec<(String, String)> {
     let mut cases: Vec<(String, String)> = std::fs::read_dir(dir)
         .unwrap()
@@ -83,26 +104,17 @@ fn every_case_has_its_expected_output() {
             let rel = format!("fixtures/{name}/{file}");
             let got = lint(&rel);
             fires |= got.contains(&format!("[{name}]"));
-            let out = dir.join(format!("{case}.out"));
-            let expected = std::fs::read_to_string(&out).unwrap_or_default();
             if case.starts_with("good") && !got.is_empty() {
                 failures.push(format!("{rel} is a good case but gets:\n{got}"));
                 continue;
             }
-            if got == expected {
-                continue;
-            }
-            if update {
-                if got.is_empty() {
-                    std::fs::remove_file(&out).ok();
-                } else {
-                    std::fs::write(&out, &got).unwrap();
-                }
-            } else {
-                failures.push(format!(
-                    "{rel}: expected (fixtures/{name}/{case}.out):\n{expected}got:\n{got}"
-                ));
-            }
+            compare(
+                &rel,
+                &got,
+                &dir.join(format!("{case}.out")),
+                update,
+                &mut failures,
+            );
         }
         assert!(
             fires,
@@ -170,23 +182,13 @@ fn every_format_case_has_its_expected_output() {
                 .to_string_lossy()
                 .into_owned();
             let got = lint(&rel);
-            let out = dir.join(format!("{case}.out"));
-            let expected = std::fs::read_to_string(&out).unwrap_or_default();
-            if got == expected {
-                continue;
-            }
-            if update {
-                if got.is_empty() {
-                    std::fs::remove_file(&out).ok();
-                } else {
-                    std::fs::write(&out, &got).unwrap();
-                }
-            } else {
-                failures.push(format!(
-                    "{rel}: expected {}:\n{expected}got:\n{got}",
-                    out.display()
-                ));
-            }
+            compare(
+                &rel,
+                &got,
+                &dir.join(format!("{case}.out")),
+                update,
+                &mut failures,
+            );
         }
     }
     assert!(total >= 10, "{total} format cases");

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::loading::encoded::SourceMap;
+use crate::loading::encoded::{SourceMap, percent_decode};
 use crate::loading::{Entry, Node, Span, Value};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -431,33 +431,6 @@ fn starts_advertising_path(segment: &str) -> bool {
         Some((a, b)) => digits(a) && digits(b),
         None => digits(segment),
     }
-}
-
-fn percent_decode(text: &str) -> String {
-    if !text.contains(['%', '+']) {
-        return text.to_string();
-    }
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                    Some(b) => {
-                        out.push(b);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]

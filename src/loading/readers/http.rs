@@ -5,7 +5,9 @@
 //! `# @name` (or `// @name`) request names; `#` and `//` comments. No crate reads this
 //! format with positions, so reqlint has its own reader, linear in the file's length.
 
-use super::{ReadOptions, RequestParts, document, entry, form_pairs, json_body, string, syntax};
+use super::{
+    Line, ReadOptions, RequestParts, document, entry, form_pairs, json_body, lines, string, syntax,
+};
 use crate::loading::span::Span;
 use crate::loading::tree::{Entry, Node};
 use crate::loading::{Limits, Problem};
@@ -17,13 +19,6 @@ const METHODS: [&str; 9] = [
 
 /// The text after a `###` separator, and its span.
 type Title = Option<(String, Span)>;
-
-/// A line of the file: its text without the line break, and where it starts.
-#[derive(Clone, Copy)]
-struct Line<'a> {
-    text: &'a str,
-    start: usize,
-}
 
 impl Line<'_> {
     fn span(&self) -> Span {
@@ -42,19 +37,6 @@ impl Line<'_> {
     fn is_blank(&self) -> bool {
         self.text.trim().is_empty()
     }
-}
-
-fn lines(text: &str) -> Vec<Line<'_>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for raw in text.split_inclusive('\n') {
-        out.push(Line {
-            text: raw.trim_end_matches(['\n', '\r']),
-            start,
-        });
-        start += raw.len();
-    }
-    out
 }
 
 /// `@name = value`: the name and the value's span.

@@ -5,7 +5,7 @@
 //! library a fresh machine does not have, so reqlint reads the request part itself, line
 //! by line, keeping every span.
 
-use super::{ReadOptions, RequestParts, document, entry, json_body, string, syntax};
+use super::{Line, ReadOptions, RequestParts, document, entry, json_body, lines, string, syntax};
 use crate::loading::span::Span;
 use crate::loading::tree::{Entry, Node, Value};
 use crate::loading::{Limits, Problem};
@@ -13,19 +13,12 @@ use crate::loading::{Limits, Problem};
 /// Two texts of a line with their spans: a method and a URL, a key and a value.
 type Pair<'a> = ((&'a str, Span), (&'a str, Span));
 
-/// A line of the file: its text without the line break, and where it starts.
-#[derive(Clone, Copy)]
-struct Line<'a> {
-    text: &'a str,
-    start: usize,
-}
-
 impl Line<'_> {
     fn trimmed(&self) -> &str {
         self.text.trim()
     }
 
-    fn span(&self) -> Span {
+    fn trimmed_span(&self) -> Span {
         let lead = self.text.len() - self.text.trim_start().len();
         Span::new(
             self.start + lead,
@@ -103,19 +96,6 @@ impl Line<'_> {
     }
 }
 
-fn lines(text: &str) -> Vec<Line<'_>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for raw in text.split_inclusive('\n') {
-        out.push(Line {
-            text: raw.trim_end_matches(['\n', '\r']),
-            start,
-        });
-        start += raw.len();
-    }
-    out
-}
-
 /// Where the lines of a request go.
 #[derive(Clone, Copy, PartialEq)]
 enum Section {
@@ -141,7 +121,7 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
         }
         let Some(((method, method_span), (url, url_span))) = line.request_line() else {
             problems.push(syntax(
-                line.span(),
+                line.trimmed_span(),
                 "a Hurl entry starts with a request line: `METHOD URL`",
             ));
             // Go on at the next request line.
@@ -198,7 +178,7 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
             }
             match (section, line.key_value()) {
                 (_, None) => problems.push(syntax(
-                    line.span(),
+                    line.trimmed_span(),
                     "expected `name: value`, a `[Section]` or a body",
                 )),
                 (Section::Headers, Some(((k, ks), (v, vs)))) => {

@@ -104,6 +104,28 @@ impl Reader {
     }
 }
 
+/// A line of a file: its text without the line break, and where it starts. Each reader
+/// of a line-based format adds what it asks of a line.
+#[derive(Clone, Copy, Debug)]
+pub struct Line<'a> {
+    pub text: &'a str,
+    pub start: usize,
+}
+
+/// The lines of a text.
+pub fn lines(text: &str) -> Vec<Line<'_>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for raw in text.split_inclusive('\n') {
+        out.push(Line {
+            text: raw.trim_end_matches(['\n', '\r']),
+            start,
+        });
+        start += raw.len();
+    }
+    out
+}
+
 /// A string node.
 pub fn string(span: Span, text: &str) -> Node {
     Node::new(span, Value::String(Text::from(text)))
@@ -379,43 +401,14 @@ pub fn form_pairs(file: &str, offset: usize, len: usize) -> Vec<Entry> {
             let v_start = at + k.len() + usize::from(trimmed.contains('='));
             let value_span = Span::new(v_start, v_start + v.len());
             out.push(entry(
-                &percent_decode(k.trim()),
+                &crate::loading::encoded::percent_decode(k.trim()),
                 key_span,
-                string(value_span, &percent_decode(v)),
+                string(value_span, &crate::loading::encoded::percent_decode(v)),
             ));
         }
         at += pair.len() + 1;
     }
     out
-}
-
-fn percent_decode(text: &str) -> String {
-    if !text.contains(['%', '+']) {
-        return text.to_string();
-    }
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                match std::str::from_utf8(&bytes[i + 1..i + 3])
-                    .ok()
-                    .and_then(|h| u8::from_str_radix(h, 16).ok())
-                {
-                    Some(b) => {
-                        out.push(b);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// A variable's name and its value (`None`: secret, or not in the file).
