@@ -112,6 +112,20 @@ struct CheckArgs {
     /// Read and parse the files but run no rule (for benchmarks)
     #[arg(long, hide = true)]
     parse_only: bool,
+    /// Apply the safe fixes (a misspelt name or value with one close candidate, a method in
+    /// capitals, a deprecated value's replacement), then report what is left
+    #[arg(long)]
+    fix: bool,
+    /// With --fix, --diff or --fix-only: apply the unsafe fixes too (they change what a
+    /// request does: removing a param, a permission)
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Print the unified diff of what --fix would change, and change nothing
+    #[arg(long)]
+    diff: bool,
+    /// Apply the fixes and report nothing else
+    #[arg(long)]
+    fix_only: bool,
 }
 
 /// `--threads N`: at least one, and at most four a core. More threads than that only
@@ -424,6 +438,14 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             OutputFormat::Human
         }
     });
+    let fixed = if args.fix || args.diff || args.fix_only {
+        match fix_files(&args, &settings)? {
+            FixOutcome::Done(code) => return Ok(code),
+            FixOutcome::Fixed(n) => n,
+        }
+    } else {
+        0
+    };
     // Files without a diagnostic are not kept: the summary counts every file.
     let (results, files, requests, walk_errors) = if args.paths.len() == 1
         && args.paths[0].as_os_str() == "-"
@@ -507,7 +529,8 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         }
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let summary = reports::Summary::new(&results, files, requests);
+    let mut summary = reports::Summary::new(&results, files, requests);
+    summary.fixed = fixed;
     let written = match format {
         OutputFormat::Human => reports::human::write(&results, summary, color, &mut out),
         OutputFormat::Concise => reports::concise::write(&results, summary, &mut out),
@@ -570,6 +593,119 @@ fn parse_only(
         .fold((0, 0), |(f, d), (files, docs)| (f + files, d + docs));
     println!("{files} files, {documents} documents");
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `--fix`, `--diff` and `--fix-only` leave to the rest of the check.
+enum FixOutcome {
+    /// `--diff`, `--fix-only` and standard input: nothing more to do.
+    Done(ExitCode),
+    /// `--fix`: this many fixes were applied; the check goes on and reports what is left.
+    Fixed(usize),
+}
+
+/// Fixes the files of the run in place (or prints the diff of what would change).
+fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String> {
+    let mode = if args.unsafe_fixes {
+        crate::fix::Mode::Unsafe
+    } else {
+        crate::fix::Mode::Safe
+    };
+    let mut applied = 0;
+    let mut unsafe_left = 0;
+    let mut shown = String::new();
+    let redactor = crate::redact::Redactor::none();
+    if args.paths.len() == 1 && args.paths[0].as_os_str() == "-" {
+        // Standard input: the fixed text (or its diff) goes to standard output.
+        let name = args
+            .stdin_filename
+            .clone()
+            .unwrap_or_else(|| "-".to_string());
+        let max = settings.limits.max_file_bytes;
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .take(max + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        let text =
+            String::from_utf8(bytes).map_err(|_| "standard input is not UTF-8".to_string())?;
+        let result = crate::fix::fix_text(&name, Path::new(&name), &text, settings, mode);
+        let shown = if args.diff {
+            redactor.lines(&crate::fix::unified_diff(&name, &text, &result.text))
+        } else {
+            result.text.clone()
+        };
+        write_stdout(shown.as_bytes())?;
+        return Ok(FixOutcome::Done(if args.diff && result.applied > 0 {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        }));
+    }
+    let inputs = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let paths = walk::Paths::new(&settings.config)?.with_force_exclude(args.force_exclude);
+    for path in walk::collect(&inputs, &settings.config, &paths)? {
+        let display = paths.display(&path);
+        let rel = paths.relative(&path);
+        let read = match crate::loading::read_bounded(
+            &path,
+            settings.limits.max_file_bytes,
+            "request file",
+        ) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                print_error(&e);
+                continue;
+            }
+        };
+        let Ok(text) = std::str::from_utf8(&read) else {
+            continue;
+        };
+        let result = crate::fix::fix_text(&display, &rel, text, settings, mode);
+        unsafe_left += result.unsafe_left;
+        if result.applied == 0 {
+            continue;
+        }
+        if args.diff {
+            let diff = crate::fix::unified_diff(&display, text, &result.text);
+            shown.push_str(&redactor.lines(&diff));
+            applied += result.applied;
+        } else {
+            match crate::fix::write_in_place(&path, &read, &result.text) {
+                Ok(()) => applied += result.applied,
+                Err(e) => print_error(&e),
+            }
+        }
+    }
+    let more = if unsafe_left > 0 && mode == crate::fix::Mode::Safe {
+        format!(" ({unsafe_left} more with `--unsafe-fixes`)")
+    } else {
+        String::new()
+    };
+    if args.diff {
+        shown.push_str(&format!(
+            "Would fix {applied} issue{}{more}.\n",
+            if applied == 1 { "" } else { "s" }
+        ));
+        write_stdout(shown.as_bytes())?;
+        return Ok(FixOutcome::Done(if applied > 0 {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        }));
+    }
+    if args.fix_only {
+        shown.push_str(&format!(
+            "Fixed {applied} issue{}{more}.\n",
+            if applied == 1 { "" } else { "s" }
+        ));
+        write_stdout(shown.as_bytes())?;
+        return Ok(FixOutcome::Done(ExitCode::SUCCESS));
+    }
+    Ok(FixOutcome::Fixed(applied))
 }
 
 /// What a run of many files keeps: the results that have something to report, and the

@@ -47,6 +47,72 @@ pub struct ApiError {
     pub subcode: Option<u32>,
 }
 
+/// Whether applying a fix keeps what the request does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Applicability {
+    /// Keeps the request's meaning (a misspelt name with one close candidate, a method
+    /// in lower case): `--fix` applies it.
+    Safe,
+    /// Changes what the request does (removing a permission, dropping a param): only
+    /// with `--unsafe-fixes`.
+    Unsafe,
+}
+
+/// One text edit: the bytes of `span` replaced by `replacement` (an empty span inserts).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Edit {
+    #[serde(skip)]
+    pub span: Span,
+    pub replacement: String,
+}
+
+/// How to fix a diagnostic: edits of the diagnostic's own file, by byte span, that never
+/// overlap each other; they keep comments, quoting and indentation (no re-serialisation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub applicability: Applicability,
+    /// What the fix does, for reports and the editor's quick fix: "replace `nmae` with
+    /// `name`".
+    pub message: String,
+    pub edits: Vec<Edit>,
+}
+
+impl Fix {
+    pub fn safe(message: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        Fix {
+            applicability: Applicability::Safe,
+            message: message.into(),
+            edits,
+        }
+    }
+
+    pub fn unsafe_(message: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        Fix {
+            applicability: Applicability::Unsafe,
+            message: message.into(),
+            edits,
+        }
+    }
+
+    /// One replacement.
+    pub fn replace(
+        applicability: Applicability,
+        span: Span,
+        replacement: &str,
+        message: impl Into<String>,
+    ) -> Fix {
+        Fix {
+            applicability,
+            message: message.into(),
+            edits: vec![Edit {
+                span,
+                replacement: replacement.to_string(),
+            }],
+        }
+    }
+}
+
 /// A secondary place that explains the diagnostic.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Label {
@@ -68,6 +134,8 @@ pub struct Diagnostic {
     /// Said once per run: a run keeps the first of the diagnostics of its rule with the
     /// same message (in the order of the files' paths) and drops the others.
     pub once_per_run: bool,
+    /// How to fix it, where there is one right answer.
+    pub fix: Option<Fix>,
 }
 
 /// What a diagnostic takes from the rule that reports it (the rules' metadata implements
@@ -89,7 +157,19 @@ impl Diagnostic {
             labels: Vec::new(),
             secret: false,
             once_per_run: false,
+            fix: None,
         }
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
+        self
+    }
+
+    /// With the fix, where there is one.
+    pub fn with_fix_opt(mut self, fix: Option<Fix>) -> Self {
+        self.fix = fix;
+        self
     }
 
     pub fn once_per_run(mut self) -> Self {

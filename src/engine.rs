@@ -144,6 +144,7 @@ pub fn lint_bytes(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
                 labels: Vec::new(),
                 secret: false,
                 once_per_run: false,
+                fix: None,
             }],
             requests: 0,
             io_error: None,
@@ -230,6 +231,9 @@ fn redact_diagnostics(
         }
         for label in &mut d.labels {
             label.message = redactor.line(&label.message);
+        }
+        if let Some(fix) = &mut d.fix {
+            fix.message = redactor.line(&fix.message);
         }
     }
     secrets

@@ -10,6 +10,7 @@ pub mod catalog_docs;
 pub mod cli;
 pub mod diagnostic;
 pub mod engine;
+pub mod fix;
 #[doc(hidden)]
 pub mod invariants;
 pub mod loading;

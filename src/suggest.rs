@@ -15,6 +15,34 @@ pub fn did_you_mean<'c>(
         .map(|(_, c)| c)
 }
 
+/// The one close candidate to `word`, when one stands out: the closest, close enough and
+/// clearly closer than any other (`adsets` for `ad_sets`, not one of `IMPRESSIONS` and
+/// `IMPRESSIONS_X`): a misspelling that a fix may correct without asking.
+pub fn only_close<'c>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'c str>,
+) -> Option<&'c str> {
+    let lower = word.to_lowercase();
+    let mut best: Option<(f64, &'c str)> = None;
+    let mut second = 0.0f64;
+    for c in candidates {
+        if c == word || best.is_some_and(|(_, b)| b == c) {
+            continue;
+        }
+        let score = strsim::jaro_winkler(&lower, &c.to_lowercase());
+        match best {
+            Some((b, _)) if score > b => {
+                second = b;
+                best = Some((score, c));
+            }
+            Some(_) => second = second.max(score),
+            None => best = Some((score, c)),
+        }
+    }
+    let (score, c) = best?;
+    (score >= 0.85 && (second < 0.8 || score - second >= 0.05)).then_some(c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -25,5 +53,10 @@ mod tests {
         assert_eq!(did_you_mean("parms", keys), Some("params"));
         assert_eq!(did_you_mean("Request", keys), Some("request"));
         assert_eq!(did_you_mean("zzz", keys), None);
+        assert_eq!(only_close("parms", keys), Some("params"));
+        assert_eq!(
+            only_close("IMPRESSION", ["IMPRESSIONS", "IMPRESSIONS_X"]),
+            None
+        );
     }
 }

@@ -242,7 +242,9 @@ fn json_matches_spec_5_field_for_field() {
                     "message",
                     "help",
                     "api_error",
-                    "span"
+                    "span",
+                    // The issue that added `--fix` extends SPEC 5 with a diagnostic's fix.
+                    "fix"
                 ]
                 .contains(&key.as_str()),
                 "unexpected field {key} in {d}"
@@ -250,6 +252,27 @@ fn json_matches_spec_5_field_for_field() {
         }
         for key in ["file", "rule", "severity", "message", "span"] {
             assert!(obj.contains_key(key), "missing {key} in {d}");
+        }
+        if let Some(fix) = obj.get("fix") {
+            let mut keys: Vec<&str> = fix
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .collect();
+            keys.sort_unstable();
+            assert_eq!(keys, ["applicability", "edits", "message"], "{d}");
+            assert!(["safe", "unsafe"].contains(&fix["applicability"].as_str().unwrap()));
+            for edit in fix["edits"].as_array().unwrap() {
+                let mut keys: Vec<&str> = edit
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .map(String::as_str)
+                    .collect();
+                keys.sort_unstable();
+                assert_eq!(keys, ["length", "offset", "replacement"], "{d}");
+            }
         }
         match d["severity"].as_str().unwrap() {
             "error" => errors += 1,

@@ -107,6 +107,9 @@ pub struct LineError {
     pub span: Span,
     pub message: String,
     pub help: Option<String>,
+    /// The text that corrects the line at `span`, where there is one right answer (a
+    /// method in capitals).
+    pub fix: Option<String>,
 }
 
 impl LineError {
@@ -115,6 +118,7 @@ impl LineError {
             span,
             message: message.into(),
             help,
+            fix: None,
         }
     }
 }
@@ -271,11 +275,13 @@ fn check_method(text: &str, span: Span) -> Result<Method, LineError> {
     }
     let upper = text.to_ascii_uppercase();
     if let Some(method) = Method::parse(&upper) {
-        return Err(LineError::new(
+        let mut e = LineError::new(
             span,
             format!("method `{text}` must be written in capitals"),
             Some(format!("write `{method}`")),
-        ));
+        );
+        e.fix = Some(method.to_string());
+        return Err(e);
     }
     let names = Method::ALL.map(Method::as_str);
     let help = match crate::suggest::did_you_mean(text, names) {

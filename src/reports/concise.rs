@@ -11,8 +11,13 @@ pub fn write(results: &[FileResult], summary: Summary, out: &mut dyn Write) -> i
     for r in results {
         let path = super::shown_path(&r.path);
         for (d, (pos, _)) in r.diagnostics.iter().zip(r.positions()) {
+            // `[*]`: `--fix` fixes it.
+            let fixable = match d.fix.as_ref().map(|f| f.applicability) {
+                Some(crate::diagnostic::Applicability::Safe) => " [*]",
+                _ => "",
+            };
             let line = format!(
-                "{path}:{}:{}: {}[{}]: {}",
+                "{path}:{}:{}: {}[{}]: {}{fixable}",
                 pos.line, pos.column, d.severity, d.rule, d.message
             );
             // CI logs show this format: nothing in it may read as a runner's command.

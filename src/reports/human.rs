@@ -347,11 +347,22 @@ pub fn write(
         let index = LineIndex::new(text);
         let name = super::shown_path(&r.path);
         for d in &r.diagnostics {
-            let help = match (&d.help, d.api_error) {
+            let mut help = match (&d.help, d.api_error) {
                 (Some(h), Some(e)) => Some(format!("{h}\nthe API answers {}", api_error_text(e))),
                 (None, Some(e)) => Some(format!("the API answers {}", api_error_text(e))),
                 (h, None) => h.clone(),
             };
+            if let Some(fix) = &d.fix {
+                let how = match fix.applicability {
+                    crate::diagnostic::Applicability::Safe => "[*] `--fix`",
+                    crate::diagnostic::Applicability::Unsafe => "`--fix --unsafe-fixes`",
+                };
+                let line = format!("{how}: {}", fix.message);
+                help = Some(match help {
+                    Some(h) => format!("{h}\n{line}"),
+                    None => line,
+                });
+            }
             let (near, far): (Vec<&Label>, Vec<&Label>) = d
                 .labels
                 .iter()

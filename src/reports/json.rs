@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::diagnostic::{ApiError, Severity};
+use crate::diagnostic::{ApiError, Applicability, Severity};
 use crate::engine::FileResult;
 use crate::loading::Position;
 
@@ -23,6 +23,23 @@ struct JsonDiagnostic<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     api_error: Option<ApiError>,
     span: JsonSpan,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<JsonFix<'a>>,
+}
+
+/// A diagnostic's fix: its edits of the file by byte offset and length.
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    applicability: Applicability,
+    message: &'a str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonEdit<'a> {
+    offset: usize,
+    length: usize,
+    replacement: &'a str,
 }
 
 #[derive(Serialize)]
@@ -70,6 +87,19 @@ pub fn write(results: &[FileResult], summary: Summary, out: &mut dyn Write) -> i
                     start: start.into(),
                     end: end.into(),
                 },
+                fix: d.fix.as_ref().map(|f| JsonFix {
+                    applicability: f.applicability,
+                    message: &f.message,
+                    edits: f
+                        .edits
+                        .iter()
+                        .map(|e| JsonEdit {
+                            offset: e.span.start,
+                            length: e.span.len(),
+                            replacement: &e.replacement,
+                        })
+                        .collect(),
+                }),
             };
             serde_json::to_writer(&mut *out, &diagnostic)?;
         }

@@ -16,6 +16,14 @@ pub struct Summary {
     pub errors: usize,
     pub warnings: usize,
     pub infos: usize,
+    /// Diagnostics with a safe fix (`--fix` applies them), and with an unsafe one.
+    #[serde(skip)]
+    pub fixable: usize,
+    #[serde(skip)]
+    pub unsafe_fixable: usize,
+    /// Fixes applied by this run (`--fix`).
+    #[serde(skip)]
+    pub fixed: usize,
 }
 
 impl Summary {
@@ -33,8 +41,36 @@ impl Summary {
                 Severity::Warning => s.warnings += 1,
                 Severity::Info => s.infos += 1,
             }
+            match d.fix.as_ref().map(|f| f.applicability) {
+                Some(crate::diagnostic::Applicability::Safe) => s.fixable += 1,
+                Some(crate::diagnostic::Applicability::Unsafe) => s.unsafe_fixable += 1,
+                None => {}
+            }
         }
         s
+    }
+
+    /// What `--fix` did and could do, after the sentence: `; 2 fixed, 1 fixable with
+    /// `--fix` (1 more with `--unsafe-fixes`)`.
+    fn fixes(&self) -> String {
+        let mut parts = Vec::new();
+        if self.fixed > 0 {
+            parts.push(format!("{} fixed", self.fixed));
+        }
+        if self.fixable > 0 {
+            parts.push(format!("[*] {} fixable with `--fix`", self.fixable));
+        }
+        if self.unsafe_fixable > 0 {
+            parts.push(format!(
+                "{} more with `--unsafe-fixes`",
+                self.unsafe_fixable
+            ));
+        }
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", parts.join("; "))
+        }
     }
 
     /// One line for people: `Found 2 errors and 1 warning in 3 files (5 requests).`
@@ -55,12 +91,13 @@ impl Summary {
         if self.infos > 0 {
             parts.push(plural(self.infos, "info"));
         }
+        let fixes = self.fixes();
         match parts.len() {
-            0 => format!("All checks passed: {scope}."),
-            1 => format!("Found {} in {scope}.", parts[0]),
+            0 => format!("All checks passed: {scope}{fixes}."),
+            1 => format!("Found {} in {scope}{fixes}.", parts[0]),
             _ => {
                 let last = parts.pop().unwrap_or_default();
-                format!("Found {} and {last} in {scope}.", parts.join(", "))
+                format!("Found {} and {last} in {scope}{fixes}.", parts.join(", "))
             }
         }
     }

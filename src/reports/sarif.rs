@@ -162,6 +162,25 @@ pub fn write(results: &[FileResult], out: &mut dyn Write) -> io::Result<()> {
             if let Some(e) = d.api_error {
                 result["properties"] = json!({"apiError": e});
             }
+            if let Some(fix) = &d.fix {
+                let replacements: Vec<serde_json::Value> = fix
+                    .edits
+                    .iter()
+                    .map(|e| {
+                        json!({
+                            "deletedRegion": {"byteOffset": e.span.start, "byteLength": e.span.len()},
+                            "insertedContent": {"text": e.replacement},
+                        })
+                    })
+                    .collect();
+                result["fixes"] = json!([{
+                    "description": {"text": fix.message},
+                    "artifactChanges": [{
+                        "artifactLocation": {"uri": artifact},
+                        "replacements": replacements,
+                    }],
+                }]);
+            }
             out.write_all(if first { b"\n" } else { b",\n" })?;
             first = false;
             serde_json::to_writer(&mut *out, &result)?;

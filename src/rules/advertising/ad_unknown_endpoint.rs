@@ -34,17 +34,29 @@ impl Rule for AdUnknownEndpoint {
     }
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (line, span, reason) in super::unknown_endpoints(file) {
+        for unknown in super::unknown_endpoints(file) {
+            let line = unknown.line;
+            let fix = unknown.fix.and_then(|edge| {
+                let written = file.text.get(unknown.span.range())?;
+                crate::rules::shelf::fix::rename(
+                    file.text,
+                    unknown.span,
+                    written,
+                    edge,
+                    crate::diagnostic::Applicability::Safe,
+                )
+            });
             out.push(
                 Diagnostic::new(
                     &META,
-                    span,
+                    unknown.span,
                     format!(
                         "no call of the Marketing API matches `{} {}`",
                         line.method, line.path
                     ),
                 )
-                .with_help(reason.to_string()),
+                .with_help(unknown.reason.to_string())
+                .with_fix_opt(fix),
             );
         }
     }

@@ -51,7 +51,14 @@ impl Rule for AdSetDatePresetLifetime {
                     "`date_preset` `lifetime` is deprecated since v{REPLACED_IN}.0 (this call is {v}); `maximum` replaces it"
                 ),
             )
-            .with_help("write `date_preset: maximum` (statistics of up to the last 37 months)"),
+            .with_help("write `date_preset: maximum` (statistics of up to the last 37 months)")
+            .with_fix_opt(crate::rules::shelf::fix::rename(
+                file.text,
+                entry.value.span,
+                "lifetime",
+                "maximum",
+                crate::diagnostic::Applicability::Safe,
+            )),
         );
     }
 }

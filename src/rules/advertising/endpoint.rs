@@ -47,6 +47,8 @@ pub enum Recognized<'r> {
         line: &'r RequestLine,
         span: Span,
         reason: String,
+        /// The one close edge, for the segment at `span`.
+        fix: Option<String>,
     },
 }
 
@@ -122,7 +124,15 @@ pub fn recognize<'r>(
         None => &line.segments[..],
     };
     let method = line.method;
-    let no_at = |span: Span, reason: String| Some(Recognized::NoEndpoint { line, span, reason });
+    let no_fix = |span: Span, (reason, fix): (String, Option<String>)| {
+        Some(Recognized::NoEndpoint {
+            line,
+            span,
+            reason,
+            fix,
+        })
+    };
+    let no_at = |span: Span, reason: String| no_fix(span, (reason, None));
     let no = |reason: String| no_at(line.path_span, reason);
     let wrong_method = |reason: String| no_at(line.method_span, reason);
     let call = |account, object| AdCall {
@@ -162,7 +172,7 @@ pub fn recognize<'r>(
         }
         [account, edge] if is_account(account) => {
             let Some(calls) = graph::edge_calls(true, &edge.text) else {
-                return no_at(
+                return no_fix(
                     edge.span,
                     unknown_edge(
                         suggest,
@@ -193,7 +203,7 @@ pub fn recognize<'r>(
                     ),
                     None => unknown_edge(suggest, "/<id>", &edge.text, graph::edge_names(false)),
                 };
-                return no_at(edge.span, reason);
+                return no_fix(edge.span, reason);
             };
             let with_edge: Vec<GCallId> = with_edge.collect();
             if let Some(node) = object_node(request, &id.text, context) {
@@ -205,7 +215,7 @@ pub fn recognize<'r>(
                         edge.text,
                         methods(&node_methods(node, &edge.text))
                     )),
-                    None => no_at(
+                    None => no_fix(
                         edge.span,
                         unknown_edge(
                         suggest,
@@ -282,16 +292,19 @@ fn unknown_edge<'a>(
     prefix: &str,
     edge: &str,
     names: impl Iterator<Item = &'a str>,
-) -> String {
-    let closest = if suggest {
-        did_you_mean(edge, names.filter(|n| !n.is_empty()))
+) -> (String, Option<String>) {
+    let names: Vec<&str> = if suggest {
+        names.filter(|n| !n.is_empty()).collect()
     } else {
-        None
+        Vec::new()
     };
-    match closest {
+    let closest = did_you_mean(edge, names.iter().copied());
+    let fix = crate::suggest::only_close(edge, names.iter().copied()).map(str::to_string);
+    let reason = match closest {
         Some(s) => format!("did you mean `{prefix}/{s}`? No `{prefix}/{edge}` is in the catalog"),
         None => format!("the catalog lists no `{prefix}/{edge}` edge"),
-    }
+    };
+    (reason, fix)
 }
 
 /// The methods a node takes on an edge (`""`: on itself).

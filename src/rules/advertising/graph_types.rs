@@ -7,7 +7,7 @@ use crate::catalog::graph::{GType, enum_name, enum_values};
 use crate::loading::{Node, Value};
 use crate::suggest::did_you_mean;
 
-use super::values::{Issue, IssueKind, integer, is_datetime, is_placeholder};
+use super::values::{Issue, IssueFix, IssueKind, integer, is_datetime, is_placeholder};
 use crate::catalog::advertising::DEFAULT_RULE;
 
 fn issue(node: &Node, message: String, help: Option<String>) -> Issue {
@@ -17,6 +17,7 @@ fn issue(node: &Node, message: String, help: Option<String>) -> Issue {
         message,
         help,
         graph_may_accept: false,
+        fix: None,
     }
 }
 
@@ -166,11 +167,18 @@ pub fn check(ty: GType, name: &str, node: &Node, out: &mut Vec<Issue>) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => values_help(values),
             };
-            out.push(issue(
+            let mut found = issue(
                 resolved,
                 format!("`{name}` `{text}` is not a valid value"),
                 Some(format!("{help} (the enum `{}`)", enum_name(e))),
-            ));
+            );
+            found.fix = crate::suggest::only_close(&text, values.iter().copied()).map(|new| {
+                IssueFix::Rename {
+                    old: text.to_string(),
+                    new: new.to_string(),
+                }
+            });
+            out.push(found);
         }
     }
 }

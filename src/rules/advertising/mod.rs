@@ -79,8 +79,8 @@ struct Recognition {
     target: Option<Target>,
     account: Option<usize>,
     object: Option<usize>,
-    /// Why no call of the catalog matches, and where.
-    no_endpoint: Option<(crate::loading::Span, String)>,
+    /// Why no call of the catalog matches, where, and the one close edge.
+    no_endpoint: Option<(crate::loading::Span, String, Option<String>)>,
 }
 
 /// How many paths of a file get a "did you mean" edge.
@@ -106,9 +106,9 @@ fn recognitions<'f>(file: &'f FileContext<'_>) -> &'f [Recognition] {
                 let (target, call, no_endpoint) = match found {
                     Recognized::Call(t, call) => (Some(t), Some(call), None),
                     Recognized::UnknownKind(call) => (None, Some(call), None),
-                    Recognized::NoEndpoint { span, reason, .. } => {
-                        (None, None, Some((span, reason)))
-                    }
+                    Recognized::NoEndpoint {
+                        span, reason, fix, ..
+                    } => (None, None, Some((span, reason, fix))),
                 };
                 Some(Recognition {
                     request: i,
@@ -147,15 +147,29 @@ pub fn calls<'f>(
     graph_calls(file).filter_map(|(request, target, call)| Some((request, target.op?, call)))
 }
 
-/// Every advertising request that no call of the catalog matches, with the part of its
-/// request line that is wrong and why.
+/// An advertising request that no call of the catalog matches.
+pub struct UnknownEndpoint<'f> {
+    pub line: &'f crate::model::RequestLine,
+    /// The part of its request line that is wrong.
+    pub span: crate::loading::Span,
+    pub reason: &'f str,
+    /// The one close edge for a misspelt one.
+    pub fix: Option<&'f str>,
+}
+
+/// Every advertising request that no call of the catalog matches.
 pub fn unknown_endpoints<'f>(
     file: &'f FileContext<'_>,
-) -> impl Iterator<Item = (&'f crate::model::RequestLine, crate::loading::Span, &'f str)> {
+) -> impl Iterator<Item = UnknownEndpoint<'f>> {
     let requests = &file.model.requests;
     recognitions(file).iter().filter_map(move |c| {
-        let (span, reason) = c.no_endpoint.as_ref()?;
-        Some((requests[c.request].line()?, *span, reason.as_str()))
+        let (span, reason, fix) = c.no_endpoint.as_ref()?;
+        Some(UnknownEndpoint {
+            line: requests[c.request].line()?,
+            span: *span,
+            reason: reason.as_str(),
+            fix: fix.as_deref(),
+        })
     })
 }
 
@@ -182,6 +196,24 @@ fn param_issues<'f>(file: &'f FileContext<'_>) -> &'f [params::Issue] {
     })
 }
 
+/// The edits of a param finding's fix: a rename in place (safe), or the removal of the
+/// param's whole lines (unsafe: the request then does something else).
+fn issue_fix(
+    text: &str,
+    span: crate::loading::Span,
+    fix: &params::IssueFix,
+) -> Option<crate::diagnostic::Fix> {
+    use crate::diagnostic::{Applicability, Fix};
+    use crate::rules::shelf::fix::{remove_lines, rename};
+    match fix {
+        params::IssueFix::Rename { old, new } => rename(text, span, old, new, Applicability::Safe),
+        params::IssueFix::Remove { start, end } => {
+            let edit = remove_lines(text, *start, *end)?;
+            Some(Fix::unsafe_("remove the param", vec![edit]))
+        }
+    }
+}
+
 /// Reports the param-table findings of `kind` for every advertising call.
 pub fn report_param_issues(
     file: &FileContext<'_>,
@@ -192,6 +224,12 @@ pub fn report_param_issues(
 ) {
     for issue in param_issues(file).iter().filter(|i| wanted(&i.kind)) {
         let mut d = Diagnostic::new(meta, issue.span, issue.message.clone());
+        d = d.with_fix_opt(
+            issue
+                .fix
+                .as_ref()
+                .and_then(|fix| issue_fix(file.text, issue.span, fix)),
+        );
         if let Some(help) = &issue.help {
             d = d.with_help(help.clone());
         }

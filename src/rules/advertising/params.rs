@@ -12,7 +12,7 @@ use crate::suggest::did_you_mean;
 
 use super::endpoint::Target;
 use super::graph_types;
-pub use super::values::{Issue, IssueKind, integer, is_datetime};
+pub use super::values::{Issue, IssueFix, IssueKind, integer, is_datetime};
 use super::values::{is_integer_text, is_placeholder};
 
 pub use crate::catalog::advertising::DEFAULT_RULE;
@@ -34,6 +34,7 @@ pub fn check_params<'a>(op: Op, params: impl Iterator<Item = &'a Entry>) -> Vec<
                     issues.push(Issue {
                         kind: IssueKind::NotUpdatable,
                         graph_may_accept: false,
+                        fix: None,
                         span: entry.key_span,
                         message: format!("`{}` cannot be changed after creation", entry.key),
                         help: Some(format!(
@@ -53,6 +54,7 @@ pub fn check_params<'a>(op: Op, params: impl Iterator<Item = &'a Entry>) -> Vec<
                 issues.push(Issue {
                     kind: IssueKind::Unknown,
                     graph_may_accept: false,
+                    fix: None,
                     span: entry.key_span,
                     message: format!("unknown param `{}`", entry.key),
                     help: Some(help),
@@ -139,6 +141,10 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
                     "the update call does not take `{name}`; create a new object to change it"
                 )),
                 graph_may_accept: false,
+                fix: Some(IssueFix::Remove {
+                    start: entry.key_span.start,
+                    end: entry.value.span.end,
+                }),
             });
             continue;
         }
@@ -158,12 +164,29 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
                 crate::catalog::graph::GRAPH_VERSION
             ),
         };
+        let known: Vec<&str> = call
+            .params
+            .iter()
+            .map(|p| p.name)
+            .chain(seed.map(|t| t.known).unwrap_or_default().iter().copied())
+            .collect();
+        let fix = match crate::suggest::only_close(name, known.iter().copied()) {
+            Some(new) if request.param(new).is_none() => IssueFix::Rename {
+                old: name.to_string(),
+                new: new.to_string(),
+            },
+            _ => IssueFix::Remove {
+                start: entry.key_span.start,
+                end: entry.value.span.end,
+            },
+        };
         issues.push(Issue {
             kind: IssueKind::Unknown,
             span: entry.key_span,
             message: format!("unknown param `{name}` for {}", call.describe()),
             help: Some(help),
             graph_may_accept: false,
+            fix: Some(fix),
         });
     }
     // A body a reader could not read may hold any param.
@@ -194,6 +217,7 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
                 source(call)
             )),
             graph_may_accept: false,
+            fix: None,
         });
     }
     issues
@@ -267,6 +291,7 @@ fn judged(
         message,
         help,
         graph_may_accept,
+        fix: None,
     });
 }
 
@@ -392,6 +417,7 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
                 out.push(Issue {
                     kind: IssueKind::OutsideOpenEnum,
                     graph_may_accept: true,
+                    fix: None,
                     span: node.span,
                     message: format!(
                         "`{name}` `{text}` is not among the values the reference lists (it omits some)"
@@ -406,6 +432,15 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
                     Some(help),
                     out,
                 );
+                if let (Some(new), Some(issue)) = (
+                    crate::suggest::only_close(&text, values.iter().copied()),
+                    out.last_mut(),
+                ) {
+                    issue.fix = Some(IssueFix::Rename {
+                        old: text.to_string(),
+                        new: new.to_string(),
+                    });
+                }
             }
         }
         ParamType::List(item) => match node.as_seq() {

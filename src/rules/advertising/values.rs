@@ -27,6 +27,17 @@ pub struct Issue {
     /// A type or enum judgement of the reference documents' tables, which the vendor's
     /// specs may overrule (they accept the value): not a limit or a refused value.
     pub graph_may_accept: bool,
+    /// How to fix it, where there is one right answer (or a removal).
+    pub fix: Option<IssueFix>,
+}
+
+/// A fix of a param finding, made into text edits by the rule that reports it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IssueFix {
+    /// The one close name or value for the misspelt one written at the issue's span.
+    Rename { old: String, new: String },
+    /// Remove the param: its entry from the key's start to the value's end.
+    Remove { start: usize, end: usize },
 }
 
 /// Whether a number as written is an integer (digits, with a sign).

@@ -33,6 +33,18 @@ impl Rule for MalformedRequestLine {
                 if let Some(help) = &e.help {
                     d = d.with_help(help.clone());
                 }
+                // The method in capitals: the span is the method as written.
+                if let Some(fixed) = &e.fix
+                    && let Some(written) = file.text.get(e.span.range())
+                {
+                    d = d.with_fix_opt(crate::rules::shelf::fix::rename(
+                        file.text,
+                        e.span,
+                        written.trim().trim_matches(['"', '\'']),
+                        fixed,
+                        crate::diagnostic::Applicability::Safe,
+                    ));
+                }
                 out.push(d);
             }
         }

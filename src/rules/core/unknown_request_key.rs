@@ -25,7 +25,7 @@ static META: RuleMeta = RuleMeta {
     good: example!("unknown-request-key/good.req.yaml"),
 };
 
-fn check_keys(node: &Node, known: &[&str], place: &str, out: &mut Vec<Diagnostic>) {
+fn check_keys(file: &str, node: &Node, known: &[&str], place: &str, out: &mut Vec<Diagnostic>) {
     let Some(entries) = node.as_map() else { return };
     for e in entries {
         if known.contains(&e.key.as_str()) || e.key.starts_with(EXTENSION_PREFIX) {
@@ -38,13 +38,23 @@ fn check_keys(node: &Node, known: &[&str], place: &str, out: &mut Vec<Diagnostic
                 known.join(", ")
             ),
         };
+        let fix = crate::suggest::only_close(&e.key, known.iter().copied()).and_then(|s| {
+            crate::rules::shelf::fix::rename(
+                file,
+                e.key_span,
+                &e.key,
+                s,
+                crate::diagnostic::Applicability::Safe,
+            )
+        });
         out.push(
             Diagnostic::new(
                 &META,
                 e.key_span,
                 format!("unknown key `{}` in {place}", e.key),
             )
-            .with_help(help),
+            .with_help(help)
+            .with_fix_opt(fix),
         );
     }
 }
@@ -57,19 +67,27 @@ impl Rule for UnknownRequestKey {
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         for doc in &file.model.documents {
             match doc.kind {
-                DocumentKind::Single => check_keys(doc.root, REQUEST_KEYS, "a request", out),
+                DocumentKind::Single => {
+                    check_keys(file.text, doc.root, REQUEST_KEYS, "a request", out)
+                }
                 DocumentKind::Multi => {
-                    check_keys(doc.root, FILE_KEYS, "a file of several requests", out);
+                    check_keys(
+                        file.text,
+                        doc.root,
+                        FILE_KEYS,
+                        "a file of several requests",
+                        out,
+                    );
                     if let Some(items) = doc.root.get_value("requests").and_then(Node::as_seq) {
                         for item in items.iter().filter(|i| matches!(i.value, Value::Map(_))) {
-                            check_keys(item, REQUEST_KEYS, "a request", out);
+                            check_keys(file.text, item, REQUEST_KEYS, "a request", out);
                         }
                     }
                 }
                 DocumentKind::BareList { .. } => {
                     for item in doc.root.as_seq().unwrap_or_default() {
                         if matches!(item.value, Value::Map(_)) {
-                            check_keys(item, REQUEST_KEYS, "a request", out);
+                            check_keys(file.text, item, REQUEST_KEYS, "a request", out);
                         }
                     }
                 }

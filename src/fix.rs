@@ -1,0 +1,220 @@
+//! Applying fixes: the edits of the fixes chosen for a file, in rounds until none is left
+//! (a fix may only become possible once another is applied, and two fixes never touch
+//! the same bytes in one round), and the unified diff of the result.
+
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
+
+/// Which fixes are applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// `--fix`: the safe ones.
+    Safe,
+    /// `--fix --unsafe-fixes`: the unsafe ones too.
+    Unsafe,
+}
+
+impl Mode {
+    pub fn takes(self, fix: &Fix) -> bool {
+        fix.applicability == Applicability::Safe || self == Mode::Unsafe
+    }
+}
+
+/// The fixes of `diagnostics` that `mode` takes and that do not overlap each other, in
+/// the order of their first edit; a fix whose edits overlap one chosen before it waits
+/// for the next round.
+pub fn choose(diagnostics: &[Diagnostic], mode: Mode, text_len: usize) -> Vec<&Fix> {
+    let mut fixes: Vec<&Fix> = diagnostics
+        .iter()
+        .filter_map(|d| d.fix.as_ref())
+        .filter(|f| mode.takes(f) && !f.edits.is_empty())
+        .filter(|f| {
+            f.edits
+                .iter()
+                .all(|e| e.span.end <= text_len && e.span.start <= e.span.end)
+        })
+        .collect();
+    fixes.sort_by_key(|f| f.edits.iter().map(|e| e.span.start).min());
+    let mut taken: Vec<(usize, usize)> = Vec::new();
+    let mut chosen = Vec::new();
+    for fix in fixes {
+        let overlaps = fix.edits.iter().any(|e| {
+            taken.iter().any(|&(s, end)| {
+                // Two insertions at one place, or ranges that share a byte.
+                (e.span.start < end && s < e.span.end) || (e.span.start == s && e.span.end == end)
+            })
+        });
+        let self_overlap = fix.edits.iter().enumerate().any(|(i, a)| {
+            fix.edits[i + 1..]
+                .iter()
+                .any(|b| a.span.start < b.span.end && b.span.start < a.span.end)
+        });
+        if overlaps || self_overlap || chosen.contains(&fix) {
+            continue;
+        }
+        taken.extend(fix.edits.iter().map(|e| (e.span.start, e.span.end)));
+        chosen.push(fix);
+    }
+    chosen
+}
+
+/// `text` with `edits` applied (they do not overlap).
+pub fn apply(text: &str, edits: &[&Edit]) -> String {
+    let mut edits: Vec<&&Edit> = edits.iter().collect();
+    edits.sort_by_key(|e| (e.span.start, e.span.end));
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for e in edits {
+        if e.span.start < at
+            || !text.is_char_boundary(e.span.start)
+            || !text.is_char_boundary(e.span.end)
+        {
+            continue;
+        }
+        out.push_str(&text[at..e.span.start]);
+        out.push_str(&e.replacement);
+        at = e.span.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// The unified diff of a file's text before and after its fixes.
+pub fn unified_diff(path: &str, before: &str, after: &str) -> String {
+    similar::TextDiff::from_lines(before, after)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loading::Span;
+
+    fn edit(start: usize, end: usize, text: &str) -> Edit {
+        Edit {
+            span: Span::new(start, end),
+            replacement: text.into(),
+        }
+    }
+
+    #[test]
+    fn edits_apply_in_order_and_keep_the_rest() {
+        let text = "name: nmae\nkind: POST\n";
+        let a = edit(6, 10, "name");
+        let b = edit(0, 0, "# fixed\n");
+        assert_eq!(apply(text, &[&a, &b]), "# fixed\nname: name\nkind: POST\n");
+    }
+
+    #[test]
+    fn overlapping_fixes_wait_for_the_next_round() {
+        let d = |start, end, text: &str| {
+            let rule = crate::rules::find("unknown-request-key").unwrap().meta();
+            Diagnostic::new(rule, Span::new(start, end), "x")
+                .with_fix(Fix::safe("x", vec![edit(start, end, text)]))
+        };
+        let diags = [d(0, 4, "a"), d(2, 6, "b"), d(8, 9, "c")];
+        let chosen = choose(&diags, Mode::Safe, 10);
+        assert_eq!(chosen.len(), 2);
+        let unsafe_one = Diagnostic::new(
+            crate::rules::find("unknown-request-key").unwrap().meta(),
+            Span::new(0, 1),
+            "x",
+        )
+        .with_fix(Fix::unsafe_("drop", vec![edit(0, 1, "")]));
+        assert!(choose(std::slice::from_ref(&unsafe_one), Mode::Safe, 10).is_empty());
+        assert_eq!(
+            choose(std::slice::from_ref(&unsafe_one), Mode::Unsafe, 10).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn diffs() {
+        let d = unified_diff("a.req.yaml", "a: 1\nb: 2\n", "a: 1\nb: 3\n");
+        assert!(d.contains("--- a/a.req.yaml"), "{d}");
+        assert!(d.contains("-b: 2\n+b: 3"), "{d}");
+    }
+}
+
+/// What fixing one file's text did.
+#[derive(Debug, Default)]
+pub struct Fixed {
+    pub text: String,
+    /// Fixes applied, over every round.
+    pub applied: usize,
+    /// Unsafe fixes left that `--unsafe-fixes` would apply.
+    pub unsafe_left: usize,
+}
+
+/// Rounds of the chosen fixes of a file's text until none is left (at most ten: a fix
+/// never undoes another, but a file is not rewritten forever).
+pub fn fix_text(
+    display: &str,
+    rel: &std::path::Path,
+    text: &str,
+    settings: &crate::engine::Settings,
+    mode: Mode,
+) -> Fixed {
+    let mut text = text.to_string();
+    let mut applied = 0;
+    let mut last = Vec::new();
+    for _ in 0..10 {
+        let result = crate::engine::lint_bytes(display, rel, text.clone().into_bytes(), settings);
+        let chosen = choose(&result.diagnostics, mode, text.len());
+        if chosen.is_empty() {
+            last = result.diagnostics;
+            break;
+        }
+        let edits: Vec<&Edit> = chosen.iter().flat_map(|f| f.edits.iter()).collect();
+        let next = apply(&text, &edits);
+        if next == text {
+            last = result.diagnostics;
+            break;
+        }
+        applied += chosen.len();
+        text = next;
+    }
+    let unsafe_left = last
+        .iter()
+        .filter(|d| {
+            d.fix
+                .as_ref()
+                .is_some_and(|f| f.applicability == Applicability::Unsafe)
+        })
+        .count();
+    Fixed {
+        text,
+        applied,
+        unsafe_left: if mode == Mode::Unsafe { 0 } else { unsafe_left },
+    }
+}
+
+/// Writes a fixed file in place: to a temporary file beside it, with its permissions,
+/// then renamed over it, so that a reader never sees half a file; not when the file
+/// changed since it was read (an editor saved it meanwhile).
+pub fn write_in_place(path: &std::path::Path, read: &[u8], fixed: &str) -> Result<(), String> {
+    let now = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if now != read {
+        return Err(format!(
+            "{} changed while it was being fixed; it was left as it is",
+            path.display()
+        ));
+    }
+    let permissions = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        .permissions();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = path.with_file_name(format!(".{name}.reqlint-fix-{}", std::process::id()));
+    let written = std::fs::write(&temp, fixed)
+        .and_then(|()| std::fs::set_permissions(&temp, permissions))
+        .and_then(|()| std::fs::rename(&temp, path));
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        format!("cannot write {}: {e}", path.display())
+    })
+}
