@@ -43,7 +43,8 @@ impl Rule for AdUnknownEndpoint {
                     unknown.span,
                     written,
                     edge,
-                    crate::diagnostic::Applicability::Safe,
+                    // The call then goes somewhere: it does what it did not.
+                    crate::diagnostic::Applicability::Unsafe,
                 )
             });
             out.push(
