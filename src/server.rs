@@ -150,6 +150,47 @@ pub fn lsp_position(text: &str, lines: &LineIndex, offset: usize) -> Value {
     json!({"line": line, "character": character})
 }
 
+/// An LSP position in the encoding the client and the server agreed on.
+fn position_in(text: &str, lines: &LineIndex, offset: usize, utf8: bool) -> Value {
+    if !utf8 {
+        return lsp_position(text, lines, offset);
+    }
+    let offset = offset.min(text.len());
+    let line = lines.line_of(offset);
+    json!({"line": line, "character": offset - lines.line_start(line)})
+}
+
+/// The byte offset of an LSP position (clamped to the text).
+fn offset_of(text: &str, lines: &LineIndex, position: &Value, utf8: bool) -> usize {
+    let line = position["line"].as_u64().unwrap_or(0) as usize;
+    let character = position["character"].as_u64().unwrap_or(0) as usize;
+    if line >= lines.line_count() {
+        return text.len();
+    }
+    let start = lines.line_start(line);
+    let end = lines.line_end(text, line);
+    if utf8 {
+        let mut at = (start + character).min(end);
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        return at;
+    }
+    let mut units = 0;
+    for (i, c) in text[start..end].char_indices() {
+        if units >= character {
+            return start + i;
+        }
+        units += c.len_utf16();
+    }
+    end
+}
+
+/// Where a rule's documentation is published.
+pub fn rule_docs_url(rule: &str) -> String {
+    format!("https://github.com/reqlint/reqlint/blob/main/docs/rules/{rule}.md")
+}
+
 /// Settings per config file, read once and read again when the config or one of its
 /// context snapshots changes.
 #[derive(Default)]
@@ -228,6 +269,8 @@ struct Server {
     /// The client registers file watchers on request (LSP dynamic registration).
     can_watch: bool,
     next_id: u64,
+    /// Positions count UTF-8 bytes (the client offered `utf-8`), else UTF-16 code units.
+    utf8: bool,
 }
 
 /// What the server does after a message.
@@ -242,6 +285,9 @@ const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const SERVER_NOT_INITIALIZED: i64 = -32002;
 
+/// The code action kind of "fix all safe fixes in the file".
+const FIX_ALL_KIND: &str = "source.fixAll.reqlint";
+
 fn error_response(id: Value, code: i64, message: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
@@ -255,6 +301,7 @@ impl Server {
             shut_down: false,
             can_watch: false,
             next_id: 1,
+            utf8: false,
         }
     }
 
@@ -307,18 +354,142 @@ impl Server {
                 if let Some(help) = &d.help {
                     message.push_str(&format!("\nhelp: {help}"));
                 }
-                json!({
-                    "range": {
-                        "start": lsp_position(text, &lines, d.span.start),
-                        "end": lsp_position(text, &lines, d.span.end),
-                    },
+                let utf8 = self.utf8;
+                let range = |span: crate::loading::Span| {
+                    json!({
+                        "start": position_in(text, &lines, span.start, utf8),
+                        "end": position_in(text, &lines, span.end, utf8),
+                    })
+                };
+                let related: Vec<Value> = d
+                    .labels
+                    .iter()
+                    .map(|l| {
+                        json!({
+                            "location": {"uri": uri, "range": range(l.span)},
+                            "message": l.message,
+                        })
+                    })
+                    .collect();
+                let mut diagnostic = json!({
+                    "range": range(d.span),
                     "severity": severity,
                     "code": d.rule,
+                    "codeDescription": {"href": rule_docs_url(d.rule)},
                     "source": "reqlint",
                     "message": message,
-                })
+                });
+                if !related.is_empty() {
+                    diagnostic["relatedInformation"] = json!(related);
+                }
+                diagnostic
             })
             .collect()
+    }
+
+    /// The result of linting a document the way `diagnostics` does, with its settings.
+    fn lint_document(
+        &mut self,
+        uri: &str,
+        text: &str,
+    ) -> Option<(engine::FileResult, Arc<Settings>, PathBuf)> {
+        let path = uri_to_path(uri)?;
+        let settings = self.configs.for_file(&path).ok()?;
+        let root = crate::walk::absolute(Path::new("/"), &settings.config.root);
+        let rel = path.strip_prefix(&root).unwrap_or(&path).to_path_buf();
+        let config = &settings.config;
+        if !config.include.is_match(&rel) || config.exclude.is_match(&rel) {
+            return None;
+        }
+        let display = path.to_string_lossy().into_owned();
+        let result = engine::lint_bytes(&display, &rel, text.as_bytes().to_vec(), &settings);
+        Some((result, settings, rel))
+    }
+
+    /// `textDocument/codeAction`: a quick fix for each fixable diagnostic in the range,
+    /// "disable the rule for this line" for each diagnostic there (in the formats with
+    /// `#` comments), and "fix all safe fixes" for the document.
+    fn code_actions(&mut self, uri: &str, params: &Value) -> Vec<Value> {
+        let Some(text) = self.documents.get(uri).cloned() else {
+            return Vec::new();
+        };
+        let Some((result, settings, rel)) = self.lint_document(uri, &text) else {
+            return Vec::new();
+        };
+        let lines = LineIndex::new(&text);
+        let utf8 = self.utf8;
+        let range = |span: crate::loading::Span| {
+            json!({
+                "start": position_in(&text, &lines, span.start, utf8),
+                "end": position_in(&text, &lines, span.end, utf8),
+            })
+        };
+        let start = offset_of(&text, &lines, &params["range"]["start"], utf8);
+        let end = offset_of(&text, &lines, &params["range"]["end"], utf8);
+        let only: Vec<&str> = params["context"]["only"]
+            .as_array()
+            .map(|o| o.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let wants = |kind: &str| only.is_empty() || only.iter().any(|o| kind.starts_with(o));
+        let mut actions = Vec::new();
+        let comments = crate::loading::Format::from_path(&rel.to_string_lossy()).has_comments();
+        for d in &result.diagnostics {
+            let touches = d.span.start <= end && start <= d.span.end;
+            if !touches {
+                continue;
+            }
+            let lsp_diagnostic = json!({"range": range(d.span), "code": d.rule, "message": d.message, "source": "reqlint"});
+            if let Some(fix) = d.fix.as_ref().filter(|_| wants("quickfix")) {
+                let edits: Vec<Value> = fix
+                    .edits
+                    .iter()
+                    .map(|e| json!({"range": range(e.span), "newText": e.replacement}))
+                    .collect();
+                actions.push(json!({
+                    "title": format!("{} ({})", fix.message, d.rule),
+                    "kind": "quickfix",
+                    "diagnostics": [lsp_diagnostic.clone()],
+                    "isPreferred": fix.applicability == crate::diagnostic::Applicability::Safe,
+                    "edit": {"changes": {uri: edits}},
+                }));
+            }
+            if comments && wants("quickfix") {
+                // A comment line above the diagnostic's line, indented as it is.
+                let line = lines.line_of(d.span.start);
+                let line_start = lines.line_start(line);
+                let indent: String = text[line_start..]
+                    .chars()
+                    .take_while(|c| *c == ' ' || *c == '\t')
+                    .collect();
+                let at = range(crate::loading::Span::empty(line_start));
+                actions.push(json!({
+                    "title": format!("Disable {} for this line", d.rule),
+                    "kind": "quickfix",
+                    "diagnostics": [lsp_diagnostic],
+                    "edit": {"changes": {uri: [{"range": at, "newText": format!("{indent}# reqlint: ignore[{}]\n", d.rule)}]}},
+                }));
+            }
+        }
+        if wants(FIX_ALL_KIND)
+            && result.diagnostics.iter().any(|d| {
+                d.fix
+                    .as_ref()
+                    .is_some_and(|f| f.applicability == crate::diagnostic::Applicability::Safe)
+            })
+        {
+            let display = rel.to_string_lossy().into_owned();
+            let fixed =
+                crate::fix::fix_text(&display, &rel, &text, &settings, crate::fix::Mode::Safe);
+            if fixed.applied > 0 {
+                let whole = range(crate::loading::Span::new(0, text.len()));
+                actions.push(json!({
+                    "title": format!("Fix all safe fixes in the file ({})", fixed.applied),
+                    "kind": FIX_ALL_KIND,
+                    "edit": {"changes": {uri: [{"range": whole, "newText": fixed.text}]}},
+                }));
+            }
+        }
+        actions
     }
 
     fn publish(&mut self, out: &mut impl Write, uri: &str) -> io::Result<()> {
@@ -454,9 +625,14 @@ impl Server {
                 self.configs.workspace = workspace_root(&params);
                 self.can_watch = params["capabilities"]["workspace"]["didChangeWatchedFiles"]["dynamicRegistration"]
                     == true;
+                self.utf8 = params["capabilities"]["general"]["positionEncodings"]
+                    .as_array()
+                    .is_some_and(|e| e.iter().any(|e| e == "utf-8"));
                 let result = json!({
                     "capabilities": {
+                        "positionEncoding": if self.utf8 { "utf-8" } else { "utf-16" },
                         "textDocumentSync": {"openClose": true, "change": 1, "save": {"includeText": true}},
+                        "codeActionProvider": {"codeActionKinds": ["quickfix", FIX_ALL_KIND]},
                     },
                     "serverInfo": {"name": "reqlint", "version": env!("CARGO_PKG_VERSION")},
                 });
@@ -539,6 +715,10 @@ impl Server {
             "shutdown" => {
                 self.shut_down = true;
                 return Ok((answer(Value::Null), Flow::Continue));
+            }
+            "textDocument/codeAction" => {
+                let actions = self.code_actions(&uri, &params);
+                return Ok((answer(json!(actions)), Flow::Continue));
             }
             _ => {
                 // Requests the server does not offer get an error; notifications are ignored.

@@ -369,3 +369,72 @@ fn http_files_and_collections_get_diagnostics_where_they_are_written() {
     c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
     assert_eq!(child.wait().unwrap().code(), Some(0));
 }
+
+/// Quick fixes, "fix all" and "disable for this line" as code actions; diagnostics with
+/// their rule's docs; UTF-8 positions when the client offers them.
+#[test]
+fn code_actions_docs_links_and_utf8_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+    let (mut child, mut c) = start();
+    c.send(
+        json!({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
+            "capabilities": {"general": {"positionEncodings": ["utf-8", "utf-16"]}},
+            "rootUri": format!("file://{}", dir.path().display()),
+        }}),
+    );
+    let init = c.receive();
+    assert_eq!(init["result"]["capabilities"]["positionEncoding"], "utf-8");
+    assert!(init["result"]["capabilities"]["codeActionProvider"].is_object());
+    c.send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let uri = format!("file://{}", dir.path().join("a.req.yaml").display());
+    let text =
+        "name: \"🎯\"\nrequest: post /v25.0/act_1/campaigns\nparms: {special_ad_categories: []}\n";
+    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}));
+    let diags = c.diagnostics_for(&uri);
+    let key = diags
+        .iter()
+        .find(|d| d["code"] == "unknown-request-key")
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    assert_eq!(
+        key["codeDescription"]["href"],
+        "https://github.com/reqlint/reqlint/blob/main/docs/rules/unknown-request-key.md"
+    );
+    assert_eq!(key["range"]["start"], json!({"line": 2, "character": 0}));
+    c.send(
+        json!({"jsonrpc": "2.0", "id": 5, "method": "textDocument/codeAction", "params": {
+            "textDocument": {"uri": uri},
+            "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 5}},
+            "context": {"diagnostics": []},
+        }}),
+    );
+    let reply = c.receive();
+    assert_eq!(reply["id"], 5);
+    let actions = reply["result"].as_array().unwrap();
+    let fix = actions
+        .iter()
+        .find(|a| a["kind"] == "quickfix" && a["isPreferred"] == true)
+        .unwrap_or_else(|| panic!("{actions:?}"));
+    let edit = &fix["edit"]["changes"][&uri][0];
+    assert_eq!(edit["newText"], "params");
+    assert_eq!(edit["range"]["start"], json!({"line": 2, "character": 0}));
+    assert!(
+        actions
+            .iter()
+            .any(|a| a["title"] == "Disable unknown-request-key for this line"),
+        "{actions:?}"
+    );
+    let all = actions
+        .iter()
+        .find(|a| a["kind"] == "source.fixAll.reqlint")
+        .unwrap_or_else(|| panic!("{actions:?}"));
+    let fixed = all["edit"]["changes"][&uri][0]["newText"].as_str().unwrap();
+    assert_eq!(
+        fixed,
+        "name: \"🎯\"\nrequest: POST /v25.0/act_1/campaigns\nparams: {special_ad_categories: []}\n"
+    );
+    c.send(json!({"jsonrpc": "2.0", "id": 9, "method": "shutdown"}));
+    assert_eq!(c.receive()["id"], 9);
+    c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
