@@ -1,5 +1,6 @@
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Edit, Fix, Severity};
 use crate::example;
+use crate::loading::{Format, Span};
 use crate::model::DocumentKind;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
@@ -23,6 +24,27 @@ static META: RuleMeta = RuleMeta {
     bad: example!("request-list-without-key/bad.req.yaml"),
     good: example!("request-list-without-key/good.req.yaml"),
 };
+
+/// The list under `requests:`: a YAML block list at the start of its lines takes the key
+/// on the line above (YAML lets a list stand at its key's indentation), a flow list takes
+/// it before it, a JSON list goes into an object.
+fn wrap(file: &FileContext<'_>, list: Span) -> Option<Fix> {
+    let text = file.text;
+    let insert = |at: usize, what: &str| Edit {
+        span: Span::empty(at),
+        replacement: what.to_string(),
+    };
+    let edits = if Format::from_path(file.path) == Format::Json {
+        vec![insert(list.start, "{\"requests\": "), insert(list.end, "}")]
+    } else if text[list.start..].starts_with('[') {
+        vec![insert(list.start, "requests: ")]
+    } else if list.start == 0 || text[..list.start].ends_with('\n') {
+        vec![insert(list.start, "requests:\n")]
+    } else {
+        return None;
+    };
+    Some(Fix::safe("put the list under `requests:`", edits))
+}
 
 impl Rule for RequestListWithoutKey {
     fn meta(&self) -> &'static RuleMeta {
@@ -49,7 +71,8 @@ impl Rule for RequestListWithoutKey {
                     at,
                     "requests are listed at the top level; a file of several requests holds them under `requests:`",
                 )
-                .with_help("write `requests:` on the first line and indent the list under it"),
+                .with_help("write `requests:` on the first line and indent the list under it")
+                .with_fix_opt(wrap(file, doc.root.span)),
             );
         }
     }
