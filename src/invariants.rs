@@ -203,6 +203,47 @@ pub fn whole_check(data: &[u8], name: &str) {
         "the same input gave other diagnostics"
     );
     reports_hold(&first);
+    fixes_hold(data, name, &first, &s);
+}
+
+/// The safe fixes of a result, applied in rounds: the text still parses as well as it
+/// did, and no rule whose findings were fixed finds more than before. (Findings of other
+/// rules may appear: a fixed key or request line lets reqlint read what it hid.)
+pub fn fixes_hold(data: &[u8], name: &str, result: &FileResult, s: &Settings) {
+    use crate::diagnostic::Applicability;
+    let fixed_rules: Vec<&str> = result
+        .diagnostics
+        .iter()
+        .filter(|d| {
+            d.fix
+                .as_ref()
+                .is_some_and(|f| f.applicability == Applicability::Safe)
+        })
+        .map(|d| d.rule)
+        .collect();
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if fixed_rules.is_empty() {
+        return;
+    }
+    let fixed = crate::fix::fix_text(name, Path::new(name), text, s, crate::fix::Mode::Safe);
+    let after = lint_bytes(name, Path::new(name), fixed.text.clone().into_bytes(), s);
+    check_result(&after);
+    let count =
+        |r: &FileResult, rule: &str| r.diagnostics.iter().filter(|d| d.rule == rule).count();
+    assert!(
+        count(&after, "invalid-syntax") <= count(result, "invalid-syntax"),
+        "a fix broke the syntax:\n{}",
+        fixed.text
+    );
+    for rule in fixed_rules {
+        assert!(
+            count(&after, rule) <= count(result, rule),
+            "fixing `{rule}` left more of its findings:\n{}",
+            fixed.text
+        );
+    }
 }
 
 /// Every report renders the result without a panic, and none of them shows a

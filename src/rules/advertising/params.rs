@@ -170,8 +170,27 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
             .map(|p| p.name)
             .chain(seed.map(|t| t.known).unwrap_or_default().iter().copied())
             .collect();
+        // A rename only where the value fits the param it was meant to be: else the fix
+        // would trade one finding for another.
+        let fits = |new: &str| {
+            // JSON that did not parse stays a string: under a JSON-encoded name it would be
+            // reported as broken JSON.
+            if crate::model::JSON_ENCODED_PARAMS.contains(&new)
+                && matches!(&entry.value.value, Value::String(t) if crate::loading::encoded::looks_like_json(t))
+            {
+                return false;
+            }
+            let mut found = Vec::new();
+            if let Some(p) = call.param(new) {
+                graph_types::check(p.ty, new, &entry.value, &mut found);
+            }
+            if let Some(spec) = seed.and_then(|t| t.param(new)) {
+                check_value(spec, new, &entry.value, &mut found);
+            }
+            found.is_empty()
+        };
         let fix = match crate::suggest::only_close(name, known.iter().copied()) {
-            Some(new) if request.param(new).is_none() => IssueFix::Rename {
+            Some(new) if request.param(new).is_none() && fits(new) => IssueFix::Rename {
                 old: name.to_string(),
                 new: new.to_string(),
             },
