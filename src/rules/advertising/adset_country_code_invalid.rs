@@ -36,7 +36,7 @@ impl Rule for AdSetCountryCodeInvalid {
         &META
     }
 
-    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
         let request = c.request;
         let Some(targeting) = request.param("targeting") else {
             return;
@@ -57,7 +57,22 @@ impl Rule for AdSetCountryCodeInvalid {
                 if country(&code).is_some() {
                     continue;
                 }
-                let help = match suggest(&code) {
+                let suggestion = suggest(&code);
+                // The code in capitals, the one an alias stands for, the code of a country
+                // written by name: one right answer each.
+                let fixed = match &suggestion {
+                    Some(Fix::Case(c)) | Some(Fix::Alias(c, _)) | Some(Fix::Spelled(c, _)) => {
+                        crate::rules::shelf::fix::rename(
+                            file.text,
+                            item.span,
+                            &code,
+                            c,
+                            crate::diagnostic::Applicability::Safe,
+                        )
+                    }
+                    _ => None,
+                };
+                let help = match suggestion {
                     Some(Fix::Case(c)) => format!("write it in capitals: {c}"),
                     Some(Fix::Alias(c, why)) => format!("use {c}: {why}"),
                     Some(Fix::Spelled(c, name)) => {
@@ -76,7 +91,8 @@ impl Rule for AdSetCountryCodeInvalid {
                         ),
                     )
                     .with_help(help)
-                    .with_api_error(100, None),
+                    .with_api_error(100, None)
+                    .with_fix_opt(fixed),
                 );
             }
         }

@@ -31,6 +31,72 @@ static META: RuleMeta = RuleMeta {
     good: example!("token-missing-permission/good.req.yaml"),
 };
 
+/// The permission an endpoint needs, added to a token written in the request file: its
+/// level raised where the token holds it lower, else a line after the last permission of
+/// that scope, indented as it is (a token in a block mapping only). A token named from
+/// the config is left to the help line.
+fn add_permission(
+    text: &str,
+    token: &super::ResolvedToken<'_>,
+    row: &Endpoint,
+) -> Option<crate::diagnostic::Fix> {
+    use crate::diagnostic::{Applicability, Edit, Fix};
+    if token.name.is_some() {
+        return None;
+    }
+    let permission = CATALOG.permission(row.permission);
+    let level = row.access.to_string();
+    let scope = permission.scope.to_string();
+    let same_scope: Vec<&crate::model::token::Grant> = token
+        .token
+        .grants
+        .iter()
+        .filter(|g| g.scope.eq_ignore_ascii_case(&scope))
+        .collect();
+    let held = same_scope.iter().find(|g| {
+        crate::catalog::codehost::Scope::parse(&g.scope)
+            .and_then(|s| CATALOG.lookup(s, &g.name).ok())
+            == Some(row.permission)
+    });
+    if let Some(g) = held {
+        return crate::rules::shelf::fix::rename(
+            text,
+            g.level_span,
+            g.level.trim(),
+            &level,
+            Applicability::Safe,
+        )
+        .map(|mut f| {
+            f.message = format!("raise `{}` to {level}", g.name);
+            f
+        });
+    }
+    let last = same_scope.iter().max_by_key(|g| g.level_span.end)?;
+    let line_start = text[..last.name_span.start]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let indent = &text[line_start..last.name_span.start];
+    if !indent.chars().all(|c| c == ' ') {
+        return None;
+    }
+    let line_end = text[last.level_span.end..]
+        .find('\n')
+        .map_or(text.len(), |i| last.level_span.end + i);
+    // After the value, before an end-of-line comment and the line break.
+    let rest = &text[last.level_span.end..line_end];
+    if !rest.trim().is_empty() && !rest.trim_start().starts_with('#') {
+        return None;
+    }
+    let at = last.level_span.end;
+    Some(Fix::safe(
+        format!("add `{}: {level}` to the token", permission.title),
+        vec![Edit {
+            span: crate::loading::Span::empty(at),
+            replacement: format!("\n{indent}{}: {level}", permission.title),
+        }],
+    ))
+}
+
 impl Rule for TokenMissingPermission {
     fn meta(&self) -> &'static RuleMeta {
         &META
@@ -113,6 +179,11 @@ impl Rule for TokenMissingPermission {
                     format!("one of {}", all.join(", "))
                 };
                 let permission = CATALOG.permission(first.permission);
+                // Lines are added to a YAML block mapping only (JSON would need commas).
+                let yaml =
+                    crate::loading::Format::from_path(file.path) == crate::loading::Format::Yaml;
+                let fix = add_permission(file.text, token, first)
+                    .filter(|f| yaml || f.edits.iter().all(|e| !e.span.is_empty()));
                 out.push(label(
                     Diagnostic::new(
                         &META,
@@ -130,7 +201,8 @@ impl Rule for TokenMissingPermission {
                         token.describe(),
                         permission.title,
                         first.access
-                    )),
+                    ))
+                    .with_fix_opt(fix),
                 ));
             }
         }

@@ -34,7 +34,8 @@ static META: RuleMeta = RuleMeta {
 };
 
 /// Reports the grants of `token` that `uses` does not need.
-fn judge(node: &Node, uses: &TokenUses, who: &str, out: &mut Vec<Diagnostic>) {
+/// `text` is the text the token is written in (the request file's, or the config's).
+fn judge(text: &str, node: &Node, uses: &TokenUses, who: &str, out: &mut Vec<Diagnostic>) {
     if uses.unknown || uses.requests == 0 {
         return;
     }
@@ -58,7 +59,20 @@ fn judge(node: &Node, uses: &TokenUses, who: &str, out: &mut Vec<Diagnostic>) {
                         if uses.requests == 1 { "" } else { "s" }
                     ),
                 )
-                .with_help("remove this line"),
+                .with_help("remove this line")
+                .with_fix_opt(
+                    crate::rules::shelf::fix::remove_lines(
+                        text,
+                        grant.name_span.start,
+                        grant.level_span.end,
+                    )
+                    .map(|edit| {
+                        crate::diagnostic::Fix::unsafe_(
+                            format!("remove `{}` from the token", grant.name),
+                            vec![edit],
+                        )
+                    }),
+                ),
             ),
             Some(&needed) if level > needed => out.push(
                 Diagnostic::new(
@@ -70,7 +84,14 @@ fn judge(node: &Node, uses: &TokenUses, who: &str, out: &mut Vec<Diagnostic>) {
                         format!("{who} holds `{}` at {}, but its requests need only {needed}", grant.name, grant.level)
                     },
                 )
-                .with_help(format!("write `{}: {needed}`", grant.name)),
+                .with_help(format!("write `{}: {needed}`", grant.name))
+                .with_fix_opt(crate::rules::shelf::fix::rename(
+                    text,
+                    grant.level_span,
+                    grant.level.trim(),
+                    &needed.to_string(),
+                    crate::diagnostic::Applicability::Unsafe,
+                )),
             ),
             Some(_) => {}
         }
@@ -96,7 +117,20 @@ impl Rule for TokenOverPrivileged {
             tokens[i].1.add(&request_need(file, r));
         }
         for (node, uses) in &tokens {
-            judge(node, uses, "the token", out);
+            // Lines come out of a YAML block mapping only (a JSON entry keeps its comma).
+            let yaml = crate::loading::Format::from_path(file.path) == crate::loading::Format::Yaml;
+            let mut found = Vec::new();
+            judge(file.text, node, uses, "the token", &mut found);
+            for d in &mut found {
+                if !yaml
+                    && d.fix
+                        .as_ref()
+                        .is_some_and(|f| f.edits.iter().any(|e| e.replacement.is_empty()))
+                {
+                    d.fix = None;
+                }
+            }
+            out.extend(found);
         }
     }
 
@@ -124,6 +158,7 @@ impl Rule for TokenOverPrivileged {
         for name in names {
             if let Some(uses) = run.facts.named_token_uses.get(name) {
                 judge(
+                    &run.config.text,
                     &run.config.tokens[name],
                     uses,
                     &format!("token `{name}`"),
