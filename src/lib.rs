@@ -8,9 +8,11 @@
 pub mod catalog;
 pub mod catalog_docs;
 pub mod cli;
+pub mod complete;
 pub mod diagnostic;
 pub mod engine;
 pub mod fix;
+pub mod hover;
 #[doc(hidden)]
 pub mod invariants;
 pub mod loading;

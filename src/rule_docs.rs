@@ -89,3 +89,8 @@ pub fn capitalized(text: &str) -> String {
         .map(|c| c.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
 }
+
+/// Where a rule's documentation is published (the page this module writes).
+pub fn rule_docs_url(rule: &str) -> String {
+    format!("https://github.com/reqlint/reqlint/blob/main/docs/rules/{rule}.md")
+}

@@ -186,10 +186,7 @@ fn offset_of(text: &str, lines: &LineIndex, position: &Value, utf8: bool) -> usi
     end
 }
 
-/// Where a rule's documentation is published.
-pub fn rule_docs_url(rule: &str) -> String {
-    format!("https://github.com/reqlint/reqlint/blob/main/docs/rules/{rule}.md")
-}
+pub use crate::rule_docs::rule_docs_url;
 
 /// Settings per config file, read once and read again when the config or one of its
 /// context snapshots changes.
@@ -404,6 +401,43 @@ impl Server {
         let display = path.to_string_lossy().into_owned();
         let result = engine::lint_bytes(&display, &rel, text.as_bytes().to_vec(), &settings);
         Some((result, settings, rel))
+    }
+
+    /// `textDocument/completion`: the items the catalogs give at the cursor.
+    fn completion(&mut self, uri: &str, params: &Value) -> Vec<Value> {
+        let Some(text) = self.documents.get(uri).cloned() else {
+            return Vec::new();
+        };
+        let Some(path) = uri_to_path(uri) else {
+            return Vec::new();
+        };
+        let Ok(settings) = self.configs.for_file(&path) else {
+            return Vec::new();
+        };
+        let lines = LineIndex::new(&text);
+        let offset = offset_of(&text, &lines, &params["position"], self.utf8);
+        crate::complete::complete(&text, &path.to_string_lossy(), &settings, offset)
+            .into_iter()
+            .map(|i| json!({"label": i.label, "kind": i.kind, "detail": i.detail}))
+            .collect()
+    }
+
+    /// `textDocument/hover`: markdown, or null where there is nothing to say.
+    fn hover(&mut self, uri: &str, params: &Value) -> Value {
+        let Some(text) = self.documents.get(uri).cloned() else {
+            return Value::Null;
+        };
+        let Some((result, settings, rel)) = self.lint_document(uri, &text) else {
+            return Value::Null;
+        };
+        let lines = LineIndex::new(&text);
+        let offset = offset_of(&text, &lines, &params["position"], self.utf8);
+        match crate::hover::hover(&text, &rel.to_string_lossy(), &settings, &result, offset) {
+            Some(markdown) => {
+                json!({"contents": {"kind": "markdown", "value": crate::redact::Redactor::none().lines(&markdown)}})
+            }
+            None => Value::Null,
+        }
     }
 
     /// `textDocument/codeAction`: a quick fix for each fixable diagnostic in the range,
@@ -633,6 +667,8 @@ impl Server {
                         "positionEncoding": if self.utf8 { "utf-8" } else { "utf-16" },
                         "textDocumentSync": {"openClose": true, "change": 1, "save": {"includeText": true}},
                         "codeActionProvider": {"codeActionKinds": ["quickfix", FIX_ALL_KIND]},
+                        "hoverProvider": true,
+                        "completionProvider": {"triggerCharacters": [":", " "]},
                     },
                     "serverInfo": {"name": "reqlint", "version": env!("CARGO_PKG_VERSION")},
                 });
@@ -715,6 +751,14 @@ impl Server {
             "shutdown" => {
                 self.shut_down = true;
                 return Ok((answer(Value::Null), Flow::Continue));
+            }
+            "textDocument/completion" => {
+                let items = self.completion(&uri, &params);
+                return Ok((answer(json!(items)), Flow::Continue));
+            }
+            "textDocument/hover" => {
+                let hover = self.hover(&uri, &params);
+                return Ok((answer(hover), Flow::Continue));
             }
             "textDocument/codeAction" => {
                 let actions = self.code_actions(&uri, &params);

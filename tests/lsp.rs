@@ -438,3 +438,64 @@ fn code_actions_docs_links_and_utf8_positions() {
     c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
     assert_eq!(child.wait().unwrap().code(), Some(0));
 }
+
+/// Hover on a diagnostic, a param and a request line; completion of params and values.
+#[test]
+fn hover_and_completion() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+    let (mut child, mut c) = start();
+    c.initialize(
+        json!({"capabilities": {}, "rootUri": format!("file://{}", dir.path().display())}),
+    );
+    let uri = format!("file://{}", dir.path().join("a.req.yaml").display());
+    let text = "request: POST /v25.0/act_1/campaigns\nparams:\n  objective: OUTCOME_SALEZ\n  special_ad_categories: []\n  \nrequests_x: 1\n";
+    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}));
+    let _ = c.diagnostics_for(&uri);
+    let hover_at = |c: &mut Client, id: u64, line: u64, character: u64| -> Value {
+        c.send(json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}}));
+        let reply = c.receive();
+        assert_eq!(reply["id"], id);
+        reply["result"].clone()
+    };
+    // On the misspelt value: the diagnostic's rule.
+    let h = hover_at(&mut c, 1, 2, 16);
+    assert!(
+        h["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("ad-param-invalid"),
+        "{h}"
+    );
+    // On a param's key: its type and values.
+    let h = hover_at(&mut c, 2, 3, 4);
+    let v = h["contents"]["value"].as_str().unwrap();
+    assert!(
+        v.contains("special_ad_categories") && v.contains("required") && v.contains("HOUSING"),
+        "{v}"
+    );
+    // On the request line: the call.
+    let h = hover_at(&mut c, 3, 0, 12);
+    assert!(
+        h["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("POST /act_<id>/campaigns"),
+        "{h}"
+    );
+    // Completion on the empty line under `params:`.
+    c.send(json!({"jsonrpc": "2.0", "id": 4, "method": "textDocument/completion", "params": {"textDocument": {"uri": uri}, "position": {"line": 4, "character": 2}}}));
+    let reply = c.receive();
+    let labels: Vec<&str> = reply["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(labels.contains(&"daily_budget"), "{labels:?}");
+    assert!(!labels.contains(&"objective"), "{labels:?}");
+    c.send(json!({"jsonrpc": "2.0", "id": 9, "method": "shutdown"}));
+    assert_eq!(c.receive()["id"], 9);
+    c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
