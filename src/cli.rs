@@ -446,6 +446,12 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     } else {
         0
     };
+    // A fix may have changed the config (a named token's permissions): read it again.
+    let settings = if fixed > 0 {
+        load_settings(&args)?
+    } else {
+        settings
+    };
     // Files without a diagnostic are not kept: the summary counts every file.
     let (results, files, requests, walk_errors) = if args.paths.len() == 1
         && args.paths[0].as_os_str() == "-"
@@ -647,6 +653,9 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         args.paths.clone()
     };
     let paths = walk::Paths::new(&settings.config)?.with_force_exclude(args.force_exclude);
+    // Edits of other files (the config: permissions of a named token), from every file.
+    let mut elsewhere: std::collections::BTreeMap<PathBuf, Vec<crate::diagnostic::Edit>> =
+        std::collections::BTreeMap::new();
     for path in walk::collect(&inputs, &settings.config, &paths)? {
         let display = paths.display(&path);
         let rel = paths.relative(&path);
@@ -666,6 +675,11 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         };
         let result = crate::fix::fix_text(&display, &rel, text, settings, mode);
         unsafe_left += result.unsafe_left;
+        for e in &result.elsewhere {
+            if let Some(file) = &e.file {
+                elsewhere.entry(file.clone()).or_default().push(e.clone());
+            }
+        }
         if result.applied == 0 {
             continue;
         }
@@ -676,6 +690,33 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         } else {
             match crate::fix::write_in_place(&path, &read, &result.text) {
                 Ok(()) => applied += result.applied,
+                Err(e) => print_error(&e),
+            }
+        }
+    }
+    for (path, edits) in &elsewhere {
+        let read =
+            match crate::loading::read_bounded(path, settings.limits.max_file_bytes, "config") {
+                Ok(bytes) => bytes,
+                Err(e) => {
+                    print_error(&e);
+                    continue;
+                }
+            };
+        let Ok(text) = std::str::from_utf8(&read) else {
+            continue;
+        };
+        let (fixed, n) = crate::fix::apply_elsewhere(text, edits);
+        if n == 0 || fixed == text {
+            continue;
+        }
+        let display = paths.display(path);
+        if args.diff {
+            shown.push_str(&redactor.lines(&crate::fix::unified_diff(&display, text, &fixed)));
+            applied += n;
+        } else {
+            match crate::fix::write_in_place(path, &read, &fixed) {
+                Ok(()) => applied += n,
                 Err(e) => print_error(&e),
             }
         }

@@ -65,10 +65,14 @@ pub struct Edit {
     #[serde(skip)]
     pub span: Span,
     pub replacement: String,
+    /// Another file than the diagnostic's (the config, for a token named from it).
+    #[serde(skip)]
+    pub file: Option<std::path::PathBuf>,
 }
 
-/// How to fix a diagnostic: edits of the diagnostic's own file, by byte span, that never
-/// overlap each other; they keep comments, quoting and indentation (no re-serialisation).
+/// How to fix a diagnostic: edits by byte span, of the diagnostic's own file unless an
+/// edit names another, that never overlap each other; they keep comments, quoting and
+/// indentation (no re-serialisation).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fix {
     pub applicability: Applicability,
@@ -108,6 +112,7 @@ impl Fix {
             edits: vec![Edit {
                 span,
                 replacement: replacement.to_string(),
+                file: None,
             }],
         }
     }

@@ -26,7 +26,9 @@ pub fn choose(diagnostics: &[Diagnostic], mode: Mode, text_len: usize) -> Vec<&F
     let mut fixes: Vec<&Fix> = diagnostics
         .iter()
         .filter_map(|d| d.fix.as_ref())
-        .filter(|f| mode.takes(f) && !f.edits.is_empty())
+        .filter(|f| {
+            mode.takes(f) && !f.edits.is_empty() && f.edits.iter().all(|e| e.file.is_none())
+        })
         .filter(|f| {
             f.edits
                 .iter()
@@ -96,6 +98,7 @@ mod tests {
         Edit {
             span: Span::new(start, end),
             replacement: text.into(),
+            file: None,
         }
     }
 
@@ -146,6 +149,48 @@ pub struct Fixed {
     pub applied: usize,
     /// Unsafe fixes left that `--unsafe-fixes` would apply.
     pub unsafe_left: usize,
+    /// Edits of other files (the config) that the file's fixes need, each once.
+    pub elsewhere: Vec<Edit>,
+}
+
+/// The edits of other files that the chosen fixes of `diagnostics` need.
+fn elsewhere(diagnostics: &[Diagnostic], mode: Mode) -> Vec<Edit> {
+    let mut out: Vec<Edit> = Vec::new();
+    for fix in diagnostics.iter().filter_map(|d| d.fix.as_ref()) {
+        if !mode.takes(fix) || fix.edits.iter().any(|e| e.file.is_none()) {
+            continue;
+        }
+        for e in &fix.edits {
+            if !out.contains(e) {
+                out.push(e.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Applies edits of another file (the config) gathered from every file's fixes: each
+/// once, in order, an edit that overlaps one before it left for the next run. Returns
+/// the new text and how many edits were applied.
+pub fn apply_elsewhere(text: &str, edits: &[Edit]) -> (String, usize) {
+    let mut sorted: Vec<&Edit> = edits.iter().collect();
+    sorted.sort_by(|a, b| {
+        (a.span.start, a.span.end, &a.replacement).cmp(&(b.span.start, b.span.end, &b.replacement))
+    });
+    sorted.dedup();
+    let mut chosen: Vec<&Edit> = Vec::new();
+    for e in sorted {
+        if e.span.end > text.len() {
+            continue;
+        }
+        let overlaps = chosen
+            .iter()
+            .any(|c| e.span.start < c.span.end && c.span.start < e.span.end);
+        if !overlaps {
+            chosen.push(e);
+        }
+    }
+    (apply(text, &chosen), chosen.len())
 }
 
 /// Rounds of the chosen fixes of a file's text until none is left (at most ten: a fix
@@ -160,8 +205,14 @@ pub fn fix_text(
     let mut text = text.to_string();
     let mut applied = 0;
     let mut last = Vec::new();
+    let mut others: Vec<Edit> = Vec::new();
     for _ in 0..10 {
         let result = crate::engine::lint_bytes(display, rel, text.clone().into_bytes(), settings);
+        for e in elsewhere(&result.diagnostics, mode) {
+            if !others.contains(&e) {
+                others.push(e);
+            }
+        }
         let chosen = choose(&result.diagnostics, mode, text.len());
         if chosen.is_empty() {
             last = result.diagnostics;
@@ -188,6 +239,7 @@ pub fn fix_text(
         text,
         applied,
         unsafe_left: if mode == Mode::Unsafe { 0 } else { unsafe_left },
+        elsewhere: others,
     }
 }
 

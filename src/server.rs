@@ -474,17 +474,43 @@ impl Server {
             }
             let lsp_diagnostic = json!({"range": range(d.span), "code": d.rule, "message": d.message, "source": "reqlint"});
             if let Some(fix) = d.fix.as_ref().filter(|_| wants("quickfix")) {
-                let edits: Vec<Value> = fix
-                    .edits
-                    .iter()
-                    .map(|e| json!({"range": range(e.span), "newText": e.replacement}))
-                    .collect();
+                let mut changes = serde_json::Map::new();
+                for e in &fix.edits {
+                    let (target, edit) = match &e.file {
+                        None => (
+                            uri.to_string(),
+                            json!({"range": range(e.span), "newText": e.replacement}),
+                        ),
+                        Some(file) => {
+                            // Positions in the other file's text.
+                            let Ok(other) = std::fs::read_to_string(file) else {
+                                continue;
+                            };
+                            let other_lines = LineIndex::new(&other);
+                            let r = json!({
+                                "start": position_in(&other, &other_lines, e.span.start, utf8),
+                                "end": position_in(&other, &other_lines, e.span.end, utf8),
+                            });
+                            (
+                                format!("file://{}", file.display()),
+                                json!({"range": r, "newText": e.replacement}),
+                            )
+                        }
+                    };
+                    if let Some(list) = changes
+                        .entry(target)
+                        .or_insert_with(|| json!([]))
+                        .as_array_mut()
+                    {
+                        list.push(edit);
+                    }
+                }
                 actions.push(json!({
                     "title": format!("{} ({})", fix.message, d.rule),
                     "kind": "quickfix",
                     "diagnostics": [lsp_diagnostic.clone()],
                     "isPreferred": fix.applicability == crate::diagnostic::Applicability::Safe,
-                    "edit": {"changes": {uri: edits}},
+                    "edit": {"changes": changes},
                 }));
             }
             if comments && wants("quickfix") {

@@ -70,7 +70,12 @@ fn each_fix_removes_its_finding_and_nothing_else() {
             .iter()
             .filter(|d| d.severity == Severity::Error)
             .count();
-        for d in before.diagnostics.iter().filter(|d| d.fix.is_some()) {
+        // (Fixes of another file, the config, are tried by `config_tokens_are_fixed_in_the_config`.)
+        for d in before.diagnostics.iter().filter(|d| {
+            d.fix
+                .as_ref()
+                .is_some_and(|f| f.edits.iter().all(|e| e.file.is_none()))
+        }) {
             let fix = d.fix.as_ref().unwrap();
             fixes_tried += 1;
             let edits: Vec<_> = fix.edits.iter().collect();
@@ -147,7 +152,11 @@ fn fixing_in_rounds_leaves_no_safe_fix() {
             let left: Vec<_> = result
                 .diagnostics
                 .iter()
-                .filter(|d| d.fix.as_ref().is_some_and(|f| mode.takes(f)))
+                .filter(|d| {
+                    d.fix
+                        .as_ref()
+                        .is_some_and(|f| mode.takes(f) && f.edits.iter().all(|e| e.file.is_none()))
+                })
                 .map(|d| &d.message)
                 .collect();
             assert!(left.is_empty(), "{name} ({mode:?}): fixes left: {left:?}");
@@ -237,5 +246,42 @@ fn a_file_that_changed_since_it_was_read_is_left_alone() {
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
         "request: post /x\n"
+    );
+}
+
+/// A token named from the config gets the permission it lacks in the config.
+#[test]
+fn config_tokens_are_fixed_in_the_config() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(".reqlint.yaml"),
+        "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Pull requests: read\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("a.req.yaml"),
+        "token: ci-bot\nrequests:\n  - GET /repos/acme/web/pulls\n  - PUT /repos/acme/web/pulls/1/merge\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("b.req.yaml"),
+        "token: ci-bot\nrequests:\n  - PUT /repos/acme/web/pulls/2/merge\n",
+    )
+    .unwrap();
+    let (code, out) = reqlint(
+        dir.path(),
+        &[
+            "check",
+            "--fix",
+            "--format",
+            "concise",
+            "a.req.yaml",
+            "b.req.yaml",
+        ],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".reqlint.yaml")).unwrap(),
+        "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Pull requests: read\n        Contents: write\n"
     );
 }

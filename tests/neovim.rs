@@ -11,7 +11,10 @@ use std::time::Duration;
 fn neovim_shows_diagnostics_applies_a_quick_fix_and_hovers() {
     let required = std::env::var_os("REQLINT_REQUIRE_NEOVIM").is_some();
     if Command::new("nvim").arg("--version").output().is_err() {
-        assert!(!required, "REQLINT_REQUIRE_NEOVIM is set but nvim cannot run");
+        assert!(
+            !required,
+            "REQLINT_REQUIRE_NEOVIM is set but nvim cannot run"
+        );
         eprintln!("skipped: nvim is not installed");
         return;
     }

@@ -37,6 +37,9 @@ struct JsonFix<'a> {
 
 #[derive(Serialize)]
 struct JsonEdit<'a> {
+    /// Another file than the diagnostic's (the config).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
     offset: usize,
     length: usize,
     replacement: &'a str,
@@ -94,6 +97,7 @@ pub fn write(results: &[FileResult], summary: Summary, out: &mut dyn Write) -> i
                         .edits
                         .iter()
                         .map(|e| JsonEdit {
+                            file: e.file.as_ref().map(|f| f.to_string_lossy().into_owned()),
                             offset: e.span.start,
                             length: e.span.len(),
                             replacement: &e.replacement,

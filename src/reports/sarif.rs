@@ -163,22 +163,31 @@ pub fn write(results: &[FileResult], out: &mut dyn Write) -> io::Result<()> {
                 result["properties"] = json!({"apiError": e});
             }
             if let Some(fix) = &d.fix {
-                let replacements: Vec<serde_json::Value> = fix
-                    .edits
-                    .iter()
-                    .map(|e| {
-                        json!({
-                            "deletedRegion": {"byteOffset": e.span.start, "byteLength": e.span.len()},
-                            "insertedContent": {"text": e.replacement},
-                        })
+                // One change per file: the diagnostic's, or another (the config).
+                let mut changes: Vec<(String, Vec<serde_json::Value>)> = Vec::new();
+                for e in &fix.edits {
+                    let file = e
+                        .file
+                        .as_ref()
+                        .map_or_else(|| artifact.clone(), |f| uri(&f.to_string_lossy()));
+                    let replacement = json!({
+                        "deletedRegion": {"byteOffset": e.span.start, "byteLength": e.span.len()},
+                        "insertedContent": {"text": e.replacement},
+                    });
+                    match changes.iter_mut().find(|(u, _)| *u == file) {
+                        Some((_, list)) => list.push(replacement),
+                        None => changes.push((file, vec![replacement])),
+                    }
+                }
+                let changes: Vec<serde_json::Value> = changes
+                    .into_iter()
+                    .map(|(u, replacements)| {
+                        json!({"artifactLocation": {"uri": u}, "replacements": replacements})
                     })
                     .collect();
                 result["fixes"] = json!([{
                     "description": {"text": fix.message},
-                    "artifactChanges": [{
-                        "artifactLocation": {"uri": artifact},
-                        "replacements": replacements,
-                    }],
+                    "artifactChanges": changes,
                 }]);
             }
             out.write_all(if first { b"\n" } else { b",\n" })?;

@@ -31,19 +31,17 @@ static META: RuleMeta = RuleMeta {
     good: example!("token-missing-permission/good.req.yaml"),
 };
 
-/// The permission an endpoint needs, added to a token written in the request file: its
-/// level raised where the token holds it lower, else a line after the last permission of
-/// that scope, indented as it is (a token in a block mapping only). A token named from
-/// the config is left to the help line.
+/// The permission an endpoint needs, added to the token where it is written (`text`: the
+/// request file's, or the config's with its path as `other`): its level raised where the
+/// token holds it lower, else a line after the last permission of that scope, indented
+/// as it is (a token in a block mapping only).
 fn add_permission(
     text: &str,
+    other: Option<&std::path::Path>,
     token: &super::ResolvedToken<'_>,
     row: &Endpoint,
 ) -> Option<crate::diagnostic::Fix> {
     use crate::diagnostic::{Applicability, Edit, Fix};
-    if token.name.is_some() {
-        return None;
-    }
     let permission = CATALOG.permission(row.permission);
     let level = row.access.to_string();
     let scope = permission.scope.to_string();
@@ -93,6 +91,7 @@ fn add_permission(
         vec![Edit {
             span: crate::loading::Span::empty(at),
             replacement: format!("\n{indent}{}: {level}", permission.title),
+            file: other.map(Into::into),
         }],
     ))
 }
@@ -179,11 +178,20 @@ impl Rule for TokenMissingPermission {
                     format!("one of {}", all.join(", "))
                 };
                 let permission = CATALOG.permission(first.permission);
-                // Lines are added to a YAML block mapping only (JSON would need commas).
-                let yaml =
-                    crate::loading::Format::from_path(file.path) == crate::loading::Format::Yaml;
-                let fix = add_permission(file.text, token, first)
-                    .filter(|f| yaml || f.edits.iter().all(|e| !e.span.is_empty()));
+                // Lines are added to a YAML block mapping only (JSON would need commas);
+                // a token named from the config is fixed in the config.
+                let fix = match (token.name, &file.config.path) {
+                    (Some(_), Some(config)) => {
+                        add_permission(&file.config.text, Some(config), token, first)
+                    }
+                    (Some(_), None) => None,
+                    (None, _) => {
+                        let yaml = crate::loading::Format::from_path(file.path)
+                            == crate::loading::Format::Yaml;
+                        add_permission(file.text, None, token, first)
+                            .filter(|f| yaml || f.edits.iter().all(|e| !e.span.is_empty()))
+                    }
+                };
                 out.push(label(
                     Diagnostic::new(
                         &META,

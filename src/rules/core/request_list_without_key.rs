@@ -33,6 +33,7 @@ fn wrap(file: &FileContext<'_>, list: Span) -> Option<Fix> {
     let insert = |at: usize, what: &str| Edit {
         span: Span::empty(at),
         replacement: what.to_string(),
+        file: None,
     };
     let edits = if Format::from_path(file.path) == Format::Json {
         vec![insert(list.start, "{\"requests\": "), insert(list.end, "}")]

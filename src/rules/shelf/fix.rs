@@ -21,6 +21,7 @@ pub fn replace_in(file: &str, span: Span, old: &str, new: &str) -> Option<Edit> 
     Some(Edit {
         span: Span::new(span.start + at, span.start + at + old.len()),
         replacement: new.to_string(),
+        file: None,
     })
 }
 
@@ -56,6 +57,7 @@ pub fn remove_lines(file: &str, start: usize, end: usize) -> Option<Edit> {
     Some(Edit {
         span: Span::new(line_start, line_end),
         replacement: String::new(),
+        file: None,
     })
 }
 
