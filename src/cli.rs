@@ -656,6 +656,7 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
     // Edits of other files (the config: permissions of a named token), from every file.
     let mut elsewhere: std::collections::BTreeMap<PathBuf, Vec<crate::diagnostic::Edit>> =
         std::collections::BTreeMap::new();
+    let mut facts = crate::rules::RunFacts::default();
     for path in walk::collect(&inputs, &settings.config, &paths)? {
         let display = paths.display(&path);
         let rel = paths.relative(&path);
@@ -675,6 +676,7 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         };
         let result = crate::fix::fix_text(&display, &rel, text, settings, mode);
         unsafe_left += result.unsafe_left;
+        facts.merge(result.facts.clone());
         for e in &result.elsewhere {
             if let Some(file) = &e.file {
                 elsewhere.entry(file.clone()).or_default().push(e.clone());
@@ -691,6 +693,23 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             match crate::fix::write_in_place(&path, &read, &result.text) {
                 Ok(()) => applied += result.applied,
                 Err(e) => print_error(&e),
+            }
+        }
+    }
+    // What only the whole run can tell (a named token's unused permissions, in the
+    // config): with every file seen, its fixes join the config's edits.
+    let complete = inputs.iter().any(|p| p.is_dir());
+    if let (Some(config), Some(run)) = (
+        settings.config.path.as_ref(),
+        engine::lint_run(settings, &facts, complete),
+    ) {
+        for fix in run.diagnostics.iter().filter_map(|d| d.fix.as_ref()) {
+            if mode.takes(fix) {
+                let edits = fix.edits.iter().map(|e| crate::diagnostic::Edit {
+                    file: Some(config.clone()),
+                    ..e.clone()
+                });
+                elsewhere.entry(config.clone()).or_default().extend(edits);
             }
         }
     }

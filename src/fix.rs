@@ -151,6 +151,8 @@ pub struct Fixed {
     pub unsafe_left: usize,
     /// Edits of other files (the config) that the file's fixes need, each once.
     pub elsewhere: Vec<Edit>,
+    /// What the fixed file tells the run-level rules (the permissions its requests use).
+    pub facts: crate::rules::RunFacts,
 }
 
 /// The edits of other files that the chosen fixes of `diagnostics` need.
@@ -205,6 +207,7 @@ pub fn fix_text(
     let mut text = text.to_string();
     let mut applied = 0;
     let mut last = Vec::new();
+    let mut facts = crate::rules::RunFacts::default();
     let mut others: Vec<Edit> = Vec::new();
     for _ in 0..10 {
         let result = crate::engine::lint_bytes(display, rel, text.clone().into_bytes(), settings);
@@ -216,12 +219,14 @@ pub fn fix_text(
         let chosen = choose(&result.diagnostics, mode, text.len());
         if chosen.is_empty() {
             last = result.diagnostics;
+            facts = result.facts;
             break;
         }
         let edits: Vec<&Edit> = chosen.iter().flat_map(|f| f.edits.iter()).collect();
         let next = apply(&text, &edits);
         if next == text {
             last = result.diagnostics;
+            facts = result.facts;
             break;
         }
         applied += chosen.len();
@@ -240,6 +245,7 @@ pub fn fix_text(
         applied,
         unsafe_left: if mode == Mode::Unsafe { 0 } else { unsafe_left },
         elsewhere: others,
+        facts,
     }
 }
 

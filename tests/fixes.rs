@@ -285,3 +285,39 @@ fn config_tokens_are_fixed_in_the_config() {
         "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Pull requests: read\n        Contents: write\n"
     );
 }
+
+/// A named token's permission that no request of the run uses comes out of the config,
+/// with `--unsafe-fixes`, when the run sees every file (a directory).
+#[test]
+fn unused_permissions_of_config_tokens_come_out_with_unsafe_fixes() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Pull requests: read\n        Issues: write\n";
+    std::fs::write(dir.path().join(".reqlint.yaml"), config).unwrap();
+    std::fs::write(
+        dir.path().join("a.req.yaml"),
+        "token: ci-bot\nrequests:\n  - GET /repos/acme/web/pulls\n",
+    )
+    .unwrap();
+    let (_, out) = reqlint(dir.path(), &["check", "--fix", "--format", "concise", "."]);
+    assert!(out.contains("token-over-privileged"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".reqlint.yaml")).unwrap(),
+        config
+    );
+    let (code, out) = reqlint(
+        dir.path(),
+        &[
+            "check",
+            "--fix",
+            "--unsafe-fixes",
+            "--format",
+            "concise",
+            ".",
+        ],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".reqlint.yaml")).unwrap(),
+        "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Pull requests: read\n"
+    );
+}
