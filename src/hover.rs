@@ -43,14 +43,19 @@ pub fn hover(
     decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
     let model = FileModel::build(&loaded.documents, &loaded.text);
     for request in &model.requests {
-        if let Some(info) = request_hover(request, settings, offset) {
+        if let Some(info) = request_hover(request, settings, &loaded.text, offset) {
             return Some(info);
         }
     }
     None
 }
 
-fn request_hover(request: &Request<'_>, settings: &Settings, offset: usize) -> Option<String> {
+fn request_hover(
+    request: &Request<'_>,
+    settings: &Settings,
+    text: &str,
+    offset: usize,
+) -> Option<String> {
     let line = request.line()?;
     let on_line = within(request.line_span, offset) || within(line.path_span, offset);
     let on_param = request
@@ -67,6 +72,9 @@ fn request_hover(request: &Request<'_>, settings: &Settings, offset: usize) -> O
             };
             let call = target.graph.get();
             match on_param {
+                Some(entry) if entry.key == "fields" && within(entry.value.span, offset) => {
+                    field_hover(call, entry, text, offset)
+                }
                 Some(entry) => Some(param_hover(call, &entry.key)),
                 None => Some(call_hover(call)),
             }
@@ -101,6 +109,54 @@ fn request_hover(request: &Request<'_>, settings: &Settings, offset: usize) -> O
             ))
         }
         Api::CodeHosting => None,
+    }
+}
+
+/// A name of a read's `fields`: its type on the node the call returns (following the
+/// expansions it sits in).
+fn field_hover(
+    call: &GraphCall,
+    entry: &crate::loading::Entry,
+    text: &str,
+    offset: usize,
+) -> Option<String> {
+    use crate::rules::advertising::field_list::{self, FieldItem};
+    let value = entry.value.as_str()?;
+    let map = crate::loading::encoded::SourceMap::for_scalar(text, entry.value.span, value);
+    let mut node = if call.edge.is_empty() {
+        call.node
+    } else {
+        call.returns.node()?
+    };
+    let mut items: Vec<FieldItem> = field_list::parse(value);
+    loop {
+        // The item whose name, or whose expansion, holds the offset.
+        fn region_end(item: &FieldItem) -> usize {
+            item.children
+                .iter()
+                .flatten()
+                .map(region_end)
+                .max()
+                .unwrap_or(item.end)
+                .max(item.end)
+        }
+        let item = items.into_iter().find(|i| {
+            let span = map.span(i.start..region_end(i));
+            span.start <= offset && offset <= span.end
+        })?;
+        let name = &value[item.start..item.end];
+        let ty = node.field(name).or_else(|| node.edge_returns(name));
+        if within(map.span(item.start..item.end), offset) {
+            let ty = ty?;
+            return Some(format!(
+                "`{name}`: {} — a field or edge of {}\n\nMeta's Marketing API reference, Graph API {}",
+                ty.describe(),
+                node.info().spec,
+                crate::catalog::graph::GRAPH_VERSION
+            ));
+        }
+        node = ty?.node()?;
+        items = item.children?;
     }
 }
 
@@ -157,4 +213,40 @@ fn param_hover(call: &GraphCall, name: &str) -> String {
         crate::catalog::graph::GRAPH_VERSION
     ));
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loading::Limits;
+    use crate::model::config::Config;
+    use crate::model::context::ContextIndex;
+
+    fn at(text: &str, marker: &str) -> Option<String> {
+        let settings = Settings {
+            config: Config::defaults(".".into()),
+            context: ContextIndex::default(),
+            limits: Limits::DEFAULT,
+        };
+        let result = crate::engine::lint_bytes(
+            "a.req.yaml",
+            Path::new("a.req.yaml"),
+            text.as_bytes().to_vec(),
+            &settings,
+        );
+        let offset = text.find(marker).unwrap() + 1;
+        hover(text, "a.req.yaml", &settings, &result, offset)
+    }
+
+    #[test]
+    fn fields_and_their_expansions() {
+        let text =
+            "request: GET /v25.0/act_1/campaigns?fields=name,adsets{daily_budget,targeting}\n";
+        let h = at(text, "name").unwrap();
+        assert!(h.contains("`name`") && h.contains("Campaign"), "{h}");
+        let h = at(text, "daily_budget").unwrap();
+        assert!(h.contains("`daily_budget`") && h.contains("AdSet"), "{h}");
+        let h = at(text, "targeting").unwrap();
+        assert!(h.contains("Targeting"), "{h}");
+    }
 }
