@@ -207,8 +207,9 @@ pub fn whole_check(data: &[u8], name: &str) {
 }
 
 /// The safe fixes of a result, applied in rounds: the text still parses as well as it
-/// did, and no rule whose findings were fixed finds more than before. (Findings of other
-/// rules may appear: a fixed key or request line lets reqlint read what it hid.)
+/// did, no key is written twice, and no rule whose findings were fixed finds more than
+/// before. (Findings of other rules may appear: a fixed name lets reqlint check what it
+/// names, as `time_based_ad_rotation_id_blocks` against its intervals.)
 pub fn fixes_hold(data: &[u8], name: &str, result: &FileResult, s: &Settings) {
     use crate::diagnostic::Applicability;
     let fixed_rules: Vec<&str> = result
@@ -237,13 +238,19 @@ pub fn fixes_hold(data: &[u8], name: &str, result: &FileResult, s: &Settings) {
         "a fix broke the syntax:\n{}",
         fixed.text
     );
-    for rule in fixed_rules {
+    for rule in &fixed_rules {
         assert!(
             count(&after, rule) <= count(result, rule),
             "fixing `{rule}` left more of its findings:\n{}",
             fixed.text
         );
     }
+    // Nor does a fix write a key twice.
+    assert!(
+        count(&after, "duplicate-key") <= count(result, "duplicate-key"),
+        "a fix wrote a key twice:\n{}",
+        fixed.text
+    );
 }
 
 /// Every report renders the result without a panic, and none of them shows a

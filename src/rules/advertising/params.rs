@@ -189,11 +189,22 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
             }
             found.is_empty()
         };
+        // Nor where another param of the request would be renamed the same: the two
+        // would make one key twice.
+        let alone = |new: &str| {
+            !request.params().any(|other| {
+                other.key != name
+                    && call.param(&other.key).is_none()
+                    && crate::suggest::only_close(&other.key, known.iter().copied()) == Some(new)
+            })
+        };
         let fix = match crate::suggest::only_close(name, known.iter().copied()) {
-            Some(new) if request.param(new).is_none() && fits(new) => IssueFix::Rename {
-                old: name.to_string(),
-                new: new.to_string(),
-            },
+            Some(new) if request.param(new).is_none() && fits(new) && alone(new) => {
+                IssueFix::Rename {
+                    old: name.to_string(),
+                    new: new.to_string(),
+                }
+            }
             _ => IssueFix::Remove {
                 start: entry.key_span.start,
                 end: entry.value.span.end,

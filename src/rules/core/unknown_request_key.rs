@@ -38,15 +38,26 @@ fn check_keys(file: &str, node: &Node, known: &[&str], place: &str, out: &mut Ve
                 known.join(", ")
             ),
         };
-        let fix = crate::suggest::only_close(&e.key, known.iter().copied()).and_then(|s| {
-            crate::rules::shelf::fix::rename(
-                file,
-                e.key_span,
-                &e.key,
-                s,
-                crate::diagnostic::Applicability::Safe,
-            )
-        });
+        // Not to a key the mapping has, or that another unknown key would become.
+        let taken = |s: &str| {
+            entries.iter().any(|o| {
+                o.key == s
+                    || (o.key != e.key
+                        && !known.contains(&o.key.as_str())
+                        && crate::suggest::only_close(&o.key, known.iter().copied()) == Some(s))
+            })
+        };
+        let fix = crate::suggest::only_close(&e.key, known.iter().copied())
+            .filter(|s| !taken(s))
+            .and_then(|s| {
+                crate::rules::shelf::fix::rename(
+                    file,
+                    e.key_span,
+                    &e.key,
+                    s,
+                    crate::diagnostic::Applicability::Safe,
+                )
+            });
         out.push(
             Diagnostic::new(
                 &META,
