@@ -378,8 +378,8 @@ fn load_settings(args: &CheckArgs) -> Result<Settings, String> {
 }
 
 fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
-    use crate::loading::{self, Format};
-    use crate::model::{self, FileModel};
+    use crate::loading;
+    use crate::model::FileModel;
     use crate::rules::codehost::scopes;
     let check_args = CheckArgs {
         config: args.config.clone(),
@@ -398,14 +398,7 @@ fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
         let display = paths.display(path);
         // Read as the check reads: regular files within the size limit only.
         let bytes = loading::read_bounded(path, settings.limits.max_file_bytes, "request file")?;
-        let options = engine::read_options(&settings.config, &[path, Path::new(&display)]);
-        let mut loaded = loading::load_with(
-            bytes,
-            Format::from_path(&display),
-            &settings.limits,
-            &options,
-        );
-        model::decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
+        let loaded = engine::load_file(&display, path, bytes, &settings);
         let file_model = FileModel::build(&loaded.documents, &loaded.text);
         scopes::collect(
             &display,

@@ -9,8 +9,7 @@ use std::path::Path;
 use crate::catalog::codehost::{CATALOG, Scope};
 use crate::catalog::graph::{GType, GraphCall, enum_values};
 use crate::engine::Settings;
-use crate::loading::{self, Format};
-use crate::model::{Api, FileModel, REQUEST_KEYS, decode_encoded_params};
+use crate::model::{Api, FileModel, REQUEST_KEYS};
 use crate::rules::advertising::endpoint::{Recognized, recognize};
 
 /// One completion: its label, what it is, a detail line.
@@ -61,11 +60,12 @@ pub fn complete(text: &str, display: &str, settings: &Settings, offset: usize) -
     let before = &text[line_start..offset];
     let indent = before.len() - before.trim_start().len();
     let parents = parents(text, line_start, indent.max(1));
-    let format = Format::from_path(display);
-    let options = crate::engine::read_options(&settings.config, &[Path::new(display)]);
-    let mut loaded =
-        loading::load_with(text.as_bytes().to_vec(), format, &settings.limits, &options);
-    decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
+    let loaded = crate::engine::load_file(
+        display,
+        Path::new(display),
+        text.as_bytes().to_vec(),
+        settings,
+    );
     let model = FileModel::build(&loaded.documents, &loaded.text);
     // The request the cursor is in: the last one that starts before it.
     let request = model

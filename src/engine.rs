@@ -169,13 +169,26 @@ pub fn read_options<'a>(
     }
 }
 
-fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings) -> FileResult {
+/// A file read as the check reads it: by the reader its name selects, with the config's
+/// variables and tokens, its JSON-encoded params decoded.
+pub fn load_file(
+    display: &str,
+    rel: &Path,
+    bytes: Vec<u8>,
+    settings: &Settings,
+) -> loading::Loaded {
     let format = Format::from_path(display);
     let options = read_options(&settings.config, &[rel, Path::new(display)]);
     let mut loaded = loading::load_with(bytes, format, &settings.limits, &options);
     let decode_problems =
         model::decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
     loaded.problems.extend(decode_problems);
+    loaded
+}
+
+fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings) -> FileResult {
+    let format = Format::from_path(display);
+    let loaded = load_file(display, rel, bytes, settings);
     let model = FileModel::build(&loaded.documents, &loaded.text);
     let (mut diagnostics, facts) = run_rules(
         display,

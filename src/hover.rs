@@ -9,8 +9,8 @@ use std::path::Path;
 use crate::catalog::codehost::CATALOG;
 use crate::catalog::graph::{GType, GraphCall, enum_name, enum_values};
 use crate::engine::{FileResult, Settings};
-use crate::loading::{self, Format, Span};
-use crate::model::{Api, FileModel, Request, decode_encoded_params};
+use crate::loading::Span;
+use crate::model::{Api, FileModel, Request};
 use crate::rules::advertising::endpoint::{Recognized, recognize};
 
 fn within(span: Span, offset: usize) -> bool {
@@ -36,11 +36,12 @@ pub fn hover(
             crate::rule_docs::rule_docs_url(meta.name)
         ));
     }
-    let format = Format::from_path(display);
-    let options = crate::engine::read_options(&settings.config, &[Path::new(display)]);
-    let mut loaded =
-        loading::load_with(text.as_bytes().to_vec(), format, &settings.limits, &options);
-    decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
+    let loaded = crate::engine::load_file(
+        display,
+        Path::new(display),
+        text.as_bytes().to_vec(),
+        settings,
+    );
     let model = FileModel::build(&loaded.documents, &loaded.text);
     for request in &model.requests {
         if let Some(info) = request_hover(request, settings, &loaded.text, offset) {
