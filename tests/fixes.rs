@@ -321,3 +321,47 @@ fn unused_permissions_of_config_tokens_come_out_with_unsafe_fixes() {
         "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Pull requests: read\n"
     );
 }
+
+/// Where every finding of a rule in a fixture has a fix, fixing the file (all fixes, in
+/// rounds) leaves none of that rule's findings.
+#[test]
+fn rules_whose_every_finding_is_fixable_end_at_zero() {
+    let s = settings();
+    let mut checked = 0;
+    for path in fixture_files() {
+        let name = rel(&path);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let before = lint_bytes(&name, Path::new(&name), text.clone().into_bytes(), &s);
+        let mut rules: Vec<&str> = before.diagnostics.iter().map(|d| d.rule).collect();
+        rules.sort_unstable();
+        rules.dedup();
+        let all_fixable: Vec<&str> = rules
+            .into_iter()
+            .filter(|r| {
+                before.diagnostics.iter().filter(|d| d.rule == *r).all(|d| {
+                    d.fix
+                        .as_ref()
+                        .is_some_and(|f| f.edits.iter().all(|e| e.file.is_none()))
+                })
+            })
+            .collect();
+        if all_fixable.is_empty() {
+            continue;
+        }
+        let fixed = fix_text(&name, Path::new(&name), &text, &s, Mode::Unsafe);
+        let after = lint_bytes(&name, Path::new(&name), fixed.text.into_bytes(), &s);
+        for rule in all_fixable {
+            checked += 1;
+            let left: Vec<&String> = after
+                .diagnostics
+                .iter()
+                .filter(|d| d.rule == rule)
+                .map(|d| &d.message)
+                .collect();
+            assert!(left.is_empty(), "{name}: `{rule}` left {left:?}");
+        }
+    }
+    assert!(checked >= 10, "{checked}");
+}
