@@ -126,6 +126,93 @@ struct CheckArgs {
     /// Apply the fixes and report nothing else
     #[arg(long)]
     fix_only: bool,
+    /// Run only these rules or groups (comma-separated; files, code-hosting, advertising,
+    /// ALL); overrides the config's `rules`
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    select: Vec<String>,
+    /// Also run these rules or groups, even where the config turns them off
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    extend_select: Vec<String>,
+    /// Do not run these rules or groups
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    ignore: Vec<String>,
+    /// Report only diagnostics of this severity or above
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    min_severity: Option<MinSeverity>,
+    /// Write the report to this file instead of standard output
+    #[arg(long, value_name = "PATH")]
+    output_file: Option<PathBuf>,
+    /// Print how many diagnostics each rule reports, instead of the diagnostics
+    #[arg(long)]
+    statistics: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum MinSeverity {
+    Info,
+    Warning,
+    Error,
+}
+
+/// The rules a `--select` name stands for: a rule, a group, or ALL.
+fn rules_named(name: &str) -> Result<Vec<&'static str>, String> {
+    let name = name.trim();
+    if name.eq_ignore_ascii_case("all") {
+        return Ok(rules::names());
+    }
+    let group: Vec<&'static str> = REGISTRY
+        .iter()
+        .filter(|r| r.meta().group.as_str() == name)
+        .map(|r| r.meta().name)
+        .collect();
+    if !group.is_empty() {
+        return Ok(group);
+    }
+    if let Some(rule) = rules::find(name) {
+        return Ok(vec![rule.meta().name]);
+    }
+    let names = rules::names();
+    let candidates = names
+        .iter()
+        .copied()
+        .chain(["files", "code-hosting", "advertising", "ALL"]);
+    Err(match did_you_mean(name, candidates) {
+        Some(s) => format!("unknown rule or group `{name}` (did you mean `{s}`?)"),
+        None => format!("unknown rule or group `{name}`; `reqlint rules` lists them"),
+    })
+}
+
+/// `--select`, `--extend-select` and `--ignore`, over the config's `rules`.
+fn select_rules(args: &CheckArgs, config: &mut Config) -> Result<(), String> {
+    let resolve = |list: &[String]| -> Result<Vec<&'static str>, String> {
+        let mut out = Vec::new();
+        for name in list.iter().filter(|n| !n.trim().is_empty()) {
+            out.extend(rules_named(name)?);
+        }
+        Ok(out)
+    };
+    let select = resolve(&args.select)?;
+    let extend = resolve(&args.extend_select)?;
+    let ignore = resolve(&args.ignore)?;
+    let default_of = |name: &str| rules::find(name).map(|r| r.meta().severity);
+    if !args.select.is_empty() {
+        for name in rules::names() {
+            if !select.contains(&name) {
+                config.rules.insert(name.to_string(), None);
+            } else if config.rules.get(name) == Some(&None) {
+                config.rules.insert(name.to_string(), default_of(name));
+            }
+        }
+    }
+    for name in extend {
+        if config.rules.get(name) == Some(&None) || !config.rules.contains_key(name) {
+            config.rules.insert(name.to_string(), default_of(name));
+        }
+    }
+    for name in ignore {
+        config.rules.insert(name.to_string(), None);
+    }
+    Ok(())
 }
 
 /// `--threads N`: at least one, and at most four a core. More threads than that only
@@ -370,6 +457,8 @@ fn load_settings(args: &CheckArgs) -> Result<Settings, String> {
             None => Config::defaults(PathBuf::from(".")),
         },
     };
+    let mut config = config;
+    select_rules(args, &mut config)?;
     let (mut settings, _) = crate::settings::from_config(config)?;
     for file in &args.context {
         settings.context.add_file(file)?;
@@ -527,10 +616,28 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
                 && std::io::stdout().is_terminal()
         }
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut results = results;
+    if let Some(min) = args.min_severity {
+        let floor = match min {
+            MinSeverity::Info => Severity::Info,
+            MinSeverity::Warning => Severity::Warning,
+            MinSeverity::Error => Severity::Error,
+        };
+        for r in &mut results {
+            r.diagnostics.retain(|d| d.severity >= floor);
+        }
+    }
+    let mut out: Box<dyn Write> = match &args.output_file {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        )),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
     let mut summary = reports::Summary::new(&results, files, requests);
     summary.fixed = fixed;
     let written = match format {
+        _ if args.statistics => write_statistics(&results, summary, format, &mut out),
         OutputFormat::Human => reports::human::write(&results, summary, color, &mut out),
         OutputFormat::Concise => reports::concise::write(&results, summary, &mut out),
         OutputFormat::Json => reports::json::write(&results, summary, &mut out),
@@ -554,6 +661,47 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `--statistics`: the diagnostics counted per rule, most first (JSON: one object).
+fn write_statistics(
+    results: &[FileResult],
+    summary: reports::Summary,
+    format: OutputFormat,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let mut counts: std::collections::BTreeMap<(&str, Severity), (usize, usize)> =
+        std::collections::BTreeMap::new();
+    for d in results.iter().flat_map(|r| &r.diagnostics) {
+        let entry = counts.entry((d.rule, d.severity)).or_default();
+        entry.0 += 1;
+        if d.fix
+            .as_ref()
+            .is_some_and(|f| f.applicability == crate::diagnostic::Applicability::Safe)
+        {
+            entry.1 += 1;
+        }
+    }
+    let mut rows: Vec<_> = counts.into_iter().collect();
+    rows.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(&b.0)));
+    if format == OutputFormat::Json {
+        let list: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|((rule, severity), (n, fixable))| {
+                serde_json::json!({"rule": rule, "severity": severity, "count": n, "fixable": fixable})
+            })
+            .collect();
+        serde_json::to_writer(
+            &mut *out,
+            &serde_json::json!({"statistics": list, "summary": summary}),
+        )?;
+        return writeln!(out);
+    }
+    for ((rule, severity), (n, fixable)) in &rows {
+        let mark = if *fixable > 0 { "[*]" } else { "   " };
+        writeln!(out, "{n:>6}  {mark} {rule} ({severity})")?;
+    }
+    writeln!(out, "{}", summary.sentence())
 }
 
 /// Reads and parses every file, runs no rule, prints how many documents were read: the

@@ -154,3 +154,163 @@ fn threads_are_bounded() {
         );
     }
 }
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = reqlint().args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        text(&out.stdout),
+        text(&out.stderr),
+    )
+}
+
+fn rules_reported(stdout: &str) -> std::collections::BTreeSet<String> {
+    stdout
+        .lines()
+        .filter_map(|l| {
+            l.split_once("]: ")
+                .and_then(|(head, _)| head.rsplit_once('['))
+        })
+        .map(|(_, rule)| rule.to_string())
+        .collect()
+}
+
+/// `--select`, `--extend-select` and `--ignore` take rules and groups, as ruff's do.
+#[test]
+fn select_ignore_and_extend_select() {
+    let (_, out, _) = run(&[
+        "check",
+        "fixtures/",
+        "--format",
+        "concise",
+        "--select",
+        "advertising",
+    ]);
+    let rules = rules_reported(&out);
+    assert!(!rules.is_empty());
+    let advertising = |r: &String| r.starts_with("ad") || r.starts_with("audience");
+    assert!(rules.iter().all(advertising), "{rules:?}");
+    let (_, out, _) = run(&[
+        "check",
+        "fixtures/",
+        "--format",
+        "concise",
+        "--select",
+        "ad-param-invalid,literal-secret",
+    ]);
+    assert_eq!(
+        rules_reported(&out).into_iter().collect::<Vec<_>>(),
+        ["ad-param-invalid", "literal-secret"]
+    );
+    let (_, out, _) = run(&[
+        "check",
+        "fixtures/",
+        "--format",
+        "concise",
+        "--ignore",
+        "files,code-hosting",
+    ]);
+    assert!(rules_reported(&out).iter().all(advertising));
+    let (code, _, err) = run(&["check", "fixtures/", "--select", "ad-parm-invalid"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean `ad-param-invalid`"), "{err}");
+    // A rule the config turns off comes back with --extend-select.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(".reqlint.yaml"),
+        "rules:\n  unknown-request-key: off\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("a.req.yaml"),
+        "request: GET /user\nparms: {}\n",
+    )
+    .unwrap();
+    let here = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        text(&out.stdout)
+    };
+    assert!(!here(&["check", "--format", "concise", "."]).contains("unknown-request-key"));
+    assert!(
+        here(&[
+            "check",
+            "--format",
+            "concise",
+            "--extend-select",
+            "unknown-request-key",
+            "."
+        ])
+        .contains("unknown-request-key")
+    );
+}
+
+/// `--min-severity`, `--output-file` and `--statistics`.
+#[test]
+fn min_severity_output_file_and_statistics() {
+    let (code, out, _) = run(&[
+        "check",
+        "fixtures/",
+        "--format",
+        "concise",
+        "--min-severity",
+        "error",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        out.lines()
+            .filter(|l| l.contains(": "))
+            .all(|l| !l.contains(": warning[") && !l.contains(": info[")),
+        "{out}"
+    );
+    let (code, out, _) = run(&[
+        "check",
+        "fixtures/ad-version-newer-than-catalog/bad.req.yaml",
+        "--min-severity",
+        "warning",
+        "--format",
+        "concise",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("All checks passed"), "{out}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("report.json");
+    let (code, out, _) = run(&[
+        "check",
+        "fixtures/ad-param-invalid/bad.req.yaml",
+        "--format",
+        "json",
+        "--output-file",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty(), "{out}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert!(report["summary"]["errors"].as_u64().unwrap() > 0);
+    let (_, out, _) = run(&["check", "fixtures/", "--statistics"]);
+    let first = out.lines().next().unwrap();
+    assert!(
+        first
+            .trim_start()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse::<u32>()
+            .is_ok(),
+        "{out}"
+    );
+    assert!(out.contains("ad-param-invalid (error)"), "{out}");
+    let (_, out, _) = run(&["check", "fixtures/", "--statistics", "--format", "json"]);
+    let stats: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        stats["statistics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["rule"] == "ad-param-invalid")
+    );
+}
