@@ -295,7 +295,6 @@ fn min_severity_output_file_and_statistics() {
     let first = out.lines().next().unwrap();
     assert!(
         first
-            .trim_start()
             .split_whitespace()
             .next()
             .unwrap()
