@@ -49,6 +49,13 @@ enum Command {
         #[arg(value_enum)]
         kind: SchemaKind,
     },
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), generated from the command line's definitions
+    Manpage,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -273,6 +280,20 @@ pub fn main() -> ExitCode {
         Some(Command::Scopes(args)) => scopes(args),
         Some(Command::Server) => crate::server::run(),
         Some(Command::Schema { kind }) => print_schema(kind),
+        Some(Command::Completions { shell }) => {
+            use clap::CommandFactory;
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "reqlint", &mut out);
+            write_stdout(&out)
+        }
+        Some(Command::Manpage) => {
+            use clap::CommandFactory;
+            let mut out = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut out) {
+                Ok(()) => write_stdout(&out),
+                Err(e) => Err(format!("cannot write the man page: {e}")),
+            }
+        }
         None => check(cli.check),
     };
     match result {

@@ -34,6 +34,8 @@ const COMMANDS: &[&[&str]] = &[
     &["check", "fixtures/", "--format", "json"],
     &["check", "fixtures/", "--format", "human"],
     &["scopes", "fixtures/token-missing-permission"],
+    &["completions", "bash"],
+    &["manpage"],
 ];
 
 #[test]
@@ -312,4 +314,27 @@ fn min_severity_output_file_and_statistics() {
             .iter()
             .any(|s| s["rule"] == "ad-param-invalid")
     );
+}
+
+/// Shell completions and the man page, generated from the command line's definitions.
+#[test]
+fn completions_and_man_page() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let (code, out, _) = run(&["completions", shell]);
+        assert_eq!(code, 0, "{shell}");
+        assert!(out.contains("reqlint"), "{shell}");
+        assert!(
+            out.contains("select") && out.contains("unsafe-fixes"),
+            "{shell}"
+        );
+    }
+    // The bash script is valid bash.
+    let (_, script, _) = run(&["completions", "bash"]);
+    if let Ok(out) = Command::new("bash").args(["-n", "-c", &script]).output() {
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let (code, man, _) = run(&["manpage"]);
+    assert_eq!(code, 0);
+    assert!(man.contains(".TH reqlint 1"), "{man}");
+    assert!(man.contains("completions"), "{man}");
 }
