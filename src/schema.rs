@@ -12,6 +12,12 @@ use crate::model::{EXTENSION_PREFIX, FILE_KEYS, Method, ObjectKind, REQUEST_KEYS
 
 const DRAFT: &str = "http://json-schema.org/draft-07/schema#";
 
+/// Stable ids of the published schemas (`schemas/` in the repository).
+pub const ID_REQUEST: &str =
+    "https://raw.githubusercontent.com/reqlint/reqlint/main/schemas/request.schema.json";
+pub const ID_CONFIG: &str =
+    "https://raw.githubusercontent.com/reqlint/reqlint/main/schemas/config.schema.json";
+
 fn methods() -> Vec<&'static str> {
     Method::ALL.iter().map(|m| m.as_str()).collect()
 }
@@ -128,6 +134,7 @@ pub fn request() -> Value {
     }
     json!({
         "$schema": DRAFT,
+        "$id": ID_REQUEST,
         "title": "reqlint request file",
         "description": "One request (`request: METHOD PATH`) or several (`requests:`): see docs/request-files.md",
         "definitions": {
@@ -211,6 +218,7 @@ pub fn config() -> Value {
     let token = token();
     json!({
         "$schema": DRAFT,
+        "$id": ID_CONFIG,
         "title": "reqlint config (.reqlint.yaml)",
         "type": "object",
         "definitions": {

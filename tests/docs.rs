@@ -82,3 +82,32 @@ fn catalog_reference_is_generated_from_the_catalog() {
         stale.join(", ")
     );
 }
+
+/// The JSON Schemas are published under schemas/ (with stable `$id`s) as
+/// `reqlint schema request|config` prints them; `UPDATE_DOCS=1` rewrites them.
+#[test]
+fn schemas_are_published() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let update = std::env::var_os("UPDATE_DOCS").is_some();
+    let mut stale = Vec::new();
+    for (name, schema) in [
+        ("request.schema.json", reqlint::schema::request()),
+        ("config.schema.json", reqlint::schema::config()),
+    ] {
+        let text = format!("{}\n", serde_json::to_string_pretty(&schema).unwrap());
+        let path = root.join("schemas").join(name);
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            if update {
+                std::fs::create_dir_all(root.join("schemas")).unwrap();
+                std::fs::write(&path, text).unwrap();
+            } else {
+                stale.push(name);
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "schemas/ is stale; run `UPDATE_DOCS=1 cargo test --test docs`: {}",
+        stale.join(", ")
+    );
+}

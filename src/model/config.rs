@@ -484,6 +484,11 @@ enum Matcher {
 }
 
 impl Globs {
+    /// The patterns, as written.
+    pub fn patterns(&self) -> Vec<&str> {
+        self.globs.iter().map(|g| g.glob()).collect()
+    }
+
     pub fn new<'a>(patterns: impl IntoIterator<Item = &'a str>) -> Result<Globs, String> {
         let globs = patterns.into_iter().map(glob).collect::<Result<_, _>>()?;
         Ok(Globs {
