@@ -152,6 +152,12 @@ struct CheckArgs {
     /// Print how many diagnostics each rule reports, instead of the diagnostics
     #[arg(long)]
     statistics: bool,
+    /// Print the files that would be linted, and lint nothing
+    #[arg(long)]
+    show_files: bool,
+    /// Print the settings the run would use (config, files, rules, tokens), and lint nothing
+    #[arg(long)]
+    show_settings: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -541,6 +547,9 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             OutputFormat::Human
         }
     });
+    if args.show_files || args.show_settings {
+        return show(&args, &settings);
+    }
     let fixed = if args.fix || args.diff || args.fix_only {
         match fix_files(&args, &settings)? {
             FixOutcome::Done(code) => return Ok(code),
@@ -682,6 +691,79 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `--show-files` and `--show-settings`: what a run would lint, and with which settings.
+fn show(args: &CheckArgs, settings: &Settings) -> Result<ExitCode, String> {
+    let inputs = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let paths = walk::Paths::new(&settings.config)?.with_force_exclude(args.force_exclude);
+    let mut text = String::new();
+    if args.show_settings {
+        let config = &settings.config;
+        let list = |items: Vec<&str>| {
+            if items.is_empty() {
+                "(none)".to_string()
+            } else {
+                items.join(", ")
+            }
+        };
+        let _ = writeln!(
+            text,
+            "config: {}",
+            config
+                .path
+                .as_ref()
+                .map_or("(none: every default)".to_string(), |p| p
+                    .display()
+                    .to_string())
+        );
+        let _ = writeln!(text, "root: {}", config.root.display());
+        let _ = writeln!(text, "include: {}", list(config.include.patterns()));
+        let _ = writeln!(text, "exclude: {}", list(config.exclude.patterns()));
+        let _ = writeln!(text, "rules:");
+        for rule in REGISTRY {
+            let m = rule.meta();
+            let severity = config
+                .severity(m.name, m.severity)
+                .map_or("off".to_string(), |s| s.to_string());
+            let changed = if config.rules.contains_key(m.name) {
+                " (set)"
+            } else {
+                ""
+            };
+            let _ = writeln!(text, "  {}: {severity}{changed}", m.name);
+        }
+        let mut tokens: Vec<&str> = config.tokens.keys().map(String::as_str).collect();
+        tokens.sort_unstable();
+        let _ = writeln!(text, "tokens: {}", list(tokens));
+        let _ = writeln!(
+            text,
+            "context: {} objects from {}",
+            settings.context.len(),
+            list(config.context.iter().map(String::as_str).collect())
+        );
+        // Names only: a variable's value may be a secret.
+        let _ = writeln!(
+            text,
+            "variables: {}",
+            list(config.variables.keys().map(String::as_str).collect())
+        );
+        let _ = writeln!(
+            text,
+            "codehost.api-version: {}",
+            config.api_version.as_str()
+        );
+    }
+    if args.show_files {
+        for path in walk::collect(&inputs, &settings.config, &paths)? {
+            let _ = writeln!(text, "{}", paths.display(&path));
+        }
+    }
+    write_stdout(crate::redact::Redactor::none().lines(&text).as_bytes())
 }
 
 /// `--statistics`: the diagnostics counted per rule, most first (JSON: one object).

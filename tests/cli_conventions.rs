@@ -338,3 +338,35 @@ fn completions_and_man_page() {
     assert!(man.contains(".TH reqlint 1"), "{man}");
     assert!(man.contains("completions"), "{man}");
 }
+
+/// `--show-files` and `--show-settings` lint nothing and say what a run would do.
+#[test]
+fn show_files_and_settings() {
+    let (code, out, _) = run(&["check", "--show-files", "fixtures/ad-param-missing"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.lines()
+            .all(|l| l.starts_with("fixtures/ad-param-missing/")),
+        "{out}"
+    );
+    assert!(
+        out.contains("fixtures/ad-param-missing/bad.req.yaml"),
+        "{out}"
+    );
+    assert!(!out.contains(".out"), "{out}");
+    let (code, out, _) = run(&["check", "--show-settings", "--ignore", "literal-secret"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("config: ") && out.contains(".reqlint.yaml"),
+        "{out}"
+    );
+    assert!(out.contains("  literal-secret: off (set)"), "{out}");
+    assert!(out.contains("  ad-param-invalid: error\n"), "{out}");
+    assert!(out.contains("tokens: collections-bot"), "{out}");
+    // Variables by name only.
+    assert!(
+        out.contains("variables: ") && out.contains("access_token"),
+        "{out}"
+    );
+    assert!(!out.contains("kept out of the repository"), "{out}");
+}
