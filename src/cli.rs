@@ -32,7 +32,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Lint files and directories (the default command)
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// List every rule: name, group, default severity, summary
     Rules,
     /// Show what a rule checks, why, its source, and a bad and a good example
@@ -158,6 +158,12 @@ struct CheckArgs {
     /// Print the settings the run would use (config, files, rules, tokens), and lint nothing
     #[arg(long)]
     show_settings: bool,
+    /// Report only findings that this baseline file does not hold
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Write the run's findings to this baseline file (for --baseline), and exit 0
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -282,7 +288,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Rules) => list_rules(),
         Some(Command::Explain { rule }) => explain(&rule),
-        Some(Command::Check(args)) => check(args),
+        Some(Command::Check(args)) => check(*args),
         Some(Command::Scopes(args)) => scopes(args),
         Some(Command::Server) => crate::server::run(),
         Some(Command::Schema { kind }) => print_schema(kind),
@@ -647,6 +653,23 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         }
     };
     let mut results = results;
+    if let Some(file) = &args.write_baseline {
+        let baseline = crate::baseline::of(&results);
+        let json = serde_json::to_string_pretty(&baseline).map_err(|e| e.to_string())?;
+        std::fs::write(file, format!("{json}\n"))
+            .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+        let n: usize = baseline.entries.iter().map(|e| e.count).sum();
+        print_warning(&format!(
+            "wrote {n} finding{} to the baseline {}",
+            if n == 1 { "" } else { "s" },
+            file.display()
+        ));
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(file) = &args.baseline {
+        let baseline = crate::baseline::read(file)?;
+        crate::baseline::apply(&baseline, &mut results);
+    }
     if let Some(min) = args.min_severity {
         let floor = match min {
             MinSeverity::Info => Severity::Info,

@@ -5,6 +5,7 @@
 //! [`engine`] runs one file through them; [`walk`] picks the files; [`cli`] ties it up.
 //! [`catalog`] holds the APIs' tables, compiled from `catalog/` at build time.
 
+pub mod baseline;
 pub mod catalog;
 pub mod catalog_docs;
 pub mod cli;

@@ -370,3 +370,51 @@ fn show_files_and_settings() {
     );
     assert!(!out.contains("kept out of the repository"), "{out}");
 }
+
+/// A baseline: written once, it leaves its findings out of later runs, also when lines
+/// move; a new finding still shows.
+#[test]
+fn baseline_for_gradual_adoption() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+    let file = dir.path().join("a.req.yaml");
+    std::fs::write(&file, "request: POST /v25.0/act_1/campaigns\nparams:\n  objective: SALEZ\n  special_ad_categories: []\n").unwrap();
+    let here = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        (out.status.code().unwrap_or(-1), text(&out.stdout))
+    };
+    let (code, _) = here(&["check", "--write-baseline", "baseline.json", "."]);
+    assert_eq!(code, 0);
+    let baseline: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("baseline.json")).unwrap())
+            .unwrap();
+    assert_eq!(baseline["entries"][0]["rule"], "ad-param-invalid");
+    let (code, out) = here(&[
+        "check",
+        "--baseline",
+        "baseline.json",
+        "--format",
+        "concise",
+        ".",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    // Lines above it move the finding: still left out. A new one shows.
+    std::fs::write(&file, "# a note\n\nrequest: POST /v25.0/act_1/campaigns\nparams:\n  objective: SALEZ\n  status: PAUSD\n  special_ad_categories: []\n").unwrap();
+    let (code, out) = here(&[
+        "check",
+        "--baseline",
+        "baseline.json",
+        "--format",
+        "concise",
+        ".",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("PAUSD") && !out.contains("SALEZ"), "{out}");
+    std::fs::write(dir.path().join("bad.json"), "{}").unwrap();
+    let (code, _) = here(&["check", "--baseline", "bad.json", "."]);
+    assert_eq!(code, 2);
+}
