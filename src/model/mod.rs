@@ -9,7 +9,7 @@ pub mod secrets;
 pub mod suppressions;
 pub mod token;
 
-use crate::loading::encoded::decode_in_place;
+use crate::loading::encoded::{SourceMap, decode_in_place, substitute};
 use crate::loading::{Entry, Limits, Node, Problem, Span, Value};
 use crate::suggest::did_you_mean;
 pub use request_line::{Api, LineError, Method, RequestLine, Segment, Version};
@@ -63,29 +63,12 @@ impl Defaults<'_> {
     /// `{{base_url}}` = `https://graph.facebook.com/{{version}}`).
     fn variable(&self, name: &str) -> Option<String> {
         let mut value = self.raw_variable(name)?;
+        let lookup = |inner: &str| self.raw_variable(inner).filter(|_| inner != name);
         for _ in 0..4 {
-            if !value.contains("{{") {
-                break;
+            match substitute(&value, &SourceMap::Verbatim { base: 0 }, &lookup) {
+                Some((out, _)) if out != value => value = out,
+                _ => break,
             }
-            let mut out = String::with_capacity(value.len());
-            let mut rest = value.as_str();
-            while let Some(open) = rest.find("{{") {
-                let Some(close) = rest[open..].find("}}").map(|c| open + c + 2) else {
-                    break;
-                };
-                out.push_str(&rest[..open]);
-                let inner = rest[open + 2..close - 2].trim();
-                match self.raw_variable(inner).filter(|_| inner != name) {
-                    Some(v) => out.push_str(&v),
-                    None => out.push_str(&rest[open..close]),
-                }
-                rest = &rest[close..];
-            }
-            out.push_str(rest);
-            if out == value {
-                break;
-            }
-            value = out;
         }
         Some(value)
     }
