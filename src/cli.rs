@@ -927,16 +927,8 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
     for path in walk::collect(&inputs, &settings.config, &paths)? {
         let display = paths.display(&path);
         let rel = paths.relative(&path);
-        let read = match crate::loading::read_bounded(
-            &path,
-            settings.limits.max_file_bytes,
-            "request file",
-        ) {
-            Ok(bytes) => bytes,
-            Err(e) => {
-                print_error(&e);
-                continue;
-            }
+        let Some(read) = read_for_fix(&path, settings, "request file") else {
+            continue;
         };
         let Ok(text) = std::str::from_utf8(&read) else {
             continue;
@@ -952,15 +944,15 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         if result.applied == 0 {
             continue;
         }
-        if args.diff {
-            let diff = crate::fix::unified_diff(&display, text, &result.text);
-            shown.push_str(&redactor.lines(&diff));
+        let file = FixedFile {
+            path: &path,
+            display: &display,
+            read: &read,
+            before: text,
+            after: &result.text,
+        };
+        if file.show_or_write(args.diff, &redactor, &mut shown) {
             applied += result.applied;
-        } else {
-            match crate::fix::write_in_place(&path, &read, &result.text) {
-                Ok(()) => applied += result.applied,
-                Err(e) => print_error(&e),
-            }
         }
     }
     // What only the whole run can tell (a named token's unused permissions, in the
@@ -981,14 +973,9 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         }
     }
     for (path, edits) in &elsewhere {
-        let read =
-            match crate::loading::read_bounded(path, settings.limits.max_file_bytes, "config") {
-                Ok(bytes) => bytes,
-                Err(e) => {
-                    print_error(&e);
-                    continue;
-                }
-            };
+        let Some(read) = read_for_fix(path, settings, "config") else {
+            continue;
+        };
         let Ok(text) = std::str::from_utf8(&read) else {
             continue;
         };
@@ -997,14 +984,15 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             continue;
         }
         let display = paths.display(path);
-        if args.diff {
-            shown.push_str(&redactor.lines(&crate::fix::unified_diff(&display, text, &fixed)));
+        let file = FixedFile {
+            path,
+            display: &display,
+            read: &read,
+            before: text,
+            after: &fixed,
+        };
+        if file.show_or_write(args.diff, &redactor, &mut shown) {
             applied += n;
-        } else {
-            match crate::fix::write_in_place(path, &read, &fixed) {
-                Ok(()) => applied += n,
-                Err(e) => print_error(&e),
-            }
         }
     }
     let more = if unsafe_left > 0 && mode == crate::fix::Mode::Safe {
@@ -1033,6 +1021,52 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         return Ok(FixOutcome::Done(ExitCode::SUCCESS));
     }
     Ok(FixOutcome::Fixed(applied))
+}
+
+/// A file to be fixed, read within the size limit; an error is printed and the file left
+/// out, as the lint run leaves out a file it cannot read.
+fn read_for_fix(path: &Path, settings: &Settings, what: &str) -> Option<Vec<u8>> {
+    match crate::loading::read_bounded(path, settings.limits.max_file_bytes, what) {
+        Ok(bytes) => Some(bytes),
+        Err(e) => {
+            print_error(&e);
+            None
+        }
+    }
+}
+
+/// A file's text before and after its fixes, with the bytes it was read as (to refuse
+/// writing over a file changed since).
+struct FixedFile<'a> {
+    path: &'a Path,
+    display: &'a str,
+    read: &'a [u8],
+    before: &'a str,
+    after: &'a str,
+}
+
+impl FixedFile<'_> {
+    /// Adds the file's diff to `shown` (`--diff`) or writes the fixed text back; false
+    /// when the write failed (the error is printed) and its fixes do not count.
+    fn show_or_write(
+        &self,
+        diff: bool,
+        redactor: &crate::redact::Redactor,
+        shown: &mut String,
+    ) -> bool {
+        if diff {
+            let patch = crate::fix::unified_diff(self.display, self.before, self.after);
+            shown.push_str(&redactor.lines(&patch));
+            return true;
+        }
+        match crate::fix::write_in_place(self.path, self.read, self.after) {
+            Ok(()) => true,
+            Err(e) => {
+                print_error(&e);
+                false
+            }
+        }
+    }
 }
 
 /// What a run of many files keeps: the results that have something to report, and the
