@@ -200,7 +200,7 @@ fn param_issues<'f>(file: &'f FileContext<'_>) -> &'f [params::Issue] {
 /// param's whole lines (unsafe: the request then does something else).
 fn issue_fix(
     text: &str,
-    yaml: bool,
+    line_edits: bool,
     span: crate::loading::Span,
     fix: &params::IssueFix,
 ) -> Option<crate::diagnostic::Fix> {
@@ -208,9 +208,7 @@ fn issue_fix(
     use crate::rules::shelf::fix::{remove_lines, rename};
     match fix {
         params::IssueFix::Rename { old, new } => rename(text, span, old, new, Applicability::Safe),
-        // Whole lines only come out of a YAML block mapping: a JSON entry would leave
-        // its comma behind.
-        params::IssueFix::Remove { start, end } if yaml => {
+        params::IssueFix::Remove { start, end } if line_edits => {
             let edit = remove_lines(text, *start, *end)?;
             Some(Fix::unsafe_("remove the param", vec![edit]))
         }
@@ -228,12 +226,12 @@ pub fn report_param_issues(
 ) {
     for issue in param_issues(file).iter().filter(|i| wanted(&i.kind)) {
         let mut d = Diagnostic::new(meta, issue.span, issue.message.clone());
-        let yaml = crate::loading::Format::from_path(file.path) == crate::loading::Format::Yaml;
+        let line_edits = crate::rules::shelf::fix::takes_line_edits(file.path);
         d = d.with_fix_opt(
             issue
                 .fix
                 .as_ref()
-                .and_then(|fix| issue_fix(file.text, yaml, issue.span, fix)),
+                .and_then(|fix| issue_fix(file.text, line_edits, issue.span, fix)),
         );
         if let Some(help) = &issue.help {
             d = d.with_help(help.clone());

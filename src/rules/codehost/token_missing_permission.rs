@@ -34,9 +34,11 @@ static META: RuleMeta = RuleMeta {
 /// The permission an endpoint needs, added to the token where it is written (`text`: the
 /// request file's, or the config's with its path as `other`): its level raised where the
 /// token holds it lower, else a line after the last permission of that scope, indented
-/// as it is (a token in a block mapping only).
+/// as it is (a token in a block mapping only: `line_edits`, see
+/// [`crate::rules::shelf::fix::takes_line_edits`]).
 fn add_permission(
     text: &str,
+    line_edits: bool,
     other: Option<&std::path::Path>,
     token: &super::ResolvedToken<'_>,
     row: &Endpoint,
@@ -68,6 +70,9 @@ fn add_permission(
             f.message = format!("raise `{}` to {level}", g.name);
             f
         });
+    }
+    if !line_edits {
+        return None;
     }
     let last = same_scope.iter().max_by_key(|g| g.level_span.end)?;
     let line_start = text[..last.name_span.start]
@@ -178,19 +183,19 @@ impl Rule for TokenMissingPermission {
                     format!("one of {}", all.join(", "))
                 };
                 let permission = CATALOG.permission(first.permission);
-                // Lines are added to a YAML block mapping only (JSON would need commas);
-                // a token named from the config is fixed in the config.
+                // A token named from the config is fixed in the config.
                 let fix = match (token.name, &file.config.path) {
                     (Some(_), Some(config)) => {
-                        add_permission(&file.config.text, Some(config), token, first)
+                        add_permission(&file.config.text, true, Some(config), token, first)
                     }
                     (Some(_), None) => None,
-                    (None, _) => {
-                        let yaml = crate::loading::Format::from_path(file.path)
-                            == crate::loading::Format::Yaml;
-                        add_permission(file.text, None, token, first)
-                            .filter(|f| yaml || f.edits.iter().all(|e| !e.span.is_empty()))
-                    }
+                    (None, _) => add_permission(
+                        file.text,
+                        crate::rules::shelf::fix::takes_line_edits(file.path),
+                        None,
+                        token,
+                        first,
+                    ),
                 };
                 out.push(label(
                     Diagnostic::new(

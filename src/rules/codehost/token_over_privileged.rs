@@ -35,7 +35,16 @@ static META: RuleMeta = RuleMeta {
 
 /// Reports the grants of `token` that `uses` does not need.
 /// `text` is the text the token is written in (the request file's, or the config's).
-fn judge(text: &str, node: &Node, uses: &TokenUses, who: &str, out: &mut Vec<Diagnostic>) {
+/// `line_edits`: whether the token's text takes whole-line fixes (see
+/// [`crate::rules::shelf::fix::takes_line_edits`]).
+fn judge(
+    text: &str,
+    line_edits: bool,
+    node: &Node,
+    uses: &TokenUses,
+    who: &str,
+    out: &mut Vec<Diagnostic>,
+) {
     if uses.unknown || uses.requests == 0 {
         return;
     }
@@ -66,6 +75,7 @@ fn judge(text: &str, node: &Node, uses: &TokenUses, who: &str, out: &mut Vec<Dia
                         grant.name_span.start,
                         grant.level_span.end,
                     )
+                    .filter(|_| line_edits)
                     .map(|edit| {
                         crate::diagnostic::Fix::unsafe_(
                             format!("remove `{}` from the token", grant.name),
@@ -116,21 +126,9 @@ impl Rule for TokenOverPrivileged {
             });
             tokens[i].1.add(&request_need(file, r));
         }
+        let line_edits = crate::rules::shelf::fix::takes_line_edits(file.path);
         for (node, uses) in &tokens {
-            // Lines come out of a YAML block mapping only (a JSON entry keeps its comma).
-            let yaml = crate::loading::Format::from_path(file.path) == crate::loading::Format::Yaml;
-            let mut found = Vec::new();
-            judge(file.text, node, uses, "the token", &mut found);
-            for d in &mut found {
-                if !yaml
-                    && d.fix
-                        .as_ref()
-                        .is_some_and(|f| f.edits.iter().any(|e| e.replacement.is_empty()))
-                {
-                    d.fix = None;
-                }
-            }
-            out.extend(found);
+            judge(file.text, line_edits, node, uses, "the token", out);
         }
     }
 
@@ -159,6 +157,7 @@ impl Rule for TokenOverPrivileged {
             if let Some(uses) = run.facts.named_token_uses.get(name) {
                 judge(
                     &run.config.text,
+                    true,
                     &run.config.tokens[name],
                     uses,
                     &format!("token `{name}`"),
