@@ -121,6 +121,25 @@ fn send(out: &mut impl Write, message: &Value) -> io::Result<()> {
     out.flush()
 }
 
+/// Lints an open document at `path` with its config, and its path relative to the
+/// config's root; none when the config would not lint it (editors send every YAML and
+/// JSON file).
+fn lint_in_config(
+    settings: &Settings,
+    path: &Path,
+    text: &str,
+) -> Option<(engine::FileResult, PathBuf)> {
+    let root = crate::walk::absolute(Path::new("/"), &settings.config.root);
+    let rel = path.strip_prefix(&root).unwrap_or(path).to_path_buf();
+    let config = &settings.config;
+    if !config.include.is_match(&rel) || config.exclude.is_match(&rel) {
+        return None;
+    }
+    let display = path.to_string_lossy().into_owned();
+    let result = engine::lint_bytes(&display, &rel, text.as_bytes().to_vec(), settings);
+    Some((result, rel))
+}
+
 /// `file:///a/b%20c.yaml` → `/a/b c.yaml`.
 pub fn uri_to_path(uri: &str) -> Option<PathBuf> {
     let rest = uri.strip_prefix("file://")?;
@@ -321,22 +340,10 @@ impl Server {
                 })];
             }
         };
-        let root = crate::walk::absolute(Path::new("/"), &settings.config.root);
-        let rel = path.strip_prefix(&root).unwrap_or(&path).to_path_buf();
-        let config = &settings.config;
-        // Editors send every YAML and JSON file: lint those the config would lint.
-        if !config.include.is_match(&rel) || config.exclude.is_match(&rel) {
+        let Some((mut result, _)) = lint_in_config(&settings, &path, text) else {
             return Vec::new();
-        }
-        let display = path.to_string_lossy().into_owned();
-        let mut results = [engine::lint_bytes(
-            &display,
-            &rel,
-            text.as_bytes().to_vec(),
-            &settings,
-        )];
-        engine::keep_first_of_run(&mut results);
-        let [result] = results;
+        };
+        engine::keep_first_of_run(std::slice::from_mut(&mut result));
         let lines = LineIndex::new(text);
         result
             .diagnostics
@@ -392,14 +399,7 @@ impl Server {
     ) -> Option<(engine::FileResult, Arc<Settings>, PathBuf)> {
         let path = uri_to_path(uri)?;
         let settings = self.configs.for_file(&path).ok()?;
-        let root = crate::walk::absolute(Path::new("/"), &settings.config.root);
-        let rel = path.strip_prefix(&root).unwrap_or(&path).to_path_buf();
-        let config = &settings.config;
-        if !config.include.is_match(&rel) || config.exclude.is_match(&rel) {
-            return None;
-        }
-        let display = path.to_string_lossy().into_owned();
-        let result = engine::lint_bytes(&display, &rel, text.as_bytes().to_vec(), &settings);
+        let (result, rel) = lint_in_config(&settings, &path, text)?;
         Some((result, settings, rel))
     }
 
