@@ -581,13 +581,8 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         if args.force_exclude && !walk::selected(&settings.config, &[Path::new(&name)]) {
             (Vec::new(), 0, 0, Vec::new())
         } else {
-            // No more than the file-size limit is held, whatever is piped in.
             let max = settings.limits.max_file_bytes;
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .take(max + 1)
-                .read_to_end(&mut bytes)
-                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            let bytes = read_stdin(max)?;
             let result = if bytes.len() as u64 > max {
                 engine::lint_oversized(&name, Path::new(&name), None, &settings)
             } else {
@@ -893,12 +888,7 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             .stdin_filename
             .clone()
             .unwrap_or_else(|| "-".to_string());
-        let max = settings.limits.max_file_bytes;
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .take(max + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        let bytes = read_stdin(settings.limits.max_file_bytes)?;
         let text =
             String::from_utf8(bytes).map_err(|_| "standard input is not UTF-8".to_string())?;
         let result = crate::fix::fix_text(&name, Path::new(&name), &text, settings, mode);
@@ -1021,6 +1011,17 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         return Ok(FixOutcome::Done(ExitCode::SUCCESS));
     }
     Ok(FixOutcome::Fixed(applied))
+}
+
+/// Standard input, of which no more than one byte past the file-size limit `max` is
+/// held, whatever is piped in (more than `max` bytes: the input is too big).
+fn read_stdin(max: u64) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    Ok(bytes)
 }
 
 /// A file to be fixed, read within the size limit; an error is printed and the file left
