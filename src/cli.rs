@@ -888,7 +888,20 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             .stdin_filename
             .clone()
             .unwrap_or_else(|| "-".to_string());
-        let bytes = read_stdin(settings.limits.max_file_bytes)?;
+        let max = settings.limits.max_file_bytes;
+        let bytes = read_stdin(max)?;
+        if bytes.len() as u64 > max {
+            // Not read whole, so not fixed: what was piped in comes out unchanged (a
+            // formatter-style caller would otherwise replace its buffer with a truncated
+            // one), and the exit code says the input was not checked, as `check -` does.
+            print_error(&format!(
+                "{name}: input is more than {max} bytes, over the limit; it was not fixed"
+            ));
+            if !args.diff {
+                pass_stdin_through(&bytes)?;
+            }
+            return Ok(FixOutcome::Done(ExitCode::from(1)));
+        }
         let text =
             String::from_utf8(bytes).map_err(|_| "standard input is not UTF-8".to_string())?;
         let result = crate::fix::fix_text(&name, Path::new(&name), &text, settings, mode);
@@ -1022,6 +1035,21 @@ fn read_stdin(max: u64) -> Result<Vec<u8>, String> {
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read standard input: {e}"))?;
     Ok(bytes)
+}
+
+/// Writes `held` (the start of standard input) and then the rest of standard input to
+/// standard output, holding no more than a buffer of it at a time.
+fn pass_stdin_through(held: &[u8]) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    let copied = out
+        .write_all(held)
+        .and_then(|()| std::io::copy(&mut std::io::stdin().lock(), &mut out))
+        .and_then(|_| out.flush());
+    match copied {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("cannot pass standard input through: {e}")),
+    }
 }
 
 /// A file to be fixed, read within the size limit; an error is printed and the file left

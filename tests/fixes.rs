@@ -235,6 +235,69 @@ fn fix_diff_and_fix_only_on_disk() {
     assert_eq!(names.len(), 2, "{names:?}");
 }
 
+/// `check --fix -` with standard input: the fixed text on standard output; over the
+/// file-size limit, the input comes back whole and unchanged (never truncated) with exit 1.
+#[test]
+fn fix_of_standard_input_and_its_size_limit() {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+    let run = |args: &[&str], input: Vec<u8>| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+            .current_dir(dir.path())
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        // Written from another thread: reqlint writes while it still reads.
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        out
+    };
+    let small = b"request: post /v25.0/act_1/campaigns\nparams:\n  name: x\n".to_vec();
+    let out = run(
+        &["check", "--fix", "--stdin-filename", "a.req.yaml", "-"],
+        small,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "request: POST /v25.0/act_1/campaigns\nparams:\n  name: x\n"
+    );
+
+    let max = Limits::DEFAULT.max_file_bytes as usize;
+    let mut big = small_request_lines(max + 4096);
+    big.truncate(max + 4096);
+    let out = run(&["check", "--fix", "-"], big.clone());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout == big, "the input must come back unchanged");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("over the limit; it was not fixed"),
+        "{stderr}"
+    );
+
+    let out = run(&["check", "--diff", "-"], big);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+}
+
+/// Request lines with fixable methods, at least `len` bytes of them.
+fn small_request_lines(len: usize) -> Vec<u8> {
+    let mut text = b"requests:\n".to_vec();
+    while text.len() < len {
+        text.extend_from_slice(b"  - get /v25.0/act_1/campaigns\n");
+    }
+    text
+}
+
 #[test]
 fn a_file_that_changed_since_it_was_read_is_left_alone() {
     let dir = tempfile::tempdir().unwrap();
