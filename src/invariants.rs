@@ -207,9 +207,12 @@ pub fn whole_check(data: &[u8], name: &str) {
 }
 
 /// The safe fixes of a result, applied in rounds: the text still parses as well as it
-/// did, no key is written twice, and no rule whose findings were fixed finds more than
-/// before. (Findings of other rules may appear: a fixed name lets reqlint check what it
-/// names, as `time_based_ad_rotation_id_blocks` against its intervals.)
+/// did, no key is written twice, no rule whose findings were fixed finds more than
+/// before, and the file has no more errors than before. The one exception to the last:
+/// a fix that corrects a key's name may reveal errors that were there all along, since
+/// reqlint then checks what the key names (a renamed `time_based_ad_rotation_id_blocks`
+/// is checked against its intervals, a renamed `token:` against the requests); a fix of
+/// a value, a method, a list's wrapping or a permission never brings an error.
 pub fn fixes_hold(data: &[u8], name: &str, result: &FileResult, s: &Settings) {
     use crate::diagnostic::Applicability;
     let fixed_rules: Vec<&str> = result
@@ -251,6 +254,58 @@ pub fn fixes_hold(data: &[u8], name: &str, result: &FileResult, s: &Settings) {
         "a fix wrote a key twice:\n{}",
         fixed.text
     );
+    let errors = |r: &FileResult| {
+        r.diagnostics
+            .iter()
+            .filter(|d| d.severity == crate::diagnostic::Severity::Error)
+            .count()
+    };
+    if !renames_a_key(data, name, result) {
+        assert!(
+            errors(&after) <= errors(result),
+            "a fix brought an error ({} before, {} after):\n{}",
+            errors(result),
+            errors(&after),
+            fixed.text
+        );
+    }
+}
+
+/// Whether one of the result's safe fixes corrects the name of a key: its edits all fall
+/// inside the span of a key of the file's documents (JSON-encoded values included).
+fn renames_a_key(data: &[u8], name: &str, result: &FileResult) -> bool {
+    let format = Format::from_path(name);
+    let mut loaded = loading::load(data.to_vec(), format, &Limits::DEFAULT);
+    decode_encoded_params(&mut loaded.documents, &loaded.text, &Limits::DEFAULT);
+    let mut keys = Vec::new();
+    let mut stack: Vec<&Node> = loaded.documents.iter().collect();
+    while let Some(n) = stack.pop() {
+        match &n.value {
+            Value::Seq(items) => stack.extend(items),
+            Value::Map(entries) => {
+                for e in entries {
+                    keys.push(e.key_span);
+                    stack.push(&e.value);
+                }
+            }
+            Value::EncodedJson { decoded, .. } => stack.push(decoded),
+            _ => {}
+        }
+    }
+    let inside_a_key = |span: Span| {
+        keys.iter()
+            .any(|k| k.start <= span.start && span.end <= k.end)
+    };
+    result
+        .diagnostics
+        .iter()
+        .filter_map(|d| d.fix.as_ref())
+        .filter(|f| f.applicability == crate::diagnostic::Applicability::Safe)
+        .any(|f| {
+            f.edits
+                .iter()
+                .all(|e| e.file.is_none() && inside_a_key(e.span))
+        })
 }
 
 /// Every report renders the result without a panic, and none of them shows a
@@ -287,5 +342,30 @@ pub fn reports_hold(result: &FileResult) {
                 "a report shows the secret {secret:?}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn renames(text: &str) -> bool {
+        let s = settings();
+        let name = "f.req.yaml";
+        let result = lint_bytes(name, Path::new(name), text.as_bytes().to_vec(), &s);
+        assert!(
+            result.diagnostics.iter().any(|d| d.fix.is_some()),
+            "no fix for {text}"
+        );
+        renames_a_key(text.as_bytes(), name, &result)
+    }
+
+    /// Only a corrected key name may reveal errors; a corrected value may not.
+    #[test]
+    fn key_renames_are_told_from_value_fixes() {
+        assert!(renames(
+            "request: GET /v25.0/act_1/campaigns\nparms:\n  name: x\n"
+        ));
+        assert!(!renames("request: get /v25.0/act_1/campaigns\n"));
     }
 }
