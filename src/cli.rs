@@ -116,6 +116,13 @@ struct CheckArgs {
     /// editors that pass every file they have)
     #[arg(long)]
     force_exclude: bool,
+    /// Lint every file, reading no cached result and writing none
+    #[arg(long)]
+    no_cache: bool,
+    /// Where the cache of results is kept [default: .reqlint_cache in the config's
+    /// directory]
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
     /// Read and parse the files but run no rule (for benchmarks)
     #[arg(long, hide = true)]
     parse_only: bool,
@@ -608,7 +615,19 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             return parse_only(&inputs, &settings, &paths, args.threads);
         }
         let keep_text = format == OutputFormat::Human;
-        let run = lint_all(&inputs, &settings, &paths, args.threads, keep_text)?;
+        let cache = (!args.no_cache)
+            .then(|| crate::cache::Cache::open(&settings, args.cache_dir.as_deref()));
+        let mut run = lint_all(
+            &inputs,
+            &settings,
+            &paths,
+            args.threads,
+            keep_text,
+            cache.as_ref(),
+        )?;
+        if let Some(cache) = cache {
+            cache.save(std::mem::take(&mut run.cache_updates));
+        }
         // A hook that passes every file it has, with --force-exclude, expects silence
         // when none of them is a request file.
         if run.visited == 0 && (complete || !args.force_exclude) {
@@ -775,6 +794,14 @@ fn show(args: &CheckArgs, settings: &Settings) -> Result<ExitCode, String> {
             "codehost.api-version: {}",
             config.api_version.as_str()
         );
+        let cache = if args.no_cache {
+            "off (--no-cache)".to_string()
+        } else {
+            crate::cache::file_for(settings, args.cache_dir.as_deref())
+                .display()
+                .to_string()
+        };
+        let _ = writeln!(text, "cache: {cache}");
     }
     if args.show_files {
         for path in walk::collect(&inputs, &settings.config, &paths)? {
@@ -1110,6 +1137,8 @@ struct RunResults {
     facts: crate::rules::RunFacts,
     /// What the walk could not read: the run fails as for an unreadable file.
     walk_errors: Vec<String>,
+    /// What the result cache is to keep of this run.
+    cache_updates: Vec<crate::cache::Update>,
 }
 
 impl RunResults {
@@ -1134,6 +1163,7 @@ impl RunResults {
         self.files += other.files;
         self.requests += other.requests;
         self.facts.merge(other.facts);
+        self.cache_updates.extend(other.cache_updates);
     }
 }
 
@@ -1145,6 +1175,7 @@ fn lint_all(
     paths: &walk::Paths,
     threads: Option<usize>,
     keep_text: bool,
+    cache: Option<&crate::cache::Cache>,
 ) -> Result<RunResults, String> {
     let per_thread = walk::visit(
         inputs,
@@ -1154,7 +1185,12 @@ fn lint_all(
         &RunResults::default,
         &|run, path, relative| {
             let display = paths.display(path);
-            let result = engine::lint_path(path, &display, relative, settings);
+            let result = match cache {
+                Some(cache) => {
+                    cache.lint_path(path, &display, relative, settings, &mut run.cache_updates)
+                }
+                None => engine::lint_path(path, &display, relative, settings),
+            };
             run.add(result, keep_text);
         },
     )?;

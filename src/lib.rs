@@ -6,6 +6,7 @@
 //! [`catalog`] holds the APIs' tables, compiled from `catalog/` at build time.
 
 pub mod baseline;
+pub mod cache;
 pub mod catalog;
 pub mod catalog_docs;
 pub mod cli;

@@ -369,6 +369,12 @@ fn show_files_and_settings() {
         "{out}"
     );
     assert!(!out.contains("kept out of the repository"), "{out}");
+    assert!(
+        out.contains("cache: ") && out.contains(".reqlint_cache/"),
+        "{out}"
+    );
+    let (_, out, _) = run(&["check", "--show-settings", "--no-cache"]);
+    assert!(out.contains("cache: off (--no-cache)\n"), "{out}");
 }
 
 /// A baseline: written once, it leaves its findings out of later runs, also when lines
@@ -417,4 +423,119 @@ fn baseline_for_gradual_adoption() {
     std::fs::write(dir.path().join("bad.json"), "{}").unwrap();
     let (code, _) = here(&["check", "--baseline", "bad.json", "."]);
     assert_eq!(code, 2);
+}
+
+/// The result cache: a second run reuses what the first wrote and reports the same;
+/// a changed file, config or context snapshot is checked again; `--no-cache` writes
+/// nothing; `--cache-dir` moves it; a damaged cache file changes nothing.
+#[test]
+fn result_cache_is_keyed_by_content_and_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |rel: &str| dir.path().join(rel);
+    let write = |rel: &str, text: &str| std::fs::write(at(rel), text).unwrap();
+    write(".reqlint.yaml", "context: [snapshot.yaml]\n");
+    write(
+        "snapshot.yaml",
+        "custom_audiences:\n  - id: \"23850000000000001\"\n    subtype: ENGAGEMENT\n    operation_status: {code: 471}\n    fields_violating_integrity_policy: [name]\n",
+    );
+    write(
+        "edit.req.yaml",
+        "request: POST /v24.0/23850000000000001\nparams:\n  description: x\n",
+    );
+    write(
+        "typo.req.yaml",
+        "request: GET /v24.0/act_1/campaigns\nparms: {}\n",
+    );
+    let check = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+            .current_dir(dir.path())
+            .args(["check", ".", "--format", "concise"])
+            .args(extra)
+            .env_remove("GITHUB_ACTIONS")
+            .output()
+            .unwrap();
+        (out.status.code().unwrap_or(-1), text(&out.stdout))
+    };
+    let cache_files = |dir: &std::path::Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .map(|d| {
+                d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+
+    let uncached = check(&["--no-cache"]);
+    assert!(
+        uncached.1.contains("audience-flagged-edit"),
+        "{}",
+        uncached.1
+    );
+    assert!(uncached.1.contains("unknown-request-key"), "{}", uncached.1);
+    assert!(!at(".reqlint_cache").exists(), "--no-cache wrote a cache");
+
+    assert_eq!(check(&[]), uncached);
+    let files = cache_files(&at(".reqlint_cache"));
+    assert_eq!(files.len(), 3, "{files:?}");
+    assert!(files.contains(&"CACHEDIR.TAG".to_string()));
+    assert_eq!(
+        std::fs::read_to_string(at(".reqlint_cache/.gitignore")).unwrap(),
+        "# reqlint's result cache\n*\n"
+    );
+    // Reused: the same report.
+    assert_eq!(check(&[]), uncached);
+
+    // A changed file is checked again.
+    write(
+        "typo.req.yaml",
+        "request: GET /v24.0/act_1/campaigns\nparams: {}\n",
+    );
+    let (_, out) = check(&[]);
+    assert!(!out.contains("unknown-request-key"), "{out}");
+    assert_eq!(check(&[]), check(&["--no-cache"]));
+
+    // A changed context snapshot, then a changed config.
+    write(
+        "snapshot.yaml",
+        "custom_audiences:\n  - id: \"23850000000000001\"\n    subtype: ENGAGEMENT\n",
+    );
+    let (code, out) = check(&[]);
+    assert!(!out.contains("audience-flagged-edit"), "{out}");
+    assert_eq!(code, 0, "{out}");
+    write(
+        ".reqlint.yaml",
+        "context: []\nrules:\n  unknown-request-key: off\n",
+    );
+    write(
+        "typo.req.yaml",
+        "request: GET /v24.0/act_1/campaigns\nparms: {}\n",
+    );
+    assert_eq!(check(&[]), check(&["--no-cache"]));
+    write(".reqlint.yaml", "context: []\n");
+    let (_, out) = check(&[]);
+    assert!(out.contains("unknown-request-key"), "{out}");
+
+    // A damaged cache file is ignored.
+    for name in cache_files(&at(".reqlint_cache")) {
+        if name.ends_with(".bin") {
+            let path = at(".reqlint_cache").join(&name);
+            let mut bytes = std::fs::read(&path).unwrap();
+            let half = bytes.len() / 2;
+            bytes.truncate(half);
+            bytes.extend_from_slice(b"\xff\xff\xff");
+            std::fs::write(&path, bytes).unwrap();
+        }
+    }
+    assert_eq!(check(&[]), check(&["--no-cache"]));
+
+    // --cache-dir: there, and nowhere else.
+    std::fs::remove_dir_all(at(".reqlint_cache")).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let cache_dir = elsewhere.path().join("c");
+    let cache_arg = cache_dir.to_string_lossy().into_owned();
+    assert_eq!(check(&["--cache-dir", &cache_arg]), check(&["--no-cache"]));
+    assert!(!at(".reqlint_cache").exists());
+    assert_eq!(cache_files(&cache_dir).len(), 3);
 }

@@ -397,6 +397,45 @@ fn offline_the_result_is_the_same() {
 
 #[test]
 fn it_opens_no_file_for_writing_and_no_socket() {
+    // With --no-cache nothing at all is written; with the cache, only its directory.
+    let cache = tempfile::tempdir().unwrap();
+    let cache_dir = cache.path().join("cache");
+    let cache_arg = cache_dir.to_string_lossy().into_owned();
+    for (extra, allowed) in [
+        (vec!["--no-cache"], None),
+        (
+            vec!["--cache-dir", cache_arg.as_str()],
+            Some(cache_arg.as_str()),
+        ),
+    ] {
+        let Some(log) = trace_check(&extra) else {
+            return;
+        };
+        let opens = log.lines().filter(|l| l.contains("open")).count();
+        assert!(opens > 50, "the trace saw the files being read:\n{log}");
+        let mut wrote_cache = false;
+        for line in log.lines() {
+            let writes = ["O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC"]
+                .iter()
+                .any(|f| line.contains(f));
+            let in_cache = allowed.is_some_and(|dir| line.contains(&format!("\"{dir}/")));
+            wrote_cache |= writes && in_cache;
+            assert!(
+                !writes || line.contains("\"/dev/") || in_cache,
+                "opened for writing: {line}"
+            );
+            assert!(
+                !line.contains("socket(") && !line.contains("connect("),
+                "network use: {line}"
+            );
+        }
+        assert_eq!(wrote_cache, allowed.is_some(), "{log}");
+    }
+}
+
+/// The `strace` log of `reqlint check fixtures/ --format json` with `extra` arguments;
+/// `None` where strace is missing (and not required).
+fn trace_check(extra: &[&str]) -> Option<String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let trace = tempfile::NamedTempFile::new().unwrap();
     let status = Command::new("strace")
@@ -409,6 +448,7 @@ fn it_opens_no_file_for_writing_and_no_socket() {
         ])
         .arg(trace.path())
         .args([bin(), "check", "fixtures/", "--format", "json"])
+        .args(extra)
         .current_dir(&root)
         .stdout(Stdio::null())
         .status();
@@ -418,23 +458,8 @@ fn it_opens_no_file_for_writing_and_no_socket() {
             "strace is missing"
         );
         eprintln!("skipped: no strace");
-        return;
+        return None;
     };
     assert_eq!(status.code(), Some(1));
-    let log = std::fs::read_to_string(trace.path()).unwrap();
-    let opens = log.lines().filter(|l| l.contains("open")).count();
-    assert!(opens > 50, "the trace saw the files being read:\n{log}");
-    for line in log.lines() {
-        let writes = ["O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC"]
-            .iter()
-            .any(|f| line.contains(f));
-        assert!(
-            !writes || line.contains("\"/dev/"),
-            "opened for writing: {line}"
-        );
-        assert!(
-            !line.contains("socket(") && !line.contains("connect("),
-            "network use: {line}"
-        );
-    }
+    Some(std::fs::read_to_string(trace.path()).unwrap())
 }

@@ -79,6 +79,9 @@ impl Kind {
 #[derive(Debug, Default)]
 pub struct ContextIndex {
     objects: HashMap<(Kind, String), Node>,
+    /// A hash of every snapshot read, path and bytes, in order: what the result cache
+    /// keys the context by.
+    digest: u64,
 }
 
 /// Ad account ids are written `act_123` in paths and often `123` in snapshots.
@@ -108,7 +111,18 @@ impl ContextIndex {
         self.add_text(bytes, path)
     }
 
+    /// A hash of the snapshots the index was built from.
+    pub fn digest(&self) -> u64 {
+        self.digest
+    }
+
     pub fn add_text(&mut self, bytes: Vec<u8>, path: &Path) -> Result<(), String> {
+        {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::hash::DefaultHasher::new();
+            (self.digest, path, &bytes).hash(&mut h);
+            self.digest = h.finish();
+        }
         let loaded = loading::load(
             bytes,
             Format::from_path(&path.to_string_lossy()),

@@ -1,0 +1,733 @@
+//! The result cache: a file's diagnostics, kept from one run to the next and reused while
+//! neither the file nor anything the check depends on has changed.
+//!
+//! A cache file holds the results of one set of settings: its name is a hash of the
+//! reqlint binary, the date (version rules depend on it), the config's text and rules,
+//! the variables and every context snapshot read. Inside, each file is keyed by its path
+//! relative to the config's directory, with the length and a hash of its bytes. A file
+//! that cannot be reused is linted as before; a cache that cannot be read or written is
+//! ignored: the cache never changes what a run reports, only how fast.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::diagnostic::{ApiError, Applicability, Diagnostic, Edit, Fix, Label, Severity};
+use crate::engine::{self, FileResult, ReadFile, Settings};
+use crate::loading::Span;
+use crate::rules::RunFacts;
+use crate::rules::codehost::TokenUses;
+
+/// The directory name under the config's directory, as `.ruff_cache`.
+pub const DIR_NAME: &str = ".reqlint_cache";
+
+const MAGIC: &[u8] = b"reqlint-cache 1\n";
+
+/// Entries not used for this many days are dropped when the cache is next written.
+const KEEP_DAYS: u32 = 30;
+
+/// The cache of one run: the entries read at its start, and what the run adds.
+pub struct Cache {
+    file: PathBuf,
+    data: Vec<u8>,
+    entries: HashMap<String, Stored>,
+    today: u32,
+}
+
+/// An entry of the cache file: where its result is in `data`.
+struct Stored {
+    display: String,
+    len: u64,
+    hash: u64,
+    seen: u32,
+    result: std::ops::Range<usize>,
+}
+
+/// What a run learnt of one file, for the cache: a new result, or an old one used today.
+pub enum Update {
+    New {
+        rel: String,
+        display: String,
+        len: u64,
+        hash: u64,
+        result: Vec<u8>,
+    },
+    Used(String),
+}
+
+impl Cache {
+    /// The cache for these settings under `dir` ([`file_for`]): empty when there is none
+    /// yet or it cannot be read.
+    pub fn open(settings: &Settings, dir: Option<&Path>) -> Cache {
+        let file = file_for(settings, dir);
+        let data = std::fs::read(&file).unwrap_or_default();
+        let entries = read_entries(&data).unwrap_or_default();
+        Cache {
+            file,
+            data,
+            entries,
+            today: today(),
+        }
+    }
+
+    /// The file's result: the cached one when its bytes are those cached, else the
+    /// file linted (and `updates` gets what the cache should keep).
+    pub fn lint_path(
+        &self,
+        path: &Path,
+        display: &str,
+        rel: &Path,
+        settings: &Settings,
+        updates: &mut Vec<Update>,
+    ) -> FileResult {
+        let bytes = match engine::read_regular_file(path, settings.limits.max_file_bytes) {
+            Ok(ReadFile::Bytes(bytes)) => bytes,
+            _ => return engine::lint_path(path, display, rel, settings),
+        };
+        let key = rel.to_string_lossy();
+        let len = bytes.len() as u64;
+        let hash = content_hash(&bytes);
+        // Only UTF-8 text is kept: a cached result is shown with the file's text.
+        let bytes = match String::from_utf8(bytes) {
+            Ok(text) if !text.contains('\0') => {
+                if let Some(stored) = self.entries.get(key.as_ref())
+                    && stored.len == len
+                    && stored.hash == hash
+                    && stored.display == display
+                {
+                    let cached = &self.data[stored.result.clone()];
+                    match decode_result(cached, display, text) {
+                        Ok(result) => {
+                            if stored.seen != self.today {
+                                updates.push(Update::Used(key.into_owned()));
+                            }
+                            return result;
+                        }
+                        Err(text) => text.into_bytes(),
+                    }
+                } else {
+                    text.into_bytes()
+                }
+            }
+            Ok(text) => return engine::lint_bytes(display, rel, text.into_bytes(), settings),
+            Err(e) => return engine::lint_bytes(display, rel, e.into_bytes(), settings),
+        };
+        let result = engine::lint_bytes(display, rel, bytes, settings);
+        if cacheable(&result) {
+            updates.push(Update::New {
+                rel: key.into_owned(),
+                display: display.to_string(),
+                len,
+                hash,
+                result: encode_result(&result),
+            });
+        }
+        result
+    }
+
+    /// Writes the cache with the run's updates (a temporary file renamed over the old
+    /// one), when there is anything to change; failures are ignored.
+    pub fn save(self, updates: Vec<Update>) {
+        let expired = |seen: u32| self.today.saturating_sub(seen) > KEEP_DAYS;
+        if updates.is_empty() && !self.entries.values().any(|s| expired(s.seen)) {
+            return;
+        }
+        let mut used = std::collections::HashSet::new();
+        let mut fresh = BTreeMap::new();
+        for update in updates {
+            match update {
+                Update::Used(rel) => {
+                    used.insert(rel);
+                }
+                Update::New {
+                    rel,
+                    display,
+                    len,
+                    hash,
+                    result,
+                } => {
+                    fresh.insert(rel, (display, len, hash, result));
+                }
+            }
+        }
+        let mut out = Writer::default();
+        out.bytes.extend_from_slice(MAGIC);
+        let mut kept: Vec<(&String, &Stored)> = self
+            .entries
+            .iter()
+            .filter(|(rel, s)| !fresh.contains_key(*rel) && !expired(s.seen))
+            .collect();
+        kept.sort_by(|a, b| a.0.cmp(b.0));
+        out.uint((kept.len() + fresh.len()) as u64);
+        for (rel, s) in kept {
+            let seen = if used.contains(rel) {
+                self.today
+            } else {
+                s.seen
+            };
+            out.entry(
+                rel,
+                &s.display,
+                s.len,
+                s.hash,
+                seen,
+                &self.data[s.result.clone()],
+            );
+        }
+        for (rel, (display, len, hash, result)) in &fresh {
+            out.entry(rel, display, *len, *hash, self.today, result);
+        }
+        let _ = write_atomically(&self.file, &out.bytes);
+    }
+}
+
+/// The cache file of these settings under `dir` (by default the config's directory's
+/// `.reqlint_cache`).
+pub fn file_for(settings: &Settings, dir: Option<&Path>) -> PathBuf {
+    let dir = dir.map_or_else(|| settings.config.root.join(DIR_NAME), Path::to_path_buf);
+    dir.join(format!(
+        "{}-{:016x}.bin",
+        env!("CARGO_PKG_VERSION"),
+        fingerprint(settings)
+    ))
+}
+
+/// Only a result that the same bytes always give is kept: not one of a file reqlint
+/// failed on.
+fn cacheable(result: &FileResult) -> bool {
+    result.io_error.is_none()
+        && !result
+            .diagnostics
+            .iter()
+            .any(|d| d.rule == engine::INTERNAL_ERROR)
+}
+
+/// Everything a file's result depends on besides the file itself.
+fn fingerprint(settings: &Settings) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    env!("CARGO_PKG_VERSION").hash(&mut h);
+    // Any other build of reqlint may check otherwise.
+    if let Ok(exe) = std::env::current_exe()
+        && let Ok(meta) = std::fs::metadata(&exe)
+    {
+        exe.hash(&mut h);
+        meta.len().hash(&mut h);
+        meta.modified().ok().hash(&mut h);
+    }
+    crate::rules::shelf::time::today().hash(&mut h);
+    let config = &settings.config;
+    config.path.hash(&mut h);
+    config.root.hash(&mut h);
+    config.text.hash(&mut h);
+    let mut rules: Vec<_> = config.rules.iter().collect();
+    rules.sort();
+    rules.hash(&mut h);
+    config.variables.hash(&mut h);
+    settings.context.digest().hash(&mut h);
+    format!("{:?}", settings.limits).hash(&mut h);
+    h.finish()
+}
+
+fn content_hash(bytes: &[u8]) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    bytes.hash(&mut h);
+    h.finish()
+}
+
+/// Days since 1970-01-01, UTC.
+fn today() -> u32 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| (d.as_secs() / 86_400) as u32)
+}
+
+fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        std::fs::create_dir_all(dir)?;
+        // Backup tools skip a tagged cache directory; git ignores everything in it.
+        std::fs::write(
+            dir.join("CACHEDIR.TAG"),
+            "Signature: 8a477f597d28d172789f06886806bc55\n# reqlint's result cache\n",
+        )?;
+        std::fs::write(dir.join(".gitignore"), "# reqlint's result cache\n*\n")?;
+    }
+    let tmp = dir.join(format!(".tmp-{}", std::process::id()));
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, file).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+fn read_entries(data: &[u8]) -> Option<HashMap<String, Stored>> {
+    let mut r = Reader {
+        data,
+        at: MAGIC.len(),
+    };
+    if !data.starts_with(MAGIC) {
+        return None;
+    }
+    let count = r.uint()?;
+    let mut entries = HashMap::new();
+    for _ in 0..count {
+        let rel = r.str()?.to_string();
+        let display = r.str()?.to_string();
+        let len = r.uint()?;
+        let hash = r.uint()?;
+        let seen = u32::try_from(r.uint()?).ok()?;
+        let size = usize::try_from(r.uint()?).ok()?;
+        let start = r.at;
+        r.take(size)?;
+        entries.insert(
+            rel,
+            Stored {
+                display,
+                len,
+                hash,
+                seen,
+                result: start..start + size,
+            },
+        );
+    }
+    Some(entries)
+}
+
+// The result's encoding: unsigned LEB128 numbers, length-prefixed strings, and an
+// option or a list as a count followed by its items.
+
+#[derive(Default)]
+struct Writer {
+    bytes: Vec<u8>,
+}
+
+impl Writer {
+    fn uint(&mut self, mut n: u64) {
+        loop {
+            let low = (n & 0x7f) as u8;
+            n >>= 7;
+            if n == 0 {
+                self.bytes.push(low);
+                return;
+            }
+            self.bytes.push(low | 0x80);
+        }
+    }
+
+    fn str(&mut self, s: &str) {
+        self.uint(s.len() as u64);
+        self.bytes.extend_from_slice(s.as_bytes());
+    }
+
+    fn bool(&mut self, b: bool) {
+        self.bytes.push(u8::from(b));
+    }
+
+    fn span(&mut self, span: Span) {
+        self.uint(span.start as u64);
+        self.uint(span.end as u64);
+    }
+
+    fn entry(&mut self, rel: &str, display: &str, len: u64, hash: u64, seen: u32, result: &[u8]) {
+        self.str(rel);
+        self.str(display);
+        self.uint(len);
+        self.uint(hash);
+        self.uint(u64::from(seen));
+        self.uint(result.len() as u64);
+        self.bytes.extend_from_slice(result);
+    }
+}
+
+struct Reader<'a> {
+    data: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let end = self.at.checked_add(n)?;
+        let bytes = self.data.get(self.at..end)?;
+        self.at = end;
+        Some(bytes)
+    }
+
+    fn uint(&mut self) -> Option<u64> {
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let byte = *self.data.get(self.at)?;
+            self.at += 1;
+            n |= u64::from(byte & 0x7f).checked_shl(shift)?;
+            if byte & 0x80 == 0 {
+                return Some(n);
+            }
+        }
+        None
+    }
+
+    fn usize(&mut self) -> Option<usize> {
+        usize::try_from(self.uint()?).ok()
+    }
+
+    fn str(&mut self) -> Option<&'a str> {
+        let len = self.usize()?;
+        std::str::from_utf8(self.take(len)?).ok()
+    }
+
+    fn bool(&mut self) -> Option<bool> {
+        match self.take(1)? {
+            [0] => Some(false),
+            [1] => Some(true),
+            _ => None,
+        }
+    }
+
+    fn span(&mut self, text: &str) -> Option<Span> {
+        let span = Span::new(self.usize()?, self.usize()?);
+        // A span must fall inside the text it is shown in.
+        (span.start <= span.end
+            && span.end <= text.len()
+            && text.is_char_boundary(span.start)
+            && text.is_char_boundary(span.end))
+        .then_some(span)
+    }
+}
+
+fn encode_result(result: &FileResult) -> Vec<u8> {
+    let mut w = Writer::default();
+    w.uint(result.requests as u64);
+    w.uint(result.diagnostics.len() as u64);
+    for d in &result.diagnostics {
+        w.str(d.rule);
+        w.str(d.severity.as_str());
+        w.str(&d.message);
+        w.bool(d.help.is_some());
+        if let Some(help) = &d.help {
+            w.str(help);
+        }
+        w.bool(d.api_error.is_some());
+        if let Some(e) = d.api_error {
+            w.uint(u64::from(e.code));
+            w.bool(e.subcode.is_some());
+            w.uint(u64::from(e.subcode.unwrap_or(0)));
+        }
+        w.span(d.span);
+        w.uint(d.labels.len() as u64);
+        for l in &d.labels {
+            w.span(l.span);
+            w.str(&l.message);
+        }
+        w.bool(d.secret);
+        w.bool(d.once_per_run);
+        w.bool(d.fix.is_some());
+        if let Some(fix) = &d.fix {
+            w.bool(fix.applicability == Applicability::Safe);
+            w.str(&fix.message);
+            w.uint(fix.edits.len() as u64);
+            for e in &fix.edits {
+                w.uint(e.span.start as u64);
+                w.uint(e.span.end as u64);
+                w.str(&e.replacement);
+                w.bool(e.file.is_some());
+                if let Some(file) = &e.file {
+                    w.str(&file.to_string_lossy());
+                }
+            }
+        }
+    }
+    w.uint(result.secrets.len() as u64);
+    for s in &result.secrets {
+        w.span(*s);
+    }
+    w.uint(result.facts.named_token_uses.len() as u64);
+    for (name, uses) in &result.facts.named_token_uses {
+        w.str(name);
+        w.uint(uses.needs.len() as u64);
+        for (permission, access) in &uses.needs {
+            w.uint(*permission as u64);
+            w.uint(*access as u64);
+        }
+        w.bool(uses.unknown);
+        w.uint(uses.requests as u64);
+    }
+    w.bytes
+}
+
+/// The result encoded by [`encode_result`], shown with `text`; the text back when the
+/// bytes do not decode (a damaged cache file): the file is linted again.
+fn decode_result(bytes: &[u8], display: &str, text: String) -> Result<FileResult, String> {
+    match decode_parts(bytes, &text) {
+        Some(parts) => Ok(parts.into_result(display, text)),
+        None => Err(text),
+    }
+}
+
+/// A decoded result, before it is given the text it is shown with.
+struct Parts {
+    requests: usize,
+    diagnostics: Vec<Diagnostic>,
+    secrets: Vec<Span>,
+    facts: RunFacts,
+}
+
+impl Parts {
+    fn into_result(self, display: &str, text: String) -> FileResult {
+        FileResult {
+            path: display.to_string(),
+            text: (!self.diagnostics.is_empty()).then(|| Arc::from(text)),
+            diagnostics: self.diagnostics,
+            requests: self.requests,
+            io_error: None,
+            facts: self.facts,
+            positions: None,
+            secrets: self.secrets,
+        }
+    }
+}
+
+fn decode_parts(bytes: &[u8], text: &str) -> Option<Parts> {
+    use crate::catalog::codehost::Access;
+    let mut r = Reader { data: bytes, at: 0 };
+    let requests = r.usize()?;
+    let count = r.usize()?;
+    let mut diagnostics = Vec::with_capacity(count.min(1024));
+    for _ in 0..count {
+        let rule = rule_name(r.str()?)?;
+        let severity = Severity::parse(r.str()?)?;
+        let message = r.str()?.to_string();
+        let help = if r.bool()? {
+            Some(r.str()?.to_string())
+        } else {
+            None
+        };
+        let api_error = if r.bool()? {
+            let code = u32::try_from(r.uint()?).ok()?;
+            let has_subcode = r.bool()?;
+            let subcode = u32::try_from(r.uint()?).ok()?;
+            Some(ApiError {
+                code,
+                subcode: has_subcode.then_some(subcode),
+            })
+        } else {
+            None
+        };
+        let span = r.span(text)?;
+        let labels = (0..r.usize()?)
+            .map(|_| {
+                Some(Label {
+                    span: r.span(text)?,
+                    message: r.str()?.to_string(),
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let secret = r.bool()?;
+        let once_per_run = r.bool()?;
+        let fix = if r.bool()? {
+            let applicability = if r.bool()? {
+                Applicability::Safe
+            } else {
+                Applicability::Unsafe
+            };
+            let message = r.str()?.to_string();
+            let edits = (0..r.usize()?)
+                .map(|_| {
+                    // An edit of another file has a span in that file, not in `text`.
+                    let span = Span::new(r.usize()?, r.usize()?);
+                    let replacement = r.str()?.to_string();
+                    let file = if r.bool()? {
+                        Some(PathBuf::from(r.str()?))
+                    } else {
+                        None
+                    };
+                    Some(Edit {
+                        span,
+                        replacement,
+                        file,
+                    })
+                })
+                .collect::<Option<Vec<_>>>()?;
+            Some(Fix {
+                applicability,
+                message,
+                edits,
+            })
+        } else {
+            None
+        };
+        diagnostics.push(Diagnostic {
+            rule,
+            severity,
+            message,
+            help,
+            api_error,
+            span,
+            labels,
+            secret,
+            once_per_run,
+            fix,
+        });
+    }
+    let secrets = (0..r.usize()?)
+        .map(|_| r.span(text))
+        .collect::<Option<Vec<_>>>()?;
+    let mut facts = RunFacts::default();
+    for _ in 0..r.usize()? {
+        let name = r.str()?.to_string();
+        let mut uses = TokenUses::default();
+        for _ in 0..r.usize()? {
+            let permission = r.usize()?;
+            let access = match r.uint()? {
+                0 => Access::Read,
+                1 => Access::Write,
+                2 => Access::Admin,
+                _ => return None,
+            };
+            uses.needs.insert(permission, access);
+        }
+        uses.unknown = r.bool()?;
+        uses.requests = r.usize()?;
+        facts.named_token_uses.insert(name, uses);
+    }
+    if r.at != bytes.len() {
+        return None;
+    }
+    Some(Parts {
+        requests,
+        diagnostics,
+        secrets,
+        facts,
+    })
+}
+
+/// The rule of a cached diagnostic, as the `&'static str` its rule reports.
+fn rule_name(name: &str) -> Option<&'static str> {
+    if name == engine::INTERNAL_ERROR {
+        return Some(engine::INTERNAL_ERROR);
+    }
+    crate::rules::REGISTRY
+        .iter()
+        .map(|r| r.meta().name)
+        .find(|n| *n == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> Settings {
+        Settings {
+            config: crate::model::config::Config::defaults(".".into()),
+            context: Default::default(),
+            limits: crate::loading::Limits::DEFAULT,
+        }
+    }
+
+    /// Every field of every diagnostic comes back as it was linted, for fixtures with
+    /// fixes, labels, API errors, secrets and token facts.
+    #[test]
+    fn results_round_trip() {
+        let s = settings();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let mut seen = 0;
+        let mut covered = [false; 5];
+        for rule in [
+            "token-missing-permission",
+            "audience-flagged-edit",
+            "literal-secret",
+            "unknown-request-key",
+            "adset-country-code-invalid",
+        ] {
+            for entry in std::fs::read_dir(root.join(rule)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "out") {
+                    continue;
+                }
+                let bytes = std::fs::read(&path).unwrap();
+                let display = path.to_string_lossy().into_owned();
+                let linted = engine::lint_bytes(&display, &path, bytes.clone(), &s);
+                if !cacheable(&linted) {
+                    continue;
+                }
+                let text = String::from_utf8(bytes).unwrap();
+                let back = decode_result(&encode_result(&linted), &display, text).unwrap();
+                assert_eq!(back.diagnostics, linted.diagnostics, "{display}");
+                assert_eq!(back.secrets, linted.secrets);
+                assert_eq!(back.requests, linted.requests);
+                assert_eq!(back.facts, linted.facts);
+                assert_eq!(back.text, linted.text);
+                seen += 1;
+                for d in &linted.diagnostics {
+                    covered[0] |= !d.labels.is_empty();
+                    covered[1] |= d.api_error.is_some_and(|e| e.subcode.is_some());
+                    covered[2] |= d.fix.is_some();
+                    covered[3] |= d.help.is_some();
+                }
+                covered[4] |= !linted.secrets.is_empty();
+            }
+        }
+        assert!(seen >= 10, "{seen}");
+        // Labels, API error subcodes, fixes, help and secrets were all there to encode.
+        assert_eq!(covered, [true; 5]);
+    }
+
+    /// What a file tells the run about named tokens comes back too.
+    #[test]
+    fn token_facts_round_trip() {
+        use crate::catalog::codehost::Access;
+        let mut uses = TokenUses::default();
+        uses.needs.insert(3, Access::Write);
+        uses.needs.insert(7, Access::Admin);
+        uses.requests = 2;
+        let mut facts = RunFacts::default();
+        facts.named_token_uses.insert("bot".into(), uses);
+        facts.named_token_uses.insert(
+            "other".into(),
+            TokenUses {
+                unknown: true,
+                ..TokenUses::default()
+            },
+        );
+        let result = FileResult {
+            path: "f".into(),
+            text: None,
+            diagnostics: Vec::new(),
+            requests: 2,
+            io_error: None,
+            facts,
+            positions: None,
+            secrets: Vec::new(),
+        };
+        let back = decode_result(&encode_result(&result), "f", String::new()).unwrap();
+        assert_eq!(back.facts, result.facts);
+        assert_eq!(back.requests, 2);
+    }
+
+    /// A cache file cut short or changed anywhere decodes to nothing or to a result whose
+    /// spans lie inside the text, never to a panic.
+    #[test]
+    fn damaged_cache_files_are_refused() {
+        let s = settings();
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/token-missing-permission/bad.req.yaml");
+        let bytes = std::fs::read(&path).unwrap();
+        let linted = engine::lint_bytes("f", &path, bytes.clone(), &s);
+        let encoded = encode_result(&linted);
+        let text = String::from_utf8(bytes).unwrap();
+        for cut in 0..encoded.len() {
+            assert!(decode_result(&encoded[..cut], "f", text.clone()).is_err());
+        }
+        for at in 0..encoded.len() {
+            let mut changed = encoded.clone();
+            changed[at] ^= 0x5a;
+            let _ = decode_result(&changed, "f", text.clone());
+        }
+        let mut file = Writer::default();
+        file.bytes.extend_from_slice(MAGIC);
+        file.uint(1);
+        file.entry("a", "a", 1, 2, 3, &encoded);
+        for cut in 0..file.bytes.len() {
+            let _ = read_entries(&file.bytes[..cut]);
+        }
+        assert_eq!(read_entries(&file.bytes).unwrap().len(), 1);
+    }
+}
