@@ -5,7 +5,7 @@
 #
 #   bench/catalog_scale.sh [TIMES]        (default 10)
 #
-# Builds the release binary twice (the second with REQLINT_CATALOG_DIR pointing at a
+# Builds the published binaries' build (`--profile dist`) twice (the second with REQLINT_CATALOG_DIR pointing at a
 # catalog written by bench/gen_catalog.py, in target/catalog-scale), checks that both
 # give the same verdicts on fixtures/, and times one file with each, interleaved
 # (bench/interleave.py, median of 41 runs). Exit 1: the timing target is not met;
@@ -17,11 +17,11 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 python3 bench/gen_catalog.py --times "$times" --out "$work/catalog"
-cargo build --release --locked --quiet
+cargo build --profile dist --locked --quiet
 REQLINT_CATALOG_DIR="$work/catalog" CARGO_TARGET_DIR=target/catalog-scale \
-    cargo build --release --locked --quiet
-small=target/release/reqlint
-large=target/catalog-scale/release/reqlint
+    cargo build --profile dist --locked --quiet
+small=target/dist/reqlint
+large=target/catalog-scale/dist/reqlint
 
 rows() { grep -c -v '^#' "$1"; }
 echo "catalog rows: code-hosting $(rows catalog/codehost/permissions.tsv) -> $(rows "$work/catalog/codehost/permissions.tsv"), advertising operations $(rows catalog/advertising/operations.tsv) -> $(rows "$work/catalog/advertising/operations.tsv"), params.yaml lines $(wc -l < catalog/advertising/params.yaml) -> $(wc -l < "$work/catalog/advertising/params.yaml")"

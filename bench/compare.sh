@@ -22,8 +22,8 @@ runs=${RUNS:-21}
 [ -n "${QUICK:-}" ] && runs=3
 mkdir -p "$work"
 
-cargo build --release --locked --quiet
-bin=$PWD/target/release/reqlint
+cargo build --profile dist --locked --quiet
+bin=$PWD/target/dist/reqlint
 
 corpus() {  # corpus N -> directory
     local dir="$work/corpus-$1"
