@@ -384,13 +384,16 @@ impl<'a> Reader<'a> {
 
     fn span(&mut self, text: &str) -> Option<Span> {
         let span = Span::new(self.usize()?, self.usize()?);
-        // A span must fall inside the text it is shown in.
-        (span.start <= span.end
-            && span.end <= text.len()
-            && text.is_char_boundary(span.start)
-            && text.is_char_boundary(span.end))
-        .then_some(span)
+        inside(span, text).then_some(span)
     }
+}
+
+/// A span must fall inside the text it is shown in, on character boundaries.
+fn inside(span: Span, text: &str) -> bool {
+    span.start <= span.end
+        && span.end <= text.len()
+        && text.is_char_boundary(span.start)
+        && text.is_char_boundary(span.end)
 }
 
 fn encode_result(result: &FileResult) -> Vec<u8> {
@@ -531,7 +534,6 @@ fn decode_parts(bytes: &[u8], text: &str) -> Option<Parts> {
             let message = r.str()?.to_string();
             let edits = (0..r.usize()?)
                 .map(|_| {
-                    // An edit of another file has a span in that file, not in `text`.
                     let span = Span::new(r.usize()?, r.usize()?);
                     let replacement = r.str()?.to_string();
                     let file = if r.bool()? {
@@ -539,6 +541,10 @@ fn decode_parts(bytes: &[u8], text: &str) -> Option<Parts> {
                     } else {
                         None
                     };
+                    // An edit of another file has a span in that file, not in `text`.
+                    if file.is_none() && !inside(span, text) {
+                        return None;
+                    }
                     Some(Edit {
                         span,
                         replacement,
@@ -716,6 +722,9 @@ mod tests {
         for cut in 0..encoded.len() {
             assert!(decode_result(&encoded[..cut], "f", text.clone()).is_err());
         }
+        // Spans (of diagnostics, labels, edits, secrets) must fall inside the text.
+        let short = text[..text.len() / 2].to_string();
+        assert!(decode_result(&encoded, "f", short).is_err());
         for at in 0..encoded.len() {
             let mut changed = encoded.clone();
             changed[at] ^= 0x5a;
