@@ -278,19 +278,12 @@ fn renames_a_key(data: &[u8], name: &str, result: &FileResult) -> bool {
     let mut loaded = loading::load(data.to_vec(), format, &Limits::DEFAULT);
     decode_encoded_params(&mut loaded.documents, &loaded.text, &Limits::DEFAULT);
     let mut keys = Vec::new();
-    let mut stack: Vec<&Node> = loaded.documents.iter().collect();
-    while let Some(n) = stack.pop() {
-        match &n.value {
-            Value::Seq(items) => stack.extend(items),
-            Value::Map(entries) => {
-                for e in entries {
-                    keys.push(e.key_span);
-                    stack.push(&e.value);
-                }
+    for doc in &loaded.documents {
+        doc.walk(|n| {
+            if let Value::Map(entries) = &n.value {
+                keys.extend(entries.iter().map(|e| e.key_span));
             }
-            Value::EncodedJson { decoded, .. } => stack.push(decoded),
-            _ => {}
-        }
+        });
     }
     let inside_a_key = |span: Span| {
         keys.iter()
