@@ -83,7 +83,7 @@ impl Cache {
     ) -> FileResult {
         let bytes = match engine::read_regular_file(path, settings.limits.max_file_bytes) {
             Ok(ReadFile::Bytes(bytes)) => bytes,
-            _ => return engine::lint_path(path, display, rel, settings),
+            other => return engine::lint_read(display, rel, other, settings),
         };
         let key = rel.to_string_lossy();
         let len = bytes.len() as u64;

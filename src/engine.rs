@@ -77,6 +77,17 @@ pub const INTERNAL_ERROR: &str = "internal-error";
 /// Reads and lints a file from disk. `rel` is the path relative to the config root,
 /// for per-file-ignores.
 pub fn lint_path(path: &Path, display: &str, rel: &Path, settings: &Settings) -> FileResult {
+    let read = read_regular_file(path, settings.limits.max_file_bytes);
+    lint_read(display, rel, read, settings)
+}
+
+/// Lints what reading a file gave: its bytes, its size over the limit, or the error.
+pub fn lint_read(
+    display: &str,
+    rel: &Path,
+    read: std::io::Result<ReadFile>,
+    settings: &Settings,
+) -> FileResult {
     let io_failure = |e: std::io::Error| FileResult {
         path: display.to_string(),
         text: None,
@@ -87,7 +98,7 @@ pub fn lint_path(path: &Path, display: &str, rel: &Path, settings: &Settings) ->
         positions: None,
         secrets: Vec::new(),
     };
-    match read_regular_file(path, settings.limits.max_file_bytes) {
+    match read {
         Ok(ReadFile::Bytes(bytes)) => lint_bytes(display, rel, bytes, settings),
         Ok(ReadFile::TooLarge(size)) => lint_oversized(display, rel, Some(size), settings),
         Err(e) => io_failure(e),
