@@ -67,7 +67,7 @@ impl Cache {
             file,
             data,
             entries,
-            today: today(),
+            today: u32::try_from(crate::rules::shelf::time::today_in_days()).unwrap_or(0),
         }
     }
 
@@ -215,7 +215,7 @@ fn fingerprint(settings: &Settings) -> u64 {
         meta.len().hash(&mut h);
         meta.modified().ok().hash(&mut h);
     }
-    crate::rules::shelf::time::today().hash(&mut h);
+    crate::rules::shelf::time::today_in_days().hash(&mut h);
     let config = &settings.config;
     config.path.hash(&mut h);
     config.root.hash(&mut h);
@@ -233,13 +233,6 @@ fn content_hash(bytes: &[u8]) -> u64 {
     let mut h = std::hash::DefaultHasher::new();
     bytes.hash(&mut h);
     h.finish()
-}
-
-/// Days since 1970-01-01, UTC.
-fn today() -> u32 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| (d.as_secs() / 86_400) as u32)
 }
 
 fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {

@@ -44,12 +44,16 @@ pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
     (y, m, d)
 }
 
+/// Today (UTC) as days since 1970-01-01, from the system clock.
+pub fn today_in_days() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| (d.as_secs() / 86_400) as i64)
+}
+
 /// Today's date (UTC), from the system clock.
 pub fn today() -> Date {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    let (y, m, d) = civil_from_days(today_in_days());
     (y as i32, m as u32, d as u32)
 }
 
