@@ -399,25 +399,19 @@ fn baseline_for_gradual_adoption() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("baseline.json")).unwrap())
             .unwrap();
     assert_eq!(baseline["entries"][0]["rule"], "ad-param-invalid");
-    let (code, out) = here(&[
+    let against_baseline = [
         "check",
         "--baseline",
         "baseline.json",
         "--format",
         "concise",
         ".",
-    ]);
+    ];
+    let (code, out) = here(&against_baseline);
     assert_eq!(code, 0, "{out}");
     // Lines above it move the finding: still left out. A new one shows.
     std::fs::write(&file, "# a note\n\nrequest: POST /v25.0/act_1/campaigns\nparams:\n  objective: SALEZ\n  status: PAUSD\n  special_ad_categories: []\n").unwrap();
-    let (code, out) = here(&[
-        "check",
-        "--baseline",
-        "baseline.json",
-        "--format",
-        "concise",
-        ".",
-    ]);
+    let (code, out) = here(&against_baseline);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("PAUSD") && !out.contains("SALEZ"), "{out}");
     std::fs::write(dir.path().join("bad.json"), "{}").unwrap();
