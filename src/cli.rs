@@ -141,16 +141,18 @@ struct CheckArgs {
     #[arg(long)]
     fix_only: bool,
     /// Run only these rules or groups (comma-separated; files, code-hosting, advertising,
-    /// ALL); overrides the config's `rules`
+    /// ALL); overrides the config's `select`, and turns on rules the config turns off
     #[arg(long, value_name = "RULES", value_delimiter = ',')]
     select: Vec<String>,
-    /// Also run these rules or groups, even where the config turns them off
+    /// Also run these rules or groups, even where the config turns them off (adds to the
+    /// config's `extend-select`)
     #[arg(long, value_name = "RULES", value_delimiter = ',')]
     extend_select: Vec<String>,
-    /// Do not run these rules or groups
+    /// Do not run these rules or groups (adds to the config's `ignore`)
     #[arg(long, value_name = "RULES", value_delimiter = ',')]
     ignore: Vec<String>,
-    /// Report only diagnostics of this severity or above
+    /// Report only diagnostics of this severity or above (overrides the config's
+    /// `min-severity`)
     #[arg(long, value_enum, value_name = "SEVERITY")]
     min_severity: Option<MinSeverity>,
     /// Write the report to this file instead of standard output
@@ -178,67 +180,6 @@ enum MinSeverity {
     Info,
     Warning,
     Error,
-}
-
-/// The rules a `--select` name stands for: a rule, a group, or ALL.
-fn rules_named(name: &str) -> Result<Vec<&'static str>, String> {
-    let name = name.trim();
-    if name.eq_ignore_ascii_case("all") {
-        return Ok(rules::names());
-    }
-    let group: Vec<&'static str> = REGISTRY
-        .iter()
-        .filter(|r| r.meta().group.as_str() == name)
-        .map(|r| r.meta().name)
-        .collect();
-    if !group.is_empty() {
-        return Ok(group);
-    }
-    if let Some(rule) = rules::find(name) {
-        return Ok(vec![rule.meta().name]);
-    }
-    let names = rules::names();
-    let candidates = names
-        .iter()
-        .copied()
-        .chain(["files", "code-hosting", "advertising", "ALL"]);
-    Err(match did_you_mean(name, candidates) {
-        Some(s) => format!("unknown rule or group `{name}` (did you mean `{s}`?)"),
-        None => format!("unknown rule or group `{name}`; `reqlint rules` lists them"),
-    })
-}
-
-/// `--select`, `--extend-select` and `--ignore`, over the config's `rules`.
-fn select_rules(args: &CheckArgs, config: &mut Config) -> Result<(), String> {
-    let resolve = |list: &[String]| -> Result<Vec<&'static str>, String> {
-        let mut out = Vec::new();
-        for name in list.iter().filter(|n| !n.trim().is_empty()) {
-            out.extend(rules_named(name)?);
-        }
-        Ok(out)
-    };
-    let select = resolve(&args.select)?;
-    let extend = resolve(&args.extend_select)?;
-    let ignore = resolve(&args.ignore)?;
-    let default_of = |name: &str| rules::find(name).map(|r| r.meta().severity);
-    if !args.select.is_empty() {
-        for name in rules::names() {
-            if !select.contains(&name) {
-                config.rules.insert(name.to_string(), None);
-            } else if config.rules.get(name) == Some(&None) {
-                config.rules.insert(name.to_string(), default_of(name));
-            }
-        }
-    }
-    for name in extend {
-        if config.rules.get(name) == Some(&None) || !config.rules.contains_key(name) {
-            config.rules.insert(name.to_string(), default_of(name));
-        }
-    }
-    for name in ignore {
-        config.rules.insert(name.to_string(), None);
-    }
-    Ok(())
 }
 
 /// `--threads N`: at least one, and at most four a core. More threads than that only
@@ -497,9 +438,13 @@ fn load_settings(args: &CheckArgs) -> Result<Settings, String> {
             None => Config::defaults(PathBuf::from(".")),
         },
     };
-    let mut config = config;
-    select_rules(args, &mut config)?;
     let (mut settings, _) = crate::settings::from_config(config)?;
+    let choice = crate::settings::CommandLineSelection {
+        select: args.select.clone(),
+        extend_select: args.extend_select.clone(),
+        ignore: args.ignore.clone(),
+    };
+    crate::settings::select_on_command_line(&mut settings.config, &choice)?;
     for file in &args.context {
         settings.context.add_file(file)?;
     }
@@ -684,12 +629,15 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         let baseline = crate::baseline::read(file)?;
         crate::baseline::apply(&baseline, &mut results);
     }
-    if let Some(min) = args.min_severity {
-        let floor = match min {
+    let floor = args
+        .min_severity
+        .map(|min| match min {
             MinSeverity::Info => Severity::Info,
             MinSeverity::Warning => Severity::Warning,
             MinSeverity::Error => Severity::Error,
-        };
+        })
+        .or(settings.config.min_severity);
+    if let Some(floor) = floor {
         for r in &mut results {
             r.diagnostics.retain(|d| d.severity >= floor);
         }
@@ -774,6 +722,16 @@ fn show(args: &CheckArgs, settings: &Settings) -> Result<ExitCode, String> {
             };
             let _ = writeln!(text, "  {}: {severity}{changed}", m.name);
         }
+        let floor = match (args.min_severity, config.min_severity) {
+            (Some(min), _) => format!(
+                "{} (--min-severity)",
+                min.to_possible_value()
+                    .map_or_else(String::new, |v| v.get_name().to_string())
+            ),
+            (None, Some(s)) => format!("{s} (set)"),
+            (None, None) => "info".to_string(),
+        };
+        let _ = writeln!(text, "min-severity: {floor}");
         let mut tokens: Vec<&str> = config.tokens.keys().map(String::as_str).collect();
         tokens.sort_unstable();
         let _ = writeln!(text, "tokens: {}", list(tokens));

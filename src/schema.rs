@@ -190,6 +190,22 @@ pub fn config() -> Value {
             "rules" => {
                 json!({"type": "object", "properties": rules, "additionalProperties": false})
             }
+            "select" | "extend-select" | "ignore" => {
+                let what = match *key {
+                    "select" => "only these rules run",
+                    "extend-select" => "these rules run too",
+                    _ => "these rules do not run",
+                };
+                let choices: Vec<&str> = names
+                    .iter()
+                    .copied()
+                    .chain(crate::rules::GROUP_NAMES.iter().copied())
+                    .collect();
+                json!({"type": "array", "items": {"enum": choices}, "description": format!("{what}: rule names, groups (files, code-hosting, advertising) or ALL; --select, --extend-select and --ignore apply over them")})
+            }
+            "min-severity" => {
+                json!({"enum": ["error", "warning", "info"], "description": "report only diagnostics of this severity or above (--min-severity overrides it)"})
+            }
             "per-file-ignores" => {
                 json!({"type": "object", "additionalProperties": {"type": "array", "items": {"enum": names}}})
             }

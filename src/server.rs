@@ -136,7 +136,10 @@ fn lint_in_config(
         return None;
     }
     let display = path.to_string_lossy().into_owned();
-    let result = engine::lint_bytes(&display, &rel, text.as_bytes().to_vec(), settings);
+    let mut result = engine::lint_bytes(&display, &rel, text.as_bytes().to_vec(), settings);
+    if let Some(floor) = config.min_severity {
+        result.diagnostics.retain(|d| d.severity >= floor);
+    }
     Some((result, rel))
 }
 

@@ -7,11 +7,13 @@ use crate::engine::Settings;
 use crate::loading::Limits;
 use crate::model::config::Config;
 use crate::model::context::{ContextIndex, expand_context_glob};
+use crate::rules;
 
 /// The settings a config gives: its tokens checked, its context snapshots read. The
 /// snapshot files read come back too (the language server watches them).
 pub fn from_config(mut config: Config) -> Result<(Settings, Vec<PathBuf>), String> {
     crate::rules::codehost::validate_config_tokens(&config)?;
+    select_in_config(&mut config)?;
     read_environments(&mut config)?;
     let mut context = ContextIndex::default();
     let mut files = Vec::new();
@@ -52,5 +54,84 @@ fn read_environments(config: &mut Config) -> Result<(), String> {
     }
     variables.append(&mut config.variables);
     config.variables = variables;
+    Ok(())
+}
+
+/// The config's `select` (with [`rules::ALWAYS_SELECTED`]), `extend-select` and
+/// `ignore`: a rule they leave out is off whatever `rules` says; `rules` gives the
+/// severity of those that run.
+fn select_in_config(config: &mut Config) -> Result<(), String> {
+    let resolve = |list: &[(String, crate::loading::Span)]| {
+        let mut out = Vec::new();
+        for (name, span) in list {
+            out.extend(rules::named(name).map_err(|m| config.error_at(*span, &m))?);
+        }
+        Ok::<_, String>(out)
+    };
+    let selection = &config.selection;
+    let mut running: Vec<&'static str> = match &selection.select {
+        Some(list) => resolve(list)?
+            .into_iter()
+            .chain(rules::ALWAYS_SELECTED.iter().copied())
+            .collect(),
+        None => rules::names(),
+    };
+    running.extend(resolve(&selection.extend_select)?);
+    let ignored = resolve(&selection.ignore)?;
+    running.retain(|name| !ignored.contains(name));
+    for name in rules::names() {
+        if !running.contains(&name) {
+            config.rules.insert(name.to_string(), None);
+        }
+    }
+    Ok(())
+}
+
+/// Rules chosen on the command line: `--select`, `--extend-select`, `--ignore`.
+#[derive(Debug, Default, Clone)]
+pub struct CommandLineSelection {
+    pub select: Vec<String>,
+    pub extend_select: Vec<String>,
+    pub ignore: Vec<String>,
+}
+
+/// The command line's choice of rules, over the config's (as ruff's): `--select` runs
+/// only its rules (and [`rules::ALWAYS_SELECTED`]), turning on those the config turned
+/// off; `--extend-select` turns rules on too; `--ignore` turns them off.
+pub fn select_on_command_line(
+    config: &mut Config,
+    choice: &CommandLineSelection,
+) -> Result<(), String> {
+    let resolve = |list: &[String]| -> Result<Vec<&'static str>, String> {
+        let mut out = Vec::new();
+        for name in list.iter().filter(|n| !n.trim().is_empty()) {
+            out.extend(rules::named(name)?);
+        }
+        Ok(out)
+    };
+    let select = resolve(&choice.select)?;
+    let extend = resolve(&choice.extend_select)?;
+    let ignore = resolve(&choice.ignore)?;
+    let default_of = |name: &str| rules::find(name).map(|r| r.meta().severity);
+    if !choice.select.is_empty() {
+        for name in rules::names() {
+            if rules::ALWAYS_SELECTED.contains(&name) && !select.contains(&name) {
+                continue;
+            }
+            if !select.contains(&name) {
+                config.rules.insert(name.to_string(), None);
+            } else if config.rules.get(name) == Some(&None) {
+                config.rules.insert(name.to_string(), default_of(name));
+            }
+        }
+    }
+    for name in extend {
+        if config.rules.get(name).is_none_or(Option::is_none) {
+            config.rules.insert(name.to_string(), default_of(name));
+        }
+    }
+    for name in ignore {
+        config.rules.insert(name.to_string(), None);
+    }
     Ok(())
 }

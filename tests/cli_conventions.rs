@@ -190,7 +190,11 @@ fn select_ignore_and_extend_select() {
     ]);
     let rules = rules_reported(&out);
     assert!(!rules.is_empty());
-    let advertising = |r: &String| r.starts_with("ad") || r.starts_with("audience");
+    let advertising = |r: &String| {
+        r.starts_with("ad")
+            || r.starts_with("audience")
+            || ["invalid-syntax", "limit-exceeded"].contains(&r.as_str())
+    };
     assert!(rules.iter().all(advertising), "{rules:?}");
     let (_, out, _) = run(&[
         "check",
@@ -200,9 +204,16 @@ fn select_ignore_and_extend_select() {
         "--select",
         "ad-param-invalid,literal-secret",
     ]);
+    // A file that cannot be read is reported whatever is selected, as ruff reports
+    // syntax errors.
     assert_eq!(
         rules_reported(&out).into_iter().collect::<Vec<_>>(),
-        ["ad-param-invalid", "literal-secret"]
+        [
+            "ad-param-invalid",
+            "invalid-syntax",
+            "limit-exceeded",
+            "literal-secret"
+        ]
     );
     let (_, out, _) = run(&[
         "check",
@@ -247,6 +258,112 @@ fn select_ignore_and_extend_select() {
             "."
         ])
         .contains("unknown-request-key")
+    );
+}
+
+/// The config's `select`, `extend-select`, `ignore` and `min-severity`, and the command
+/// line over them (as ruff's `lint.select` and `--select`).
+#[test]
+fn the_config_selects_rules_and_the_command_line_overrides_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    write(
+        "a.req.yaml",
+        "token: {permissions: {}}\nrequest: GET /user/emails\nparms: 1\n",
+    );
+    write("broken.req.yaml", "request: [\n");
+    let here = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            text(&out.stdout),
+            text(&out.stderr),
+        )
+    };
+    let reported = |args: &[&str]| {
+        let mut all = vec!["check", "--no-cache", "--format", "concise", "."];
+        all.extend_from_slice(args);
+        rules_reported(&here(&all).1)
+    };
+    write(".reqlint.yaml", "select: [code-hosting]\n");
+    // A file that cannot be read is reported whatever is selected.
+    assert_eq!(
+        reported(&[]).into_iter().collect::<Vec<_>>(),
+        ["invalid-syntax", "token-missing-permission"]
+    );
+    // --select replaces the config's select.
+    assert_eq!(
+        reported(&["--select", "files"])
+            .into_iter()
+            .collect::<Vec<_>>(),
+        ["invalid-syntax", "unknown-request-key"]
+    );
+    write(
+        ".reqlint.yaml",
+        "ignore: [unknown-request-key, invalid-syntax]\nextend-select: [files]\n",
+    );
+    // ignore wins over extend-select in the same config ...
+    assert_eq!(
+        reported(&[]).into_iter().collect::<Vec<_>>(),
+        ["token-missing-permission"]
+    );
+    // ... and --extend-select on the command line wins over the config's ignore.
+    assert_eq!(
+        reported(&["--extend-select", "unknown-request-key"])
+            .into_iter()
+            .collect::<Vec<_>>(),
+        ["token-missing-permission", "unknown-request-key"]
+    );
+    // `rules` gives the severity of a selected rule; min-severity drops what is below.
+    write(
+        ".reqlint.yaml",
+        "select: [files, token-missing-permission]\nrules:\n  token-missing-permission: warning\nmin-severity: error\n",
+    );
+    let (code, out, _) = here(&["check", "--no-cache", "--format", "concise", "."]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        rules_reported(&out).into_iter().collect::<Vec<_>>(),
+        ["invalid-syntax", "unknown-request-key"]
+    );
+    assert_eq!(
+        reported(&["--min-severity", "warning"])
+            .into_iter()
+            .collect::<Vec<_>>(),
+        [
+            "invalid-syntax",
+            "token-missing-permission",
+            "unknown-request-key"
+        ]
+    );
+    let (_, out, _) = here(&["check", "--show-settings"]);
+    assert!(out.contains("min-severity: error (set)"), "{out}");
+    assert!(out.contains("  duplicate-key: error\n"), "{out}");
+    assert!(
+        out.contains("  token-over-privileged: off (set)\n"),
+        "{out}"
+    );
+    let (_, out, _) = here(&["check", "--show-settings", "--min-severity", "info"]);
+    assert!(out.contains("min-severity: info (--min-severity)"), "{out}");
+    // A name that is neither a rule nor a group is an error at its place.
+    write(".reqlint.yaml", "select:\n  - files\n  - advertisng\n");
+    let (code, _, err) = here(&["check", "."]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(
+            ".reqlint.yaml:3:5: unknown rule or group `advertisng` (did you mean `advertising`?)"
+        ),
+        "{err}"
+    );
+    write(".reqlint.yaml", "min-severity: warn\n");
+    let (code, _, err) = here(&["check", "."]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(".reqlint.yaml:1:15: unknown severity `warn`"),
+        "{err}"
     );
 }
 

@@ -327,6 +327,34 @@ fn a_changed_config_is_read_again() {
     child.wait().unwrap();
 }
 
+/// The config's `select`, `ignore` and `min-severity` hold in the editor too: it has no
+/// command line to say them.
+#[test]
+fn the_configs_rule_selection_and_min_severity_hold_in_the_editor() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(".reqlint.yaml"),
+        "select: [files]\nignore: [duplicate-key]\nmin-severity: error\n",
+    )
+    .unwrap();
+    let path = dir.path().join("a.req.yaml");
+    let uri = format!("file://{}", path.display());
+    let (mut child, mut c) = start();
+    c.initialize(
+        json!({"capabilities": {}, "rootUri": format!("file://{}", dir.path().display())}),
+    );
+    // unknown-request-key (files, error) stays; duplicate-key is ignored; the missing
+    // permission and the unknown endpoint are of another group; unknown-suppressed-rule
+    // is a warning, below the floor.
+    let text = "token: {permissions: {}}\nrequest: GET /user/emails\nparms: 1\nparms: 2  # reqlint: ignore[no-such-rule]\n---\nrequest: GET /no/such/endpoint\n";
+    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}));
+    let diags = c.diagnostics_for(&uri);
+    let codes: Vec<&str> = diags.iter().filter_map(|d| d["code"].as_str()).collect();
+    assert_eq!(codes, ["unknown-request-key"], "{diags:?}");
+    c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    child.wait().unwrap();
+}
+
 /// The other formats in the editor: an `.http` file and a Postman collection get their
 /// diagnostics at the text written, a `{{variable}}`'s value from the file itself.
 #[test]

@@ -31,6 +31,10 @@ pub const TOP_KEYS: &[&str] = &[
     "include",
     "exclude",
     "rules",
+    "select",
+    "extend-select",
+    "ignore",
+    "min-severity",
     "per-file-ignores",
     "advertising",
     "codehost",
@@ -42,6 +46,18 @@ pub const TOP_KEYS: &[&str] = &[
 
 pub const ADVERTISING_KEYS: &[&str] = &["min-version", "currency-rates"];
 pub const CODEHOST_KEYS: &[&str] = &["api-version"];
+
+/// Rules chosen by name or group (a rule's name, `files`, `code-hosting`, `advertising`,
+/// `ALL`), each with its place in the config.
+#[derive(Debug, Default, Clone)]
+pub struct Selection {
+    /// `select`: only these run; `None` when the config does not say.
+    pub select: Option<Vec<(String, Span)>>,
+    /// `extend-select`: these run too.
+    pub extend_select: Vec<(String, Span)>,
+    /// `ignore`: these do not run.
+    pub ignore: Vec<(String, Span)>,
+}
 
 /// A rule's configured severity; `None` is `off`.
 pub type RuleSetting = Option<Severity>;
@@ -55,6 +71,11 @@ pub struct Config {
     pub include: Globs,
     pub exclude: Globs,
     pub rules: HashMap<String, RuleSetting>,
+    /// `select`, `extend-select` and `ignore`: which rules run, by rule or group name
+    /// (resolved against the registry by the settings, which know the rules).
+    pub selection: Selection,
+    /// `min-severity`: diagnostics below it are not reported.
+    pub min_severity: Option<Severity>,
     pub per_file_ignores: Vec<(GlobSet, Vec<String>)>,
     pub min_version: Option<Version>,
     /// `codehost.api-version`: the code-hosting API version of requests that name none.
@@ -89,6 +110,8 @@ impl Config {
             include: Globs::new(DEFAULT_INCLUDE.iter().copied()).expect("default globs are valid"),
             exclude: Globs::default(),
             rules: HashMap::new(),
+            selection: Selection::default(),
+            min_severity: None,
             per_file_ignores: Vec::new(),
             min_version: None,
             api_version: ApiVersion::DEFAULT,
@@ -184,6 +207,31 @@ impl Config {
                             severity_setting(&rule.value).map_err(|m| at(rule.value.span, m))?;
                         config.rules.insert(rule.key.to_string(), setting);
                     }
+                }
+                "select" | "extend-select" | "ignore" => {
+                    let names = string_list(value).ok_or_else(|| {
+                        at(
+                            value.span,
+                            format!("`{}` must be a list of rule or group names", entry.key),
+                        )
+                    })?;
+                    match entry.key.as_str() {
+                        "select" => config.selection.select = Some(names),
+                        "extend-select" => config.selection.extend_select = names,
+                        _ => config.selection.ignore = names,
+                    }
+                }
+                "min-severity" => {
+                    let text = value.scalar_text().unwrap_or_default();
+                    let severity = Severity::parse(&text).ok_or_else(|| {
+                        at(
+                            value.span,
+                            format!(
+                                "unknown severity `{text}` for `min-severity`; use error, warning or info"
+                            ),
+                        )
+                    })?;
+                    config.min_severity = Some(severity);
                 }
                 "per-file-ignores" => {
                     let Some(items) = value.as_map() else {
@@ -361,6 +409,13 @@ impl Config {
         }
         config.text = text;
         Ok(config)
+    }
+
+    /// `path:line:col: message` for a place in the config file.
+    pub fn error_at(&self, span: Span, message: &str) -> String {
+        let pos = LineIndex::new(&self.text).position(&self.text, span.start);
+        let path = self.path.as_deref().unwrap_or(Path::new(CONFIG_FILE));
+        format!("{}:{}:{}: {message}", path.display(), pos.line, pos.column)
     }
 
     /// The severity of a rule in this config: `None` when it is off.

@@ -285,6 +285,40 @@ pub fn names() -> Vec<&'static str> {
     REGISTRY.iter().map(|r| r.meta().name).collect()
 }
 
+/// The rules that say a file could not be read whole. A `select` keeps them, as ruff
+/// reports syntax errors whatever is selected: a file that was not read must not pass
+/// in silence. `ignore` or `off` still turn them off.
+pub const ALWAYS_SELECTED: &[&str] = &["invalid-syntax", "limit-exceeded"];
+
+/// The names `select`, `extend-select` and `ignore` take besides a rule's: its group's,
+/// or `ALL`.
+pub const GROUP_NAMES: &[&str] = &["files", "code-hosting", "advertising", "ALL"];
+
+/// The rules a name in `select`, `extend-select` or `ignore` stands for: a rule, a
+/// group, or `ALL` (in any case).
+pub fn named(name: &str) -> Result<Vec<&'static str>, String> {
+    let name = name.trim();
+    if name.eq_ignore_ascii_case("all") {
+        return Ok(names());
+    }
+    let group: Vec<&'static str> = REGISTRY
+        .iter()
+        .filter(|r| r.meta().group.as_str() == name)
+        .map(|r| r.meta().name)
+        .collect();
+    if !group.is_empty() {
+        return Ok(group);
+    }
+    if let Some(rule) = find(name) {
+        return Ok(vec![rule.meta().name]);
+    }
+    let candidates = names().into_iter().chain(GROUP_NAMES.iter().copied());
+    Err(match crate::suggest::did_you_mean(name, candidates) {
+        Some(s) => format!("unknown rule or group `{name}` (did you mean `{s}`?)"),
+        None => format!("unknown rule or group `{name}`; `reqlint rules` lists them"),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
