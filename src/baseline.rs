@@ -1,7 +1,9 @@
 //! A baseline for gradual adoption: the findings a project accepts for now, written once
 //! (`--write-baseline FILE`) and left out of later runs (`--baseline FILE`). Entries are
 //! keyed by file, rule and message, with a count, not by line: a line added above a
-//! finding does not bring it back.
+//! finding does not bring it back. The file is its path relative to the config's
+//! directory, so that a run from another directory, or with absolute paths, matches the
+//! same entries.
 
 use std::collections::BTreeMap;
 
@@ -23,13 +25,13 @@ pub struct Entry {
     pub count: usize,
 }
 
-/// The baseline of a run's results.
-pub fn of(results: &[FileResult]) -> Baseline {
+/// The baseline of a run's results; `file_key` gives a result's path as entries name it.
+pub fn of(results: &[FileResult], file_key: impl Fn(&str) -> String) -> Baseline {
     let mut counts: BTreeMap<(String, String, String), usize> = BTreeMap::new();
     for r in results {
         for d in &r.diagnostics {
             *counts
-                .entry((r.path.clone(), d.rule.to_string(), d.message.clone()))
+                .entry((file_key(&r.path), d.rule.to_string(), d.message.clone()))
                 .or_default() += 1;
         }
     }
@@ -48,8 +50,13 @@ pub fn of(results: &[FileResult]) -> Baseline {
 }
 
 /// Leaves out of `results` the findings the baseline holds (as many of each as it
-/// counts); returns how many were left out.
-pub fn apply(baseline: &Baseline, results: &mut [FileResult]) -> usize {
+/// counts); returns how many were left out. Of identical findings in a file, the first
+/// ones are taken for those the baseline counts.
+pub fn apply(
+    baseline: &Baseline,
+    results: &mut [FileResult],
+    file_key: impl Fn(&str) -> String,
+) -> usize {
     let mut left: BTreeMap<(String, String, String), usize> = BTreeMap::new();
     for e in &baseline.entries {
         *left
@@ -58,9 +65,10 @@ pub fn apply(baseline: &Baseline, results: &mut [FileResult]) -> usize {
     }
     let mut dropped = 0;
     for r in results.iter_mut() {
+        let file = file_key(&r.path);
         let mut kept = Vec::with_capacity(r.diagnostics.len());
         for d in r.diagnostics.drain(..) {
-            let key = (r.path.clone(), d.rule.to_string(), d.message.clone());
+            let key = (file.clone(), d.rule.to_string(), d.message.clone());
             match left.get_mut(&key) {
                 Some(n) if *n > 0 => {
                     *n -= 1;

@@ -612,8 +612,16 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         }
     };
     let mut results = results;
+    // Baseline entries name files relative to the config's directory, with `/`.
+    let walk_paths = walk::Paths::new(&settings.config)?;
+    let file_key = |path: &str| {
+        walk_paths
+            .relative(Path::new(path))
+            .to_string_lossy()
+            .replace('\\', "/")
+    };
     if let Some(file) = &args.write_baseline {
-        let baseline = crate::baseline::of(&results);
+        let baseline = crate::baseline::of(&results, file_key);
         let json = serde_json::to_string_pretty(&baseline).map_err(|e| e.to_string())?;
         std::fs::write(file, format!("{json}\n"))
             .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
@@ -627,7 +635,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     }
     if let Some(file) = &args.baseline {
         let baseline = crate::baseline::read(file)?;
-        crate::baseline::apply(&baseline, &mut results);
+        crate::baseline::apply(&baseline, &mut results, file_key);
     }
     let floor = args
         .min_severity

@@ -531,6 +531,35 @@ fn baseline_for_gradual_adoption() {
     let (code, out) = here(&against_baseline);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("PAUSD") && !out.contains("SALEZ"), "{out}");
+    // Entries name the file relative to the config's directory: a run from a
+    // subdirectory or with an absolute path matches them, and the same findings in
+    // another file are not taken for them.
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    std::fs::copy(&file, dir.path().join("sub/a.req.yaml")).unwrap();
+    let (code, out) = here(&[
+        "check",
+        "--baseline",
+        "baseline.json",
+        "--format",
+        "concise",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("PAUSD") && !out.contains("SALEZ"), "{out}");
+    let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+        .current_dir(dir.path().join("sub"))
+        .args([
+            "check",
+            "--baseline",
+            "../baseline.json",
+            "--format",
+            "concise",
+            ".",
+        ])
+        .output()
+        .unwrap();
+    let out = text(&out.stdout);
+    assert!(out.contains("SALEZ") && out.contains("PAUSD"), "{out}");
     std::fs::write(dir.path().join("bad.json"), "{}").unwrap();
     let (code, _) = here(&["check", "--baseline", "bad.json", "."]);
     assert_eq!(code, 2);
