@@ -1,9 +1,11 @@
 //! The result cache: a file's diagnostics, kept from one run to the next and reused while
 //! neither the file nor anything the check depends on has changed.
 //!
-//! A cache file holds the results of one set of settings: its name is a hash of the
-//! reqlint binary, the date (version rules depend on it), the config's text and rules,
-//! the variables and every context snapshot read. Inside, each file is keyed by its path
+//! A cache file holds the results of one set of settings on one day: its name is the
+//! day (version rules depend on the date) and a hash of the reqlint binary, the config's
+//! text and rules, the variables and every context snapshot read. A run that writes the
+//! cache removes the files of other days or other versions, which no run can use again.
+//! Inside, each file is keyed by its path
 //! relative to the config's directory, with the length and a hash of its bytes. A file
 //! that cannot be reused is linted as before; a cache that cannot be read or written is
 //! ignored: the cache never changes what a run reports, only how fast.
@@ -22,17 +24,26 @@ use crate::rules::codehost::TokenUses;
 /// The directory name under the config's directory, as `.ruff_cache`.
 pub const DIR_NAME: &str = ".reqlint_cache";
 
-const MAGIC: &[u8] = b"reqlint-cache 1\n";
+const MAGIC: &[u8] = b"reqlint-cache 2\n";
 
-/// Entries not used for this many days are dropped when the cache is next written.
-const KEEP_DAYS: u32 = 30;
+/// How cache file names start: nothing else in the directory is ever removed.
+const FILE_PREFIX: &str = "reqlint-";
+
+/// The markers of a cache directory: backup tools skip a tagged one; git ignores
+/// everything in it.
+const MARKERS: &[(&str, &str)] = &[
+    (
+        "CACHEDIR.TAG",
+        "Signature: 8a477f597d28d172789f06886806bc55\n# reqlint's result cache\n",
+    ),
+    (".gitignore", "# reqlint's result cache\n*\n"),
+];
 
 /// The cache of one run: the entries read at its start, and what the run adds.
 pub struct Cache {
     file: PathBuf,
     data: Vec<u8>,
     entries: HashMap<String, Stored>,
-    today: u32,
 }
 
 /// An entry of the cache file: where its result is in `data`.
@@ -40,20 +51,16 @@ struct Stored {
     display: String,
     len: u64,
     hash: u64,
-    seen: u32,
     result: std::ops::Range<usize>,
 }
 
-/// What a run learnt of one file, for the cache: a new result, or an old one used today.
-pub enum Update {
-    New {
-        rel: String,
-        display: String,
-        len: u64,
-        hash: u64,
-        result: Vec<u8>,
-    },
-    Used(String),
+/// A file's new result, for the cache.
+pub struct Update {
+    rel: String,
+    display: String,
+    len: u64,
+    hash: u64,
+    result: Vec<u8>,
 }
 
 impl Cache {
@@ -67,7 +74,6 @@ impl Cache {
             file,
             data,
             entries,
-            today: u32::try_from(crate::rules::shelf::time::today_in_days()).unwrap_or(0),
         }
     }
 
@@ -98,12 +104,7 @@ impl Cache {
                 {
                     let cached = &self.data[stored.result.clone()];
                     match decode_result(cached, display, text) {
-                        Ok(result) => {
-                            if stored.seen != self.today {
-                                updates.push(Update::Used(key.into_owned()));
-                            }
-                            return result;
-                        }
+                        Ok(result) => return result,
                         Err(text) => text.into_bytes(),
                     }
                 } else {
@@ -115,7 +116,7 @@ impl Cache {
         };
         let result = engine::lint_bytes(display, rel, bytes, settings);
         if cacheable(&result) {
-            updates.push(Update::New {
+            updates.push(Update {
                 rel: key.into_owned(),
                 display: display.to_string(),
                 len,
@@ -127,59 +128,64 @@ impl Cache {
     }
 
     /// Writes the cache with the run's updates (a temporary file renamed over the old
-    /// one), when there is anything to change; failures are ignored.
+    /// one), when there is anything to change, and removes the cache files no run will
+    /// read again; failures are ignored.
     pub fn save(self, updates: Vec<Update>) {
-        let expired = |seen: u32| self.today.saturating_sub(seen) > KEEP_DAYS;
-        if updates.is_empty() && !self.entries.values().any(|s| expired(s.seen)) {
+        if updates.is_empty() {
             return;
         }
-        let mut used = std::collections::HashSet::new();
-        let mut fresh = BTreeMap::new();
-        for update in updates {
-            match update {
-                Update::Used(rel) => {
-                    used.insert(rel);
-                }
-                Update::New {
-                    rel,
-                    display,
-                    len,
-                    hash,
-                    result,
-                } => {
-                    fresh.insert(rel, (display, len, hash, result));
-                }
-            }
-        }
+        let fresh: BTreeMap<&str, &Update> = updates.iter().map(|u| (u.rel.as_str(), u)).collect();
         let mut out = Writer::default();
         out.bytes.extend_from_slice(MAGIC);
         let mut kept: Vec<(&String, &Stored)> = self
             .entries
             .iter()
-            .filter(|(rel, s)| !fresh.contains_key(*rel) && !expired(s.seen))
+            .filter(|(rel, _)| !fresh.contains_key(rel.as_str()))
             .collect();
         kept.sort_by(|a, b| a.0.cmp(b.0));
         out.uint((kept.len() + fresh.len()) as u64);
         for (rel, s) in kept {
-            let seen = if used.contains(rel) {
-                self.today
-            } else {
-                s.seen
-            };
-            out.entry(
-                rel,
-                &s.display,
-                s.len,
-                s.hash,
-                seen,
-                &self.data[s.result.clone()],
-            );
+            out.entry(rel, &s.display, s.len, s.hash, &self.data[s.result.clone()]);
         }
-        for (rel, (display, len, hash, result)) in &fresh {
-            out.entry(rel, display, *len, *hash, self.today, result);
+        for u in fresh.values() {
+            out.entry(&u.rel, &u.display, u.len, u.hash, &u.result);
         }
-        let _ = write_atomically(&self.file, &out.bytes);
+        if write_atomically(&self.file, &out.bytes).is_ok() {
+            remove_stale_files(&self.file);
+        }
     }
+}
+
+/// Removes the cache files beside `current` that no run will use: those of another day
+/// or of another version of reqlint (their names differ before the settings' hash).
+fn remove_stale_files(current: &Path) {
+    let (Some(dir), Some(name)) = (current.parent(), current.file_name()) else {
+        return;
+    };
+    let name = name.to_string_lossy();
+    let Some((prefix, _)) = name.rsplit_once('-') else {
+        return;
+    };
+    let Ok(listing) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in listing.flatten() {
+        let other = entry.file_name();
+        let other = other.to_string_lossy();
+        let stale =
+            is_cache_file(&other) && other.rsplit_once('-').is_some_and(|(p, _)| p != prefix);
+        if stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// `reqlint-VERSION-DAY-HASH.bin`, as [`file_for`] names them.
+fn is_cache_file(name: &str) -> bool {
+    name.strip_prefix(FILE_PREFIX)
+        .and_then(|rest| rest.strip_suffix(".bin"))
+        .and_then(|rest| rest.rsplit_once('-'))
+        .is_some_and(|(_, hash)| hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// The cache file of these settings under `dir` (by default the config's directory's
@@ -187,8 +193,9 @@ impl Cache {
 pub fn file_for(settings: &Settings, dir: Option<&Path>) -> PathBuf {
     let dir = dir.map_or_else(|| settings.config.root.join(DIR_NAME), Path::to_path_buf);
     dir.join(format!(
-        "{}-{:016x}.bin",
+        "{FILE_PREFIX}{}-{}-{:016x}.bin",
         env!("CARGO_PKG_VERSION"),
+        crate::rules::shelf::time::today_in_days(),
         fingerprint(settings)
     ))
 }
@@ -237,14 +244,24 @@ fn content_hash(bytes: &[u8]) -> u64 {
 
 fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = file.parent().unwrap_or(Path::new("."));
-    if !dir.is_dir() {
-        std::fs::create_dir_all(dir)?;
-        // Backup tools skip a tagged cache directory; git ignores everything in it.
-        std::fs::write(
-            dir.join("CACHEDIR.TAG"),
-            "Signature: 8a477f597d28d172789f06886806bc55\n# reqlint's result cache\n",
-        )?;
-        std::fs::write(dir.join(".gitignore"), "# reqlint's result cache\n*\n")?;
+    std::fs::create_dir_all(dir)?;
+    // Markers go into a directory that holds nothing but the cache (one made by hand,
+    // or by an older reqlint, gets them too), never into one that holds other files: a
+    // `.gitignore` of `*` there would hide them from git.
+    let only_cache = std::fs::read_dir(dir)?.flatten().all(|e| {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        is_cache_file(&name)
+            || name.starts_with(".tmp-")
+            || MARKERS.iter().any(|(marker, _)| *marker == name)
+    });
+    if only_cache {
+        for (marker, text) in MARKERS {
+            let path = dir.join(marker);
+            if !path.exists() {
+                std::fs::write(path, text)?;
+            }
+        }
     }
     let tmp = dir.join(format!(".tmp-{}", std::process::id()));
     std::fs::write(&tmp, bytes)?;
@@ -268,7 +285,6 @@ fn read_entries(data: &[u8]) -> Option<HashMap<String, Stored>> {
         let display = r.str()?.to_string();
         let len = r.uint()?;
         let hash = r.uint()?;
-        let seen = u32::try_from(r.uint()?).ok()?;
         let size = usize::try_from(r.uint()?).ok()?;
         let start = r.at;
         r.take(size)?;
@@ -278,7 +294,6 @@ fn read_entries(data: &[u8]) -> Option<HashMap<String, Stored>> {
                 display,
                 len,
                 hash,
-                seen,
                 result: start..start + size,
             },
         );
@@ -321,12 +336,11 @@ impl Writer {
         self.uint(span.end as u64);
     }
 
-    fn entry(&mut self, rel: &str, display: &str, len: u64, hash: u64, seen: u32, result: &[u8]) {
+    fn entry(&mut self, rel: &str, display: &str, len: u64, hash: u64, result: &[u8]) {
         self.str(rel);
         self.str(display);
         self.uint(len);
         self.uint(hash);
-        self.uint(u64::from(seen));
         self.uint(result.len() as u64);
         self.bytes.extend_from_slice(result);
     }
@@ -726,7 +740,7 @@ mod tests {
         let mut file = Writer::default();
         file.bytes.extend_from_slice(MAGIC);
         file.uint(1);
-        file.entry("a", "a", 1, 2, 3, &encoded);
+        file.entry("a", "a", 1, 2, &encoded);
         for cut in 0..file.bytes.len() {
             let _ = read_entries(&file.bytes[..cut]);
         }

@@ -678,4 +678,32 @@ fn result_cache_is_keyed_by_content_and_config() {
     assert_eq!(check(&["--cache-dir", &cache_arg]), check(&["--no-cache"]));
     assert!(!at(".reqlint_cache").exists());
     assert_eq!(cache_files(&cache_dir).len(), 3);
+
+    // A run that writes the cache removes the files of other days and versions, and
+    // nothing that is not a cache file.
+    let stale = cache_dir.join("reqlint-0.0.1-19000-0123456789abcdef.bin");
+    let unrelated = cache_dir.join("notes.bin");
+    std::fs::write(&stale, b"old").unwrap();
+    std::fs::write(&unrelated, b"mine").unwrap();
+    write(
+        "typo.req.yaml",
+        "request: GET /v24.0/act_1/campaigns\nparams: {}\n",
+    );
+    check(&["--cache-dir", &cache_arg]);
+    assert!(!stale.exists());
+    assert!(unrelated.exists());
+    assert_eq!(cache_files(&cache_dir).len(), 4);
+
+    // A cache directory made by hand gets the markers; one that holds other files
+    // does not get a `.gitignore` that would hide them.
+    let by_hand = elsewhere.path().join("by-hand");
+    std::fs::create_dir(&by_hand).unwrap();
+    check(&["--cache-dir", &by_hand.to_string_lossy()]);
+    assert!(by_hand.join(".gitignore").exists() && by_hand.join("CACHEDIR.TAG").exists());
+    let shared = elsewhere.path().join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::write(shared.join("README"), "mine").unwrap();
+    check(&["--cache-dir", &shared.to_string_lossy()]);
+    assert!(!shared.join(".gitignore").exists());
+    assert_eq!(cache_files(&shared).len(), 2);
 }
