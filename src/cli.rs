@@ -659,6 +659,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     };
     let mut summary = reports::Summary::new(&results, files, requests);
     summary.fixed = fixed;
+    summary.unsafe_fixes = args.unsafe_fixes;
     let written = match format {
         _ if args.statistics => write_statistics(&results, summary, format, &mut out),
         OutputFormat::Human => reports::human::write(&results, summary, color, &mut out),
@@ -975,11 +976,18 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         let Ok(text) = std::str::from_utf8(&read) else {
             continue;
         };
+        let display = display_from_cwd(path);
+        // The edits' offsets are into the config as the run read it at its start.
+        if settings.config.path.as_deref() == Some(path.as_path()) && text != settings.config.text {
+            print_error(&format!(
+                "{display}: changed since it was read; its fixes were not applied"
+            ));
+            continue;
+        }
         let (fixed, n) = crate::fix::apply_elsewhere(text, edits);
         if n == 0 || fixed == text {
             continue;
         }
-        let display = paths.display(path);
         let file = FixedFile {
             path,
             display: &display,
@@ -997,11 +1005,14 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         String::new()
     };
     if args.diff {
-        shown.push_str(&format!(
-            "Would fix {applied} issue{}{more}.\n",
-            if applied == 1 { "" } else { "s" }
-        ));
+        // The summary goes to standard error, so that standard output is a patch that
+        // `git apply` takes.
         write_stdout(shown.as_bytes())?;
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "Would fix {applied} issue{}{more}.",
+            if applied == 1 { "" } else { "s" }
+        );
         return Ok(FixOutcome::Done(if applied > 0 {
             ExitCode::from(1)
         } else {
@@ -1055,6 +1066,14 @@ fn read_for_fix(path: &Path, settings: &Settings, what: &str) -> Option<Vec<u8>>
             None
         }
     }
+}
+
+/// A path as the user would write it from the working directory: the config found by
+/// walking up is absolute, but shown relative where it lies below.
+fn display_from_cwd(path: &Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let shown = path.strip_prefix(&cwd).unwrap_or(path);
+    shown.to_string_lossy().into_owned()
 }
 
 /// A file's text before and after its fixes, with the bytes it was read as (to refuse

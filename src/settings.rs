@@ -110,6 +110,13 @@ pub fn select_on_command_line(
         Ok(out)
     };
     let select = resolve(&choice.select)?;
+    // `--select "$RULES"` with RULES unset must not turn every rule off in silence.
+    if !choice.select.is_empty() && select.is_empty() {
+        return Err(
+            "`--select` names no rule or group; `reqlint rules` lists them, `ALL` selects every rule"
+                .into(),
+        );
+    }
     let extend = resolve(&choice.extend_select)?;
     let ignore = resolve(&choice.ignore)?;
     let default_of = |name: &str| rules::find(name).map(|r| r.meta().severity);

@@ -224,6 +224,11 @@ fn select_ignore_and_extend_select() {
         "files,code-hosting",
     ]);
     assert!(rules_reported(&out).iter().all(advertising));
+    for empty in ["", ","] {
+        let (code, _, err) = run(&["check", "fixtures/", "--select", empty]);
+        assert_eq!(code, 2, "{empty:?}");
+        assert!(err.contains("`--select` names no rule or group"), "{err}");
+    }
     let (code, _, err) = run(&["check", "fixtures/", "--select", "ad-parm-invalid"]);
     assert_eq!(code, 2);
     assert!(err.contains("did you mean `ad-param-invalid`"), "{err}");
@@ -706,4 +711,72 @@ fn result_cache_is_keyed_by_content_and_config() {
     check(&["--cache-dir", &shared.to_string_lossy()]);
     assert!(!shared.join(".gitignore").exists());
     assert_eq!(cache_files(&shared).len(), 2);
+}
+
+/// `--diff` prints a patch that `git apply` takes, its summary on standard error; with
+/// `--unsafe-fixes`, the summary counts the unsafe fixes as fixable with both flags.
+#[test]
+fn diff_is_a_clean_patch_and_unsafe_fixes_are_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+    let file = dir.path().join("a.req.yaml");
+    let before = "request: post /v25.0/act_1/campaigns\nparms:\n  name: x\n";
+    std::fs::write(&file, before).unwrap();
+    let here = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+            .current_dir(dir.path())
+            .args(args)
+            .env_remove("GITHUB_ACTIONS")
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            text(&out.stdout),
+            text(&out.stderr),
+        )
+    };
+    let (code, out, err) = here(&["check", "--diff", "a.req.yaml"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.starts_with("--- a/a.req.yaml\n+++ b/a.req.yaml\n"),
+        "{out}"
+    );
+    assert!(!out.contains("Would fix"), "{out}");
+    assert_eq!(err, "Would fix 2 issues.\n");
+    let git = Command::new("git").arg("--version").output();
+    if git.is_ok_and(|o| o.status.success()) {
+        std::fs::write(dir.path().join("fix.patch"), &out).unwrap();
+        let applied = Command::new("git")
+            .current_dir(dir.path())
+            .args(["apply", "fix.patch"])
+            .output()
+            .unwrap();
+        assert!(applied.status.success(), "{}", text(&applied.stderr));
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            "request: POST /v25.0/act_1/campaigns\nparams:\n  name: x\n"
+        );
+    } else {
+        eprintln!("skipped git apply: no git");
+    }
+
+    // An unused permission: its removal is an unsafe fix.
+    std::fs::write(
+        &file,
+        "token:\n  permissions:\n    user:\n      Email addresses: read\n      Followers: read\nrequest: GET /user/emails\n",
+    )
+    .unwrap();
+    let (_, out, _) = here(&["check", "--format", "concise", "a.req.yaml"]);
+    assert!(out.ends_with("(1 more with `--unsafe-fixes`).\n"), "{out}");
+    let (_, out, _) = here(&[
+        "check",
+        "--format",
+        "concise",
+        "--unsafe-fixes",
+        "a.req.yaml",
+    ]);
+    assert!(
+        out.ends_with("([*] 1 fixable with `--fix --unsafe-fixes`).\n"),
+        "{out}"
+    );
 }

@@ -16,7 +16,9 @@ pub struct Summary {
     pub errors: usize,
     pub warnings: usize,
     pub infos: usize,
-    /// Diagnostics with a safe fix (`--fix` applies them), and with an unsafe one.
+    /// Diagnostics with a safe fix (`--fix` applies them), and with an unsafe one. The
+    /// JSON summary keeps to the fields of its documented format; a diagnostic's `fix`
+    /// tells these.
     #[serde(skip)]
     pub fixable: usize,
     #[serde(skip)]
@@ -24,6 +26,9 @@ pub struct Summary {
     /// Fixes applied by this run (`--fix`).
     #[serde(skip)]
     pub fixed: usize,
+    /// `--unsafe-fixes` was given: the unsafe fixes count as fixable, with both flags.
+    #[serde(skip)]
+    pub unsafe_fixes: bool,
 }
 
 impl Summary {
@@ -57,10 +62,15 @@ impl Summary {
         if self.fixed > 0 {
             parts.push(format!("{} fixed", self.fixed));
         }
-        if self.fixable > 0 {
+        if self.unsafe_fixes {
+            let n = self.fixable + self.unsafe_fixable;
+            if n > 0 {
+                parts.push(format!("[*] {n} fixable with `--fix --unsafe-fixes`"));
+            }
+        } else if self.fixable > 0 {
             parts.push(format!("[*] {} fixable with `--fix`", self.fixable));
         }
-        if self.unsafe_fixable > 0 {
+        if self.unsafe_fixable > 0 && !self.unsafe_fixes {
             parts.push(format!(
                 "{} more with `--unsafe-fixes`",
                 self.unsafe_fixable
