@@ -143,6 +143,59 @@ fn lint_in_config(
     Some((result, rel))
 }
 
+/// Whether `comment`, put in as a line at `line_start`, silences `d` and brings nothing
+/// new: it is no comment inside a JSON body or a string, where it would break the file
+/// or change a value.
+fn silences(
+    settings: &Settings,
+    uri: &str,
+    text: &str,
+    before: &engine::FileResult,
+    d: &crate::diagnostic::Diagnostic,
+    line_start: usize,
+    comment: &str,
+) -> bool {
+    let Some(path) = uri_to_path(uri) else {
+        return false;
+    };
+    let candidate = format!("{}{comment}{}", &text[..line_start], &text[line_start..]);
+    let Some((after, _)) = lint_in_config(settings, &path, &candidate) else {
+        return false;
+    };
+    let moved = |span: crate::loading::Span| {
+        if span.start >= line_start {
+            crate::loading::Span::new(span.start + comment.len(), span.end + comment.len())
+        } else {
+            span
+        }
+    };
+    let still = after
+        .diagnostics
+        .iter()
+        .any(|a| a.rule == d.rule && a.span == moved(d.span));
+    let new = after.diagnostics.iter().any(|a| {
+        !before
+            .diagnostics
+            .iter()
+            .any(|b| b.rule == a.rule && b.message == a.message)
+    });
+    !still && !new
+}
+
+/// `/a/b c.yaml` → `file:///a/b%20c.yaml`: the bytes a URI path may not hold,
+/// percent-encoded.
+pub fn path_to_uri(path: &Path) -> String {
+    let mut uri = String::from("file://");
+    for &b in path.to_string_lossy().as_bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~!$&'()*+,;=:@".contains(&b) {
+            uri.push(char::from(b));
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri
+}
+
 /// `file:///a/b%20c.yaml` → `/a/b c.yaml`.
 pub fn uri_to_path(uri: &str) -> Option<PathBuf> {
     let rest = uri.strip_prefix("file://")?;
@@ -495,7 +548,7 @@ impl Server {
                                 "end": position_in(&other, &other_lines, e.span.end, utf8),
                             });
                             (
-                                format!("file://{}", file.display()),
+                                path_to_uri(file),
                                 json!({"range": r, "newText": e.replacement}),
                             )
                         }
@@ -524,13 +577,17 @@ impl Server {
                     .chars()
                     .take_while(|c| *c == ' ' || *c == '\t')
                     .collect();
-                let at = range(crate::loading::Span::empty(line_start));
-                actions.push(json!({
-                    "title": format!("Disable {} for this line", d.rule),
-                    "kind": "quickfix",
-                    "diagnostics": [lsp_diagnostic],
-                    "edit": {"changes": {uri: [{"range": at, "newText": format!("{indent}# reqlint: ignore[{}]\n", d.rule)}]}},
-                }));
+                let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+                let comment = format!("{indent}# reqlint: ignore[{}]{newline}", d.rule);
+                if silences(&settings, uri, &text, &result, d, line_start, &comment) {
+                    let at = range(crate::loading::Span::empty(line_start));
+                    actions.push(json!({
+                        "title": format!("Disable {} for this line", d.rule),
+                        "kind": "quickfix",
+                        "diagnostics": [lsp_diagnostic],
+                        "edit": {"changes": {uri: [{"range": at, "newText": comment}]}},
+                    }));
+                }
             }
         }
         if wants(FIX_ALL_KIND)
@@ -853,6 +910,23 @@ pub fn run() -> Result<ExitCode, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn uris_and_paths_round_trip() {
+        for path in [
+            "/tmp/a b/c%d.req.yaml",
+            "/tmp/ü/#1?.yaml",
+            "/plain/a.req.yaml",
+        ] {
+            let uri = path_to_uri(Path::new(path));
+            assert!(!uri.contains([' ', '#', '?', 'ü'].as_slice()), "{uri}");
+            assert_eq!(uri_to_path(&uri), Some(PathBuf::from(path)), "{uri}");
+        }
+        assert_eq!(
+            path_to_uri(Path::new("/tmp/a b.yaml")),
+            "file:///tmp/a%20b.yaml"
+        );
+    }
 
     #[test]
     fn positions_count_utf16_units() {

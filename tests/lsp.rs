@@ -467,6 +467,57 @@ fn code_actions_docs_links_and_utf8_positions() {
     assert_eq!(child.wait().unwrap().code(), Some(0));
 }
 
+/// "Disable for this line" only where a comment line is a comment: not inside the JSON
+/// body of an `.http` file, where it would break the body.
+#[test]
+fn disable_for_this_line_is_offered_only_where_a_comment_is_one() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+    let (mut child, mut c) = start();
+    c.initialize(
+        json!({"capabilities": {}, "rootUri": format!("file://{}", dir.path().display())}),
+    );
+    let actions_at = |c: &mut Client, uri: &str, text: &str, line: u64| {
+        c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "http", "version": 1, "text": text}}}));
+        let diags = c.diagnostics_for(uri);
+        assert!(
+            diags.iter().any(|d| d["range"]["start"]["line"] == line),
+            "{diags:?}"
+        );
+        c.send(json!({"jsonrpc": "2.0", "id": 7, "method": "textDocument/codeAction", "params": {
+            "textDocument": {"uri": uri},
+            "range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 200}},
+            "context": {"diagnostics": []},
+        }}));
+        let reply = c.receive();
+        reply["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|a| a["title"].as_str().map(str::to_string))
+            .collect::<Vec<_>>()
+    };
+    let http = format!("file://{}", dir.path().join("a.http").display());
+    let body = "POST https://graph.facebook.com/v25.0/act_123/campaigns\nContent-Type: application/json\n\n{\"name\": \"x\", \"objective\": \"OUTCOME_SALES\", \"special_ad_categories\": [], \"status\": \"PAUSD\"}\n";
+    let titles = actions_at(&mut c, &http, body, 3);
+    assert!(
+        !titles.iter().any(|t| t.starts_with("Disable")),
+        "{titles:?}"
+    );
+    // In YAML the same finding can be silenced by a comment line.
+    let yaml = format!("file://{}", dir.path().join("a.req.yaml").display());
+    let text = "request: POST /v25.0/act_123/campaigns\nparams:\n  name: x\n  objective: OUTCOME_SALES\n  special_ad_categories: []\n  status: PAUSD\n";
+    let titles = actions_at(&mut c, &yaml, text, 5);
+    assert!(
+        titles
+            .iter()
+            .any(|t| t == "Disable ad-param-invalid for this line"),
+        "{titles:?}"
+    );
+    c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    child.wait().unwrap();
+}
+
 /// Hover on a diagnostic, a param and a request line; completion of params and values.
 #[test]
 fn hover_and_completion() {
