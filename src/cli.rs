@@ -55,7 +55,12 @@ enum Command {
         shell: clap_complete::Shell,
     },
     /// Print the man page (roff), generated from the command line's definitions
-    Manpage,
+    Manpage {
+        /// Write reqlint.1 and a page for each command (reqlint-check.1, ...) into DIR
+        /// instead
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -246,13 +251,20 @@ pub fn main() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "reqlint", &mut out);
             write_stdout(&out)
         }
-        Some(Command::Manpage) => {
+        Some(Command::Manpage { dir: None }) => {
             use clap::CommandFactory;
             let mut out = Vec::new();
             match clap_mangen::Man::new(Cli::command()).render(&mut out) {
                 Ok(()) => write_stdout(&out),
                 Err(e) => Err(format!("cannot write the man page: {e}")),
             }
+        }
+        Some(Command::Manpage { dir: Some(dir) }) => {
+            use clap::CommandFactory;
+            std::fs::create_dir_all(&dir)
+                .and_then(|()| clap_mangen::generate_to(Cli::command(), &dir))
+                .map(|()| ExitCode::SUCCESS)
+                .map_err(|e| format!("cannot write the man pages to {}: {e}", dir.display()))
         }
         None => check(cli.check),
     };
@@ -282,13 +294,25 @@ fn clap_exit(e: clap::Error) -> ExitCode {
         }
         _ => {
             let rendered = e.render().to_string();
-            // clap's first line is `error: WHAT`; its usage and tip lines follow.
-            let what = rendered
-                .lines()
-                .find(|l| !l.trim().is_empty())
+            // clap's first line is `error: WHAT`; where it ends in a colon, the indented
+            // lines that follow name what it means (the missing arguments); then come
+            // the usage and tip lines.
+            let mut lines = rendered.lines().skip_while(|l| l.trim().is_empty());
+            let mut what = lines
+                .next()
                 .unwrap_or("invalid arguments")
                 .trim_start_matches("error: ")
-                .trim();
+                .trim()
+                .to_string();
+            if what.ends_with(':') {
+                let named: Vec<&str> = lines
+                    .take_while(|l| l.starts_with([' ', '\t']) && !l.trim().is_empty())
+                    .map(str::trim)
+                    .collect();
+                if !named.is_empty() {
+                    what = format!("{what} {}", named.join(", "));
+                }
+            }
             print_error(&format!("{what} (`reqlint --help` lists the options)"));
             ExitCode::from(2)
         }
@@ -718,6 +742,15 @@ fn show(args: &CheckArgs, settings: &Settings) -> Result<ExitCode, String> {
         let _ = writeln!(text, "root: {}", config.root.display());
         let _ = writeln!(text, "include: {}", list(config.include.patterns()));
         let _ = writeln!(text, "exclude: {}", list(config.exclude.patterns()));
+        let _ = writeln!(
+            text,
+            "force-exclude: {}",
+            if args.force_exclude {
+                "yes (--force-exclude)"
+            } else {
+                "no: files named on the command line are linted whatever include and exclude say"
+            }
+        );
         let _ = writeln!(text, "rules:");
         for rule in REGISTRY {
             let m = rule.meta();
@@ -741,6 +774,18 @@ fn show(args: &CheckArgs, settings: &Settings) -> Result<ExitCode, String> {
             (None, None) => "info".to_string(),
         };
         let _ = writeln!(text, "min-severity: {floor}");
+        let _ = writeln!(
+            text,
+            "per-file-ignores:{}",
+            if config.per_file_ignores.is_empty() {
+                " (none)"
+            } else {
+                ""
+            }
+        );
+        for (glob, _, rules) in &config.per_file_ignores {
+            let _ = writeln!(text, "  {glob}: {}", rules.join(", "));
+        }
         let mut tokens: Vec<&str> = config.tokens.keys().map(String::as_str).collect();
         tokens.sort_unstable();
         let _ = writeln!(text, "tokens: {}", list(tokens));
@@ -775,7 +820,13 @@ fn show(args: &CheckArgs, settings: &Settings) -> Result<ExitCode, String> {
             let _ = writeln!(text, "{}", paths.display(&path));
         }
     }
-    write_stdout(crate::redact::Redactor::none().lines(&text).as_bytes())
+    let text = crate::redact::Redactor::none().lines(&text);
+    match &args.output_file {
+        Some(path) => std::fs::write(path, text)
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(|e| format!("cannot write {}: {e}", path.display())),
+        None => write_stdout(text.as_bytes()),
+    }
 }
 
 /// `--statistics`: the diagnostics counted per rule, most first (JSON: one object).

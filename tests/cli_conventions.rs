@@ -459,6 +459,25 @@ fn completions_and_man_page() {
     assert_eq!(code, 0);
     assert!(man.contains(".TH reqlint 1"), "{man}");
     assert!(man.contains("completions"), "{man}");
+    // --dir: the page of each command the main page's SEE ALSO names.
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(&["manpage", "--dir", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    for page in [
+        "reqlint.1",
+        "reqlint-check.1",
+        "reqlint-scopes.1",
+        "reqlint-explain.1",
+    ] {
+        assert!(dir.path().join(page).is_file(), "{page}");
+    }
+    let check = std::fs::read_to_string(dir.path().join("reqlint-check.1")).unwrap();
+    assert!(check.contains("min\\-severity"), "{check}");
+    // A missing argument is named in the one error line.
+    let (code, _, err) = run(&["completions"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("not provided: <SHELL>"), "{err}");
 }
 
 /// `--show-files` and `--show-settings` lint nothing and say what a run would do.
@@ -497,6 +516,81 @@ fn show_files_and_settings() {
     );
     let (_, out, _) = run(&["check", "--show-settings", "--no-cache"]);
     assert!(out.contains("cache: off (--no-cache)\n"), "{out}");
+    assert!(out.contains("\nforce-exclude: no"), "{out}");
+    assert!(out.contains("\nper-file-ignores:"), "{out}");
+    // --output-file takes what --show-settings and --show-files print.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("settings.txt");
+    let (code, out, _) = run(&[
+        "check",
+        "--show-settings",
+        "--force-exclude",
+        "--output-file",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.is_empty(), "{out}");
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        written.contains("force-exclude: yes (--force-exclude)\n"),
+        "{written}"
+    );
+}
+
+/// `--force-exclude`: files named on the command line obey `include` and `exclude`, as a
+/// hook that passes every changed file needs; without it they are linted anyway.
+#[test]
+fn force_exclude_applies_the_config_to_named_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(".reqlint.yaml"),
+        "exclude: [\"vendor/**\"]\nper-file-ignores:\n  \"legacy/**\": [unknown-request-key]\n",
+    )
+    .unwrap();
+    for sub in ["vendor", "legacy"] {
+        std::fs::create_dir(dir.path().join(sub)).unwrap();
+        std::fs::write(
+            dir.path().join(sub).join("a.req.yaml"),
+            "request: GET /user\nparms: {}\n",
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.path().join("notes.yaml"), "parms: {}\n").unwrap();
+    let here = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+            .current_dir(dir.path())
+            .args(["check", "--no-cache", "--format", "concise"])
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap_or(-1),
+            text(&out.stdout),
+            text(&out.stderr),
+        )
+    };
+    let named = ["vendor/a.req.yaml", "notes.yaml", "legacy/a.req.yaml"];
+    // Named files are linted whatever exclude and include say ...
+    let (code, out, _) = here(&named);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("vendor/a.req.yaml:2:1"), "{out}");
+    // ... per-file-ignores hold for them all the same.
+    assert!(!out.contains("legacy/a.req.yaml:2:1"), "{out}");
+    // With --force-exclude, the excluded and the not included are left out, in silence.
+    let mut args = vec!["--force-exclude"];
+    args.extend(named);
+    let (code, out, err) = here(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains("vendor/"), "{out}");
+    assert!(!out.contains("notes.yaml"), "{out}");
+    assert_eq!(err, "");
+    let (_, out, _) = here(&[
+        "--show-files",
+        "--force-exclude",
+        "vendor/a.req.yaml",
+        "legacy/a.req.yaml",
+    ]);
+    assert_eq!(out, "legacy/a.req.yaml\n");
 }
 
 /// A baseline: written once, it leaves its findings out of later runs, also when lines

@@ -76,7 +76,8 @@ pub struct Config {
     pub selection: Selection,
     /// `min-severity`: diagnostics below it are not reported.
     pub min_severity: Option<Severity>,
-    pub per_file_ignores: Vec<(GlobSet, Vec<String>)>,
+    /// `per-file-ignores`: each glob as written, compiled, and the rules it turns off.
+    pub per_file_ignores: Vec<(String, GlobSet, Vec<String>)>,
     pub min_version: Option<Version>,
     /// `codehost.api-version`: the code-hosting API version of requests that name none.
     pub api_version: ApiVersion,
@@ -249,9 +250,11 @@ impl Config {
                         for (name, span) in &names {
                             check_rule_name(name, rule_names).map_err(|m| at(*span, m))?;
                         }
-                        config
-                            .per_file_ignores
-                            .push((set, names.into_iter().map(|(n, _)| n).collect()));
+                        config.per_file_ignores.push((
+                            item.key.to_string(),
+                            set,
+                            names.into_iter().map(|(n, _)| n).collect(),
+                        ));
                     }
                 }
                 "advertising" => {
@@ -425,7 +428,7 @@ impl Config {
 
     /// Whether `per-file-ignores` silences `rule` for `path` (relative to the root).
     pub fn ignored_for(&self, rule: &str, paths: &[&Path]) -> bool {
-        self.per_file_ignores.iter().any(|(set, rules)| {
+        self.per_file_ignores.iter().any(|(_, set, rules)| {
             rules.iter().any(|r| r == rule) && paths.iter().any(|p| set.is_match(p))
         })
     }
