@@ -1027,7 +1027,7 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         let Ok(text) = std::str::from_utf8(&read) else {
             continue;
         };
-        let display = display_from_cwd(path);
+        let display = reports::relative_to_cwd(path);
         // The edits' offsets are into the config as the run read it at its start.
         if settings.config.path.as_deref() == Some(path.as_path()) && text != settings.config.text {
             print_error(&format!(
@@ -1117,14 +1117,6 @@ fn read_for_fix(path: &Path, settings: &Settings, what: &str) -> Option<Vec<u8>>
             None
         }
     }
-}
-
-/// A path as the user would write it from the working directory: the config found by
-/// walking up is absolute, but shown relative where it lies below.
-fn display_from_cwd(path: &Path) -> String {
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let shown = path.strip_prefix(&cwd).unwrap_or(path);
-    shown.to_string_lossy().into_owned()
 }
 
 /// A file's text before and after its fixes, with the bytes it was read as (to refuse

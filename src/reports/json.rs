@@ -97,7 +97,7 @@ pub fn write(results: &[FileResult], summary: Summary, out: &mut dyn Write) -> i
                         .edits
                         .iter()
                         .map(|e| JsonEdit {
-                            file: e.file.as_ref().map(|f| f.to_string_lossy().into_owned()),
+                            file: e.file.as_deref().map(super::relative_to_cwd),
                             offset: e.span.start,
                             length: e.span.len(),
                             replacement: &e.replacement,

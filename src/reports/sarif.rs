@@ -27,13 +27,7 @@ pub fn uri(path: &str) -> String {
     } else {
         path.to_string()
     };
-    let cwd = std::env::current_dir().ok();
-    let relative = cwd
-        .as_ref()
-        .and_then(|c| std::path::Path::new(&path).strip_prefix(c).ok())
-        .and_then(|p| p.to_str())
-        .map(|p| p.to_string())
-        .unwrap_or(path);
+    let relative = super::relative_to_cwd(std::path::Path::new(&path));
     let mut out = String::with_capacity(relative.len());
     for b in relative.bytes() {
         if b.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&b) {
