@@ -578,3 +578,65 @@ fn hover_and_completion() {
     c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
     assert_eq!(child.wait().unwrap().code(), Some(0));
 }
+
+/// The code-hosting side in the editor: a missing permission's diagnostic relates the
+/// token it runs with; hover on a request line gives the permission and level it needs;
+/// completion offers permission names in a token's scope and the levels after one.
+#[test]
+fn token_hover_completion_and_related_places() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+    let (mut child, mut c) = start();
+    c.initialize(
+        json!({"capabilities": {}, "rootUri": format!("file://{}", dir.path().display())}),
+    );
+    let uri = format!("file://{}", dir.path().join("a.req.yaml").display());
+    let text = "token:\n  owner: acme\n  permissions:\n    repository:\n      Issues: read\n      \n      Contents: \nrequests:\n  - POST /repos/acme/web/issues\n";
+    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}));
+    let diags = c.diagnostics_for(&uri);
+    let missing = diags
+        .iter()
+        .find(|d| d["code"] == "token-missing-permission")
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    assert_eq!(missing["range"]["start"]["line"], 8, "{missing}");
+    let related = missing["relatedInformation"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{missing}"));
+    assert!(
+        related.iter().any(|r| r["location"]["uri"] == uri.as_str()
+            && r["location"]["range"]["start"]["line"].as_u64().unwrap() < 8),
+        "{related:?}"
+    );
+    // Hover on the request line: the permission and the level it needs.
+    c.send(json!({"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": {"line": 8, "character": 12}}}));
+    let hover = c.receive();
+    let value = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        value.contains("Issues") && value.contains("write"),
+        "{hover}"
+    );
+    let labels = |c: &mut Client, id: u64, line: u64, character: u64| -> Vec<String> {
+        c.send(json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/completion", "params": {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}}));
+        let reply = c.receive();
+        reply["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{reply}"))
+            .iter()
+            .filter_map(|i| i["label"].as_str().map(str::to_string))
+            .collect()
+    };
+    // Under `repository:`: the repository permissions.
+    let names = labels(&mut c, 2, 5, 6);
+    assert!(names.iter().any(|n| n == "Pull requests"), "{names:?}");
+    // After a permission: its levels.
+    let levels = labels(&mut c, 3, 6, 16);
+    assert!(
+        levels.iter().any(|n| n == "read") && levels.iter().any(|n| n == "write"),
+        "{levels:?}"
+    );
+    c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    child.wait().unwrap();
+}
