@@ -37,8 +37,18 @@ pub fn choose(diagnostics: &[Diagnostic], mode: Mode, text_len: usize) -> Vec<&F
         .collect();
     fixes.sort_by_key(|f| f.edits.iter().map(|e| e.span.start).min());
     let mut taken: Vec<(usize, usize)> = Vec::new();
-    let mut chosen = Vec::new();
+    let mut chosen: Vec<&Fix> = Vec::new();
     for fix in fixes {
+        // Edits that fixes chosen already make (the lines of a token's scope, which each
+        // of its unused permissions' fixes removes): this fix is made by them too.
+        if fix
+            .edits
+            .iter()
+            .all(|e| chosen.iter().any(|c| c.edits.contains(e)))
+        {
+            chosen.push(fix);
+            continue;
+        }
         let overlaps = fix.edits.iter().any(|e| {
             taken.iter().any(|&(s, end)| {
                 // Two insertions at one place, or ranges that share a byte.
@@ -50,7 +60,7 @@ pub fn choose(diagnostics: &[Diagnostic], mode: Mode, text_len: usize) -> Vec<&F
                 .iter()
                 .any(|b| a.span.start < b.span.end && b.span.start < a.span.end)
         });
-        if overlaps || self_overlap || chosen.contains(&fix) {
+        if overlaps || self_overlap {
             continue;
         }
         taken.extend(fix.edits.iter().map(|e| (e.span.start, e.span.end)));
@@ -133,6 +143,54 @@ mod tests {
         );
     }
 
+    /// Two files' needs of one permission of a named token, at two levels: one line, at
+    /// the higher level; needs of two permissions: both lines; one level raised to two:
+    /// the higher.
+    #[test]
+    fn config_edits_of_one_permission_merge_into_the_highest() {
+        let text = "      repository:\n        Pull requests: read\n";
+        let at = text.len();
+        let config = |e: Edit| Edit {
+            file: Some("c".into()),
+            ..e
+        };
+        let read = config(edit(at, at, "        Issues: read\n"));
+        let write = config(edit(at, at, "        Issues: write\n"));
+        let other = config(edit(at, at, "        Contents: read\n"));
+        let (fixed, n) = apply_elsewhere(text, &[read.clone(), write.clone(), read.clone()]);
+        assert_eq!(fixed, format!("{text}        Issues: write\n"));
+        assert_eq!(n, 1);
+        let (fixed, n) = apply_elsewhere(text, &[write, other, read]);
+        assert_eq!(
+            fixed,
+            format!("{text}        Contents: read\n        Issues: write\n")
+        );
+        assert_eq!(n, 2);
+        let level = text.find("read").unwrap();
+        let (fixed, _) = apply_elsewhere(
+            text,
+            &[
+                config(edit(level, level + 4, "write")),
+                config(edit(level, level + 4, "admin")),
+            ],
+        );
+        assert_eq!(fixed, text.replace("read", "admin"));
+    }
+
+    /// Fixes that make the same edits (each unused permission of a scope removes the
+    /// scope's lines) are all applied, by one edit.
+    #[test]
+    fn fixes_making_the_same_edit_are_applied_once() {
+        let rule = crate::rules::find("token-over-privileged").unwrap().meta();
+        let d = |start| {
+            Diagnostic::new(rule, Span::new(start, start + 1), "x")
+                .with_fix(Fix::unsafe_("drop", vec![edit(0, 6, "")]))
+        };
+        let diags = [d(1), d(3)];
+        let chosen = choose(&diags, Mode::Unsafe, 10);
+        assert_eq!(chosen.len(), 2);
+    }
+
     #[test]
     fn diffs() {
         let d = unified_diff("a.req.yaml", "a: 1\nb: 2\n", "a: 1\nb: 3\n");
@@ -172,16 +230,36 @@ fn elsewhere(diagnostics: &[Diagnostic], mode: Mode) -> Vec<Edit> {
 }
 
 /// Applies edits of another file (the config) gathered from every file's fixes: each
-/// once, in order, an edit that overlaps one before it left for the next run. Returns
-/// the new text and how many edits were applied.
+/// once, in order, an edit that overlaps one before it left for the next run. Edits of
+/// one place that write one permission at different levels (a file needs `Issues: read`,
+/// another `Issues: write`: two lines added after the same line, or one level raised to
+/// two) are merged into the highest, else the key would be written twice. Returns the
+/// new text and how many edits were applied.
 pub fn apply_elsewhere(text: &str, edits: &[Edit]) -> (String, usize) {
     let mut sorted: Vec<&Edit> = edits.iter().collect();
     sorted.sort_by(|a, b| {
         (a.span.start, a.span.end, &a.replacement).cmp(&(b.span.start, b.span.end, &b.replacement))
     });
     sorted.dedup();
-    let mut chosen: Vec<&Edit> = Vec::new();
+    let mut merged: Vec<&Edit> = Vec::with_capacity(sorted.len());
     for e in sorted {
+        let key = permission_line(&e.replacement);
+        let same = merged.iter().position(|m| {
+            m.span == e.span
+                && key.is_some()
+                && permission_line(&m.replacement).map(|k| k.0) == key.map(|k| k.0)
+        });
+        match (same, key) {
+            (Some(i), Some((_, level))) => {
+                if permission_line(&merged[i].replacement).is_some_and(|(_, held)| level > held) {
+                    merged[i] = e;
+                }
+            }
+            _ => merged.push(e),
+        }
+    }
+    let mut chosen: Vec<&Edit> = Vec::new();
+    for e in merged {
         if e.span.end > text.len() {
             continue;
         }
@@ -193,6 +271,20 @@ pub fn apply_elsewhere(text: &str, edits: &[Edit]) -> (String, usize) {
         }
     }
     (apply(text, &chosen), chosen.len())
+}
+
+/// The permission name and level a replacement writes: a line `  Issues: write` (the
+/// name, and its level), or a level alone (`write`, raising the one written: no name).
+fn permission_line(replacement: &str) -> Option<(&str, crate::catalog::codehost::Access)> {
+    let line = replacement.trim_matches(['\r', '\n']);
+    if line.contains('\n') {
+        return None;
+    }
+    let (name, level) = match line.rsplit_once(':') {
+        Some((name, level)) => (name.trim(), level.trim()),
+        None => ("", line.trim()),
+    };
+    Some((name, crate::catalog::codehost::Access::parse(level)?))
 }
 
 /// Rounds of the chosen fixes of a file's text until none is left (at most ten: a fix
@@ -222,7 +314,16 @@ pub fn fix_text(
             facts = result.facts;
             break;
         }
-        let edits: Vec<&Edit> = chosen.iter().flat_map(|f| f.edits.iter()).collect();
+        let mut edits: Vec<&Edit> = chosen.iter().flat_map(|f| f.edits.iter()).collect();
+        // (An edit that two fixes make is made once.)
+        edits.sort_by(|a, b| {
+            (a.span.start, a.span.end, &a.replacement).cmp(&(
+                b.span.start,
+                b.span.end,
+                &b.replacement,
+            ))
+        });
+        edits.dedup();
         let next = apply(&text, &edits);
         if next == text {
             last = result.diagnostics;
@@ -251,7 +352,8 @@ pub fn fix_text(
 
 /// Writes a fixed file in place: to a temporary file beside it, with its permissions,
 /// then renamed over it, so that a reader never sees half a file; not when the file
-/// changed since it was read (an editor saved it meanwhile).
+/// changed since it was read (an editor saved it meanwhile). A symbolic link stays a
+/// link: the file it points to is the one rewritten (the temporary file beside that one).
 pub fn write_in_place(path: &std::path::Path, read: &[u8], fixed: &str) -> Result<(), String> {
     let now = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     if now != read {
@@ -260,17 +362,19 @@ pub fn write_in_place(path: &std::path::Path, read: &[u8], fixed: &str) -> Resul
             path.display()
         ));
     }
-    let permissions = std::fs::metadata(path)
+    let target =
+        std::fs::canonicalize(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let permissions = std::fs::metadata(&target)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?
         .permissions();
-    let name = path
+    let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let temp = path.with_file_name(format!(".{name}.reqlint-fix-{}", std::process::id()));
+    let temp = target.with_file_name(format!(".{name}.reqlint-fix-{}", std::process::id()));
     let written = std::fs::write(&temp, fixed)
         .and_then(|()| std::fs::set_permissions(&temp, permissions))
-        .and_then(|()| std::fs::rename(&temp, path));
+        .and_then(|()| std::fs::rename(&temp, &target));
     written.map_err(|e| {
         let _ = std::fs::remove_file(&temp);
         format!("cannot write {}: {e}", path.display())

@@ -206,64 +206,85 @@ pub fn whole_check(data: &[u8], name: &str) {
     fixes_hold(data, name, &first, &s);
 }
 
-/// The safe fixes of a result, applied in rounds: the text still parses as well as it
-/// did, no key is written twice, no rule whose findings were fixed finds more than
-/// before, and the file has no more errors than before. The one exception to the last:
-/// a fix that corrects a key's name may reveal errors that were there all along, since
-/// reqlint then checks what the key names (a renamed `time_based_ad_rotation_id_blocks`
-/// is checked against its intervals, a renamed `token:` against the requests); a fix of
-/// a value, a method, a list's wrapping or a permission never brings an error.
+/// The fixes of a result, applied in rounds: the safe ones (`--fix`), and separately all
+/// of them (`--fix --unsafe-fixes`). Either way the text still parses as well as it did
+/// (no more `invalid-syntax`, `limit-exceeded` or `duplicate-key`: no key written
+/// twice), no rule whose findings were fixed finds more than before, and the file has no
+/// more errors than before. The one exception to the last two: a fix that corrects a
+/// key's name may reveal errors that were there all along, since reqlint then checks
+/// what the key names (a renamed `time_based_ad_rotation_id_blocks` is checked against
+/// its intervals, a renamed `token:` against the requests), and so may a corrected edge
+/// (an unsafe fix: the call then goes somewhere, whose params are checked); a fix of a
+/// value, a method, a list's wrapping or a permission, or the removal of a param or a
+/// permission, never brings an error.
 pub fn fixes_hold(data: &[u8], name: &str, result: &FileResult, s: &Settings) {
-    use crate::diagnostic::Applicability;
-    let fixed_rules: Vec<&str> = result
-        .diagnostics
-        .iter()
-        .filter(|d| {
-            d.fix
-                .as_ref()
-                .is_some_and(|f| f.applicability == Applicability::Safe)
-        })
-        .map(|d| d.rule)
-        .collect();
+    use crate::fix::Mode;
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if fixed_rules.is_empty() {
-        return;
-    }
-    let fixed = crate::fix::fix_text(name, Path::new(name), text, s, crate::fix::Mode::Safe);
-    let after = lint_bytes(name, Path::new(name), fixed.text.clone().into_bytes(), s);
-    check_result(&after);
-    let count =
-        |r: &FileResult, rule: &str| r.diagnostics.iter().filter(|d| d.rule == rule).count();
-    assert!(
-        count(&after, "invalid-syntax") <= count(result, "invalid-syntax"),
-        "a fix broke the syntax:\n{}",
-        fixed.text
-    );
-    for rule in &fixed_rules {
-        assert!(
-            count(&after, rule) <= count(result, rule),
-            "fixing `{rule}` left more of its findings:\n{}",
-            fixed.text
-        );
-    }
-    // Nor does a fix write a key twice.
-    assert!(
-        count(&after, "duplicate-key") <= count(result, "duplicate-key"),
-        "a fix wrote a key twice:\n{}",
-        fixed.text
-    );
-    let errors = |r: &FileResult| {
-        r.diagnostics
+    for mode in [Mode::Safe, Mode::Unsafe] {
+        let taken =
+            |d: &&crate::diagnostic::Diagnostic| d.fix.as_ref().is_some_and(|f| mode.takes(f));
+        let mut fixed_rules: Vec<&str> = result
+            .diagnostics
             .iter()
-            .filter(|d| d.severity == crate::diagnostic::Severity::Error)
-            .count()
-    };
-    if !renames_a_key(data, name, result) {
+            .filter(taken)
+            .map(|d| d.rule)
+            .collect();
+        fixed_rules.sort_unstable();
+        fixed_rules.dedup();
+        if fixed_rules.is_empty() {
+            continue;
+        }
+        let any_unsafe = result.diagnostics.iter().filter(taken).any(|d| {
+            d.fix
+                .as_ref()
+                .is_some_and(|f| f.applicability == crate::diagnostic::Applicability::Unsafe)
+        });
+        if mode == Mode::Unsafe && !any_unsafe {
+            // The same fixes as the safe run's.
+            continue;
+        }
+        let fixed = crate::fix::fix_text(name, Path::new(name), text, s, mode);
+        let after = lint_bytes(name, Path::new(name), fixed.text.clone().into_bytes(), s);
+        check_result(&after);
+        let count =
+            |r: &FileResult, rule: &str| r.diagnostics.iter().filter(|d| d.rule == rule).count();
+        for rule in ["invalid-syntax", "limit-exceeded", "duplicate-key"] {
+            assert!(
+                count(&after, rule) <= count(result, rule),
+                "a fix ({mode:?}) brought `{rule}`:\n{}",
+                fixed.text
+            );
+        }
+        // A corrected edge sends the call somewhere whose params are then checked.
+        let edge_renamed = mode == Mode::Unsafe
+            && result
+                .diagnostics
+                .iter()
+                .any(|d| d.rule == "ad-unknown-endpoint" && d.fix.is_some());
+        if edge_renamed {
+            continue;
+        }
+        for rule in &fixed_rules {
+            assert!(
+                count(&after, rule) <= count(result, rule),
+                "fixing `{rule}` ({mode:?}) left more of its findings:\n{}",
+                fixed.text
+            );
+        }
+        if renames_a_key(data, name, result, mode) {
+            continue;
+        }
+        let errors = |r: &FileResult| {
+            r.diagnostics
+                .iter()
+                .filter(|d| d.severity == crate::diagnostic::Severity::Error)
+                .count()
+        };
         assert!(
             errors(&after) <= errors(result),
-            "a fix brought an error ({} before, {} after):\n{}",
+            "a fix ({mode:?}) brought an error ({} before, {} after):\n{}",
             errors(result),
             errors(&after),
             fixed.text
@@ -271,9 +292,10 @@ pub fn fixes_hold(data: &[u8], name: &str, result: &FileResult, s: &Settings) {
     }
 }
 
-/// Whether one of the result's safe fixes corrects the name of a key: its edits all fall
-/// inside the span of a key of the file's documents (JSON-encoded values included).
-fn renames_a_key(data: &[u8], name: &str, result: &FileResult) -> bool {
+/// Whether one of the result's fixes that `mode` takes corrects the name of a key: its
+/// edits all fall inside the span of a key of the file's documents (JSON-encoded values
+/// included).
+fn renames_a_key(data: &[u8], name: &str, result: &FileResult, mode: crate::fix::Mode) -> bool {
     let format = Format::from_path(name);
     let mut loaded = loading::load(data.to_vec(), format, &Limits::DEFAULT);
     decode_encoded_params(&mut loaded.documents, &loaded.text, &Limits::DEFAULT);
@@ -293,7 +315,7 @@ fn renames_a_key(data: &[u8], name: &str, result: &FileResult) -> bool {
         .diagnostics
         .iter()
         .filter_map(|d| d.fix.as_ref())
-        .filter(|f| f.applicability == crate::diagnostic::Applicability::Safe)
+        .filter(|f| mode.takes(f))
         .any(|f| {
             f.edits
                 .iter()
@@ -350,7 +372,7 @@ mod tests {
             result.diagnostics.iter().any(|d| d.fix.is_some()),
             "no fix for {text}"
         );
-        renames_a_key(text.as_bytes(), name, &result)
+        renames_a_key(text.as_bytes(), name, &result, crate::fix::Mode::Safe)
     }
 
     /// Only a corrected key name may reveal errors; a corrected value may not.

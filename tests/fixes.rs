@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use reqlint::diagnostic::Severity;
+use reqlint::diagnostic::{Edit, Severity};
 use reqlint::engine::{Settings, lint_bytes};
 use reqlint::fix::{Mode, apply, fix_text};
-use reqlint::loading::Limits;
+use reqlint::loading::{Limits, Span};
 use reqlint::model::config::Config;
 use reqlint::model::context::ContextIndex;
 
@@ -107,8 +107,30 @@ fn each_fix_removes_its_finding_and_nothing_else() {
                     fix.message, d.rule
                 ));
             }
-            if again.diagnostics.iter().any(|x| x.rule == "invalid-syntax") {
-                failures.push(format!("{name}: `{}` broke the syntax", fix.message));
+            // The finding is gone from where it was (its span moved by the edits): no
+            // finding of its rule there. A list put under `requests:` leaves none in the
+            // whole file.
+            let at = moved(d.span, &fix.edits);
+            let left: Vec<_> = again
+                .diagnostics
+                .iter()
+                .filter(|x| x.rule == d.rule && x.severity == d.severity)
+                .filter(|x| d.rule == "request-list-without-key" || overlaps(x.span, at))
+                .map(|x| &x.message)
+                .collect();
+            if !left.is_empty() {
+                failures.push(format!(
+                    "{name}: `{}` ({}) left a finding where it was: {left:?}",
+                    fix.message, d.rule
+                ));
+            }
+            for rule in ["invalid-syntax", "limit-exceeded", "duplicate-key"] {
+                let count = |r: &reqlint::engine::FileResult| {
+                    r.diagnostics.iter().filter(|x| x.rule == rule).count()
+                };
+                if count(&again) > count(&before) {
+                    failures.push(format!("{name}: `{}` brought {rule}", fix.message));
+                }
             }
             let errors_after = again
                 .diagnostics
@@ -136,6 +158,36 @@ fn each_fix_removes_its_finding_and_nothing_else() {
         "only {fixes_tried} fixes in the fixtures"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Where `span` of a text stands once `edits` are applied: moved by the edits before it,
+/// and covering what replaced the edits inside it.
+fn moved(span: Span, edits: &[Edit]) -> Span {
+    let at = |p: usize, end: bool| {
+        let mut delta = 0isize;
+        for e in edits {
+            let grown = e.replacement.len() as isize - e.span.len() as isize;
+            if e.span.end <= p {
+                delta += grown;
+            } else if e.span.start < p {
+                // Inside the edit: its start, or the end of its replacement.
+                let base = e.span.start as isize + delta;
+                return (if end {
+                    base + e.replacement.len() as isize
+                } else {
+                    base
+                }) as usize;
+            }
+        }
+        (p as isize + delta) as usize
+    };
+    let start = at(span.start, false);
+    Span::new(start, at(span.end, true).max(start))
+}
+
+/// Whether two spans share a byte, or an empty one stands where the other starts.
+fn overlaps(a: Span, b: Span) -> bool {
+    (a.start < b.end && b.start < a.end) || a.start == b.start
 }
 
 #[test]
@@ -427,4 +479,329 @@ fn rules_whose_every_finding_is_fixable_end_at_zero() {
         }
     }
     assert!(checked >= 10, "{checked}");
+}
+
+/// Settings of a directory without a config of its own.
+fn plain_settings() -> Settings {
+    let (settings, _) = reqlint::settings::from_config(Config::defaults(".".into())).unwrap();
+    settings
+}
+
+/// `text` fixed as `name` in `mode`, checked for what every fix promises: the text still
+/// parses (no `invalid-syntax`, `limit-exceeded` or `duplicate-key`), `rule` finds
+/// nothing left, and the file has no error it did not have.
+fn fixed_clean(name: &str, text: &str, mode: Mode, rule: &str) -> String {
+    let s = plain_settings();
+    let before = lint_bytes(name, Path::new(name), text.as_bytes().to_vec(), &s);
+    let fixed = fix_text(name, Path::new(name), text, &s, mode);
+    let after = lint_bytes(name, Path::new(name), fixed.text.clone().into_bytes(), &s);
+    let messages = |r: &reqlint::engine::FileResult| -> Vec<String> {
+        r.diagnostics
+            .iter()
+            .map(|d| format!("{}: {}", d.rule, d.message))
+            .collect()
+    };
+    for parse in ["invalid-syntax", "limit-exceeded", "duplicate-key"] {
+        assert!(
+            !after.diagnostics.iter().any(|d| d.rule == parse),
+            "{name} ({mode:?}): {parse} after the fix:\n{}\n{:?}",
+            fixed.text,
+            messages(&after)
+        );
+    }
+    assert!(
+        !after.diagnostics.iter().any(|d| d.rule == rule),
+        "{name} ({mode:?}): `{rule}` left:\n{}\n{:?}",
+        fixed.text,
+        messages(&after)
+    );
+    let errors = |r: &reqlint::engine::FileResult| {
+        r.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    };
+    assert!(
+        errors(&after) <= errors(&before),
+        "{name} ({mode:?}): a new error:\n{}\n{:?}",
+        fixed.text,
+        messages(&after)
+    );
+    fixed.text
+}
+
+/// The permission a token lacks goes on a line of its own after the last one of its
+/// scope: the comment of that line (a suppression, here) stays where it is.
+#[test]
+fn an_added_permission_leaves_the_comment_of_the_line_before_in_place() {
+    let text = "token:\n  owner: acme\n  permissions:\n    repository:\n      Pull requests: read  # reqlint: ignore[token-over-privileged]\nrequests:\n  - POST /repos/acme/web/statuses/3f2a9c1\n";
+    let fixed = fixed_clean("a.req.yaml", text, Mode::Safe, "token-missing-permission");
+    assert_eq!(
+        fixed,
+        "token:\n  owner: acme\n  permissions:\n    repository:\n      Pull requests: read  # reqlint: ignore[token-over-privileged]\n      Commit statuses: write\nrequests:\n  - POST /repos/acme/web/statuses/3f2a9c1\n"
+    );
+    // The suppression still silences the line it was written on.
+    let s = plain_settings();
+    let again = lint_bytes(
+        "a.req.yaml",
+        Path::new("a.req.yaml"),
+        fixed.into_bytes(),
+        &s,
+    );
+    assert!(again.diagnostics.is_empty(), "{:?}", again.diagnostics);
+
+    // Where the last line of the scope is the one a suppression silences, and another
+    // fix removes a line before it (in a later round).
+    let path = root().join("fixtures/token-permission-invalid/suppressed.req.yaml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let fixed = fixed_clean(
+        "suppressed.req.yaml",
+        &text,
+        Mode::Unsafe,
+        "token-permission-invalid",
+    );
+    for line in text.lines().filter(|l| l.contains("reqlint: ignore")) {
+        assert!(fixed.lines().any(|l| l == line), "{line:?} lost:\n{fixed}");
+    }
+}
+
+/// A line a fix adds ends as the file's lines do.
+#[test]
+fn added_lines_take_the_files_line_ending() {
+    let text = "token:\r\n  owner: acme\r\n  permissions:\r\n    repository:\r\n      Pull requests: read\r\nrequests:\r\n  - POST /repos/acme/web/statuses/3f2a9c1\r\n";
+    let fixed = fixed_clean("a.req.yaml", text, Mode::Safe, "token-missing-permission");
+    assert_eq!(
+        fixed,
+        "token:\r\n  owner: acme\r\n  permissions:\r\n    repository:\r\n      Pull requests: read\r\n      Commit statuses: write\r\nrequests:\r\n  - POST /repos/acme/web/statuses/3f2a9c1\r\n"
+    );
+    let text = "- GET /user/emails\r\n- POST /user/emails\r\n";
+    let fixed = fixed_clean("b.req.yaml", text, Mode::Safe, "request-list-without-key");
+    assert_eq!(fixed, format!("requests:\r\n{text}"));
+    // The last line without a line break: the new line goes after it.
+    let text = "requests:\n  - request: POST /repos/acme/web/statuses/3f2a9c1\n    token:\n      permissions:\n        repository:\n          Pull requests: read";
+    let fixed = fixed_clean("c.req.yaml", text, Mode::Safe, "token-missing-permission");
+    assert_eq!(fixed, format!("{text}\n          Commit statuses: write"));
+}
+
+/// A flow list over several lines at the top level, put under `requests:`: its other
+/// lines indented under the key, so that it still reads as the same list.
+#[test]
+fn a_flow_list_over_several_lines_is_wrapped_into_valid_yaml() {
+    let text = "[\n\"GET /user/emails\",\n\"post /user/emails\"\n]\n";
+    let fixed = fixed_clean("a.req.yaml", text, Mode::Safe, "request-list-without-key");
+    assert_eq!(
+        fixed,
+        "requests: [\n  \"GET /user/emails\",\n  \"POST /user/emails\"\n  ]\n"
+    );
+    let s = plain_settings();
+    let result = lint_bytes(
+        "a.req.yaml",
+        Path::new("a.req.yaml"),
+        fixed.into_bytes(),
+        &s,
+    );
+    assert_eq!(result.requests, 2);
+    // On one line, the key goes before it; not at the start of a line, no fix.
+    let fixed = fixed_clean(
+        "b.req.yaml",
+        "[GET /user/emails, GET /user]\n",
+        Mode::Safe,
+        "request-list-without-key",
+    );
+    assert_eq!(fixed, "requests: [GET /user/emails, GET /user]\n");
+}
+
+/// A value reached through an alias is written where its anchor is, for another key or
+/// request too: no fix rewrites it there.
+#[test]
+fn no_fix_edits_a_value_through_an_alias() {
+    let s = plain_settings();
+    for text in [
+        // The anchor is another request's name.
+        "requests:\n  - request: POST /v24.0/act_1234567890/customaudiences\n    params: {name: &n IMPRESSION, subtype: CUSTOM, customer_file_source: USER_PROVIDED_ONLY}\n  - request: POST /v24.0/act_1234567890/adsets\n    params:\n      name: Spring sale\n      campaign_id: \"120210000000000001\"\n      daily_budget: \"2000\"\n      billing_event: *n\n      bid_strategy: LOWEST_COST_WITHOUT_CAP\n      optimization_goal: REACH\n      targeting: {geo_locations: {countries: [US]}}\n      status: PAUSED\n",
+        // A request's params reached through an alias.
+        "requests:\n  - request: POST /v24.0/act_1234567890/customaudiences\n    params: &p {name: x, subtype: CUSTOMM, customer_file_source: USER_PROVIDED_ONLY}\n  - request: POST /v24.0/act_1234567890/customaudiences\n    params: *p\n",
+    ] {
+        let result = lint_bytes(
+            "a.req.yaml",
+            Path::new("a.req.yaml"),
+            text.as_bytes().to_vec(),
+            &s,
+        );
+        assert!(
+            result
+                .diagnostics
+                .iter()
+                .any(|d| d.rule.starts_with("ad-") || d.rule.starts_with("audience-")),
+            "{:?}",
+            result.diagnostics
+        );
+        let fixable: Vec<_> = result
+            .diagnostics
+            .iter()
+            .filter(|d| d.fix.is_some())
+            .map(|d| &d.message)
+            .collect();
+        assert!(fixable.is_empty(), "{fixable:?}");
+        for mode in [Mode::Safe, Mode::Unsafe] {
+            assert_eq!(
+                fix_text("a.req.yaml", Path::new("a.req.yaml"), text, &s, mode).text,
+                text
+            );
+        }
+    }
+    // Where the value is written for its own key, the fix stays.
+    let text = "requests:\n  - request: POST /v24.0/act_1234567890/customaudiences\n    params: {name: x, subtype: CUSTOMM, customer_file_source: USER_PROVIDED_ONLY}\n";
+    let fixed = fixed_clean("b.req.yaml", text, Mode::Safe, "audience-subtype-invalid");
+    assert_eq!(fixed, text.replace("CUSTOMM", "CUSTOM"));
+}
+
+/// The removals of `--unsafe-fixes` keep the file valid: the last permission of a scope
+/// goes with its scope, a param whose anchor another request reads stays, and a block
+/// scalar's removal ends at its last line (the comment above the next key stays).
+#[test]
+fn unsafe_removals_keep_the_file_valid() {
+    let text = "token:\n  owner: acme\n  permissions:\n    repository:\n      Commit statuses: write\n    user:\n      Followers: read\nrequests:\n  - POST /repos/acme/web/statuses/3f2a9c1\n";
+    let fixed = fixed_clean("a.req.yaml", text, Mode::Unsafe, "token-over-privileged");
+    assert_eq!(
+        fixed,
+        "token:\n  owner: acme\n  permissions:\n    repository:\n      Commit statuses: write\nrequests:\n  - POST /repos/acme/web/statuses/3f2a9c1\n"
+    );
+    // Every scope unused: nothing is left to stand under `permissions:`, so no removal.
+    let text = "token:\n  owner: acme\n  permissions:\n    user:\n      Followers: read\nrequests:\n  - request: GET /orgs/acme/campaigns\n    public: true\n  - GET /user/emails\n";
+    let s = plain_settings();
+    let result = lint_bytes(
+        "b.req.yaml",
+        Path::new("b.req.yaml"),
+        text.as_bytes().to_vec(),
+        &s,
+    );
+    let unused: Vec<_> = result
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule == "token-over-privileged")
+        .collect();
+    assert!(
+        !unused.is_empty() && unused.iter().all(|d| d.fix.is_none()),
+        "{:?}",
+        result.diagnostics
+    );
+
+    let text = "requests:\n  - request: POST /v24.0/act_1234567890/customaudiences\n    params:\n      name: Newsletter subscribers\n      zzzqqq: &desc Shared text\n      subtype: CUSTOM\n      customer_file_source: USER_PROVIDED_ONLY\n  - request: POST /v24.0/act_1234567890/customaudiences\n    params:\n      name: Other\n      subtype: CUSTOM\n      customer_file_source: USER_PROVIDED_ONLY\n      description: *desc\n";
+    let s = plain_settings();
+    let fixed = fix_text(
+        "c.req.yaml",
+        Path::new("c.req.yaml"),
+        text,
+        &s,
+        Mode::Unsafe,
+    );
+    assert_eq!(fixed.text, text, "the anchor an alias reads stays");
+
+    let text = "request: POST /v24.0/act_1234567890/customaudiences\nparams:\n  name: Newsletter subscribers\n  subtype: CUSTOM\n  customer_file_source: USER_PROVIDED_ONLY\n  zzzqqq: |\n    line one\n\n  # a comment about description\n  description: keep me\n";
+    let fixed = fixed_clean("d.req.yaml", text, Mode::Unsafe, "ad-param-unknown");
+    assert_eq!(
+        fixed,
+        "request: POST /v24.0/act_1234567890/customaudiences\nparams:\n  name: Newsletter subscribers\n  subtype: CUSTOM\n  customer_file_source: USER_PROVIDED_ONLY\n\n  # a comment about description\n  description: keep me\n"
+    );
+}
+
+/// Raising the level of a permission of a token named from the config edits the config,
+/// at the config's offsets; the request file stays as it is.
+#[test]
+fn a_named_tokens_level_is_raised_in_the_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository: {Pull requests: read, Issues: read}\n";
+    std::fs::write(dir.path().join(".reqlint.yaml"), config).unwrap();
+    let request = "# a comment at the top that is long enough to cover the config's byte offsets here.....\ntoken: ci-bot\nrequests:\n  - POST /repos/acme/web/issues\n";
+    std::fs::write(dir.path().join("a.req.yaml"), request).unwrap();
+    let (code, out) = reqlint(
+        dir.path(),
+        &["check", "--fix", "--format", "concise", "a.req.yaml"],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.req.yaml")).unwrap(),
+        request
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".reqlint.yaml")).unwrap(),
+        config.replace("Issues: read", "Issues: write")
+    );
+}
+
+/// Two files need one permission of a named token at two levels: the config gets it
+/// once, at the higher level (two lines would write the key twice).
+#[test]
+fn config_edits_of_one_permission_from_two_files_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Pull requests: read  # keep\n";
+    std::fs::write(dir.path().join(".reqlint.yaml"), config).unwrap();
+    std::fs::write(
+        dir.path().join("a.req.yaml"),
+        "token: ci-bot\nrequests:\n  - GET /repos/acme/web/issues\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("b.req.yaml"),
+        "token: ci-bot\nrequests:\n  - POST /repos/acme/web/issues\n",
+    )
+    .unwrap();
+    let (code, out) = reqlint(
+        dir.path(),
+        &[
+            "check",
+            "--fix",
+            "--format",
+            "concise",
+            "a.req.yaml",
+            "b.req.yaml",
+        ],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".reqlint.yaml")).unwrap(),
+        format!("{config}        Issues: write\n")
+    );
+    let (code, out) = reqlint(
+        dir.path(),
+        &["check", "--format", "concise", "a.req.yaml", "b.req.yaml"],
+    );
+    assert_eq!(code, 0, "{out}");
+}
+
+/// A request file that is a symbolic link stays one: the file it points to is rewritten.
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_stays_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+    std::fs::create_dir(dir.path().join("real")).unwrap();
+    std::fs::write(
+        dir.path().join("real/target.yaml"),
+        "request: post /v24.0/act_1234567890/customaudiences\nparams:\n  name: x\n  subtype: CUSTOM\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("real/target.yaml", dir.path().join("link.req.yaml")).unwrap();
+    let (code, out) = reqlint(
+        dir.path(),
+        &["check", "--fix", "--format", "concise", "link.req.yaml"],
+    );
+    assert_eq!(code, 0, "{out}");
+    let link = dir.path().join("link.req.yaml");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("real/target.yaml")).unwrap(),
+        "request: POST /v24.0/act_1234567890/customaudiences\nparams:\n  name: x\n  subtype: CUSTOM\n"
+    );
+    // Nothing left of the temporary file beside the target.
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("real")).unwrap().count(),
+        1
+    );
 }

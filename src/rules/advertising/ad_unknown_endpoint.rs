@@ -47,6 +47,7 @@ impl Rule for AdUnknownEndpoint {
                     crate::diagnostic::Applicability::Unsafe,
                 )
             });
+            let fix = crate::rules::shelf::fix::written_once_fix(file, fix);
             out.push(
                 Diagnostic::new(
                     &META,

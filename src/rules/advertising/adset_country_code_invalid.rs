@@ -72,6 +72,7 @@ impl Rule for AdSetCountryCodeInvalid {
                     }
                     _ => None,
                 };
+                let fixed = crate::rules::shelf::fix::written_once_fix(file, fixed);
                 let help = match suggestion {
                     Some(Fix::Case(c)) => format!("write it in capitals: {c}"),
                     Some(Fix::Alias(c, why)) => format!("use {c}: {why}"),

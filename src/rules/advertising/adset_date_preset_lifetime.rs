@@ -52,12 +52,15 @@ impl Rule for AdSetDatePresetLifetime {
                 ),
             )
             .with_help("write `date_preset: maximum` (statistics of up to the last 37 months)")
-            .with_fix_opt(crate::rules::shelf::fix::rename(
-                file.text,
-                entry.value.span,
-                "lifetime",
-                "maximum",
-                crate::diagnostic::Applicability::Safe,
+            .with_fix_opt(crate::rules::shelf::fix::written_once_fix(
+                file,
+                crate::rules::shelf::fix::rename(
+                    file.text,
+                    entry.value.span,
+                    "lifetime",
+                    "maximum",
+                    crate::diagnostic::Applicability::Safe,
+                ),
             )),
         );
     }

@@ -185,6 +185,10 @@ pub struct Call<'f> {
 pub struct FileCache {
     calls: OnceCell<Vec<Recognition>>,
     issues: OnceCell<Vec<params::Issue>>,
+    /// The spans written once but read at several places of the file's tree (YAML
+    /// aliases), which every rule's fixes stay out of: see
+    /// [`crate::rules::shelf::fix::written_once`].
+    pub aliased: OnceCell<Vec<crate::loading::Span>>,
 }
 
 /// The param findings of every advertising call of the file.
@@ -231,7 +235,8 @@ pub fn report_param_issues(
             issue
                 .fix
                 .as_ref()
-                .and_then(|fix| issue_fix(file.text, line_edits, issue.span, fix)),
+                .and_then(|fix| issue_fix(file.text, line_edits, issue.span, fix))
+                .and_then(|fix| crate::rules::shelf::fix::written_once_fix(file, Some(fix))),
         );
         if let Some(help) = &issue.help {
             d = d.with_help(help.clone());

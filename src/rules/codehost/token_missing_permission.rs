@@ -43,7 +43,7 @@ fn add_permission(
     token: &super::ResolvedToken<'_>,
     row: &Endpoint,
 ) -> Option<crate::diagnostic::Fix> {
-    use crate::diagnostic::{Applicability, Edit, Fix};
+    use crate::diagnostic::{Applicability, Fix};
     let permission = CATALOG.permission(row.permission);
     let level = row.access.to_string();
     let scope = permission.scope.to_string();
@@ -68,6 +68,11 @@ fn add_permission(
         )
         .map(|mut f| {
             f.message = format!("raise `{}` to {level}", g.name);
+            // The edit is of the text the token is written in: the config's for a
+            // named token.
+            for e in &mut f.edits {
+                e.file = other.map(Into::into);
+            }
             f
         });
     }
@@ -85,19 +90,22 @@ fn add_permission(
     let line_end = text[last.level_span.end..]
         .find('\n')
         .map_or(text.len(), |i| last.level_span.end + i);
-    // After the value, before an end-of-line comment and the line break.
+    // Nothing but an end-of-line comment after the value.
     let rest = &text[last.level_span.end..line_end];
     if !rest.trim().is_empty() && !rest.trim_start().starts_with('#') {
         return None;
     }
-    let at = last.level_span.end;
+    // A line of its own after that line, its comment (a suppression among them) staying
+    // where it is.
+    let mut edit = crate::rules::shelf::fix::insert_line_after(
+        text,
+        last.level_span.end,
+        &format!("{indent}{}: {level}", permission.title),
+    );
+    edit.file = other.map(Into::into);
     Some(Fix::safe(
         format!("add `{}: {level}` to the token", permission.title),
-        vec![Edit {
-            span: crate::loading::Span::empty(at),
-            replacement: format!("\n{indent}{}: {level}", permission.title),
-            file: other.map(Into::into),
-        }],
+        vec![edit],
     ))
 }
 

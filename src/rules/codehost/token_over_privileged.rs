@@ -48,12 +48,34 @@ fn judge(
     if uses.unknown || uses.requests == 0 {
         return;
     }
-    for grant in Token::read(node).grants {
-        let (Some(scope), Some(level)) = (Scope::parse(&grant.scope), Access::parse(&grant.level))
-        else {
-            continue;
-        };
-        let Ok(id) = CATALOG.lookup(scope, &grant.name) else {
+    let grants = Token::read(node).grants;
+    let permission = |g: &crate::model::token::Grant| {
+        let scope = Scope::parse(&g.scope)?;
+        let level = Access::parse(&g.level)?;
+        Some((scope, level, CATALOG.lookup(scope, &g.name).ok()?))
+    };
+    // The lines where this rule is silenced: their grants stay.
+    let silenced: Vec<usize> = crate::model::suppressions::parse(text)
+        .into_iter()
+        .filter(|s| s.rules.iter().any(|(name, _)| name == META.name))
+        .map(|s| s.line)
+        .collect();
+    let index = (!silenced.is_empty()).then(|| crate::loading::LineIndex::new(text));
+    let silenced_at = |at: usize| {
+        index
+            .as_ref()
+            .is_some_and(|index| silenced.contains(&index.line_of(at)))
+    };
+    // The grants no request uses, whose lines the fixes remove.
+    let unused: Vec<bool> = grants
+        .iter()
+        .map(|g| {
+            permission(g).is_some_and(|(_, _, id)| !uses.needs.contains_key(&id))
+                && !silenced_at(g.name_span.start)
+        })
+        .collect();
+    for (i, grant) in grants.iter().enumerate() {
+        let Some((scope, level, id)) = permission(grant) else {
             continue;
         };
         match uses.needs.get(&id) {
@@ -70,18 +92,14 @@ fn judge(
                 )
                 .with_help("remove this line")
                 .with_fix_opt(
-                    crate::rules::shelf::fix::remove_lines(
-                        text,
-                        grant.name_span.start,
-                        grant.level_span.end,
-                    )
-                    .filter(|_| line_edits)
-                    .map(|edit| {
-                        crate::diagnostic::Fix::unsafe_(
-                            format!("remove `{}` from the token", grant.name),
-                            vec![edit],
-                        )
-                    }),
+                    removal(text, node, &grants, &unused, i)
+                        .filter(|_| line_edits)
+                        .map(|edit| {
+                            crate::diagnostic::Fix::unsafe_(
+                                format!("remove `{}` from the token", grant.name),
+                                vec![edit],
+                            )
+                        }),
                 ),
             ),
             Some(&needed) if level > needed => out.push(
@@ -106,6 +124,60 @@ fn judge(
             Some(_) => {}
         }
     }
+}
+
+/// The lines that go with the unused grant `i` of the token `node` (`unused`: which of
+/// its `grants` no request uses): its own, or, where every grant of its scope goes, the
+/// scope's with them (a scope left without any, `user:` with nothing under it, is no
+/// mapping of permissions; each of these grants' fixes removes the same lines). None
+/// where no other scope would stay (`permissions:` would be left empty).
+fn removal(
+    text: &str,
+    node: &Node,
+    grants: &[crate::model::token::Grant],
+    unused: &[bool],
+    i: usize,
+) -> Option<crate::diagnostic::Edit> {
+    let grant = &grants[i];
+    let scopes = node.get_value("permissions")?.as_map()?;
+    let scope = scopes.iter().find(|s| s.key_span == grant.scope_span)?;
+    let of = |key_span: Span| {
+        grants
+            .iter()
+            .zip(unused)
+            .filter(move |(g, _)| g.scope_span == key_span)
+    };
+    let stays = |key_span: Span| {
+        let mut grants = of(key_span).peekable();
+        grants.peek().is_none() || grants.any(|(_, &unused)| !unused)
+    };
+    if stays(scope.key_span) {
+        return crate::rules::shelf::fix::remove_lines(
+            text,
+            grant.name_span.start,
+            grant.level_span.end,
+        );
+    }
+    if !scopes
+        .iter()
+        .any(|s| s.key_span != scope.key_span && stays(s.key_span))
+    {
+        return None;
+    }
+    // To the end of its last grant, or of its flow mapping (`user: {Followers: read}`).
+    let last = of(scope.key_span)
+        .map(|(g, _)| g.level_span.end)
+        .max()
+        .unwrap_or(grant.level_span.end);
+    let flow = text
+        .get(scope.value.span.range())
+        .is_some_and(|t| t.starts_with('{'));
+    let end = if flow {
+        scope.value.span.end.max(last)
+    } else {
+        last
+    };
+    crate::rules::shelf::fix::remove_lines(text, scope.key_span.start, end)
 }
 
 impl Rule for TokenOverPrivileged {

@@ -37,12 +37,15 @@ impl Rule for MalformedRequestLine {
                 if let Some(fixed) = &e.fix
                     && let Some(written) = file.text.get(e.span.range())
                 {
-                    d = d.with_fix_opt(crate::rules::shelf::fix::rename(
-                        file.text,
-                        e.span,
-                        written.trim().trim_matches(['"', '\'']),
-                        fixed,
-                        crate::diagnostic::Applicability::Safe,
+                    d = d.with_fix_opt(crate::rules::shelf::fix::written_once_fix(
+                        file,
+                        crate::rules::shelf::fix::rename(
+                            file.text,
+                            e.span,
+                            written.trim().trim_matches(['"', '\'']),
+                            fixed,
+                            crate::diagnostic::Applicability::Safe,
+                        ),
                     ));
                 }
                 out.push(d);

@@ -26,8 +26,10 @@ static META: RuleMeta = RuleMeta {
 };
 
 /// The list under `requests:`: a YAML block list at the start of its lines takes the key
-/// on the line above (YAML lets a list stand at its key's indentation), a flow list takes
-/// it before it, a JSON list goes into an object.
+/// on the line above (YAML lets a list stand at its key's indentation, and the line takes
+/// the file's line ending), a flow list at the start of its line takes it before it, its
+/// other lines indented under the key (a flow collection inside a block mapping is more
+/// indented than its key), a JSON list goes into an object.
 fn wrap(file: &FileContext<'_>, list: Span) -> Option<Fix> {
     let text = file.text;
     let insert = |at: usize, what: &str| Edit {
@@ -35,14 +37,44 @@ fn wrap(file: &FileContext<'_>, list: Span) -> Option<Fix> {
         replacement: what.to_string(),
         file: None,
     };
+    let at_line_start = list.start == 0 || text[..list.start].ends_with('\n');
     let edits = if Format::from_path(file.path) == Format::Json {
         vec![insert(list.start, "{\"requests\": "), insert(list.end, "}")]
-    } else if text[list.start..].starts_with('[') {
-        vec![insert(list.start, "requests: ")]
-    } else if list.start == 0 || text[..list.start].ends_with('\n') {
-        vec![insert(list.start, "requests:\n")]
-    } else {
+    } else if !at_line_start {
         return None;
+    } else if text[list.start..].starts_with('[') {
+        let mut edits = vec![insert(list.start, "requests: ")];
+        let body = text.get(list.range())?;
+        edits.extend(
+            body.match_indices('\n')
+                .map(|(i, _)| list.start + i + 1)
+                .filter(|&at| at < list.end && !text[at..].starts_with(['\n', '\r']))
+                .map(|at| insert(at, "  ")),
+        );
+        // The list as it would read under the key: a flow list over several lines is
+        // offered only where that still reads without a problem.
+        if edits.len() > 1 {
+            let local: Vec<Edit> = edits
+                .iter()
+                .map(|e| Edit {
+                    span: Span::empty(e.span.start - list.start),
+                    ..e.clone()
+                })
+                .collect();
+            let wrapped = crate::fix::apply(body, &local.iter().collect::<Vec<_>>());
+            let (docs, problems) = crate::loading::parse_text(
+                &wrapped,
+                Format::Yaml,
+                &crate::loading::Limits::DEFAULT,
+            );
+            if !problems.is_empty() || docs.len() != 1 {
+                return None;
+            }
+        }
+        edits
+    } else {
+        let eol = crate::rules::shelf::fix::line_break(text, list.start);
+        vec![insert(list.start, &format!("requests:{eol}"))]
     };
     Some(Fix::safe("put the list under `requests:`", edits))
 }

@@ -25,7 +25,13 @@ static META: RuleMeta = RuleMeta {
     good: example!("unknown-request-key/good.req.yaml"),
 };
 
-fn check_keys(file: &str, node: &Node, known: &[&str], place: &str, out: &mut Vec<Diagnostic>) {
+fn check_keys(
+    cx: &FileContext<'_>,
+    node: &Node,
+    known: &[&str],
+    place: &str,
+    out: &mut Vec<Diagnostic>,
+) {
     let Some(entries) = node.as_map() else { return };
     for e in entries {
         if known.contains(&e.key.as_str()) || e.key.starts_with(EXTENSION_PREFIX) {
@@ -51,13 +57,15 @@ fn check_keys(file: &str, node: &Node, known: &[&str], place: &str, out: &mut Ve
             .filter(|s| !taken(s))
             .and_then(|s| {
                 crate::rules::shelf::fix::rename(
-                    file,
+                    cx.text,
                     e.key_span,
                     &e.key,
                     s,
                     crate::diagnostic::Applicability::Safe,
                 )
             });
+        // Not a key an alias reads (the anchored mapping of other requests).
+        let fix = crate::rules::shelf::fix::written_once_fix(cx, fix);
         out.push(
             Diagnostic::new(
                 &META,
@@ -78,27 +86,19 @@ impl Rule for UnknownRequestKey {
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         for doc in &file.model.documents {
             match doc.kind {
-                DocumentKind::Single => {
-                    check_keys(file.text, doc.root, REQUEST_KEYS, "a request", out)
-                }
+                DocumentKind::Single => check_keys(file, doc.root, REQUEST_KEYS, "a request", out),
                 DocumentKind::Multi => {
-                    check_keys(
-                        file.text,
-                        doc.root,
-                        FILE_KEYS,
-                        "a file of several requests",
-                        out,
-                    );
+                    check_keys(file, doc.root, FILE_KEYS, "a file of several requests", out);
                     if let Some(items) = doc.root.get_value("requests").and_then(Node::as_seq) {
                         for item in items.iter().filter(|i| matches!(i.value, Value::Map(_))) {
-                            check_keys(file.text, item, REQUEST_KEYS, "a request", out);
+                            check_keys(file, item, REQUEST_KEYS, "a request", out);
                         }
                     }
                 }
                 DocumentKind::BareList { .. } => {
                     for item in doc.root.as_seq().unwrap_or_default() {
                         if matches!(item.value, Value::Map(_)) {
-                            check_keys(file.text, item, REQUEST_KEYS, "a request", out);
+                            check_keys(file, item, REQUEST_KEYS, "a request", out);
                         }
                     }
                 }

@@ -3,7 +3,8 @@
 //! indentation around it stay), or removes whole lines.
 
 use crate::diagnostic::{Applicability, Edit, Fix};
-use crate::loading::Span;
+use crate::loading::{Format, Span, Value};
+use crate::rules::FileContext;
 
 /// An edit that replaces `old` with `new` inside the text `span` covers (a key or a
 /// scalar as written, quoted or inside a JSON-encoded string), when `old` stands there
@@ -49,8 +50,11 @@ pub fn takes_line_edits(path: &str) -> bool {
 
 /// An edit that removes the lines from the one `start` is on to the one `end` is on,
 /// when nothing but white space stands on them before `start` and after `end` (an entry
-/// of a block mapping); a comment after it goes with it.
+/// of a block mapping); a comment after it goes with it. White space at the end of the
+/// range does not count: a block scalar's span runs over the blank lines after it, up to
+/// the next key's line, whose comment above that key stays.
 pub fn remove_lines(file: &str, start: usize, end: usize) -> Option<Edit> {
+    let end = start + file.get(start..end)?.trim_end().len();
     let line_start = file[..start].rfind('\n').map_or(0, |i| i + 1);
     if !file[line_start..start].trim().is_empty() {
         return None;
@@ -67,9 +71,121 @@ pub fn remove_lines(file: &str, start: usize, end: usize) -> Option<Edit> {
     })
 }
 
+/// The line break of the line `at` is on (`\r\n` or `\n`), else the file's first, else
+/// `\n`: a line a fix adds takes the file's own line ending.
+pub fn line_break(text: &str, at: usize) -> &'static str {
+    let at = at.min(text.len());
+    let crlf = |i: usize| i > 0 && text.as_bytes()[i - 1] == b'\r';
+    match text[at..]
+        .find('\n')
+        .map(|i| at + i)
+        .or_else(|| text.find('\n'))
+    {
+        Some(i) if crlf(i) => "\r\n",
+        _ => "\n",
+    }
+}
+
+/// An edit that adds `line` as a whole line of its own after the line `at` is on (after
+/// its end-of-line comment and line break, with the file's line ending), or at the end of
+/// a file whose last line has no line break.
+pub fn insert_line_after(text: &str, at: usize, line: &str) -> Edit {
+    let at = at.min(text.len());
+    let eol = line_break(text, at);
+    let (at, replacement) = match text[at..].find('\n') {
+        Some(i) => (at + i + 1, format!("{line}{eol}")),
+        None => (text.len(), format!("{eol}{line}")),
+    };
+    Edit {
+        span: Span::empty(at),
+        replacement,
+        file: None,
+    }
+}
+
+/// Whether an edit of `span` in the file changes only what is read where it is written:
+/// not where a YAML alias reads the same text (`billing_event: *n` with `&n IMPRESSION`
+/// elsewhere: the node the alias gives keeps the anchored text's span, so an edit there
+/// would change every value the anchor stands for), nor a removal of an anchored value an
+/// alias reads later (the alias would then name no anchor). An insertion (an empty span)
+/// counts when it falls inside such text.
+pub fn written_once(file: &FileContext<'_>, span: Span) -> bool {
+    let aliased = file.advertising.aliased.get_or_init(|| aliased_spans(file));
+    !aliased.iter().any(|r| {
+        if span.is_empty() {
+            r.start < span.start && span.start < r.end
+        } else {
+            r.start < span.end && span.start < r.end
+        }
+    })
+}
+
+/// `fix` where each of its edits of the file itself is [`written_once`].
+pub fn written_once_fix(file: &FileContext<'_>, fix: Option<Fix>) -> Option<Fix> {
+    fix.filter(|f| {
+        f.edits
+            .iter()
+            .all(|e| e.file.is_some() || written_once(file, e.span))
+    })
+}
+
+/// The spans of keys and values that stand at more than one place of the file's trees:
+/// a YAML alias copies the anchored node with its spans (only YAML has aliases, and only
+/// a text with a `*` holds one).
+fn aliased_spans(file: &FileContext<'_>) -> Vec<Span> {
+    if Format::from_path(file.path) != Format::Yaml || !file.text.contains('*') {
+        return Vec::new();
+    }
+    let mut seen: std::collections::HashMap<(Span, u8), u32> = std::collections::HashMap::new();
+    for doc in &file.model.documents {
+        doc.root.walk(|n| {
+            let kind = match &n.value {
+                Value::Null => 0,
+                Value::Bool(_) => 1,
+                Value::Number(_) => 2,
+                Value::String(_) => 3,
+                Value::EncodedJson { .. } => 4,
+                Value::Seq(_) => 5,
+                Value::Map(entries) => {
+                    for e in entries {
+                        if !e.key_span.is_empty() {
+                            *seen.entry((e.key_span, 7)).or_default() += 1;
+                        }
+                    }
+                    6
+                }
+            };
+            if !n.span.is_empty() {
+                *seen.entry((n.span, kind)).or_default() += 1;
+            }
+        });
+    }
+    let mut spans: Vec<Span> = seen
+        .into_iter()
+        .filter(|&(_, count)| count > 1)
+        .map(|((span, _), _)| span)
+        .collect();
+    spans.sort_unstable();
+    spans.dedup();
+    spans
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn added_lines_follow_their_line_with_its_ending() {
+        let text = "a: 1  # note\r\nb: 2\r\n";
+        let e = insert_line_after(text, 4, "c: 3");
+        assert_eq!(e.span, Span::empty(14));
+        assert_eq!(e.replacement, "c: 3\r\n");
+        let text = "a: 1\nb: 2";
+        let e = insert_line_after(text, 9, "c: 3");
+        assert_eq!((e.span, e.replacement.as_str()), (Span::empty(9), "\nc: 3"));
+        assert_eq!(line_break("x", 0), "\n");
+        assert_eq!(line_break("a\r\nb", 3), "\r\n");
+    }
 
     #[test]
     fn replacements_keep_quotes_and_escapes() {
@@ -88,6 +204,13 @@ mod tests {
         let s = file.find("nmae").unwrap();
         let e = remove_lines(file, s, s + 7).unwrap();
         assert_eq!(&file[e.span.range()], "  nmae: x  # note\n");
+        // A block scalar's span runs up to the next key's line: the comment above that
+        // key stays.
+        let file = "params:\n  a: |\n    line\n\n  # about b\n  b: 1\n";
+        let s = file.find("a:").unwrap();
+        let end = file.find("  # about").unwrap();
+        let e = remove_lines(file, s, end).unwrap();
+        assert_eq!(&file[e.span.range()], "  a: |\n    line\n");
         let flow = "params: {nmae: x, name: y}\n";
         let s = flow.find("nmae").unwrap();
         assert!(remove_lines(flow, s, s + 7).is_none());
