@@ -365,17 +365,18 @@ fn list_rules() -> Result<ExitCode, String> {
         .max()
         .unwrap_or(0);
     let mut text = format!(
-        "{:width$}  {:12}  {:8}  SUMMARY\n",
-        "RULE", "GROUP", "SEVERITY"
+        "{:width$}  {:12}  {:8}  {:12}  SUMMARY\n",
+        "RULE", "GROUP", "SEVERITY", "FIX"
     );
     for rule in REGISTRY {
         let m = rule.meta();
         let _ = writeln!(
             text,
-            "{:width$}  {:12}  {:8}  {}",
+            "{:width$}  {:12}  {:8}  {:12}  {}",
             m.name,
             m.group.as_str(),
             m.severity.as_str(),
+            m.fix_kinds(),
             m.summary
         );
     }
@@ -414,6 +415,7 @@ pub fn explain_text(m: &rules::RuleMeta) -> String {
          What it checks\n{what}\n\n\
          Why\n{why}\n\n\
          Source\n{source}\n\n\
+         Fix\n{fix}\n\n\
          Inspects\n    {inspects}\n\n\
          Example that is reported ({bad_path})\n{bad}\n\n\
          Example that passes ({good_path})\n{good}\n",
@@ -424,6 +426,16 @@ pub fn explain_text(m: &rules::RuleMeta) -> String {
         what = indent(&fill(m.what)),
         why = indent(&fill(m.why)),
         source = indent(m.source),
+        fix = indent(&m.fix_lines().map_or_else(
+            || "none: what it reports is for the author to decide".to_string(),
+            |lines| {
+                lines
+                    .iter()
+                    .map(|l| fill(&l.replace('`', "")))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
+        )),
         inspects = m.inspects.describe(),
         bad_path = m.bad.path,
         bad = indent(m.bad.text.trim_end()),

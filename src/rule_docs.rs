@@ -18,9 +18,10 @@ pub fn rule_page(m: &RuleMeta, bad_output: &str) -> String {
         "# {name}\n\n\
          <!-- Generated from the rule's metadata (src/rules/); edit it there and run `UPDATE_DOCS=1 cargo test --test docs`. -->\n\n\
          {summary}.\n\n\
-         | | |\n|---|---|\n| Group | {group} |\n| Default severity | {severity} |\n| Inspects | {inspects} |\n\n\
+         | | |\n|---|---|\n| Group | {group} |\n| Default severity | {severity} |\n| Fix | {fix_kinds} |\n| Inspects | {inspects} |\n\n\
          ## What it checks\n\n{what}\n\n\
          ## Why\n\n{why}\n\n\
+         ## Fix\n\n{fix}\n\n\
          ## Example\n\n\
          Reported (`{bad_path}`):\n\n```{bad_lang}\n{bad}\n```\n\n",
         name = m.name,
@@ -28,6 +29,20 @@ pub fn rule_page(m: &RuleMeta, bad_output: &str) -> String {
         group = m.group.as_str(),
         severity = m.severity,
         inspects = m.inspects.describe(),
+        fix_kinds = match m.fix_kinds().as_str() {
+            "" => "none".to_string(),
+            kinds => kinds.to_string(),
+        },
+        fix = m.fix_lines().map_or_else(
+            || "None: what it reports is for the author to decide.".to_string(),
+            |lines| {
+                let list: Vec<String> = lines.iter().map(|l| format!("- {l}")).collect();
+                format!(
+                    "{}\n\nSee [fixes](../usage.md#fixes) for how fixes are applied.",
+                    list.join("\n")
+                )
+            }
+        ),
         what = m.what.split_whitespace().collect::<Vec<_>>().join(" "),
         why = m.why.split_whitespace().collect::<Vec<_>>().join(" "),
         bad_path = m.bad.path,
@@ -66,17 +81,41 @@ pub fn index_page() -> String {
          <!-- Generated from the rules' metadata (src/rules/); run `UPDATE_DOCS=1 cargo test --test docs`. -->\n\n\
          Every rule reqlint has, in the order `reqlint rules` lists them. `reqlint explain RULE` \
          prints a rule's page in the terminal.\n\n\
-         | Rule | Group | Severity | Summary |\n|---|---|---|---|\n",
+         `Fix`: `safe` where `--fix` fixes some of its findings, `unsafe` where \
+         `--unsafe-fixes` does ([fixes](../usage.md#fixes)).\n\n\
+         | Rule | Group | Severity | Fix | Summary |\n|---|---|---|---|---|\n",
     );
     for rule in REGISTRY {
         let m = rule.meta();
         page.push_str(&format!(
-            "| [{name}]({name}.md) | {group} | {severity} | {summary} |\n",
+            "| [{name}]({name}.md) | {group} | {severity} | {fix} | {summary} |\n",
             name = m.name,
             group = m.group.as_str(),
             severity = m.severity,
+            fix = m.fix_kinds(),
             summary = m.summary.replace('|', "\\|"),
         ));
+    }
+    page.push_str(
+        "\n## Fixes\n\n\
+         What `--fix` (safe fixes) and `--unsafe-fixes` (unsafe ones too) do, rule by rule. \
+         A finding carries a fix only where there is one right answer; \
+         [fixes](../usage.md#fixes) says how they are applied.\n\n\
+         | Rule | Fix | What it does |\n|---|---|---|\n",
+    );
+    for rule in REGISTRY {
+        let m = rule.meta();
+        for f in m.fixes {
+            page.push_str(&format!(
+                "| [{name}]({name}.md) | {kind} | {what} |\n",
+                name = m.name,
+                kind = match f.applicability {
+                    crate::diagnostic::Applicability::Safe => "safe",
+                    crate::diagnostic::Applicability::Unsafe => "unsafe",
+                },
+                what = f.what.replace('|', "\\|"),
+            ));
+        }
     }
     page
 }

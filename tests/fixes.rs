@@ -54,6 +54,48 @@ fn rel(path: &Path) -> String {
         .into_owned()
 }
 
+/// The rules' metadata says which fixes their findings carry (`reqlint explain`, the
+/// docs, the `FIX` column of `reqlint rules`): every fix a fixture's finding carries is
+/// declared by its rule, at its applicability, and every declared fix is shown by a
+/// fixture.
+#[test]
+fn every_fix_is_declared_by_its_rule_and_shown_by_a_fixture() {
+    use reqlint::diagnostic::Applicability;
+    let s = settings();
+    let mut shown = std::collections::BTreeSet::new();
+    for path in fixture_files() {
+        let name = rel(&path);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let result = lint_bytes(&name, Path::new(&name), text.into_bytes(), &s);
+        for d in &result.diagnostics {
+            let Some(fix) = &d.fix else { continue };
+            let meta = reqlint::rules::find(d.rule).unwrap().meta();
+            assert!(
+                meta.fixes
+                    .iter()
+                    .any(|f| f.applicability == fix.applicability),
+                "{name}: a {:?} fix of {} that its metadata does not declare",
+                fix.applicability,
+                d.rule
+            );
+            shown.insert((d.rule, fix.applicability == Applicability::Safe));
+        }
+    }
+    for rule in reqlint::rules::REGISTRY {
+        let m = rule.meta();
+        for f in m.fixes {
+            assert!(
+                shown.contains(&(m.name, f.applicability == Applicability::Safe)),
+                "{}: no fixture shows its {:?} fix",
+                m.name,
+                f.applicability
+            );
+        }
+    }
+}
+
 #[test]
 fn each_fix_removes_its_finding_and_nothing_else() {
     let s = settings();

@@ -8,7 +8,7 @@ pub mod codehost;
 pub mod core;
 pub mod shelf;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::loading::Problem;
 use crate::model::FileModel;
 use crate::model::config::Config;
@@ -68,10 +68,46 @@ pub struct RuleMeta {
     pub why: &'static str,
     /// The vendor's public reference (page and section) it comes from.
     pub source: &'static str,
+    /// The fixes its findings may carry (none for most rules): `reqlint explain`, the
+    /// docs and `reqlint rules` say them.
+    pub fixes: &'static [FixMeta],
     /// What the engine calls the rule with.
     pub inspects: Inspects,
     pub bad: Example,
     pub good: Example,
+}
+
+impl RuleMeta {
+    /// `safe`, `unsafe`, `safe, unsafe` or `` (no fix): the column of `reqlint rules`.
+    pub fn fix_kinds(&self) -> String {
+        let mut kinds: Vec<&str> = Vec::new();
+        for f in self.fixes {
+            let kind = match f.applicability {
+                Applicability::Safe => "safe",
+                Applicability::Unsafe => "unsafe",
+            };
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
+            }
+        }
+        kinds.join(", ")
+    }
+
+    /// One line a fix: `--fix: WHAT` or `--unsafe-fixes: WHAT`; `None` without fixes.
+    pub fn fix_lines(&self) -> Option<Vec<String>> {
+        if self.fixes.is_empty() {
+            return None;
+        }
+        Some(
+            self.fixes
+                .iter()
+                .map(|f| match f.applicability {
+                    Applicability::Safe => format!("`--fix` (safe): {}", f.what),
+                    Applicability::Unsafe => format!("`--unsafe-fixes` (unsafe): {}", f.what),
+                })
+                .collect(),
+        )
+    }
 }
 
 impl crate::diagnostic::Reporter for RuleMeta {
@@ -82,6 +118,15 @@ impl crate::diagnostic::Reporter for RuleMeta {
     fn default_severity(&self) -> Severity {
         self.severity
     }
+}
+
+/// A fix a rule's findings may carry, where there is one right answer: what it does,
+/// and whether `--fix` applies it (safe: the request means what it meant) or only
+/// `--unsafe-fixes` (unsafe: the request then does something else).
+#[derive(Debug)]
+pub struct FixMeta {
+    pub applicability: Applicability,
+    pub what: &'static str,
 }
 
 /// What a rule inspects. The engine walks a file's requests once and calls each rule

@@ -29,6 +29,7 @@ static META: RuleMeta = RuleMeta {
           100, \"Tried accessing nonexisting field\"), or the caller works without the \
           data it meant to ask for.",
     source: "Meta's Graph API reference, \"Using the Graph API\" (field expansion), and the fields of each node in Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), as Meta's Business SDK codegen specs list them",
+    fixes: &[],
     inspects: Inspects::File,
     bad: example!("ad-field-unknown/bad.req.yaml"),
     good: example!("ad-field-unknown/good.req.yaml"),

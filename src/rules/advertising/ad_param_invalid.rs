@@ -1,6 +1,6 @@
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
 use super::params::{DEFAULT_RULE, IssueKind};
 
@@ -24,6 +24,10 @@ static META: RuleMeta = RuleMeta {
            (retention_days, subtype, ...) are reported by that rule instead.",
     why: "The API refuses the whole call with error 100 (invalid parameter).",
     source: "Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), the parameters of each endpoint, as Meta's Business SDK codegen specs list them; Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\" (read, create, update); Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\" (read, create, copy)",
+    fixes: &[FixMeta {
+        applicability: Applicability::Safe,
+        what: "an enum value with one close candidate is replaced (`IMPRESSION` → `IMPRESSIONS`), also inside a JSON-encoded string or a comma-separated list",
+    }],
     inspects: Inspects::File,
     bad: example!("ad-param-invalid/bad.req.yaml"),
     good: example!("ad-param-invalid/good.req.yaml"),

@@ -21,6 +21,7 @@ static META: RuleMeta = RuleMeta {
     why: "The API refuses the whole call with error 100 (invalid parameter) and says \
           which param it requires.",
     source: "Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), the parameter table of each endpoint (\"Required\"), as Meta's Business SDK codegen specs list them",
+    fixes: &[],
     inspects: Inspects::File,
     bad: example!("ad-param-missing/bad.req.yaml"),
     good: example!("ad-param-missing/good.req.yaml"),

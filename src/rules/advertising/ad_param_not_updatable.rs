@@ -1,6 +1,6 @@
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
 use super::params::IssueKind;
 
@@ -18,6 +18,10 @@ static META: RuleMeta = RuleMeta {
            campaign's buying_type): it cannot be changed after creation.",
     why: "The update does not change it; the author expects a change that never happens.",
     source: "Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), each node's update endpoint against the edge that creates it, as Meta's Business SDK codegen specs list them; Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Update an audience against Create an audience",
+    fixes: &[FixMeta {
+        applicability: Applicability::Unsafe,
+        what: "the param an update does not take is removed (its lines of a YAML block mapping)",
+    }],
     inspects: Inspects::File,
     bad: example!("ad-param-not-updatable/bad.req.yaml"),
     good: example!("ad-param-not-updatable/good.req.yaml"),

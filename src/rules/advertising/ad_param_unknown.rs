@@ -1,6 +1,6 @@
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
 use super::params::IssueKind;
 
@@ -22,6 +22,16 @@ static META: RuleMeta = RuleMeta {
     why: "A misspelt param is silently ignored, or refused: the object is created without \
           what the author meant to set.",
     source: "Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), the parameters of each endpoint, as Meta's Business SDK codegen specs list them; Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/) and for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\"",
+    fixes: &[
+        FixMeta {
+            applicability: Applicability::Safe,
+            what: "a misspelt param with one close candidate is renamed (`retention_day` → `retention_days`)",
+        },
+        FixMeta {
+            applicability: Applicability::Unsafe,
+            what: "an unknown param with no close candidate is removed (its lines of a YAML block mapping)",
+        },
+    ],
     inspects: Inspects::File,
     bad: example!("ad-param-unknown/bad.req.yaml"),
     good: example!("ad-param-unknown/good.req.yaml"),

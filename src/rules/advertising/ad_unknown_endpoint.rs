@@ -1,6 +1,6 @@
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
 pub struct AdUnknownEndpoint;
 
@@ -23,6 +23,10 @@ static META: RuleMeta = RuleMeta {
           error, or `Unsupported post request`), and reqlint cannot check what it does \
           not recognize.",
     source: "Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), the \"Edges\" and \"Endpoints\" of each node, as Meta's Business SDK codegen specs list them",
+    fixes: &[FixMeta {
+        applicability: Applicability::Unsafe,
+        what: "a misspelt edge with one close candidate is renamed (`ad_sets` → `adsets`): the call then goes somewhere it did not",
+    }],
     inspects: Inspects::File,
     bad: example!("ad-unknown-endpoint/bad.req.yaml"),
     good: example!("ad-unknown-endpoint/good.req.yaml"),

@@ -21,6 +21,7 @@ static META: RuleMeta = RuleMeta {
     why: "A call to a deprecated version fails with error 2635 (or is upgraded to a \
           version whose behaviour the request was not written for).",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Versioning\"; Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Versioning\", and \"Errors\" (2635)",
+    fixes: &[],
     inspects: Inspects::File,
     bad: example!("ad-version-deprecated/bad.req.yaml"),
     good: example!("ad-version-deprecated/good.req.yaml"),

@@ -20,6 +20,7 @@ static META: RuleMeta = RuleMeta {
     why: "So that a finding about a newer version is read for what it is: judged by the \
           newest catalog reqlint has, not by the version called.",
     source: "Meta's Marketing API versioning page (https://developers.facebook.com/docs/marketing-api/versions/); the catalog's version is in catalog/advertising/vendor/specs/version.txt",
+    fixes: &[],
     inspects: Inspects::File,
     bad: example!("ad-version-newer-than-catalog/bad.req.yaml"),
     good: example!("ad-version-newer-than-catalog/good.req.yaml"),

@@ -26,6 +26,7 @@ static META: RuleMeta = RuleMeta {
           are at least two. The API refuses other rotations with error 100.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Limits\" (time based ad rotation) and \"Endpoints\": Create an ad set \
              (time_based_ad_rotation_id_blocks, time_based_ad_rotation_intervals)",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
     bad: example!("adset-ad-rotation-invalid/bad.req.yaml"),
     good: example!("adset-ad-rotation-invalid/good.req.yaml"),

@@ -25,6 +25,7 @@ static META: RuleMeta = RuleMeta {
     why: "Archived and deleted ad sets are frozen: the API refuses the update with error \
           100, and an archived ad set can only be renamed or deleted.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"States and transitions\" and \"Endpoints\": Update an ad set",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AdSetUpdate]),
     bad: example!("adset-archived-edit/bad.req.yaml"),
     good: example!("adset-archived-edit/good.req.yaml"),

@@ -26,6 +26,7 @@ static META: RuleMeta = RuleMeta {
           more unused days: the ad set may not reach the people it was meant for.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), overview, CustomAudienceStatus (delivery_status \
              codes) and operation_status codes; Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Targeting rules\"",
+    fixes: &[],
     inspects: Inspects::Operations(&[
         Endpoint::AdSetCreate,
         Endpoint::AdSetUpdate,

@@ -25,6 +25,7 @@ static META: RuleMeta = RuleMeta {
           bid without it, and the API refuses the create with error 100.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Resources and their fields\" (bid_amount: bid cap or target cost) and \
              \"Endpoints\": Create an ad set (bid_amount, bid_strategy)",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
     bad: example!("adset-bid-amount-missing/bad.req.yaml"),
     good: example!("adset-bid-amount-missing/good.req.yaml"),

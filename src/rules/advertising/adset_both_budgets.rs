@@ -21,6 +21,7 @@ static META: RuleMeta = RuleMeta {
           the API keeps, or whether it refuses the request, the reference does not say.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview (a daily or lifetime budget) and \
              \"Endpoints\": Create an ad set (daily_budget, lifetime_budget)",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
     bad: example!("adset-both-budgets/bad.req.yaml"),
     good: example!("adset-both-budgets/good.req.yaml"),

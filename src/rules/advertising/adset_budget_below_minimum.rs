@@ -39,6 +39,7 @@ static META: RuleMeta = RuleMeta {
           it: the API refuses a smaller daily budget with error 100.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Limits\" (minimum daily budget, doubled countries), \"Endpoints\": \
              Update an ad set, and \"Versioning\"",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
     bad: example!("adset-budget-below-minimum/bad.req.yaml"),
     good: example!("adset-budget-below-minimum/good.req.yaml"),

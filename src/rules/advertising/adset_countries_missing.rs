@@ -23,6 +23,7 @@ static META: RuleMeta = RuleMeta {
           requires it; the API answers error 100 (invalid parameter) without it.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (targeting: countries is required \
              inside geo_locations)",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
     bad: example!("adset-countries-missing/bad.req.yaml"),
     good: example!("adset-countries-missing/good.req.yaml"),

@@ -1,6 +1,6 @@
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
 use super::adset_geo::{Fix, country, item_text, suggest};
 use super::{Call, Endpoint};
@@ -23,6 +23,10 @@ static META: RuleMeta = RuleMeta {
           abbreviations that are not ISO codes.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (targeting: geo_locations \
              {countries: list<string>}) and Update an ad set",
+    fixes: &[FixMeta {
+        applicability: Applicability::Safe,
+        what: "a country code in lower case is written in capitals, an alias becomes the code it stands for (`UK` → `GB`), a country written by name its code (`Germany` → `DE`), also inside a JSON-encoded targeting",
+    }],
     inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
     bad: example!("adset-country-code-invalid/bad.req.yaml"),
     good: example!("adset-country-code-invalid/good.req.yaml"),

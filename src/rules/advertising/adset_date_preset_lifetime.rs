@@ -1,6 +1,6 @@
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
 use super::adset_lookup::{major, version};
 use super::{Call, Endpoint};
@@ -19,6 +19,10 @@ static META: RuleMeta = RuleMeta {
     why: "`lifetime` is deprecated from version 10.0 and replaced by `maximum`; a read \
           that keeps it does not get the statistics window it asks for.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Versioning\" and \"Endpoints\": Read an ad set (date_preset)",
+    fixes: &[FixMeta {
+        applicability: Applicability::Safe,
+        what: "`date_preset: lifetime` becomes `maximum`",
+    }],
     inspects: Inspects::Operations(&[Endpoint::AdSetRead]),
     bad: example!("adset-date-preset-lifetime/bad.req.yaml"),
     good: example!("adset-date-preset-lifetime/good.req.yaml"),

@@ -23,6 +23,7 @@ static META: RuleMeta = RuleMeta {
     why: "A synchronous copy copies at most 3 child ads; a deep copy of up to 51 needs an \
           asynchronous call, and more than 51 cannot be deep-copied at all.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Copy an ad set (deep_copy) and \"Limits\"",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AdSetCopy]),
     bad: example!("adset-deep-copy-too-many/bad.req.yaml"),
     good: example!("adset-deep-copy-too-many/good.req.yaml"),

@@ -27,6 +27,7 @@ static META: RuleMeta = RuleMeta {
           2023-08-16 ads without a beneficiary are not published.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview, \"Payor and beneficiary\" and \
              \"Errors\" (3858081)",
+    fixes: &[],
     inspects: Inspects::File,
     bad: example!("adset-dsa-beneficiary-missing/bad.req.yaml"),
     good: example!("adset-dsa-beneficiary-missing/good.req.yaml"),

@@ -26,6 +26,7 @@ static META: RuleMeta = RuleMeta {
           associated territories: elsewhere they do nothing, which often means the \
           targeting is not the one that was meant.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Payor and beneficiary\"",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
     bad: example!("adset-dsa-not-eu/bad.req.yaml"),
     good: example!("adset-dsa-not-eu/good.req.yaml"),

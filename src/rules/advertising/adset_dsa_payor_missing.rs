@@ -30,6 +30,7 @@ static META: RuleMeta = RuleMeta {
           3858079, and since 2023-08-16 ads without a payor are not published.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview, \"Payor and beneficiary\" and \
              \"Errors\" (3858079)",
+    fixes: &[],
     inspects: Inspects::File,
     bad: example!("adset-dsa-payor-missing/bad.req.yaml"),
     good: example!("adset-dsa-payor-missing/good.req.yaml"),

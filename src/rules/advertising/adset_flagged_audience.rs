@@ -29,6 +29,7 @@ static META: RuleMeta = RuleMeta {
           that uses one (error_subcode 246003, listing the restricted audience ids).",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview and \"Errors\" (flagged assets); Meta's \
              Marketing API reference for custom audiences, operation_status codes (471)",
+    fixes: &[],
     inspects: Inspects::Operations(&[
         Endpoint::AdSetCreate,
         Endpoint::AdSetUpdate,

@@ -26,6 +26,7 @@ static META: RuleMeta = RuleMeta {
           (error_subcode 246004, naming the restricted custom conversion id).",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview, \"Errors\" (flagged assets) and \"States \
              and transitions\"",
+    fixes: &[],
     inspects: Inspects::Operations(&[
         Endpoint::AdSetCreate,
         Endpoint::AdSetUpdate,

@@ -27,6 +27,7 @@ static META: RuleMeta = RuleMeta {
     why: "An outcome-driven campaign takes only the optimization goals its objective \
           offers: the API refuses an ad set with another goal.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Objective mapping\"",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
     bad: example!("adset-goal-not-for-objective/bad.req.yaml"),
     good: example!("adset-goal-not-for-objective/good.req.yaml"),

@@ -24,6 +24,7 @@ static META: RuleMeta = RuleMeta {
     why: "From version 20.0 the Impressions optimization goal is deprecated for the legacy \
           Post Engagement objective and for destination_type ON_POST.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Versioning\" and \"Objective mapping\"",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
     bad: example!("adset-impressions-on-post/bad.req.yaml"),
     good: example!("adset-impressions-on-post/good.req.yaml"),

@@ -22,6 +22,7 @@ static META: RuleMeta = RuleMeta {
           code, hence a warning.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (\"A lifetime budget sample also sends \
              start_time and end_time\")",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
     bad: example!("adset-lifetime-budget-without-end-time/bad.req.yaml"),
     good: example!("adset-lifetime-budget-without-end-time/good.req.yaml"),

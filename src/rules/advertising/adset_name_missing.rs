@@ -18,6 +18,7 @@ static META: RuleMeta = RuleMeta {
     why: "The create call requires a name; without one the API answers error 100 \
           (invalid parameter).",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (name: required)",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
     bad: example!("adset-name-missing/bad.req.yaml"),
     good: example!("adset-name-missing/good.req.yaml"),

@@ -42,6 +42,7 @@ static META: RuleMeta = RuleMeta {
           with error 100.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (promoted_object) and \"Objective \
              mapping\" (page likes sample)",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
     bad: example!("adset-promoted-object-missing/bad.req.yaml"),
     good: example!("adset-promoted-object-missing/good.req.yaml"),

@@ -28,6 +28,7 @@ static META: RuleMeta = RuleMeta {
           data it asked for.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Resources and their fields\" (AdSet fields) and \"Endpoints\": \
              Read an ad set",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AdSetRead]),
     bad: example!("adset-read-unknown-field/bad.req.yaml"),
     good: example!("adset-read-unknown-field/good.req.yaml"),

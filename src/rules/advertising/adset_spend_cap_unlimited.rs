@@ -23,6 +23,7 @@ static META: RuleMeta = RuleMeta {
           set has none. The note says what it does so that either is a choice.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (daily_spend_cap, lifetime_spend_cap) \
              and \"Limits\" (value that removes a spend cap)",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
     bad: example!("adset-spend-cap-unlimited/bad.req.yaml"),
     good: example!("adset-spend-cap-unlimited/good.req.yaml"),

@@ -20,6 +20,7 @@ static META: RuleMeta = RuleMeta {
     why: "The API ignores an invalid range silently: the read returns statistics for a \
           window the caller did not ask for, with no error to tell.",
     source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Read an ad set (time_range)",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AdSetRead]),
     bad: example!("adset-time-range-invalid/bad.req.yaml"),
     good: example!("adset-time-range-invalid/good.req.yaml"),

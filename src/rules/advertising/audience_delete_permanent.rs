@@ -15,6 +15,7 @@ static META: RuleMeta = RuleMeta {
            the audience stop running and cannot be restarted.",
     why: "A delete kept in a request file is easy to run by mistake; nothing undoes it.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Delete an audience",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AudienceDelete]),
     bad: example!("audience-delete-permanent/bad.req.yaml"),
     good: example!("audience-delete-permanent/good.req.yaml"),

@@ -15,6 +15,7 @@ static META: RuleMeta = RuleMeta {
            `lookalike_audience_ids`, naming them.",
     why: "The deletion fails with error 2656 while lookalike audiences built from it exist.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Delete an audience, and \"Errors\" (2656)",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AudienceDelete]),
     bad: example!("audience-delete-with-lookalikes/bad.req.yaml"),
     good: example!("audience-delete-with-lookalikes/good.req.yaml"),

@@ -1,6 +1,6 @@
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
 pub struct AudienceEventSourcesInvalid;
 
@@ -12,6 +12,10 @@ static META: RuleMeta = RuleMeta {
     what: "Checks each item of `event_sources` (create and update): it needs `id`, an int64, and `type`, one of APP, OFFLINE_EVENTS, PAGE and PIXEL.",
     why: "The API refuses the call with error 100 (invalid parameter).",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience and Update an audience (event_sources)",
+    fixes: &[FixMeta {
+        applicability: Applicability::Safe,
+        what: "an event source's `type` with one close candidate is replaced (`PIXL` → `PIXEL`)",
+    }],
     inspects: Inspects::File,
     bad: example!("audience-event-sources-invalid/bad.req.yaml"),
     good: example!("audience-event-sources-invalid/good.req.yaml"),

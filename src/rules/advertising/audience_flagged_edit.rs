@@ -22,6 +22,7 @@ static META: RuleMeta = RuleMeta {
           until it is resolved.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), overview, and \"Endpoints\": Update an \
              audience (flag rules)",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AudienceUpdate]),
     bad: example!("audience-flagged-edit/bad.req.yaml"),
     good: example!("audience-flagged-edit/good.req.yaml"),

@@ -17,6 +17,7 @@ static META: RuleMeta = RuleMeta {
           on any other audience it is not what the author meant.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Resources and their fields\" (lookalike_spec: present only when \
              subtype is LOOKALIKE)",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AudienceCreate]),
     bad: example!("audience-lookalike-spec-without-lookalike/bad.req.yaml"),
     good: example!("audience-lookalike-spec-without-lookalike/good.req.yaml"),

@@ -18,6 +18,7 @@ static META: RuleMeta = RuleMeta {
     why: "The opt-out must be made for every person who opted out through the opt-out \
           URL; a call without people removes no one.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Opt a person out of all audiences",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AudienceOptOut]),
     bad: example!("audience-opt-out-empty/bad.req.yaml"),
     good: example!("audience-opt-out-empty/good.req.yaml"),

@@ -23,6 +23,7 @@ static META: RuleMeta = RuleMeta {
     why: "The origin audience must have a minimum size of 100; the lookalike cannot be \
           built from a smaller one.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience (origin_audience_id) and \"Limits\"",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AudienceCreate]),
     bad: example!("audience-origin-too-small/bad.req.yaml"),
     good: example!("audience-origin-too-small/good.req.yaml"),

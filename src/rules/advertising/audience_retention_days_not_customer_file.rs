@@ -19,6 +19,7 @@ static META: RuleMeta = RuleMeta {
           people by the retention in its rule).",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Resources and their fields\" (retention_days: only for customer \
              file audiences)",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AudienceCreate]),
     bad: example!("audience-retention-days-not-customer-file/bad.req.yaml"),
     good: example!("audience-retention-days-not-customer-file/good.req.yaml"),

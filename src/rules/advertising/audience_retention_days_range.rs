@@ -12,6 +12,7 @@ static META: RuleMeta = RuleMeta {
     what: "Reports a custom audience's `retention_days` that is not an integer from 1 to 180 (the default, when it is left out, is forever).",
     why: "The API refuses the call with error 100 (invalid parameter).",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Resources and their fields\" (retention_days) and \"Limits\"",
+    fixes: &[],
     inspects: Inspects::File,
     bad: example!("audience-retention-days-range/bad.req.yaml"),
     good: example!("audience-retention-days-range/good.req.yaml"),

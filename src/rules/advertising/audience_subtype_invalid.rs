@@ -1,6 +1,6 @@
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
 pub struct AudienceSubtypeInvalid;
 
@@ -12,6 +12,10 @@ static META: RuleMeta = RuleMeta {
     what: "Reports a `subtype` of audience create that is not one of the reference's values, with the closest one, and `COMBINATION`, which only the advertiser tool uses and the API refuses.",
     why: "The API refuses the call with error 100 (invalid parameter).",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience (subtype)",
+    fixes: &[FixMeta {
+        applicability: Applicability::Safe,
+        what: "a subtype with one close candidate is replaced (`WEBSIT` → `WEBSITE`)",
+    }],
     inspects: Inspects::File,
     bad: example!("audience-subtype-invalid/bad.req.yaml"),
     good: example!("audience-subtype-invalid/good.req.yaml"),

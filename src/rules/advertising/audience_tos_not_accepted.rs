@@ -18,6 +18,7 @@ static META: RuleMeta = RuleMeta {
     why: "Business users must accept the custom audience terms of service before using \
           audiences; the create fails with error 2663.",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), overview, \"Authentication\" and \"Errors\" (2663)",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AudienceCreate]),
     bad: example!("audience-tos-not-accepted/bad.req.yaml"),
     good: example!("audience-tos-not-accepted/good.req.yaml"),

@@ -16,6 +16,7 @@ static META: RuleMeta = RuleMeta {
     why: "The API refuses the call with error 100 (invalid parameter).",
     source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience (content_type: mandatory for the \
              TRAVEL claim objective)",
+    fixes: &[],
     inspects: Inspects::Operations(&[Endpoint::AudienceCreate, Endpoint::AudienceUpdate]),
     bad: example!("audience-travel-content-type-missing/bad.req.yaml"),
     good: example!("audience-travel-content-type-missing/good.req.yaml"),

@@ -1,7 +1,7 @@
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
 use crate::model::Method;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
 use super::CodehostRequest;
 
@@ -26,6 +26,10 @@ static META: RuleMeta = RuleMeta {
     why: "The call would be refused (403) when it runs, in CI or in a bot, long after \
           the change was merged.",
     source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" and \"Authentication\"; reqlint's token format (docs/request-files.md)",
+    fixes: &[FixMeta {
+        applicability: Applicability::Safe,
+        what: "the permission is given to the token where it is written (in the request file, or in `.reqlint.yaml` for a named token), at the level needed: its level raised, or a line after the last permission of that scope in a YAML block mapping",
+    }],
     inspects: Inspects::CodehostRequests,
     bad: example!("token-missing-permission/bad.req.yaml"),
     good: example!("token-missing-permission/good.req.yaml"),

@@ -1,11 +1,11 @@
 use std::collections::HashMap;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Span};
 use crate::model::TokenRef;
 use crate::model::token::Token;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta, RunContext, RunFacts};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta, RunContext, RunFacts};
 
 use super::{TokenUses, request_need};
 use crate::catalog::codehost::{Access, CATALOG, Scope};
@@ -28,6 +28,10 @@ static META: RuleMeta = RuleMeta {
     why: "Least privilege: a leaked token can do only what it holds. A permission kept \
           \"just in case\" is the one an attacker uses.",
     source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), overview, and \"Endpoints\"; reqlint's token format (docs/request-files.md) and configuration (docs/configuration.md, `tokens`)",
+    fixes: &[FixMeta {
+        applicability: Applicability::Unsafe,
+        what: "the unused permission is removed (with its scope when it was the scope's last), or lowered to the level the requests need",
+    }],
     inspects: Inspects::File,
     bad: example!("token-over-privileged/bad.req.yaml"),
     good: example!("token-over-privileged/good.req.yaml"),

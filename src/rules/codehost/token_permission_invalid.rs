@@ -25,6 +25,7 @@ static META: RuleMeta = RuleMeta {
           that needs it would be refused with 403 while the file looks right.",
     source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" (the three permission tables) and \"Permissions that \
              exist without an endpoint row\"; reqlint's token format (docs/request-files.md)",
+    fixes: &[],
     inspects: Inspects::File,
     bad: example!("token-permission-invalid/bad.req.yaml"),
     good: example!("token-permission-invalid/good.req.yaml"),

@@ -21,6 +21,7 @@ static META: RuleMeta = RuleMeta {
           selection of its repositories; any other is refused whatever its permissions.",
     source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), overview (a permission defines which resources \
              the token may reach); reqlint's token format (docs/request-files.md): `owner`, `repositories`",
+    fixes: &[],
     inspects: Inspects::CodehostRequests,
     bad: example!("token-resource-out-of-reach/bad.req.yaml"),
     good: example!("token-resource-out-of-reach/good.req.yaml"),

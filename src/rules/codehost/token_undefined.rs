@@ -17,6 +17,7 @@ static META: RuleMeta = RuleMeta {
     why: "Without the token's permissions reqlint cannot tell whether the calls would \
           be allowed; a typo in the name hides every coverage error.",
     source: "reqlint's request file format (docs/request-files.md): a token is a name defined under `tokens:` in the configuration (docs/configuration.md)",
+    fixes: &[],
     inspects: Inspects::File,
     bad: example!("token-undefined/bad.req.yaml"),
     good: example!("token-undefined/good.req.yaml"),

@@ -20,6 +20,7 @@ static META: RuleMeta = RuleMeta {
     why: "Permission coverage cannot be checked for an endpoint reqlint does not know; \
           a wrong method usually means a wrong call (the API answers 404).",
     source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\"",
+    fixes: &[],
     inspects: Inspects::CodehostRequests,
     bad: example!("unknown-endpoint/bad.req.yaml"),
     good: example!("unknown-endpoint/good.req.yaml"),

@@ -15,6 +15,7 @@ static META: RuleMeta = RuleMeta {
     why: "YAML 1.2 and JSON parsers disagree on which value wins; the API sees one of \
           them and the other edit is silently lost. reqlint's rules read the last one.",
     source: "reqlint's request file format (docs/request-files.md); YAML 1.2 §3.2.1.1 (keys are unique)",
+    fixes: &[],
     inspects: Inspects::File,
     bad: example!("duplicate-key/bad.req.yaml"),
     good: example!("duplicate-key/good.req.yaml"),

@@ -17,6 +17,7 @@ static META: RuleMeta = RuleMeta {
     why: "A value of the wrong shape is left out of every other check, so the request \
           would be linted as if it were not there.",
     source: "reqlint's request file format (docs/request-files.md): requests and tokens",
+    fixes: &[],
     inspects: Inspects::File,
     bad: example!("invalid-request-field/bad.req.yaml"),
     good: example!("invalid-request-field/good.req.yaml"),

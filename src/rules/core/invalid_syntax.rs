@@ -17,6 +17,7 @@ static META: RuleMeta = RuleMeta {
     why: "Nothing else in the file can be checked, and the API would refuse the body \
           (a JSON-encoded param that does not parse is answered with error 100).",
     source: "reqlint's request file format (docs/request-files.md): request files are UTF-8 YAML or JSON, and JSON-encoded strings",
+    fixes: &[],
     inspects: Inspects::File,
     bad: example!("invalid-syntax/bad.req.json"),
     good: example!("invalid-syntax/good.req.json"),

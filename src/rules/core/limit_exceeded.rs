@@ -18,6 +18,7 @@ static META: RuleMeta = RuleMeta {
           stay fast and small whatever it is given. No real request file comes near \
           these limits.",
     source: "reqlint's limits (docs/limits-and-secrets.md)",
+    fixes: &[],
     inspects: Inspects::File,
     bad: example!("limit-exceeded/bad.req.yaml"),
     good: example!("limit-exceeded/good.req.yaml"),

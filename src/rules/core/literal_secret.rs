@@ -26,6 +26,7 @@ static META: RuleMeta = RuleMeta {
              formats\" (https://docs.github.com/en/authentication/keeping-your-account-and-data-secure/about-authentication-to-github#githubs-token-formats); \
              Meta for Developers, \"Access Tokens\" \
              (https://developers.facebook.com/docs/facebook-login/guides/access-tokens)",
+    fixes: &[],
     inspects: Inspects::File,
     bad: example!("literal-secret/bad.req.yaml"),
     good: example!("literal-secret/good.req.yaml"),

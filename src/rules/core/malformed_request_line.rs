@@ -1,6 +1,6 @@
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
 pub struct MalformedRequestLine;
 
@@ -16,6 +16,10 @@ static META: RuleMeta = RuleMeta {
     why: "Every other rule starts from the method and the path; a request whose line \
           cannot be read is not checked at all, and the API would not route it.",
     source: "reqlint's request file format (docs/request-files.md): `request: \"METHOD PATH\"`, or `method`, `path`, `url`",
+    fixes: &[FixMeta {
+        applicability: Applicability::Safe,
+        what: "a method in lower case is written in capitals (`post` → `POST`)",
+    }],
     inspects: Inspects::File,
     bad: example!("malformed-request-line/bad.req.yaml"),
     good: example!("malformed-request-line/good.req.yaml"),

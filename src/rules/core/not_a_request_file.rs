@@ -16,6 +16,7 @@ static META: RuleMeta = RuleMeta {
     why: "A file that matches the include globs but holds no request is usually a \
           mistake in the globs or in the file; nothing in it is checked.",
     source: "reqlint's request file format (docs/request-files.md): one request, several requests",
+    fixes: &[],
     inspects: Inspects::File,
     bad: example!("not-a-request-file/bad.req.yaml"),
     good: example!("not-a-request-file/good.req.yaml"),

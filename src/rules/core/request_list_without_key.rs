@@ -1,8 +1,8 @@
-use crate::diagnostic::{Diagnostic, Edit, Fix, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::example;
 use crate::loading::{Format, Span};
 use crate::model::DocumentKind;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
 pub struct RequestListWithoutKey;
 
@@ -20,6 +20,10 @@ static META: RuleMeta = RuleMeta {
           would pass a CI lint step with every request in it unchecked.",
     source: "reqlint's request file format: several requests in one file (the \
              `requests:` key), docs/request-files.md",
+    fixes: &[FixMeta {
+        applicability: Applicability::Safe,
+        what: "the list of requests written at the top level is put under `requests:`",
+    }],
     inspects: Inspects::File,
     bad: example!("request-list-without-key/bad.req.yaml"),
     good: example!("request-list-without-key/good.req.yaml"),

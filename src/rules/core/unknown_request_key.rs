@@ -1,8 +1,8 @@
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Value};
 use crate::model::{DocumentKind, EXTENSION_PREFIX, FILE_KEYS, REQUEST_KEYS};
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 use crate::suggest::did_you_mean;
 
 pub struct UnknownRequestKey;
@@ -20,6 +20,10 @@ static META: RuleMeta = RuleMeta {
     why: "A misspelt key (`parms:`) is silently ignored: the request would be sent \
           without what the author meant to send, and no rule would check it.",
     source: "reqlint's request file format (docs/request-files.md): the keys of one request and of several requests",
+    fixes: &[FixMeta {
+        applicability: Applicability::Safe,
+        what: "a misspelt key with one close candidate is renamed (`parms` → `params`)",
+    }],
     inspects: Inspects::File,
     bad: example!("unknown-request-key/bad.req.yaml"),
     good: example!("unknown-request-key/good.req.yaml"),

@@ -18,6 +18,7 @@ static META: RuleMeta = RuleMeta {
     why: "A misspelt name silences nothing: the diagnostic the comment was written for is \
           still reported, and nothing else says why the comment did not work.",
     source: "reqlint's suppression comments (docs/usage.md, \"Suppressing diagnostics\")",
+    fixes: &[],
     inspects: Inspects::File,
     bad: example!("unknown-suppressed-rule/bad.req.yaml"),
     good: example!("unknown-suppressed-rule/good.req.yaml"),
