@@ -258,8 +258,29 @@ pub fn apply_elsewhere(text: &str, edits: &[Edit]) -> (String, usize) {
             _ => merged.push(e),
         }
     }
-    let mut chosen: Vec<&Edit> = Vec::new();
+    // Insertions at one place that each start the same new scope (`user:` and a
+    // permission under it, from two files) become one block, else the scope's key would
+    // be written twice.
+    let mut blocks: Vec<(Edit, usize)> = Vec::with_capacity(merged.len());
     for e in merged {
+        let opens = |c: &Edit| {
+            c.span == e.span
+                && e.span.is_empty()
+                && block_lines(&c.replacement).is_some()
+                && block_lines(&c.replacement).map(|(head, _)| head)
+                    == block_lines(&e.replacement).map(|(head, _)| head)
+        };
+        match blocks.iter_mut().find(|(c, _)| opens(c)) {
+            Some((c, n)) => {
+                c.replacement = merge_block(&c.replacement, &e.replacement);
+                *n += 1;
+            }
+            None => blocks.push((e.clone(), 1)),
+        }
+    }
+    let mut chosen: Vec<&Edit> = Vec::new();
+    let mut count = 0;
+    for (e, n) in &blocks {
         if e.span.end > text.len() {
             continue;
         }
@@ -268,9 +289,48 @@ pub fn apply_elsewhere(text: &str, edits: &[Edit]) -> (String, usize) {
             .any(|c| e.span.start < c.span.end && c.span.start < e.span.end);
         if !overlaps {
             chosen.push(e);
+            count += n;
         }
     }
-    (apply(text, &chosen), chosen.len())
+    (apply(text, &chosen), count)
+}
+
+/// A replacement of several lines: its first line (the scope's key) and the rest.
+fn block_lines(replacement: &str) -> Option<(&str, Vec<&str>)> {
+    let mut lines = replacement.lines().filter(|l| !l.trim().is_empty());
+    let head = lines.next()?;
+    let rest: Vec<&str> = lines.collect();
+    (!rest.is_empty()).then_some((head, rest))
+}
+
+/// Two blocks of one new scope as one: the first's lines, then each of the second's
+/// permissions the first lacks, a permission both give at the higher level.
+fn merge_block(first: &str, second: &str) -> String {
+    let eol = if first.contains("\r\n") { "\r\n" } else { "\n" };
+    let (Some((head, mut lines)), Some((_, more))) = (block_lines(first), block_lines(second))
+    else {
+        return first.to_string();
+    };
+    for line in more {
+        let Some((name, level)) = permission_line(line) else {
+            continue;
+        };
+        match lines
+            .iter()
+            .position(|l| permission_line(l).is_some_and(|(n, _)| n == name))
+        {
+            Some(i) => {
+                if permission_line(lines[i]).is_some_and(|(_, held)| level > held) {
+                    lines[i] = line;
+                }
+            }
+            None => lines.push(line),
+        }
+    }
+    let leading = &first[..first.len() - first.trim_start_matches(['\r', '\n']).len()];
+    let trailing = if first.ends_with('\n') { eol } else { "" };
+    let body: Vec<&str> = std::iter::once(head).chain(lines).collect();
+    format!("{leading}{}{trailing}", body.join(eol))
 }
 
 /// The permission name and level a replacement writes: a line `  Issues: write` (the

@@ -812,6 +812,49 @@ fn config_edits_of_one_permission_from_two_files_merge() {
     assert_eq!(code, 0, "{out}");
 }
 
+/// A token that holds nothing of the scope a request needs gets the scope too: in the
+/// request file (in rounds: the second permission goes under the scope the first added),
+/// and in the config, where two files' needs of one new scope become one block.
+#[test]
+fn a_missing_scope_is_added_with_its_permission() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+    let file = dir.path().join("a.req.yaml");
+    std::fs::write(
+        &file,
+        "token:\n  owner: acme\n  permissions:\n    repository:\n      Issues: read   # the list\nrequests:\n  - GET /repos/acme/web/issues\n  - GET /user/emails\n  - GET /user/followers\n",
+    )
+    .unwrap();
+    let (code, out) = reqlint(
+        dir.path(),
+        &["check", "--fix", "--format", "concise", "a.req.yaml"],
+    );
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "token:\n  owner: acme\n  permissions:\n    repository:\n      Issues: read   # the list\n    user:\n      Email addresses: read\n      Followers: read\nrequests:\n  - GET /repos/acme/web/issues\n  - GET /user/emails\n  - GET /user/followers\n"
+    );
+
+    let config = "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Issues: read\n";
+    std::fs::write(dir.path().join(".reqlint.yaml"), config).unwrap();
+    std::fs::write(
+        &file,
+        "token: ci-bot\nrequests:\n  - GET /user/emails\n  - GET /repos/acme/web/issues\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("b.req.yaml"),
+        "token: ci-bot\nrequests:\n  - GET /user/followers\n  - GET /user/emails\n",
+    )
+    .unwrap();
+    let (code, out) = reqlint(dir.path(), &["check", "--fix", "--format", "concise", "."]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".reqlint.yaml")).unwrap(),
+        format!("{config}      user:\n        Email addresses: read\n        Followers: read\n")
+    );
+}
+
 /// A request file that is a symbolic link stays one: the file it points to is rewritten.
 #[cfg(unix)]
 #[test]

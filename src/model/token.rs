@@ -19,6 +19,8 @@ pub struct Token {
     pub owner: Option<(String, Span)>,
     pub repositories: Option<Vec<(String, Span)>>,
     pub grants: Vec<Grant>,
+    /// The keys of `permissions` as written (scopes, known or not), each with its span.
+    pub scopes: Vec<(String, Span)>,
     /// What does not fit SPEC 1.3, with its span.
     pub issues: Vec<(Span, String)>,
 }
@@ -69,6 +71,7 @@ impl Token {
                 "permissions" => match e.value.as_map() {
                     Some(scopes) => {
                         for scope in scopes {
+                            token.scopes.push((scope.key.to_string(), scope.key_span));
                             let Some(grants) = scope.value.as_map() else {
                                 token.issues.push((
                                     scope.value.span,

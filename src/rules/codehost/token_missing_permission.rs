@@ -28,7 +28,7 @@ static META: RuleMeta = RuleMeta {
     source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" and \"Authentication\"; reqlint's token format (docs/request-files.md)",
     fixes: &[FixMeta {
         applicability: Applicability::Safe,
-        what: "the permission is given to the token where it is written (in the request file, or in `.reqlint.yaml` for a named token), at the level needed: its level raised, or a line after the last permission of that scope in a YAML block mapping",
+        what: "the permission is given to the token where it is written (in the request file, or in `.reqlint.yaml` for a named token), at the level needed: its level raised, or a line after the last permission of that scope (or the scope too, after the last scope) in a YAML block mapping",
     }],
     inspects: Inspects::CodehostRequests,
     bad: example!("token-missing-permission/bad.req.yaml"),
@@ -83,14 +83,35 @@ fn add_permission(
     if !line_edits {
         return None;
     }
-    let last = same_scope.iter().max_by_key(|g| g.level_span.end)?;
-    let line_start = text[..last.name_span.start]
-        .rfind('\n')
-        .map_or(0, |i| i + 1);
-    let indent = &text[line_start..last.name_span.start];
-    if !indent.chars().all(|c| c == ' ') {
-        return None;
-    }
+    let indent_of = |at: usize| {
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let indent = &text[line_start..at];
+        indent.chars().all(|c| c == ' ').then_some(indent)
+    };
+    // The token holds nothing of that scope yet: the scope and the permission, after the
+    // last permission of the last scope, indented as those are.
+    let (last, new_scope) = match same_scope.iter().max_by_key(|g| g.level_span.end) {
+        Some(last) => (*last, None),
+        None => {
+            // Only where the scope is not written at all (not even as something else, or
+            // in another case): a second key would be a duplicate.
+            if token
+                .token
+                .scopes
+                .iter()
+                .any(|(key, _)| key.eq_ignore_ascii_case(&scope))
+            {
+                return None;
+            }
+            let last = token.token.grants.iter().max_by_key(|g| g.level_span.end)?;
+            let scope_indent = indent_of(last.scope_span.start)?;
+            if indent_of(last.name_span.start)?.len() <= scope_indent.len() {
+                return None;
+            }
+            (last, Some(scope_indent))
+        }
+    };
+    let indent = indent_of(last.name_span.start)?;
     let line_end = text[last.level_span.end..]
         .find('\n')
         .map_or(text.len(), |i| last.level_span.end + i);
@@ -101,16 +122,24 @@ fn add_permission(
     }
     // A line of its own after that line, its comment (a suppression among them) staying
     // where it is.
-    let mut edit = crate::rules::shelf::fix::insert_line_after(
-        text,
-        last.level_span.end,
-        &format!("{indent}{}: {level}", permission.title),
-    );
+    let line = match new_scope {
+        None => format!("{indent}{}: {level}", permission.title),
+        Some(scope_indent) => format!(
+            "{scope_indent}{scope}:{}{indent}{}: {level}",
+            crate::rules::shelf::fix::line_break(text, last.level_span.end),
+            permission.title
+        ),
+    };
+    let mut edit = crate::rules::shelf::fix::insert_line_after(text, last.level_span.end, &line);
     edit.file = other.map(Into::into);
-    Some(Fix::safe(
-        format!("add `{}: {level}` to the token", permission.title),
-        vec![edit],
-    ))
+    let message = match new_scope {
+        None => format!("add `{}: {level}` to the token", permission.title),
+        Some(_) => format!(
+            "add `{scope}:` with `{}: {level}` to the token",
+            permission.title
+        ),
+    };
+    Some(Fix::safe(message, vec![edit]))
 }
 
 impl Rule for TokenMissingPermission {
