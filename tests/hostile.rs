@@ -9,9 +9,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// Generous, so that a loaded CI machine does not fail the test; a healthy run takes a
-/// fraction of it.
-const BOUND: Duration = Duration::from_secs(10);
+/// A bound on hangs, not a performance target (BENCHMARKS.md has those): work that grew
+/// with the square of the requests would take minutes on these files. Generous, because
+/// the slowest shape takes 7 s in a debug build on an idle 2-core machine and twice that
+/// on a loaded one (a CI run beside other builds went over an earlier 10 s bound).
+const BOUND: Duration = Duration::from_secs(40);
 
 const DEPTH: usize = 200_000;
 
