@@ -158,7 +158,12 @@ fn threads_are_bounded() {
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = reqlint().args(args).output().unwrap();
+    run_in(&root(), args)
+}
+
+/// Runs reqlint in `dir`: its exit code, standard output and standard error.
+fn run_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = reqlint().current_dir(dir).args(args).output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         text(&out.stdout),
@@ -244,14 +249,7 @@ fn select_ignore_and_extend_select() {
         "request: GET /user\nparms: {}\n",
     )
     .unwrap();
-    let here = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
-            .current_dir(dir.path())
-            .args(args)
-            .output()
-            .unwrap();
-        text(&out.stdout)
-    };
+    let here = |args: &[&str]| run_in(dir.path(), args).1;
     assert!(!here(&["check", "--format", "concise", "."]).contains("unknown-request-key"));
     assert!(
         here(&[
@@ -277,18 +275,7 @@ fn the_config_selects_rules_and_the_command_line_overrides_it() {
         "token: {permissions: {}}\nrequest: GET /user/emails\nparms: 1\n",
     );
     write("broken.req.yaml", "request: [\n");
-    let here = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
-            .current_dir(dir.path())
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.code().unwrap_or(-1),
-            text(&out.stdout),
-            text(&out.stderr),
-        )
-    };
+    let here = |args: &[&str]| run_in(dir.path(), args);
     let reported = |args: &[&str]| {
         let mut all = vec!["check", "--no-cache", "--format", "concise", "."];
         all.extend_from_slice(args);
@@ -557,17 +544,9 @@ fn force_exclude_applies_the_config_to_named_files() {
     }
     std::fs::write(dir.path().join("notes.yaml"), "parms: {}\n").unwrap();
     let here = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
-            .current_dir(dir.path())
-            .args(["check", "--no-cache", "--format", "concise"])
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.code().unwrap_or(-1),
-            text(&out.stdout),
-            text(&out.stderr),
-        )
+        let mut all = vec!["check", "--no-cache", "--format", "concise"];
+        all.extend_from_slice(args);
+        run_in(dir.path(), &all)
     };
     let named = ["vendor/a.req.yaml", "notes.yaml", "legacy/a.req.yaml"];
     // Named files are linted whatever exclude and include say ...
@@ -602,12 +581,8 @@ fn baseline_for_gradual_adoption() {
     let file = dir.path().join("a.req.yaml");
     std::fs::write(&file, "request: POST /v25.0/act_1/campaigns\nparams:\n  objective: SALEZ\n  special_ad_categories: []\n").unwrap();
     let here = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
-            .current_dir(dir.path())
-            .args(args)
-            .output()
-            .unwrap();
-        (out.status.code().unwrap_or(-1), text(&out.stdout))
+        let (code, out, _) = run_in(dir.path(), args);
+        (code, out)
     };
     let (code, _) = here(&["check", "--write-baseline", "baseline.json", "."]);
     assert_eq!(code, 0);
@@ -645,19 +620,17 @@ fn baseline_for_gradual_adoption() {
     ]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("PAUSD") && !out.contains("SALEZ"), "{out}");
-    let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
-        .current_dir(dir.path().join("sub"))
-        .args([
+    let (_, out, _) = run_in(
+        &dir.path().join("sub"),
+        &[
             "check",
             "--baseline",
             "../baseline.json",
             "--format",
             "concise",
             ".",
-        ])
-        .output()
-        .unwrap();
-    let out = text(&out.stdout);
+        ],
+    );
     assert!(out.contains("SALEZ") && out.contains("PAUSD"), "{out}");
     std::fs::write(dir.path().join("bad.json"), "{}").unwrap();
     let (code, _) = here(&["check", "--baseline", "bad.json", "."]);
@@ -686,14 +659,10 @@ fn result_cache_is_keyed_by_content_and_config() {
         "request: GET /v24.0/act_1/campaigns\nparms: {}\n",
     );
     let check = |extra: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
-            .current_dir(dir.path())
-            .args(["check", ".", "--format", "concise"])
-            .args(extra)
-            .env_remove("GITHUB_ACTIONS")
-            .output()
-            .unwrap();
-        (out.status.code().unwrap_or(-1), text(&out.stdout))
+        let mut all = vec!["check", ".", "--format", "concise"];
+        all.extend_from_slice(extra);
+        let (code, out, _) = run_in(dir.path(), &all);
+        (code, out)
     };
     let cache_files = |dir: &std::path::Path| -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -816,19 +785,7 @@ fn diff_is_a_clean_patch_and_unsafe_fixes_are_counted() {
     let file = dir.path().join("a.req.yaml");
     let before = "request: post /v25.0/act_1/campaigns\nparms:\n  name: x\n";
     std::fs::write(&file, before).unwrap();
-    let here = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
-            .current_dir(dir.path())
-            .args(args)
-            .env_remove("GITHUB_ACTIONS")
-            .output()
-            .unwrap();
-        (
-            out.status.code().unwrap_or(-1),
-            text(&out.stdout),
-            text(&out.stderr),
-        )
-    };
+    let here = |args: &[&str]| run_in(dir.path(), args);
     let (code, out, err) = here(&["check", "--diff", "a.req.yaml"]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(
