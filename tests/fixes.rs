@@ -406,41 +406,35 @@ fn a_file_that_changed_since_it_was_read_is_left_alone() {
     );
 }
 
+/// `--fix` on `a.req.yaml` and `b.req.yaml` (with these texts) beside a config: the
+/// config as the fixes left it, after a check that the run found nothing more.
+fn config_after_fix(config: &str, a: &str, b: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), config).unwrap();
+    std::fs::write(dir.path().join("a.req.yaml"), a).unwrap();
+    std::fs::write(dir.path().join("b.req.yaml"), b).unwrap();
+    let files = ["a.req.yaml", "b.req.yaml"];
+    let mut args = vec!["check", "--fix", "--format", "concise"];
+    args.extend(files);
+    let (code, out) = reqlint(dir.path(), &args);
+    assert_eq!(code, 0, "{out}");
+    let mut args = vec!["check", "--format", "concise"];
+    args.extend(files);
+    let (code, out) = reqlint(dir.path(), &args);
+    assert_eq!(code, 0, "{out}");
+    std::fs::read_to_string(dir.path().join(".reqlint.yaml")).unwrap()
+}
+
 /// A token named from the config gets the permission it lacks in the config.
 #[test]
 fn config_tokens_are_fixed_in_the_config() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join(".reqlint.yaml"),
-        "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Pull requests: read\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("a.req.yaml"),
+    let config = "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Pull requests: read\n";
+    let fixed = config_after_fix(
+        config,
         "token: ci-bot\nrequests:\n  - GET /repos/acme/web/pulls\n  - PUT /repos/acme/web/pulls/1/merge\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("b.req.yaml"),
         "token: ci-bot\nrequests:\n  - PUT /repos/acme/web/pulls/2/merge\n",
-    )
-    .unwrap();
-    let (code, out) = reqlint(
-        dir.path(),
-        &[
-            "check",
-            "--fix",
-            "--format",
-            "concise",
-            "a.req.yaml",
-            "b.req.yaml",
-        ],
     );
-    assert_eq!(code, 0, "{out}");
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join(".reqlint.yaml")).unwrap(),
-        "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Pull requests: read\n        Contents: write\n"
-    );
+    assert_eq!(fixed, format!("{config}        Contents: write\n"));
 }
 
 /// A named token's permission that no request of the run uses comes out of the config,
@@ -776,40 +770,13 @@ fn a_named_tokens_level_is_raised_in_the_config() {
 /// once, at the higher level (two lines would write the key twice).
 #[test]
 fn config_edits_of_one_permission_from_two_files_merge() {
-    let dir = tempfile::tempdir().unwrap();
     let config = "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Pull requests: read  # keep\n";
-    std::fs::write(dir.path().join(".reqlint.yaml"), config).unwrap();
-    std::fs::write(
-        dir.path().join("a.req.yaml"),
+    let fixed = config_after_fix(
+        config,
         "token: ci-bot\nrequests:\n  - GET /repos/acme/web/issues\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("b.req.yaml"),
         "token: ci-bot\nrequests:\n  - POST /repos/acme/web/issues\n",
-    )
-    .unwrap();
-    let (code, out) = reqlint(
-        dir.path(),
-        &[
-            "check",
-            "--fix",
-            "--format",
-            "concise",
-            "a.req.yaml",
-            "b.req.yaml",
-        ],
     );
-    assert_eq!(code, 0, "{out}");
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join(".reqlint.yaml")).unwrap(),
-        format!("{config}        Issues: write\n")
-    );
-    let (code, out) = reqlint(
-        dir.path(),
-        &["check", "--format", "concise", "a.req.yaml", "b.req.yaml"],
-    );
-    assert_eq!(code, 0, "{out}");
+    assert_eq!(fixed, format!("{config}        Issues: write\n"));
 }
 
 /// A token that holds nothing of the scope a request needs gets the scope too: in the
@@ -836,21 +803,13 @@ fn a_missing_scope_is_added_with_its_permission() {
     );
 
     let config = "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Issues: read\n";
-    std::fs::write(dir.path().join(".reqlint.yaml"), config).unwrap();
-    std::fs::write(
-        &file,
+    let fixed = config_after_fix(
+        config,
         "token: ci-bot\nrequests:\n  - GET /user/emails\n  - GET /repos/acme/web/issues\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.path().join("b.req.yaml"),
         "token: ci-bot\nrequests:\n  - GET /user/followers\n  - GET /user/emails\n",
-    )
-    .unwrap();
-    let (code, out) = reqlint(dir.path(), &["check", "--fix", "--format", "concise", "."]);
-    assert_eq!(code, 0, "{out}");
+    );
     assert_eq!(
-        std::fs::read_to_string(dir.path().join(".reqlint.yaml")).unwrap(),
+        fixed,
         format!("{config}      user:\n        Email addresses: read\n        Followers: read\n")
     );
 }
