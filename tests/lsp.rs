@@ -81,8 +81,7 @@ fn publishes_diagnostics_on_open_change_and_save_with_utf16_ranges() {
     // A line with an emoji before the error: LSP counts UTF-16 code units.
     let emoji_line = "params: {name: \"🎯 buyers\", retention_days: 365}\n";
     let text = format!("request: POST /v24.0/act_1234567890/customaudiences\n{emoji_line}");
-    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}));
-    let diags = c.diagnostics_for(&uri);
+    let diags = c.open(&uri, "yaml", &text);
     let range_of = |diags: &[Value], rule: &str| -> Value {
         diags
             .iter()
@@ -173,7 +172,25 @@ fn start() -> (std::process::Child, Client) {
     (child, c)
 }
 
+/// A workspace with this `.reqlint.yaml`, and a server initialized with it as its root
+/// (no client capabilities).
+fn start_in(config: &str) -> (tempfile::TempDir, std::process::Child, Client) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), config).unwrap();
+    let (child, mut c) = start();
+    c.initialize(
+        json!({"capabilities": {}, "rootUri": format!("file://{}", dir.path().display())}),
+    );
+    (dir, child, c)
+}
+
 impl Client {
+    /// Opens a document with this text and waits for its diagnostics.
+    fn open(&mut self, uri: &str, language: &str, text: &str) -> Vec<Value> {
+        self.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}}}));
+        self.diagnostics_for(uri)
+    }
+
     fn raw(&mut self, bytes: &[u8]) {
         self.stdin.write_all(bytes).unwrap();
         self.stdin.flush().unwrap();
@@ -347,8 +364,7 @@ fn the_configs_rule_selection_and_min_severity_hold_in_the_editor() {
     // permission and the unknown endpoint are of another group; unknown-suppressed-rule
     // is a warning, below the floor.
     let text = "token: {permissions: {}}\nrequest: GET /user/emails\nparms: 1\nparms: 2  # reqlint: ignore[no-such-rule]\n---\nrequest: GET /no/such/endpoint\n";
-    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}));
-    let diags = c.diagnostics_for(&uri);
+    let diags = c.open(&uri, "yaml", text);
     let codes: Vec<&str> = diags.iter().filter_map(|d| d["code"].as_str()).collect();
     assert_eq!(codes, ["unknown-request-key"], "{diags:?}");
     c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
@@ -359,16 +375,10 @@ fn the_configs_rule_selection_and_min_severity_hold_in_the_editor() {
 /// diagnostics at the text written, a `{{variable}}`'s value from the file itself.
 #[test]
 fn http_files_and_collections_get_diagnostics_where_they_are_written() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
-    let (mut child, mut c) = start();
-    c.initialize(
-        json!({"capabilities": {}, "rootUri": format!("file://{}", dir.path().display())}),
-    );
+    let (dir, mut child, mut c) = start_in("");
     let http = format!("file://{}", dir.path().join("ads.http").display());
     let text = "@base = https://graph.facebook.com/v25.0\n\n### Create\nPOST {{base}}/act_1/campaigns\n    ?special_ad_categories=[]\n    &objective=OUTCOME_SALEZ\n";
-    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": http, "languageId": "http", "version": 1, "text": text}}}));
-    let diags = c.diagnostics_for(&http);
+    let diags = c.open(&http, "http", text);
     let d = diags
         .iter()
         .find(|d| d["code"] == "ad-param-invalid")
@@ -384,8 +394,7 @@ fn http_files_and_collections_get_diagnostics_where_they_are_written() {
     let text = r#"{"info": {"schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
 "item": [{"name": "x", "request": {"method": "GET", "url": "{{b}}/act_1/campaigns?fields=nmae"}}],
 "variable": [{"key": "b", "value": "https://graph.facebook.com/v25.0"}]}"#;
-    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": collection, "languageId": "json", "version": 1, "text": text}}}));
-    let diags = c.diagnostics_for(&collection);
+    let diags = c.open(&collection, "json", text);
     let d = diags
         .iter()
         .find(|d| d["code"] == "ad-field-unknown")
@@ -418,8 +427,7 @@ fn code_actions_docs_links_and_utf8_positions() {
     let uri = format!("file://{}", dir.path().join("a.req.yaml").display());
     let text =
         "name: \"🎯\"\nrequest: post /v25.0/act_1/campaigns\nparms: {special_ad_categories: []}\n";
-    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}));
-    let diags = c.diagnostics_for(&uri);
+    let diags = c.open(&uri, "yaml", text);
     let key = diags
         .iter()
         .find(|d| d["code"] == "unknown-request-key")
@@ -471,12 +479,7 @@ fn code_actions_docs_links_and_utf8_positions() {
 /// body of an `.http` file, where it would break the body.
 #[test]
 fn disable_for_this_line_is_offered_only_where_a_comment_is_one() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
-    let (mut child, mut c) = start();
-    c.initialize(
-        json!({"capabilities": {}, "rootUri": format!("file://{}", dir.path().display())}),
-    );
+    let (dir, mut child, mut c) = start_in("");
     let actions_at = |c: &mut Client, uri: &str, text: &str, line: u64| {
         c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "http", "version": 1, "text": text}}}));
         let diags = c.diagnostics_for(uri);
@@ -521,16 +524,10 @@ fn disable_for_this_line_is_offered_only_where_a_comment_is_one() {
 /// Hover on a diagnostic, a param and a request line; completion of params and values.
 #[test]
 fn hover_and_completion() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
-    let (mut child, mut c) = start();
-    c.initialize(
-        json!({"capabilities": {}, "rootUri": format!("file://{}", dir.path().display())}),
-    );
+    let (dir, mut child, mut c) = start_in("");
     let uri = format!("file://{}", dir.path().join("a.req.yaml").display());
     let text = "request: POST /v25.0/act_1/campaigns\nparams:\n  objective: OUTCOME_SALEZ\n  special_ad_categories: []\n  \nrequests_x: 1\n";
-    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}));
-    let _ = c.diagnostics_for(&uri);
+    let _ = c.open(&uri, "yaml", text);
     let hover_at = |c: &mut Client, id: u64, line: u64, character: u64| -> Value {
         c.send(json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}}));
         let reply = c.receive();
@@ -584,16 +581,10 @@ fn hover_and_completion() {
 /// completion offers permission names in a token's scope and the levels after one.
 #[test]
 fn token_hover_completion_and_related_places() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
-    let (mut child, mut c) = start();
-    c.initialize(
-        json!({"capabilities": {}, "rootUri": format!("file://{}", dir.path().display())}),
-    );
+    let (dir, mut child, mut c) = start_in("");
     let uri = format!("file://{}", dir.path().join("a.req.yaml").display());
     let text = "token:\n  owner: acme\n  permissions:\n    repository:\n      Issues: read\n      \n      Contents: \nrequests:\n  - POST /repos/acme/web/issues\n";
-    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}));
-    let diags = c.diagnostics_for(&uri);
+    let diags = c.open(&uri, "yaml", text);
     let missing = diags
         .iter()
         .find(|d| d["code"] == "token-missing-permission")
