@@ -402,6 +402,25 @@ fn min_severity_output_file_and_statistics() {
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert!(report["summary"]["errors"].as_u64().unwrap() > 0);
+    // Every format goes to the file, byte for byte what standard output would get.
+    for format in ["human", "concise", "json", "sarif", "github"] {
+        let args = [
+            "check",
+            "fixtures/ad-param-invalid/bad.req.yaml",
+            "--color",
+            "never",
+            "--format",
+            format,
+        ];
+        let (_, stdout, _) = run(&args);
+        let file = dir.path().join(format!("report.{format}"));
+        let mut with_file = args.to_vec();
+        with_file.extend(["--output-file", file.to_str().unwrap()]);
+        let (code, out, _) = run(&with_file);
+        assert_eq!(code, 1, "{format}");
+        assert!(out.is_empty(), "{format}: {out}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), stdout, "{format}");
+    }
     let (_, out, _) = run(&["check", "fixtures/", "--statistics"]);
     let first = out.lines().next().unwrap();
     assert!(
@@ -724,6 +743,36 @@ fn result_cache_is_keyed_by_content_and_config() {
     write(".reqlint.yaml", "context: []\n");
     let (_, out) = check(&[]);
     assert!(out.contains("unknown-request-key"), "{out}");
+
+    // A changed environment file: its variables' values are read into the requests.
+    write(
+        ".reqlint.yaml",
+        "environments: [dev.postman_environment.json]\n",
+    );
+    let environment = |objective: &str| {
+        format!(
+            "{{\"name\": \"dev\", \"values\": [{{\"key\": \"objective\", \"value\": \"{objective}\", \"enabled\": true}}]}}\n"
+        )
+    };
+    write(
+        "dev.postman_environment.json",
+        &environment("OUTCOME_SALEZ"),
+    );
+    write(
+        "a.http",
+        "POST https://graph.facebook.com/v25.0/act_1/campaigns?objective={{objective}}&special_ad_categories=[]&name=x&status=PAUSED\n",
+    );
+    let (_, out) = check(&[]);
+    assert!(out.contains("OUTCOME_SALEZ"), "{out}");
+    write(
+        "dev.postman_environment.json",
+        &environment("OUTCOME_SALES"),
+    );
+    let (_, out) = check(&[]);
+    assert!(!out.contains("a.http"), "{out}");
+    assert_eq!(check(&[]), check(&["--no-cache"]));
+    std::fs::remove_file(at("a.http")).unwrap();
+    write(".reqlint.yaml", "context: []\n");
 
     // A damaged cache file is ignored.
     for name in cache_files(&at(".reqlint_cache")) {
