@@ -827,7 +827,14 @@ fn show(args: &CheckArgs, settings: &Settings) -> Result<ExitCode, String> {
         };
         let _ = writeln!(text, "cache: {cache}");
     }
-    if args.show_files {
+    if args.show_files && inputs.len() == 1 && inputs[0].as_os_str() == "-" {
+        // Standard input is linted under its --stdin-filename, unless --force-exclude
+        // leaves that name out.
+        let name = args.stdin_filename.as_deref().unwrap_or("-");
+        if !args.force_exclude || walk::selected(&settings.config, &[Path::new(name)]) {
+            let _ = writeln!(text, "{name} (standard input)");
+        }
+    } else if args.show_files {
         for path in walk::collect(&inputs, &settings.config, &paths)? {
             let _ = writeln!(text, "{}", paths.display(&path));
         }

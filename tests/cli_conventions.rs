@@ -589,6 +589,23 @@ fn force_exclude_applies_the_config_to_named_files() {
         "legacy/a.req.yaml",
     ]);
     assert_eq!(out, "legacy/a.req.yaml\n");
+    // Standard input, under the name it is linted as.
+    let (code, out, _) = here(&[
+        "--show-files",
+        "--stdin-filename",
+        "requests/x.req.yaml",
+        "-",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(out, "requests/x.req.yaml (standard input)\n");
+    let (_, out, _) = here(&[
+        "--show-files",
+        "--force-exclude",
+        "--stdin-filename",
+        "vendor/x.req.yaml",
+        "-",
+    ]);
+    assert_eq!(out, "");
 }
 
 /// A baseline: written once, it leaves its findings out of later runs, also when lines
