@@ -3,6 +3,7 @@
 //! the same bytes in one round), and the unified diff of the result.
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
+use crate::loading::Span;
 
 /// Which fixes are applied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,10 +51,9 @@ pub fn choose(diagnostics: &[Diagnostic], mode: Mode, text_len: usize) -> Vec<&F
             continue;
         }
         let overlaps = fix.edits.iter().any(|e| {
-            taken.iter().any(|&(s, end)| {
-                // Two insertions at one place, or ranges that share a byte.
-                (e.span.start < end && s < e.span.end) || (e.span.start == s && e.span.end == end)
-            })
+            taken
+                .iter()
+                .any(|&(s, end)| touches(Span::new(s, end), e.span))
         });
         let self_overlap = fix.edits.iter().enumerate().any(|(i, a)| {
             fix.edits[i + 1..]
@@ -67,6 +67,18 @@ pub fn choose(diagnostics: &[Diagnostic], mode: Mode, text_len: usize) -> Vec<&F
         chosen.push(fix);
     }
     chosen
+}
+
+/// Whether two edits' spans may not be made in one round: ranges that share a byte, two
+/// insertions at one place, or an insertion at either end of a removed or replaced range
+/// (a line added after a scope whose lines go would land in the scope before it).
+fn touches(a: Span, b: Span) -> bool {
+    let shares = a.start < b.end && b.start < a.end;
+    let same_insertion = a == b;
+    let at_edge = |insert: Span, range: Span| {
+        insert.is_empty() && !range.is_empty() && (insert.start == range.start || insert.start == range.end)
+    };
+    shares || same_insertion || at_edge(a, b) || at_edge(b, a)
 }
 
 /// `text` with `edits` applied (they do not overlap).
@@ -284,9 +296,11 @@ pub fn apply_elsewhere(text: &str, edits: &[Edit]) -> (String, usize) {
         if e.span.end > text.len() {
             continue;
         }
+        // (Lines added at one place, after one permission, all go in: in the order of
+        // their text.)
         let overlaps = chosen
             .iter()
-            .any(|c| e.span.start < c.span.end && c.span.start < e.span.end);
+            .any(|c| touches(c.span, e.span) && !(c.span == e.span && c.span.is_empty()));
         if !overlaps {
             chosen.push(e);
             count += n;
@@ -361,6 +375,7 @@ pub fn fix_text(
     let mut last = Vec::new();
     let mut facts = crate::rules::RunFacts::default();
     let mut others: Vec<Edit> = Vec::new();
+    let mut settled = false;
     for _ in 0..10 {
         let result = crate::engine::lint_bytes(display, rel, text.clone().into_bytes(), settings);
         for e in elsewhere(&result.diagnostics, mode) {
@@ -372,6 +387,7 @@ pub fn fix_text(
         if chosen.is_empty() {
             last = result.diagnostics;
             facts = result.facts;
+            settled = true;
             break;
         }
         let mut edits: Vec<&Edit> = chosen.iter().flat_map(|f| f.edits.iter()).collect();
@@ -388,10 +404,23 @@ pub fn fix_text(
         if next == text {
             last = result.diagnostics;
             facts = result.facts;
+            settled = true;
             break;
         }
         applied += chosen.len();
         text = next;
+    }
+    if !settled {
+        // Out of rounds: what is left, and what the run learns of the file (the
+        // permissions its requests need), are those of the text as it now is.
+        let result = crate::engine::lint_bytes(display, rel, text.clone().into_bytes(), settings);
+        for e in elsewhere(&result.diagnostics, mode) {
+            if !others.contains(&e) {
+                others.push(e);
+            }
+        }
+        last = result.diagnostics;
+        facts = result.facts;
     }
     let unsafe_left = last
         .iter()

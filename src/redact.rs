@@ -134,13 +134,26 @@ pub fn is_hostile_char(c: char) -> bool {
 /// Control characters written as visible escapes (`\x1b`, `\r`, `\u{202e}`); a tab stays,
 /// and line breaks stay when `keep_newlines`.
 pub fn escape_controls(text: &str, keep_newlines: bool) -> Cow<'_, str> {
-    let keep = |c: char| c == '\t' || (keep_newlines && c == '\n');
-    if !text.chars().any(|c| is_hostile_char(c) && !keep(c)) {
+    // With line breaks kept, a CRLF's carriage return stays too: right before the line
+    // feed it cannot overwrite anything (and a patch of a CRLF file stays one).
+    let keep = |c: char, next: Option<&char>| {
+        c == '\t' || (keep_newlines && (c == '\n' || (c == '\r' && next == Some(&'\n'))))
+    };
+    let mut chars = text.chars().peekable();
+    let mut clean = true;
+    while let Some(c) = chars.next() {
+        if is_hostile_char(c) && !keep(c, chars.peek()) {
+            clean = false;
+            break;
+        }
+    }
+    if clean {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if !is_hostile_char(c) || keep(c) {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !is_hostile_char(c) || keep(c, chars.peek()) {
             out.push(c);
             continue;
         }

@@ -531,6 +531,7 @@ impl Server {
             let lsp_diagnostic = json!({"range": range(d.span), "code": d.rule, "message": d.message, "source": "reqlint"});
             if let Some(fix) = d.fix.as_ref().filter(|_| wants("quickfix")) {
                 let mut changes = serde_json::Map::new();
+                let mut stale = false;
                 for e in &fix.edits {
                     let (target, edit) = match &e.file {
                         None => (
@@ -538,10 +539,26 @@ impl Server {
                             json!({"range": range(e.span), "newText": e.replacement}),
                         ),
                         Some(file) => {
-                            // Positions in the other file's text.
-                            let Ok(other) = std::fs::read_to_string(file) else {
-                                continue;
+                            // Positions in the other file's text: as the editor holds it
+                            // where it is open, else as it is on disk. The edit's offsets
+                            // are into the config as the settings read it: a config
+                            // changed since gets no edit (it would land elsewhere).
+                            let other = match self.documents.get(&path_to_uri(file)) {
+                                Some(open) => open.clone(),
+                                None => match std::fs::read_to_string(file) {
+                                    Ok(text) => text,
+                                    Err(_) => {
+                                        stale = true;
+                                        continue;
+                                    }
+                                },
                             };
+                            if settings.config.path.as_deref() == Some(file.as_path())
+                                && other != settings.config.text
+                            {
+                                stale = true;
+                                continue;
+                            }
                             let other_lines = LineIndex::new(&other);
                             let r = json!({
                                 "start": position_in(&other, &other_lines, e.span.start, utf8),
@@ -561,13 +578,15 @@ impl Server {
                         list.push(edit);
                     }
                 }
-                actions.push(json!({
-                    "title": format!("{} ({})", fix.message, d.rule),
-                    "kind": "quickfix",
-                    "diagnostics": [lsp_diagnostic.clone()],
-                    "isPreferred": fix.applicability == crate::diagnostic::Applicability::Safe,
-                    "edit": {"changes": changes},
-                }));
+                if !stale {
+                    actions.push(json!({
+                        "title": format!("{} ({})", fix.message, d.rule),
+                        "kind": "quickfix",
+                        "diagnostics": [lsp_diagnostic.clone()],
+                        "isPreferred": fix.applicability == crate::diagnostic::Applicability::Safe,
+                        "edit": {"changes": changes},
+                    }));
+                }
             }
             if comments && wants("quickfix") {
                 // A comment line above the diagnostic's line, indented as it is.

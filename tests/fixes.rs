@@ -849,3 +849,138 @@ fn a_symbolic_link_stays_a_link() {
         1
     );
 }
+
+/// `--fix` (and `--unsafe-fixes`) on one request file beside an empty config: the file
+/// as it is afterwards, and the concise report of the run.
+fn fixed_file(text: &str, unsafe_fixes: bool) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+    let file = dir.path().join("a.req.yaml");
+    std::fs::write(&file, text).unwrap();
+    let mut args = vec!["check", "--fix", "--no-cache", "--format", "concise"];
+    if unsafe_fixes {
+        args.push("--unsafe-fixes");
+    }
+    args.push("a.req.yaml");
+    let (_, out) = reqlint(dir.path(), &args);
+    (std::fs::read_to_string(&file).unwrap(), out)
+}
+
+/// Token fixes that would break the file or change another token are not offered: a
+/// scope key in another case (no line under it gives the permission: it looped, writing
+/// the line again each round), a multi-line flow mapping (a line inside `{...}` breaks
+/// it), a level shared by a YAML alias; and an insertion at the end of a scope being
+/// removed waits for the next round instead of landing in the scope before.
+#[test]
+fn token_fixes_leave_what_they_cannot_edit_alone() {
+    let wrong_case = "token:\n  owner: acme\n  permissions:\n    Repository:\n      Issues: read\nrequests:\n  - GET /repos/acme/web/contents/x\n";
+    let (after, out) = fixed_file(wrong_case, false);
+    assert_eq!(after, wrong_case, "{out}");
+    assert!(!out.contains("duplicate-key"), "{out}");
+
+    let flow = "token:\n  owner: acme\n  permissions:\n    repository: {\n      Contents: read\n    }\nrequests:\n  - GET /repos/acme/web/contents/README.md\n  - GET /repos/acme/web/issues\n  - DELETE /gists/abc\n";
+    let (after, out) = fixed_file(flow, false);
+    assert_eq!(after, flow, "{out}");
+    assert!(!out.contains("invalid-syntax"), "{out}");
+
+    let aliased = "token:\n  owner: acme\n  permissions:\n    repository:\n      Issues: &lvl read\n      Contents: *lvl\nrequests:\n  - GET /repos/acme/web/issues\n  - PUT /repos/acme/web/contents/README.md\n";
+    for unsafe_fixes in [false, true] {
+        let (after, out) = fixed_file(aliased, unsafe_fixes);
+        assert_eq!(after, aliased, "{out}");
+        assert!(!out.contains("fixed"), "{out}");
+    }
+    // One token named by several requests through an alias is still one token: fixed.
+    let shared = "x-token: &t\n  owner: acme\n  permissions:\n    repository:\n      Issues: read\nrequests:\n  - {request: GET /repos/acme/web/issues, token: *t}\n  - {request: POST /repos/acme/web/issues, token: *t}\n";
+    let (after, out) = fixed_file(shared, false);
+    assert!(after.contains("      Issues: write\n"), "{after}\n{out}");
+
+    let moved = "token:\n  owner: acme\n  permissions:\n    user:\n      Gists: write\n    repository:\n      Contents: read\nrequests:\n  - DELETE /gists/abc\n  - GET /repos/acme/web/issues\n";
+    let (after, out) = fixed_file(moved, true);
+    assert!(!out.contains("token-permission-invalid"), "{out}");
+    assert!(!out.contains("error["), "{after}\n{out}");
+    assert!(
+        after.contains("    repository:\n      Issues: read\n"),
+        "{after}"
+    );
+}
+
+/// A named token copied from another by a YAML alias (`ci-bot: *base`) gets no edit in
+/// the config: it would change both.
+#[test]
+fn an_aliased_config_token_is_not_edited() {
+    let config = "tokens:\n  base: &base\n    owner: acme\n    permissions:\n      repository:\n        Contents: read\n  ci-bot: *base\n";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), config).unwrap();
+    std::fs::write(
+        dir.path().join("a.req.yaml"),
+        "token: ci-bot\nrequests:\n  - GET /repos/acme/web/issues\n",
+    )
+    .unwrap();
+    let (_, out) = reqlint(
+        dir.path(),
+        &[
+            "check",
+            "--fix",
+            "--unsafe-fixes",
+            "--no-cache",
+            "--format",
+            "concise",
+            ".",
+        ],
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".reqlint.yaml")).unwrap(),
+        config,
+        "{out}"
+    );
+}
+
+/// A file whose fixes take more rounds than the cap still tells the run which
+/// permissions its requests need: a named token's permission it uses is not removed.
+#[test]
+fn out_of_rounds_the_file_still_tells_what_it_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(".reqlint.yaml"),
+        "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Contents: read\n        Issues: read\n",
+    )
+    .unwrap();
+    let mut a = String::from(
+        "token:\n  owner: acme\n  permissions:\n    repository:\n      Metadata: read\nrequests:\n  - request: GET /repos/acme/web/issues\n    token: ci-bot\n",
+    );
+    for path in [
+        "environments",
+        "autolinks",
+        "codespaces",
+        "activity",
+        "deployments",
+        "issues",
+        "pages",
+        "pulls",
+        "security-advisories",
+        "hooks",
+    ] {
+        a.push_str(&format!("  - GET /repos/acme/web/{path}\n"));
+    }
+    a.push_str("  - GET /user/emails\n  - GET /user/followers\n");
+    std::fs::write(dir.path().join("a.req.yaml"), a).unwrap();
+    std::fs::write(
+        dir.path().join("b.req.yaml"),
+        "token: ci-bot\nrequests:\n  - GET /repos/acme/web/activity\n",
+    )
+    .unwrap();
+    let (_, out) = reqlint(
+        dir.path(),
+        &[
+            "check",
+            "--fix",
+            "--unsafe-fixes",
+            "--no-cache",
+            "--format",
+            "concise",
+            ".",
+        ],
+    );
+    let config = std::fs::read_to_string(dir.path().join(".reqlint.yaml")).unwrap();
+    assert!(config.contains("        Issues: read\n"), "{config}\n{out}");
+}

@@ -19,8 +19,11 @@ pub struct Token {
     pub owner: Option<(String, Span)>,
     pub repositories: Option<Vec<(String, Span)>>,
     pub grants: Vec<Grant>,
-    /// The keys of `permissions` as written (scopes, known or not), each with its span.
-    pub scopes: Vec<(String, Span)>,
+    /// The keys of `permissions` as written (scopes, known or not): each key, its span and
+    /// its value's span.
+    pub scopes: Vec<(String, Span, Span)>,
+    /// The span of `permissions`' value (a mapping, or whatever was written).
+    pub permissions_span: Option<Span>,
     /// What does not fit SPEC 1.3, with its span.
     pub issues: Vec<(Span, String)>,
 }
@@ -68,41 +71,48 @@ impl Token {
                         "`repositories` must be a list of repository names".into(),
                     )),
                 },
-                "permissions" => match e.value.as_map() {
-                    Some(scopes) => {
-                        for scope in scopes {
-                            token.scopes.push((scope.key.to_string(), scope.key_span));
-                            let Some(grants) = scope.value.as_map() else {
-                                token.issues.push((
+                "permissions" => {
+                    token.permissions_span = Some(e.value.span);
+                    match e.value.as_map() {
+                        Some(scopes) => {
+                            for scope in scopes {
+                                token.scopes.push((
+                                    scope.key.to_string(),
+                                    scope.key_span,
                                     scope.value.span,
-                                    format!(
-                                        "`{}` must map permission names to read or write",
-                                        scope.key
-                                    ),
                                 ));
-                                continue;
-                            };
-                            for g in grants {
-                                token.grants.push(Grant {
-                                    scope: scope.key.to_string(),
-                                    scope_span: scope.key_span,
-                                    name: g.key.to_string(),
-                                    name_span: g.key_span,
-                                    level: g
-                                        .value
-                                        .scalar_text()
-                                        .map(|t| t.into_owned())
-                                        .unwrap_or_default(),
-                                    level_span: g.value.span,
-                                });
+                                let Some(grants) = scope.value.as_map() else {
+                                    token.issues.push((
+                                        scope.value.span,
+                                        format!(
+                                            "`{}` must map permission names to read or write",
+                                            scope.key
+                                        ),
+                                    ));
+                                    continue;
+                                };
+                                for g in grants {
+                                    token.grants.push(Grant {
+                                        scope: scope.key.to_string(),
+                                        scope_span: scope.key_span,
+                                        name: g.key.to_string(),
+                                        name_span: g.key_span,
+                                        level: g
+                                            .value
+                                            .scalar_text()
+                                            .map(|t| t.into_owned())
+                                            .unwrap_or_default(),
+                                        level_span: g.value.span,
+                                    });
+                                }
                             }
                         }
+                        None => token.issues.push((
+                            e.value.span,
+                            "`permissions` must map scopes to permissions".into(),
+                        )),
                     }
-                    None => token.issues.push((
-                        e.value.span,
-                        "`permissions` must map scopes to permissions".into(),
-                    )),
-                },
+                }
                 _ => {}
             }
         }

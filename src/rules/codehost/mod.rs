@@ -157,6 +157,31 @@ pub struct FileCache<'a> {
     pub suggestions: std::cell::Cell<usize>,
     rows: OnceCell<Vec<Vec<&'static crate::catalog::codehost::Endpoint>>>,
     tokens: OnceCell<Tokens<'a>>,
+    /// The spans of the file's tokens that a YAML alias shares between two tokens, or
+    /// between two places of one token (see [`token_written_once`]).
+    token_aliases: OnceCell<Vec<Span>>,
+}
+
+/// Whether `span` of a token written in the file is written once: not shared by a YAML
+/// alias with another token (`permissions: *p`) or another place of the same token
+/// (`Contents: *lvl`), where a fix for one would change the other too. A token that
+/// several requests name by one alias (`token: *t`) is one token: that counts once.
+pub fn token_written_once(file: &FileContext<'_>, span: Span) -> bool {
+    let aliased = file.codehost.token_aliases.get_or_init(|| {
+        if !file.text.contains('*') {
+            return Vec::new();
+        }
+        let mut distinct: Vec<&Node> = Vec::new();
+        for request in &file.model.requests {
+            if let Some(TokenRef::Inline(node)) = request.token
+                && !distinct.iter().any(|d| d.span == node.span)
+            {
+                distinct.push(node);
+            }
+        }
+        crate::rules::shelf::fix::aliased_in(distinct.into_iter())
+    });
+    crate::rules::shelf::fix::outside(aliased, span)
 }
 
 #[derive(Default)]

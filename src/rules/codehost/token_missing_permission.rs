@@ -1,5 +1,6 @@
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
+use crate::loading::Span;
 use crate::model::Method;
 use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
@@ -28,7 +29,7 @@ static META: RuleMeta = RuleMeta {
     source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" and \"Authentication\"; reqlint's token format (docs/request-files.md)",
     fixes: &[FixMeta {
         applicability: Applicability::Safe,
-        what: "the permission is given to the token where it is written (in the request file, or in `.reqlint.yaml` for a named token), at the level needed: its level raised, or a line after the last permission of that scope (or the scope too, after the last scope) in a YAML block mapping",
+        what: "the permission is given to the token where it is written (in the request file, or in `.reqlint.yaml` for a named token), at the level needed: its level raised, or a line after the last permission of that scope (or the scope too, after the last scope) in a YAML block mapping; not where a YAML alias shares the token's permissions with another token",
     }],
     inspects: Inspects::CodehostRequests,
     bad: example!("token-missing-permission/bad.req.yaml"),
@@ -39,30 +40,35 @@ static META: RuleMeta = RuleMeta {
 /// request file's, or the config's with its path as `other`): its level raised where the
 /// token holds it lower, else a line after the last permission of that scope, indented
 /// as it is (a token in a block mapping only: `line_edits`, see
-/// [`crate::rules::shelf::fix::takes_line_edits`]).
+/// [`crate::rules::shelf::fix::takes_line_edits`]). `once`: whether a span of `text` is
+/// written once (no YAML alias shares it: an edit there would change other tokens too).
 fn add_permission(
     text: &str,
     line_edits: bool,
     other: Option<&std::path::Path>,
     token: &super::ResolvedToken<'_>,
     row: &Endpoint,
+    once: &dyn Fn(Span) -> bool,
 ) -> Option<crate::diagnostic::Fix> {
     use crate::diagnostic::{Applicability, Fix};
     let permission = CATALOG.permission(row.permission);
     let level = row.access.to_string();
     let scope = permission.scope.to_string();
+    // Grants of the scope as the API names it (`Repository:` is no scope: a line added
+    // under it would not give the permission).
     let same_scope: Vec<&crate::model::token::Grant> = token
         .token
         .grants
         .iter()
-        .filter(|g| g.scope.eq_ignore_ascii_case(&scope))
+        .filter(|g| crate::catalog::codehost::Scope::parse(&g.scope) == Some(permission.scope))
         .collect();
-    let held = same_scope.iter().find(|g| {
-        crate::catalog::codehost::Scope::parse(&g.scope)
-            .and_then(|s| CATALOG.lookup(s, &g.name).ok())
-            == Some(row.permission)
-    });
+    let held = same_scope
+        .iter()
+        .find(|g| CATALOG.lookup(permission.scope, &g.name).ok() == Some(row.permission));
     if let Some(g) = held {
+        if !once(g.level_span) || !once(g.name_span) {
+            return None;
+        }
         return crate::rules::shelf::fix::rename(
             text,
             g.level_span,
@@ -80,9 +86,19 @@ fn add_permission(
             f
         });
     }
-    if !line_edits {
+    // Lines go into block mappings only: inside `{...}` a line would break the flow.
+    let flow = |span: Span| text.get(span.range()).is_some_and(|t| t.starts_with('{'));
+    if !line_edits || token.token.permissions_span.is_some_and(flow) {
         return None;
     }
+    let value_of_scope = |key_span: Span| {
+        token
+            .token
+            .scopes
+            .iter()
+            .find(|(_, k, _)| *k == key_span)
+            .map(|(_, _, value)| *value)
+    };
     let indent_of = |at: usize| {
         let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
         let indent = &text[line_start..at];
@@ -99,7 +115,7 @@ fn add_permission(
                 .token
                 .scopes
                 .iter()
-                .any(|(key, _)| key.eq_ignore_ascii_case(&scope))
+                .any(|(key, _, _)| key.eq_ignore_ascii_case(&scope))
             {
                 return None;
             }
@@ -111,6 +127,13 @@ fn add_permission(
             (last, Some(scope_indent))
         }
     };
+    if value_of_scope(last.scope_span).is_none_or(flow)
+        || !once(last.name_span)
+        || !once(last.level_span)
+        || !once(last.scope_span)
+    {
+        return None;
+    }
     let indent = indent_of(last.name_span.start)?;
     let line_end = text[last.level_span.end..]
         .find('\n')
@@ -226,9 +249,14 @@ impl Rule for TokenMissingPermission {
                 let permission = CATALOG.permission(first.permission);
                 // A token named from the config is fixed in the config.
                 let fix = match (token.name, &file.config.path) {
-                    (Some(_), Some(config)) => {
-                        add_permission(&file.config.text, true, Some(config), token, first)
-                    }
+                    (Some(_), Some(config)) => add_permission(
+                        &file.config.text,
+                        true,
+                        Some(config),
+                        token,
+                        first,
+                        &|span| crate::rules::shelf::fix::written_once_in_config(file.config, span),
+                    ),
                     (Some(_), None) => None,
                     (None, _) => add_permission(
                         file.text,
@@ -236,6 +264,7 @@ impl Rule for TokenMissingPermission {
                         None,
                         token,
                         first,
+                        &|span| super::token_written_once(file, span),
                     ),
                 };
                 out.push(label(

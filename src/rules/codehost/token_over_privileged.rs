@@ -30,7 +30,7 @@ static META: RuleMeta = RuleMeta {
     source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), overview, and \"Endpoints\"; reqlint's token format (docs/request-files.md) and configuration (docs/configuration.md, `tokens`)",
     fixes: &[FixMeta {
         applicability: Applicability::Unsafe,
-        what: "the unused permission is removed (with its scope when it was the scope's last), or lowered to the level the requests need",
+        what: "the unused permission is removed, its line of a YAML block mapping (with its scope when it was the scope's last, but never the last scope), or lowered to the level the requests need; not where a YAML alias shares it with another token",
     }],
     inspects: Inspects::File,
     bad: example!("token-over-privileged/bad.req.yaml"),
@@ -40,13 +40,15 @@ static META: RuleMeta = RuleMeta {
 /// Reports the grants of `token` that `uses` does not need.
 /// `text` is the text the token is written in (the request file's, or the config's).
 /// `line_edits`: whether the token's text takes whole-line fixes (see
-/// [`crate::rules::shelf::fix::takes_line_edits`]).
+/// [`crate::rules::shelf::fix::takes_line_edits`]). `once`: whether a span of `text` is
+/// written once (no YAML alias shares it with another token, which a fix would change too).
 fn judge(
     text: &str,
     line_edits: bool,
     node: &Node,
     uses: &TokenUses,
     who: &str,
+    once: &dyn Fn(Span) -> bool,
     out: &mut Vec<Diagnostic>,
 ) {
     if uses.unknown || uses.requests == 0 {
@@ -97,7 +99,12 @@ fn judge(
                 .with_help("remove this line")
                 .with_fix_opt(
                     removal(text, node, &grants, &unused, i)
-                        .filter(|_| line_edits)
+                        .filter(|_| {
+                            line_edits
+                                && once(grant.name_span)
+                                && once(grant.level_span)
+                                && once(grant.scope_span)
+                        })
                         .map(|edit| {
                             crate::diagnostic::Fix::unsafe_(
                                 format!("remove `{}` from the token", grant.name),
@@ -117,13 +124,16 @@ fn judge(
                     },
                 )
                 .with_help(format!("write `{}: {needed}`", grant.name))
-                .with_fix_opt(crate::rules::shelf::fix::rename(
-                    text,
-                    grant.level_span,
-                    grant.level.trim(),
-                    &needed.to_string(),
-                    crate::diagnostic::Applicability::Unsafe,
-                )),
+                .with_fix_opt(
+                    crate::rules::shelf::fix::rename(
+                        text,
+                        grant.level_span,
+                        grant.level.trim(),
+                        &needed.to_string(),
+                        crate::diagnostic::Applicability::Unsafe,
+                    )
+                    .filter(|_| once(grant.level_span)),
+                ),
             ),
             Some(_) => {}
         }
@@ -155,7 +165,14 @@ fn removal(
         let mut grants = of(key_span).peekable();
         grants.peek().is_none() || grants.any(|(_, &unused)| !unused)
     };
+    let flow = text
+        .get(scope.value.span.range())
+        .is_some_and(|t| t.starts_with('{'));
     if stays(scope.key_span) {
+        // A line of its own inside `{...}` would leave the flow's commas wrong.
+        if flow {
+            return None;
+        }
         return crate::rules::shelf::fix::remove_lines(
             text,
             grant.name_span.start,
@@ -173,9 +190,6 @@ fn removal(
         .map(|(g, _)| g.level_span.end)
         .max()
         .unwrap_or(grant.level_span.end);
-    let flow = text
-        .get(scope.value.span.range())
-        .is_some_and(|t| t.starts_with('{'));
     let end = if flow {
         scope.value.span.end.max(last)
     } else {
@@ -203,8 +217,9 @@ impl Rule for TokenOverPrivileged {
             tokens[i].1.add(&request_need(file, r));
         }
         let line_edits = crate::rules::shelf::fix::takes_line_edits(file.path);
+        let once = |span| super::token_written_once(file, span);
         for (node, uses) in &tokens {
-            judge(file.text, line_edits, node, uses, "the token", out);
+            judge(file.text, line_edits, node, uses, "the token", &once, out);
         }
     }
 
@@ -237,6 +252,7 @@ impl Rule for TokenOverPrivileged {
                     &run.config.tokens[name],
                     uses,
                     &format!("token `{name}`"),
+                    &|span| crate::rules::shelf::fix::written_once_in_config(run.config, span),
                     out,
                 );
             }

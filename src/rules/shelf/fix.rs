@@ -111,6 +111,12 @@ pub fn insert_line_after(text: &str, at: usize, line: &str) -> Edit {
 /// counts when it falls inside such text.
 pub fn written_once(file: &FileContext<'_>, span: Span) -> bool {
     let aliased = file.advertising.aliased.get_or_init(|| aliased_spans(file));
+    outside(aliased, span)
+}
+
+/// Whether `span` lies outside every one of the `aliased` spans (an insertion, an empty
+/// span, counts when it falls strictly inside one).
+pub fn outside(aliased: &[Span], span: Span) -> bool {
     !aliased.iter().any(|r| {
         if span.is_empty() {
             r.start < span.start && span.start < r.end
@@ -129,6 +135,13 @@ pub fn written_once_fix(file: &FileContext<'_>, fix: Option<Fix>) -> Option<Fix>
     })
 }
 
+/// Whether `span` of the config's text stands at one place of its named tokens: not
+/// where a YAML alias makes one token a copy of another's permissions (`ci-bot: *base`),
+/// which an edit for one would change for both.
+pub fn written_once_in_config(config: &crate::model::config::Config, span: Span) -> bool {
+    outside(&aliased_in(config.tokens.values()), span)
+}
+
 /// The spans of keys and values that stand at more than one place of the file's trees:
 /// a YAML alias copies the anchored node with its spans (only YAML has aliases, and only
 /// a text with a `*` holds one).
@@ -136,9 +149,14 @@ fn aliased_spans(file: &FileContext<'_>) -> Vec<Span> {
     if Format::from_path(file.path) != Format::Yaml || !file.text.contains('*') {
         return Vec::new();
     }
+    aliased_in(file.model.documents.iter().map(|d| d.root))
+}
+
+/// The spans that stand at more than one place of these trees.
+pub fn aliased_in<'n>(roots: impl Iterator<Item = &'n crate::loading::Node>) -> Vec<Span> {
     let mut seen: std::collections::HashMap<(Span, u8), u32> = std::collections::HashMap::new();
-    for doc in &file.model.documents {
-        doc.root.walk(|n| {
+    for root in roots {
+        root.walk(|n| {
             let kind = match &n.value {
                 Value::Null => 0,
                 Value::Bool(_) => 1,
