@@ -76,7 +76,9 @@ fn touches(a: Span, b: Span) -> bool {
     let shares = a.start < b.end && b.start < a.end;
     let same_insertion = a == b;
     let at_edge = |insert: Span, range: Span| {
-        insert.is_empty() && !range.is_empty() && (insert.start == range.start || insert.start == range.end)
+        insert.is_empty()
+            && !range.is_empty()
+            && (insert.start == range.start || insert.start == range.end)
     };
     shares || same_insertion || at_edge(a, b) || at_edge(b, a)
 }
