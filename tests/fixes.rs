@@ -984,3 +984,18 @@ fn out_of_rounds_the_file_still_tells_what_it_needs() {
     let config = std::fs::read_to_string(dir.path().join(".reqlint.yaml")).unwrap();
     assert!(config.contains("        Issues: read\n"), "{config}\n{out}");
 }
+
+/// An endpoint that takes one of several permissions, with the token holding one of them
+/// too low: that one is raised, rather than a second permission added beside it.
+#[test]
+fn a_held_alternative_is_raised() {
+    let text = "token:\n  owner: acme\n  permissions:\n    repository:\n      Pull requests: read\nrequests:\n  - POST /repos/acme/web/issues/1/labels\n";
+    let (after, out) = fixed_file(text, false);
+    assert_eq!(
+        after,
+        text.replace("Pull requests: read", "Pull requests: write"),
+        "{out}"
+    );
+    // (What is left is the host's note that the endpoint may need more: a warning.)
+    assert!(!out.contains("error[token-missing-permission]"), "{out}");
+}

@@ -246,7 +246,10 @@ impl Rule for TokenMissingPermission {
                     let all: Vec<String> = alternatives.iter().map(|r| describe(r)).collect();
                     format!("one of {}", all.join(", "))
                 };
-                let permission = CATALOG.permission(first.permission);
+                // Where the token holds one of the alternatives lower, that one is raised
+                // (one permission, not a second one beside it).
+                let target = held.map_or(first, |(row, _)| *row);
+                let permission = CATALOG.permission(target.permission);
                 // A token named from the config is fixed in the config.
                 let fix = match (token.name, &file.config.path) {
                     (Some(_), Some(config)) => add_permission(
@@ -254,7 +257,7 @@ impl Rule for TokenMissingPermission {
                         true,
                         Some(config),
                         token,
-                        first,
+                        target,
                         &|span| crate::rules::shelf::fix::written_once_in_config(file.config, span),
                     ),
                     (Some(_), None) => None,
@@ -263,7 +266,7 @@ impl Rule for TokenMissingPermission {
                         crate::rules::shelf::fix::takes_line_edits(file.path),
                         None,
                         token,
-                        first,
+                        target,
                         &|span| super::token_written_once(file, span),
                     ),
                 };
@@ -283,7 +286,7 @@ impl Rule for TokenMissingPermission {
                         permission.scope,
                         token.describe(),
                         permission.title,
-                        first.access
+                        target.access
                     ))
                     .with_fix_opt(fix),
                 ));
