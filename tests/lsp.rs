@@ -631,3 +631,52 @@ fn token_hover_completion_and_related_places() {
     c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
     child.wait().unwrap();
 }
+
+/// A quick fix that edits the config (the permission a named token lacks) targets the
+/// config's URI; when the config the editor holds differs from the one the server read,
+/// no such edit is offered (its offsets would land elsewhere).
+#[test]
+fn config_quick_fixes_only_for_the_config_as_read() {
+    let config_text = "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Pull requests: read\n";
+    let (dir, mut child, mut c) = start_in(config_text);
+    let uri = format!("file://{}", dir.path().join("a.req.yaml").display());
+    let config_uri = format!("file://{}", dir.path().join(".reqlint.yaml").display());
+    let diags = c.open(
+        &uri,
+        "yaml",
+        "token: ci-bot\nrequest: GET /repos/acme/web/issues\n",
+    );
+    assert!(
+        diags
+            .iter()
+            .any(|d| d["code"] == "token-missing-permission"),
+        "{diags:?}"
+    );
+    let actions = |c: &mut Client, id: u64| -> Vec<Value> {
+        c.send(json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/codeAction", "params": {
+            "textDocument": {"uri": uri},
+            "range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 40}},
+            "context": {"diagnostics": []},
+        }}));
+        loop {
+            let reply = c.receive();
+            if reply["id"] == id {
+                return reply["result"].as_array().unwrap().clone();
+            }
+        }
+    };
+    let edits_config = |actions: &[Value]| {
+        actions
+            .iter()
+            .any(|a| a["edit"]["changes"].get(config_uri.as_str()).is_some())
+    };
+    assert!(edits_config(&actions(&mut c, 1)), "no config edit offered");
+    // The config open in the editor with two lines more than the server read.
+    c.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": config_uri, "languageId": "yaml", "version": 1, "text": format!("# note\n# note\n{config_text}")}}}));
+    assert!(
+        !edits_config(&actions(&mut c, 2)),
+        "a config edit with stale offsets"
+    );
+    c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    child.wait().unwrap();
+}
