@@ -904,47 +904,46 @@ fn token_fixes_leave_what_they_cannot_edit_alone() {
     );
 }
 
+/// `--fix --unsafe-fixes` over a tree of a config and request files: the config as it
+/// is afterwards, and the concise report.
+fn config_after_unsafe_fix(config: &str, files: &[(&str, &str)]) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), config).unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let args = [
+        "check",
+        "--fix",
+        "--unsafe-fixes",
+        "--no-cache",
+        "--format",
+        "concise",
+        ".",
+    ];
+    let (_, out) = reqlint(dir.path(), &args);
+    let config = std::fs::read_to_string(dir.path().join(".reqlint.yaml")).unwrap();
+    (config, out)
+}
+
 /// A named token copied from another by a YAML alias (`ci-bot: *base`) gets no edit in
 /// the config: it would change both.
 #[test]
 fn an_aliased_config_token_is_not_edited() {
     let config = "tokens:\n  base: &base\n    owner: acme\n    permissions:\n      repository:\n        Contents: read\n  ci-bot: *base\n";
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join(".reqlint.yaml"), config).unwrap();
-    std::fs::write(
-        dir.path().join("a.req.yaml"),
+    let files = [(
+        "a.req.yaml",
         "token: ci-bot\nrequests:\n  - GET /repos/acme/web/issues\n",
-    )
-    .unwrap();
-    let (_, out) = reqlint(
-        dir.path(),
-        &[
-            "check",
-            "--fix",
-            "--unsafe-fixes",
-            "--no-cache",
-            "--format",
-            "concise",
-            ".",
-        ],
-    );
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join(".reqlint.yaml")).unwrap(),
-        config,
-        "{out}"
-    );
+    )];
+    let (after, out) = config_after_unsafe_fix(config, &files);
+    assert_eq!(after, config, "{out}");
 }
 
 /// A file whose fixes take more rounds than the cap still tells the run which
 /// permissions its requests need: a named token's permission it uses is not removed.
 #[test]
 fn out_of_rounds_the_file_still_tells_what_it_needs() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join(".reqlint.yaml"),
-        "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Contents: read\n        Issues: read\n",
-    )
-    .unwrap();
+    let config = "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      repository:\n        Contents: read\n        Issues: read\n";
     let mut a = String::from(
         "token:\n  owner: acme\n  permissions:\n    repository:\n      Metadata: read\nrequests:\n  - request: GET /repos/acme/web/issues\n    token: ci-bot\n",
     );
@@ -963,25 +962,14 @@ fn out_of_rounds_the_file_still_tells_what_it_needs() {
         a.push_str(&format!("  - GET /repos/acme/web/{path}\n"));
     }
     a.push_str("  - GET /user/emails\n  - GET /user/followers\n");
-    std::fs::write(dir.path().join("a.req.yaml"), a).unwrap();
-    std::fs::write(
-        dir.path().join("b.req.yaml"),
-        "token: ci-bot\nrequests:\n  - GET /repos/acme/web/activity\n",
-    )
-    .unwrap();
-    let (_, out) = reqlint(
-        dir.path(),
-        &[
-            "check",
-            "--fix",
-            "--unsafe-fixes",
-            "--no-cache",
-            "--format",
-            "concise",
-            ".",
-        ],
-    );
-    let config = std::fs::read_to_string(dir.path().join(".reqlint.yaml")).unwrap();
+    let files = [
+        ("a.req.yaml", a.as_str()),
+        (
+            "b.req.yaml",
+            "token: ci-bot\nrequests:\n  - GET /repos/acme/web/activity\n",
+        ),
+    ];
+    let (config, out) = config_after_unsafe_fix(config, &files);
     assert!(config.contains("        Issues: read\n"), "{config}\n{out}");
 }
 
