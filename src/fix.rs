@@ -294,7 +294,12 @@ pub fn apply_elsewhere(text: &str, edits: &[Edit]) -> (String, usize) {
     }
     let mut chosen: Vec<&Edit> = Vec::new();
     let mut count = 0;
-    for (e, n) in &blocks {
+    // Insertions (the permissions tokens lack) before removals and replacements: a
+    // removal that one touches waits for the next run, not the permission a request
+    // needs (the config is edited once a run, without rounds).
+    let (insertions, others): (Vec<_>, Vec<_>) =
+        blocks.iter().partition(|(e, _)| e.span.is_empty());
+    for (e, n) in insertions.into_iter().chain(others) {
         if e.span.end > text.len() {
             continue;
         }

@@ -987,3 +987,28 @@ fn a_held_alternative_is_raised() {
     // (What is left is the host's note that the endpoint may need more: a warning.)
     assert!(!out.contains("error[token-missing-permission]"), "{out}");
 }
+
+/// Anchors a token shares with other places of the file get no fix (a level shared with
+/// a description, a scope merged in with `<<:` from an anchor elsewhere); in the config,
+/// a permission a token needs goes in before an unused scope of it is removed.
+#[test]
+fn token_fixes_and_anchors_outside_the_token() {
+    let merged = "x-a:\n  b: &base\n        Contents: read\ntoken:\n  permissions:\n    repository:\n      <<: *base\nrequests:\n  - GET /user/followers\n  - GET /repos/a/b/contents/x\n";
+    let (after, out) = fixed_file(merged, false);
+    assert_eq!(after, merged, "{out}");
+    assert!(!out.contains("invalid-syntax"), "{out}");
+    let shared = "token:\n  permissions:\n    repository:\n      Issues: &lvl read\nrequests:\n  - request: POST /repos/acme/web/issues\n  - request: GET /repos/acme/web/issues\n    description: *lvl\n";
+    for unsafe_fixes in [false, true] {
+        let (after, out) = fixed_file(shared, unsafe_fixes);
+        assert_eq!(after, shared, "{out}");
+    }
+
+    let config = "tokens:\n  bot:\n    owner: acme\n    permissions:\n      repository:\n        Contents: read\n      user:\n        Followers: read\n";
+    let files = [(
+        "a.req.yaml",
+        "token: bot\nrequests:\n  - POST /repos/acme/web/issues\n  - GET /user/followers\n",
+    )];
+    let (after, out) = config_after_unsafe_fix(config, &files);
+    assert!(after.contains("        Issues: write\n"), "{after}\n{out}");
+    assert!(!out.contains("error[token-missing-permission]"), "{out}");
+}

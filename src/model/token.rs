@@ -33,6 +33,16 @@ pub struct Token {
 pub const TOKEN_KEYS: &[&str] = &["owner", "repositories", "permissions", "variables", "files"];
 
 impl Token {
+    /// Whether a grant is written inside its own scope's value: not one a merge key
+    /// (`<<: *base`) brings from an anchor elsewhere, where an edit would change that.
+    pub fn written_in_scope(&self, grant: &Grant) -> bool {
+        self.scopes.iter().any(|(_, key, value)| {
+            *key == grant.scope_span
+                && value.start <= grant.name_span.start
+                && grant.level_span.end <= value.end
+        })
+    }
+
     pub fn read(node: &Node) -> Token {
         let mut token = Token::default();
         let Some(entries) = node.as_map() else {

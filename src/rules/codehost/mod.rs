@@ -163,23 +163,32 @@ pub struct FileCache<'a> {
 }
 
 /// Whether `span` of a token written in the file is written once: not shared by a YAML
-/// alias with another token (`permissions: *p`) or another place of the same token
-/// (`Contents: *lvl`), where a fix for one would change the other too. A token that
-/// several requests name by one alias (`token: *t`) is one token: that counts once.
+/// alias with another token (`permissions: *p`), another place of the same token
+/// (`Contents: *lvl`) or anything else of the file (a request's `params: *p`), where a
+/// fix for one would change the other too. A token that several requests name by one
+/// alias (`token: *t`) is one token: that counts once.
 pub fn token_written_once(file: &FileContext<'_>, span: Span) -> bool {
     let aliased = file.codehost.token_aliases.get_or_init(|| {
         if !file.text.contains('*') {
             return Vec::new();
         }
         let mut distinct: Vec<&Node> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for request in &file.model.requests {
             if let Some(TokenRef::Inline(node)) = request.token
-                && !distinct.iter().any(|d| d.span == node.span)
+                && seen.insert(node.span)
             {
                 distinct.push(node);
             }
         }
-        crate::rules::shelf::fix::aliased_in(distinct.into_iter())
+        // The documents without their tokens (wherever a token's node stands: its
+        // anchor's place too), then each distinct token once.
+        let spans: std::collections::HashSet<Span> = distinct.iter().map(|d| d.span).collect();
+        crate::rules::shelf::fix::aliased_except(
+            file.model.documents.iter().map(|d| d.root),
+            |n| spans.contains(&n.span),
+            distinct.iter().copied(),
+        )
     });
     crate::rules::shelf::fix::outside(aliased, span)
 }

@@ -66,7 +66,7 @@ fn add_permission(
         .iter()
         .find(|g| CATALOG.lookup(permission.scope, &g.name).ok() == Some(row.permission));
     if let Some(g) = held {
-        if !once(g.level_span) || !once(g.name_span) {
+        if !once(g.level_span) || !once(g.name_span) || !token.token.written_in_scope(g) {
             return None;
         }
         return crate::rules::shelf::fix::rename(
@@ -128,6 +128,7 @@ fn add_permission(
         }
     };
     if value_of_scope(last.scope_span).is_none_or(flow)
+        || !token.token.written_in_scope(last)
         || !once(last.name_span)
         || !once(last.level_span)
         || !once(last.scope_span)

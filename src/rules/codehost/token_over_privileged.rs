@@ -54,7 +54,8 @@ fn judge(
     if uses.unknown || uses.requests == 0 {
         return;
     }
-    let grants = Token::read(node).grants;
+    let token = Token::read(node);
+    let grants = &token.grants;
     let permission = |g: &crate::model::token::Grant| {
         let scope = Scope::parse(&g.scope)?;
         let level = Access::parse(&g.level)?;
@@ -98,9 +99,10 @@ fn judge(
                 )
                 .with_help("remove this line")
                 .with_fix_opt(
-                    removal(text, node, &grants, &unused, i)
+                    removal(text, node, grants, &unused, i)
                         .filter(|_| {
                             line_edits
+                                && token.written_in_scope(grant)
                                 && once(grant.name_span)
                                 && once(grant.level_span)
                                 && once(grant.scope_span)
@@ -132,7 +134,7 @@ fn judge(
                         &needed.to_string(),
                         crate::diagnostic::Applicability::Unsafe,
                     )
-                    .filter(|_| once(grant.level_span)),
+                    .filter(|_| once(grant.level_span) && token.written_in_scope(grant)),
                 ),
             ),
             Some(_) => {}
@@ -182,6 +184,14 @@ fn removal(
     if !scopes
         .iter()
         .any(|s| s.key_span != scope.key_span && stays(s.key_span))
+    {
+        return None;
+    }
+    // Every grant of the scope written inside it (none merged in from an anchor
+    // elsewhere, whose text the removal would reach).
+    let value = scope.value.span;
+    if !of(scope.key_span)
+        .all(|(g, _)| value.start <= g.name_span.start && g.level_span.end <= value.end)
     {
         return None;
     }

@@ -154,9 +154,30 @@ fn aliased_spans(file: &FileContext<'_>) -> Vec<Span> {
 
 /// The spans that stand at more than one place of these trees.
 pub fn aliased_in<'n>(roots: impl Iterator<Item = &'n crate::loading::Node>) -> Vec<Span> {
+    aliased_except(roots, |_| false, std::iter::empty())
+}
+
+/// The spans that stand at more than one place of the trees `pruned` (where a node
+/// `skip` picks is counted neither itself nor with what it holds) and `whole`.
+pub fn aliased_except<'n>(
+    pruned: impl Iterator<Item = &'n crate::loading::Node>,
+    skip: impl Fn(&crate::loading::Node) -> bool,
+    whole: impl Iterator<Item = &'n crate::loading::Node>,
+) -> Vec<Span> {
     let mut seen: std::collections::HashMap<(Span, u8), u32> = std::collections::HashMap::new();
-    for root in roots {
-        root.walk(|n| {
+    let roots = pruned.map(|n| (n, true)).chain(whole.map(|n| (n, false)));
+    for (root, prune) in roots {
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            if prune && skip(n) {
+                continue;
+            }
+            match &n.value {
+                Value::Seq(items) => stack.extend(items.iter()),
+                Value::Map(entries) => stack.extend(entries.iter().map(|e| &e.value)),
+                Value::EncodedJson { decoded, .. } => stack.push(decoded),
+                _ => {}
+            }
             let kind = match &n.value {
                 Value::Null => 0,
                 Value::Bool(_) => 1,
@@ -176,7 +197,7 @@ pub fn aliased_in<'n>(roots: impl Iterator<Item = &'n crate::loading::Node>) -> 
             if !n.span.is_empty() {
                 *seen.entry((n.span, kind)).or_default() += 1;
             }
-        });
+        }
     }
     let mut spans: Vec<Span> = seen
         .into_iter()
