@@ -37,7 +37,7 @@ pub fn choose(diagnostics: &[Diagnostic], mode: Mode, text_len: usize) -> Vec<&F
         })
         .collect();
     fixes.sort_by_key(|f| f.edits.iter().map(|e| e.span.start).min());
-    let mut taken: Vec<(usize, usize)> = Vec::new();
+    let mut taken: Vec<Span> = Vec::new();
     let mut chosen: Vec<&Fix> = Vec::new();
     for fix in fixes {
         // Edits that fixes chosen already make (the lines of a token's scope, which each
@@ -50,11 +50,10 @@ pub fn choose(diagnostics: &[Diagnostic], mode: Mode, text_len: usize) -> Vec<&F
             chosen.push(fix);
             continue;
         }
-        let overlaps = fix.edits.iter().any(|e| {
-            taken
-                .iter()
-                .any(|&(s, end)| touches(Span::new(s, end), e.span))
-        });
+        let overlaps = fix
+            .edits
+            .iter()
+            .any(|e| taken.iter().any(|&t| touches(t, e.span)));
         let self_overlap = fix.edits.iter().enumerate().any(|(i, a)| {
             fix.edits[i + 1..]
                 .iter()
@@ -63,7 +62,7 @@ pub fn choose(diagnostics: &[Diagnostic], mode: Mode, text_len: usize) -> Vec<&F
         if overlaps || self_overlap {
             continue;
         }
-        taken.extend(fix.edits.iter().map(|e| (e.span.start, e.span.end)));
+        taken.extend(fix.edits.iter().map(|e| e.span));
         chosen.push(fix);
     }
     chosen
@@ -250,11 +249,7 @@ fn elsewhere(diagnostics: &[Diagnostic], mode: Mode) -> Vec<Edit> {
 /// two) are merged into the highest, else the key would be written twice. Returns the
 /// new text and how many edits were applied.
 pub fn apply_elsewhere(text: &str, edits: &[Edit]) -> (String, usize) {
-    let mut sorted: Vec<&Edit> = edits.iter().collect();
-    sorted.sort_by(|a, b| {
-        (a.span.start, a.span.end, &a.replacement).cmp(&(b.span.start, b.span.end, &b.replacement))
-    });
-    sorted.dedup();
+    let sorted = in_order_once(edits.iter());
     let mut merged: Vec<&Edit> = Vec::with_capacity(sorted.len());
     for e in sorted {
         let key = permission_line(&e.replacement);
@@ -276,13 +271,15 @@ pub fn apply_elsewhere(text: &str, edits: &[Edit]) -> (String, usize) {
     // permission under it, from two files) become one block, else the scope's key would
     // be written twice.
     let mut blocks: Vec<(Edit, usize)> = Vec::with_capacity(merged.len());
+    fn head(replacement: &str) -> Option<&str> {
+        block_lines(replacement).map(|(head, _)| head)
+    }
     for e in merged {
         let opens = |c: &Edit| {
             c.span == e.span
                 && e.span.is_empty()
-                && block_lines(&c.replacement).is_some()
-                && block_lines(&c.replacement).map(|(head, _)| head)
-                    == block_lines(&e.replacement).map(|(head, _)| head)
+                && head(&c.replacement).is_some()
+                && head(&c.replacement) == head(&e.replacement)
         };
         match blocks.iter_mut().find(|(c, _)| opens(c)) {
             Some((c, n)) => {
@@ -314,6 +311,17 @@ pub fn apply_elsewhere(text: &str, edits: &[Edit]) -> (String, usize) {
         }
     }
     (apply(text, &chosen), count)
+}
+
+/// The edits by place (then text), each once: an edit that several fixes make is made
+/// once.
+fn in_order_once<'e>(edits: impl Iterator<Item = &'e Edit>) -> Vec<&'e Edit> {
+    let mut sorted: Vec<&Edit> = edits.collect();
+    sorted.sort_by(|a, b| {
+        (a.span.start, a.span.end, &a.replacement).cmp(&(b.span.start, b.span.end, &b.replacement))
+    });
+    sorted.dedup();
+    sorted
 }
 
 /// A replacement of several lines: its first line (the scope's key) and the rest.
@@ -377,58 +385,41 @@ pub fn fix_text(
     settings: &crate::engine::Settings,
     mode: Mode,
 ) -> Fixed {
+    const ROUNDS: usize = 10;
     let mut text = text.to_string();
     let mut applied = 0;
-    let mut last = Vec::new();
-    let mut facts = crate::rules::RunFacts::default();
     let mut others: Vec<Edit> = Vec::new();
-    let mut settled = false;
-    for _ in 0..10 {
+    // Each round lints the text as it is. The last (nothing left to apply, or out of
+    // rounds) gives what is left and what the run learns of the file: the permissions
+    // its requests need, of the text as it now is.
+    let mut round = 0;
+    let (last, facts) = loop {
         let result = crate::engine::lint_bytes(display, rel, text.clone().into_bytes(), settings);
         for e in elsewhere(&result.diagnostics, mode) {
             if !others.contains(&e) {
                 others.push(e);
             }
         }
-        let chosen = choose(&result.diagnostics, mode, text.len());
-        if chosen.is_empty() {
-            last = result.diagnostics;
-            facts = result.facts;
-            settled = true;
-            break;
-        }
-        let mut edits: Vec<&Edit> = chosen.iter().flat_map(|f| f.edits.iter()).collect();
-        // (An edit that two fixes make is made once.)
-        edits.sort_by(|a, b| {
-            (a.span.start, a.span.end, &a.replacement).cmp(&(
-                b.span.start,
-                b.span.end,
-                &b.replacement,
-            ))
+        let chosen = if round < ROUNDS {
+            choose(&result.diagnostics, mode, text.len())
+        } else {
+            Vec::new()
+        };
+        let next = (!chosen.is_empty()).then(|| {
+            apply(
+                &text,
+                &in_order_once(chosen.iter().flat_map(|f| f.edits.iter())),
+            )
         });
-        edits.dedup();
-        let next = apply(&text, &edits);
-        if next == text {
-            last = result.diagnostics;
-            facts = result.facts;
-            settled = true;
-            break;
-        }
-        applied += chosen.len();
-        text = next;
-    }
-    if !settled {
-        // Out of rounds: what is left, and what the run learns of the file (the
-        // permissions its requests need), are those of the text as it now is.
-        let result = crate::engine::lint_bytes(display, rel, text.clone().into_bytes(), settings);
-        for e in elsewhere(&result.diagnostics, mode) {
-            if !others.contains(&e) {
-                others.push(e);
+        match next {
+            Some(next) if next != text => {
+                applied += chosen.len();
+                text = next;
+                round += 1;
             }
+            _ => break (result.diagnostics, result.facts),
         }
-        last = result.diagnostics;
-        facts = result.facts;
-    }
+    };
     let unsafe_left = last
         .iter()
         .filter(|d| {

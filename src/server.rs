@@ -596,7 +596,7 @@ impl Server {
                     .chars()
                     .take_while(|c| *c == ' ' || *c == '\t')
                     .collect();
-                let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+                let newline = crate::rules::shelf::fix::line_break(&text, line_start);
                 let comment = format!("{indent}# reqlint: ignore[{}]{newline}", d.rule);
                 if silences(&settings, uri, &text, &result, d, line_start, &comment) {
                     let at = range(crate::loading::Span::empty(line_start));

@@ -232,6 +232,64 @@ fn parse_float(text: &str) -> Option<f64> {
     }
 }
 
+/// The spans that stand at more than one place of these trees: a YAML alias copies the
+/// anchored node with its spans, so these are the texts an alias reads again.
+pub fn aliased_in<'n>(roots: impl Iterator<Item = &'n Node>) -> Vec<Span> {
+    aliased_except(roots, |_| false, std::iter::empty())
+}
+
+/// The spans that stand at more than one place of the trees `pruned` (where a node
+/// `skip` picks is counted neither itself nor with what it holds) and `whole`.
+pub fn aliased_except<'n>(
+    pruned: impl Iterator<Item = &'n Node>,
+    skip: impl Fn(&Node) -> bool,
+    whole: impl Iterator<Item = &'n Node>,
+) -> Vec<Span> {
+    let mut seen: std::collections::HashMap<(Span, u8), u32> = std::collections::HashMap::new();
+    let roots = pruned.map(|n| (n, true)).chain(whole.map(|n| (n, false)));
+    for (root, prune) in roots {
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            if prune && skip(n) {
+                continue;
+            }
+            match &n.value {
+                Value::Seq(items) => stack.extend(items.iter()),
+                Value::Map(entries) => stack.extend(entries.iter().map(|e| &e.value)),
+                Value::EncodedJson { decoded, .. } => stack.push(decoded),
+                _ => {}
+            }
+            let kind = match &n.value {
+                Value::Null => 0,
+                Value::Bool(_) => 1,
+                Value::Number(_) => 2,
+                Value::String(_) => 3,
+                Value::EncodedJson { .. } => 4,
+                Value::Seq(_) => 5,
+                Value::Map(entries) => {
+                    for e in entries {
+                        if !e.key_span.is_empty() {
+                            *seen.entry((e.key_span, 7)).or_default() += 1;
+                        }
+                    }
+                    6
+                }
+            };
+            if !n.span.is_empty() {
+                *seen.entry((n.span, kind)).or_default() += 1;
+            }
+        }
+    }
+    let mut spans: Vec<Span> = seen
+        .into_iter()
+        .filter(|&(_, count)| count > 1)
+        .map(|((span, _), _)| span)
+        .collect();
+    spans.sort_unstable();
+    spans.dedup();
+    spans
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -86,6 +86,9 @@ pub struct Config {
     pub currency_rates: HashMap<String, f64>,
     /// Named tokens (SPEC 1.3), as written in the config.
     pub tokens: HashMap<String, Node>,
+    /// The spans of `tokens` that a YAML alias repeats (`ci-bot: *base`): an edit there
+    /// would change several tokens.
+    pub token_aliases: Vec<Span>,
     /// The config file's text, for positions inside `tokens`.
     pub text: String,
     /// Context snapshot globs, relative to `root`.
@@ -118,6 +121,7 @@ impl Config {
             api_version: ApiVersion::DEFAULT,
             currency_rates: HashMap::new(),
             tokens: HashMap::new(),
+            token_aliases: Vec::new(),
             text: String::new(),
             context: Vec::new(),
             variables: BTreeMap::new(),
@@ -410,6 +414,7 @@ impl Config {
                 }
             }
         }
+        config.token_aliases = crate::loading::tree::aliased_in(config.tokens.values());
         config.text = text;
         Ok(config)
     }

@@ -184,7 +184,7 @@ pub fn token_written_once(file: &FileContext<'_>, span: Span) -> bool {
         // The documents without their tokens (wherever a token's node stands: its
         // anchor's place too), then each distinct token once.
         let spans: std::collections::HashSet<Span> = distinct.iter().map(|d| d.span).collect();
-        crate::rules::shelf::fix::aliased_except(
+        crate::loading::tree::aliased_except(
             file.model.documents.iter().map(|d| d.root),
             |n| spans.contains(&n.span),
             distinct.iter().copied(),

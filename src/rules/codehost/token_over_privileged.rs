@@ -99,7 +99,7 @@ fn judge(
                 )
                 .with_help("remove this line")
                 .with_fix_opt(
-                    removal(text, node, grants, &unused, i)
+                    removal(text, &token, &unused, i)
                         .filter(|_| {
                             line_edits
                                 && token.written_in_scope(grant)
@@ -142,23 +142,22 @@ fn judge(
     }
 }
 
-/// The lines that go with the unused grant `i` of the token `node` (`unused`: which of
-/// its `grants` no request uses): its own, or, where every grant of its scope goes, the
+/// The lines that go with the unused grant `i` of `token` (`unused`: which of its
+/// grants no request uses): its own, or, where every grant of its scope goes, the
 /// scope's with them (a scope left without any, `user:` with nothing under it, is no
 /// mapping of permissions; each of these grants' fixes removes the same lines). None
 /// where no other scope would stay (`permissions:` would be left empty).
 fn removal(
     text: &str,
-    node: &Node,
-    grants: &[crate::model::token::Grant],
+    token: &Token,
     unused: &[bool],
     i: usize,
 ) -> Option<crate::diagnostic::Edit> {
-    let grant = &grants[i];
-    let scopes = node.get_value("permissions")?.as_map()?;
-    let scope = scopes.iter().find(|s| s.key_span == grant.scope_span)?;
+    let grant = &token.grants[i];
+    let &(_, key_span, value) = token.scopes.iter().find(|s| s.1 == grant.scope_span)?;
     let of = |key_span: Span| {
-        grants
+        token
+            .grants
             .iter()
             .zip(unused)
             .filter(move |(g, _)| g.scope_span == key_span)
@@ -167,10 +166,8 @@ fn removal(
         let mut grants = of(key_span).peekable();
         grants.peek().is_none() || grants.any(|(_, &unused)| !unused)
     };
-    let flow = text
-        .get(scope.value.span.range())
-        .is_some_and(|t| t.starts_with('{'));
-    if stays(scope.key_span) {
+    let flow = text.get(value.range()).is_some_and(|t| t.starts_with('{'));
+    if stays(key_span) {
         // A line of its own inside `{...}` would leave the flow's commas wrong.
         if flow {
             return None;
@@ -181,31 +178,21 @@ fn removal(
             grant.level_span.end,
         );
     }
-    if !scopes
-        .iter()
-        .any(|s| s.key_span != scope.key_span && stays(s.key_span))
-    {
+    if !token.scopes.iter().any(|s| s.1 != key_span && stays(s.1)) {
         return None;
     }
     // Every grant of the scope written inside it (none merged in from an anchor
     // elsewhere, whose text the removal would reach).
-    let value = scope.value.span;
-    if !of(scope.key_span)
-        .all(|(g, _)| value.start <= g.name_span.start && g.level_span.end <= value.end)
-    {
+    if !of(key_span).all(|(g, _)| token.written_in_scope(g)) {
         return None;
     }
     // To the end of its last grant, or of its flow mapping (`user: {Followers: read}`).
-    let last = of(scope.key_span)
+    let last = of(key_span)
         .map(|(g, _)| g.level_span.end)
         .max()
         .unwrap_or(grant.level_span.end);
-    let end = if flow {
-        scope.value.span.end.max(last)
-    } else {
-        last
-    };
-    crate::rules::shelf::fix::remove_lines(text, scope.key_span.start, end)
+    let end = if flow { value.end.max(last) } else { last };
+    crate::rules::shelf::fix::remove_lines(text, key_span.start, end)
 }
 
 impl Rule for TokenOverPrivileged {

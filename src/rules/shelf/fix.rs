@@ -3,7 +3,7 @@
 //! indentation around it stay), or removes whole lines.
 
 use crate::diagnostic::{Applicability, Edit, Fix};
-use crate::loading::{Format, Span, Value};
+use crate::loading::{Format, Span};
 use crate::rules::FileContext;
 
 /// An edit that replaces `old` with `new` inside the text `span` covers (a key or a
@@ -139,7 +139,7 @@ pub fn written_once_fix(file: &FileContext<'_>, fix: Option<Fix>) -> Option<Fix>
 /// where a YAML alias makes one token a copy of another's permissions (`ci-bot: *base`),
 /// which an edit for one would change for both.
 pub fn written_once_in_config(config: &crate::model::config::Config, span: Span) -> bool {
-    outside(&aliased_in(config.tokens.values()), span)
+    outside(&config.token_aliases, span)
 }
 
 /// The spans of keys and values that stand at more than one place of the file's trees:
@@ -149,64 +149,7 @@ fn aliased_spans(file: &FileContext<'_>) -> Vec<Span> {
     if Format::from_path(file.path) != Format::Yaml || !file.text.contains('*') {
         return Vec::new();
     }
-    aliased_in(file.model.documents.iter().map(|d| d.root))
-}
-
-/// The spans that stand at more than one place of these trees.
-pub fn aliased_in<'n>(roots: impl Iterator<Item = &'n crate::loading::Node>) -> Vec<Span> {
-    aliased_except(roots, |_| false, std::iter::empty())
-}
-
-/// The spans that stand at more than one place of the trees `pruned` (where a node
-/// `skip` picks is counted neither itself nor with what it holds) and `whole`.
-pub fn aliased_except<'n>(
-    pruned: impl Iterator<Item = &'n crate::loading::Node>,
-    skip: impl Fn(&crate::loading::Node) -> bool,
-    whole: impl Iterator<Item = &'n crate::loading::Node>,
-) -> Vec<Span> {
-    let mut seen: std::collections::HashMap<(Span, u8), u32> = std::collections::HashMap::new();
-    let roots = pruned.map(|n| (n, true)).chain(whole.map(|n| (n, false)));
-    for (root, prune) in roots {
-        let mut stack = vec![root];
-        while let Some(n) = stack.pop() {
-            if prune && skip(n) {
-                continue;
-            }
-            match &n.value {
-                Value::Seq(items) => stack.extend(items.iter()),
-                Value::Map(entries) => stack.extend(entries.iter().map(|e| &e.value)),
-                Value::EncodedJson { decoded, .. } => stack.push(decoded),
-                _ => {}
-            }
-            let kind = match &n.value {
-                Value::Null => 0,
-                Value::Bool(_) => 1,
-                Value::Number(_) => 2,
-                Value::String(_) => 3,
-                Value::EncodedJson { .. } => 4,
-                Value::Seq(_) => 5,
-                Value::Map(entries) => {
-                    for e in entries {
-                        if !e.key_span.is_empty() {
-                            *seen.entry((e.key_span, 7)).or_default() += 1;
-                        }
-                    }
-                    6
-                }
-            };
-            if !n.span.is_empty() {
-                *seen.entry((n.span, kind)).or_default() += 1;
-            }
-        }
-    }
-    let mut spans: Vec<Span> = seen
-        .into_iter()
-        .filter(|&(_, count)| count > 1)
-        .map(|((span, _), _)| span)
-        .collect();
-    spans.sort_unstable();
-    spans.dedup();
-    spans
+    crate::loading::tree::aliased_in(file.model.documents.iter().map(|d| d.root))
 }
 
 #[cfg(test)]
