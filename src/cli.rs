@@ -1250,3 +1250,18 @@ fn lint_all(
     }
     Ok(run)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_are_at_least_one_and_at_most_four_a_core() {
+        assert_eq!(parse_threads("18446744073709551615"), Ok(max_threads()));
+        assert_eq!(parse_threads("100000"), Ok(max_threads()));
+        assert_eq!(parse_threads("1"), Ok(1));
+        assert!(parse_threads("0").is_err());
+        assert!(parse_threads("-1").is_err());
+        assert!(parse_threads("many").is_err());
+    }
+}

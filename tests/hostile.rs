@@ -1,19 +1,18 @@
 //! The acceptance check for hostile input: a directory of files built to cost unbounded
-//! time, memory or stack is linted quickly, every such file is reported, and an
-//! ordinary file beside them is still linted.
+//! time, memory or stack is linted to the end, every such file is reported, and an
+//! ordinary file beside them is still linted. What bounds the work is checked by
+//! counting (memory, output size; n against 10n in tests/bounds.rs and the readers'
+//! unit tests); a run that never ends fails through the watchdog, which is no timing
+//! assertion (BENCHMARKS.md has the timings).
 
 use std::fmt::Write;
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// A bound on hangs, not a performance target (BENCHMARKS.md has those): work that grew
-/// with the square of the requests would take minutes on these files. Generous, because
-/// the slowest shape takes 7 s in a debug build on an idle 2-core machine and twice that
-/// on a loaded one (a CI run beside other builds went over an earlier 10 s bound).
-const BOUND: Duration = Duration::from_secs(40);
+#[path = "support/watchdog.rs"]
+mod watchdog;
 
 const DEPTH: usize = 200_000;
 
@@ -132,23 +131,21 @@ fn write_all(dir: &Path) -> Vec<&'static str> {
     names
 }
 
-fn run(dir: &Path, format: &str) -> (std::process::Output, Duration) {
-    let started = Instant::now();
-    let output = Command::new(env!("CARGO_BIN_EXE_reqlint"))
-        .args(["check", ".", "--format", format, "--color", "never"])
-        .current_dir(dir)
-        .output()
-        .expect("run reqlint");
-    (output, started.elapsed())
+fn run(dir: &Path, format: &str) -> std::process::Output {
+    watchdog::output(
+        Command::new(env!("CARGO_BIN_EXE_reqlint"))
+            .args(["check", ".", "--format", format, "--color", "never"])
+            .current_dir(dir),
+        &format!("reqlint check --format {format} on the hostile directory"),
+    )
 }
 
 #[test]
-fn hostile_directory_is_linted_quickly_and_completely() {
+fn hostile_directory_is_linted_completely() {
     let dir = tempfile::tempdir().expect("tempdir");
     write_all(dir.path());
 
-    let (output, elapsed) = run(dir.path(), "json");
-    println!("reqlint check --format json on the hostile directory took {elapsed:?}");
+    let output = run(dir.path(), "json");
     let stdout = String::from_utf8(output.stdout).expect("stdout is UTF-8");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(
@@ -156,7 +153,6 @@ fn hostile_directory_is_linted_quickly_and_completely() {
         Some(1),
         "stderr: {stderr}\nstdout: {stdout}"
     );
-    assert!(elapsed < BOUND, "took {elapsed:?}, over {BOUND:?}");
     assert_eq!(stderr, "", "nothing on stderr");
 
     let json: Value = serde_json::from_str(&stdout).expect("one JSON document");
@@ -196,17 +192,16 @@ fn hostile_directory_is_linted_quickly_and_completely() {
     assert_eq!(json["summary"]["files"], hostile_files().len() + 1);
 }
 
-/// The other reports read code frames out of the hostile files: they too stay fast.
+/// The other reports read code frames out of the hostile files: they too end, report
+/// every file, and show a bounded window of each hostile line.
 #[test]
 fn hostile_directory_human_and_concise_reports() {
     let dir = tempfile::tempdir().expect("tempdir");
     let names = write_all(dir.path());
     for format in ["human", "concise"] {
-        let (output, elapsed) = run(dir.path(), format);
-        println!("reqlint check --format {format} on the hostile directory took {elapsed:?}");
+        let output = run(dir.path(), format);
         let stdout = String::from_utf8(output.stdout).expect("stdout is UTF-8");
         assert_eq!(output.status.code(), Some(1), "{format}: {stdout}");
-        assert!(elapsed < BOUND, "{format} took {elapsed:?}, over {BOUND:?}");
         for name in &names {
             assert!(stdout.contains(name), "{format}: {name} is not reported");
         }
@@ -222,11 +217,10 @@ fn hostile_directory_human_and_concise_reports() {
     }
 }
 
-/// Runs reqlint on one file, returning (exit code, stdout, seconds, max RSS in KiB when
-/// GNU time is there to tell).
-fn lint_one(dir: &Path, name: &str) -> (Option<i32>, String, f64, Option<u64>) {
+/// Runs reqlint on one file, returning (exit code, stdout, max RSS in KiB when GNU time
+/// is there to tell).
+fn lint_one(dir: &Path, name: &str) -> (Option<i32>, String, Option<u64>) {
     let time = Path::new("/usr/bin/time");
-    let started = Instant::now();
     let mut cmd = if time.exists() {
         let mut c = Command::new(time);
         c.args(["-f", "maxrss=%M"])
@@ -235,12 +229,11 @@ fn lint_one(dir: &Path, name: &str) -> (Option<i32>, String, f64, Option<u64>) {
     } else {
         Command::new(env!("CARGO_BIN_EXE_reqlint"))
     };
-    let out = cmd
-        .args(["check", name, "--format", "concise"])
-        .current_dir(dir)
-        .output()
-        .expect("run reqlint");
-    let secs = started.elapsed().as_secs_f64();
+    let out = watchdog::output(
+        cmd.args(["check", name, "--format", "concise"])
+            .current_dir(dir),
+        name,
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     let rss = stderr
         .lines()
@@ -249,13 +242,12 @@ fn lint_one(dir: &Path, name: &str) -> (Option<i32>, String, f64, Option<u64>) {
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
-        secs,
         rss,
     )
 }
 
 #[test]
-fn more_hostile_shapes_end_in_bounded_time_and_memory() {
+fn more_hostile_shapes_end_in_bounded_memory() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
     // (name, contents, a rule that must report it, or None when it must pass clean)
@@ -317,9 +309,8 @@ fn more_hostile_shapes_end_in_bounded_time_and_memory() {
         std::fs::write(dir.path().join(name), bytes).unwrap();
     }
     for (name, _, expected) in &cases {
-        let (code, stdout, secs, rss) = lint_one(dir.path(), name);
-        println!("{name}: {secs:.2} s, max RSS {rss:?} KiB");
-        assert!(secs < BOUND.as_secs_f64(), "{name} took {secs} s");
+        let (code, stdout, rss) = lint_one(dir.path(), name);
+        println!("{name}: max RSS {rss:?} KiB");
         if let Some(kb) = rss {
             assert!(kb < 512 * 1024, "{name} used {kb} KiB");
         }

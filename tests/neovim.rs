@@ -5,7 +5,9 @@
 
 use std::path::PathBuf;
 use std::process::Command;
-use std::time::Duration;
+
+#[path = "support/watchdog.rs"]
+mod watchdog;
 
 #[test]
 fn neovim_shows_diagnostics_applies_a_quick_fix_and_hovers() {
@@ -26,25 +28,15 @@ fn neovim_shows_diagnostics_applies_a_quick_fix_and_hovers() {
     )
     .unwrap();
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/nvim_lsp.lua");
-    let mut child = Command::new("nvim")
-        .args(["--headless", "--clean", "-n", "-c"])
-        .arg(format!("luafile {}", script.display()))
-        .env("REQLINT_BIN", env!("CARGO_BIN_EXE_reqlint"))
-        .env("REQLINT_DIR", dir.path())
-        .spawn()
-        .unwrap();
-    // Bounded: a client that hangs fails the test rather than the run.
-    let started = std::time::Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        if started.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("nvim did not finish in 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    // A client that hangs fails the test through the watchdog rather than the run.
+    watchdog::output(
+        Command::new("nvim")
+            .args(["--headless", "--clean", "-n", "-c"])
+            .arg(format!("luafile {}", script.display()))
+            .env("REQLINT_BIN", env!("CARGO_BIN_EXE_reqlint"))
+            .env("REQLINT_DIR", dir.path()),
+        "nvim driving reqlint server",
+    );
     let result = std::fs::read_to_string(dir.path().join("result.txt"))
         .unwrap_or_else(|_| "FAIL no result written".into());
     assert_eq!(result.trim(), "OK", "{result}");

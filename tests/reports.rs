@@ -1,19 +1,22 @@
-//! The reports hold whatever a file holds: no panic on long lines, output and time
-//! bounded by the findings, no control character or CI command from a file reaching a
+//! The reports hold whatever a file holds: no panic on long lines, output bounded by
+//! the findings, no control character or CI command from a file reaching a
 //! terminal or a log, file names that stay apart and point where they should.
 
 use std::path::Path;
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+
+#[path = "support/watchdog.rs"]
+mod watchdog;
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_reqlint"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("GITHUB_ACTIONS")
-        .env_remove("NO_COLOR")
-        .output()
-        .unwrap()
+    watchdog::output(
+        Command::new(env!("CARGO_BIN_EXE_reqlint"))
+            .args(args)
+            .current_dir(dir)
+            .env_remove("GITHUB_ACTIONS")
+            .env_remove("NO_COLOR"),
+        &format!("reqlint {args:?}"),
+    )
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -72,7 +75,6 @@ fn many_findings_on_one_long_line_cost_a_bounded_frame_each() {
     assert!(file.len() > 900_000);
     std::fs::write(dir.path().join("wide.req.json"), &file).unwrap();
     for format in ["human", "concise", "sarif"] {
-        let start = Instant::now();
         let out = run(
             dir.path(),
             &[
@@ -84,9 +86,7 @@ fn many_findings_on_one_long_line_cost_a_bounded_frame_each() {
                 "never",
             ],
         );
-        let took = start.elapsed();
         assert_eq!(out.status.code(), Some(1), "{format}");
-        assert!(took < Duration::from_secs(30), "{format} took {took:?}");
         let per_finding = out.stdout.len() / findings;
         assert!(
             per_finding < 2_000,

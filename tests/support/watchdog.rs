@@ -1,0 +1,60 @@
+//! A hang detector for the tests that start reqlint on hostile or large input.
+//!
+//! It is not a speed check: a build of reqlint in debug mode on a loaded 2-core machine
+//! may be ten times slower than on a quiet one, and such a test must still pass. What
+//! the tests bound is work (sizes, counts, n against 10n); this only turns a run that
+//! never ends into a failure that says so, instead of a test binary that hangs until
+//! CI's own time limit. How fast reqlint is lives in `bench/` and BENCHMARKS.md.
+
+use std::io::Read;
+use std::process::{Child, Command, Output, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Far beyond any run the tests start on any machine that builds reqlint: only a hang
+/// (or work that grew with the square of the input) gets here.
+pub const HANG: Duration = Duration::from_secs(600);
+
+/// Runs `command` to the end as [`Command::output`] does (standard input closed), and
+/// fails the test, naming `what`, if it has not ended after [`HANG`].
+pub fn output(command: &mut Command, what: &str) -> Output {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
+    let status = wait(&mut child, what);
+    Output {
+        status,
+        stdout: stdout.join().expect("stdout reader"),
+        stderr: stderr.join().expect("stderr reader"),
+    }
+}
+
+fn drain(pipe: Option<impl Read + Send + 'static>) -> thread::JoinHandle<Vec<u8>> {
+    thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(mut pipe) = pipe {
+            let _ = pipe.read_to_end(&mut bytes);
+        }
+        bytes
+    })
+}
+
+fn wait(child: &mut Child, what: &str) -> std::process::ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait for reqlint") {
+            return status;
+        }
+        if started.elapsed() > HANG {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {HANG:?}: a hang (this is not a speed check)");
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+}
