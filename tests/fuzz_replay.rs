@@ -1,5 +1,8 @@
-//! Replays the fuzz corpora and the regression inputs through the same invariant checks
-//! as the fuzz targets (fuzzing itself runs outside CI; see fuzz/README.md).
+//! Replays the kept fuzz inputs (`fuzz/regressions/<target>/`: crashes fixed, and the
+//! inputs chosen from the full corpora by fuzz/select_regressions.py) through the same
+//! invariant checks as the fuzz targets, and the full corpora too where they were
+//! restored into `fuzz/corpus/` (fuzz/corpus.sh; they are not in the repository).
+//! Fuzzing itself runs outside CI; see fuzz/README.md.
 
 use std::path::PathBuf;
 
@@ -39,7 +42,7 @@ fn replay(target: &str, run: impl Fn(&[u8])) {
             count += 1;
         }
     }
-    assert!(count > 0, "no corpus for {target}");
+    assert!(count > 0, "no kept inputs for {target} in fuzz/regressions/");
     eprintln!("{target}: {count} inputs replayed");
 }
 
