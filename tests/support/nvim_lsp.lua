@@ -1,7 +1,9 @@
--- Neovim as a real LSP client of `reqlint server` (run by tests/neovim.rs):
--- diagnostics, a quick fix applied through vim.lsp.buf.code_action, hover text.
+-- Neovim as a real LSP client of `reqlint server` (run by tests/neovim.rs), set up by
+-- the block of docs/ci-and-editors.md for this Neovim's generation ($REQLINT_SETUP; it
+-- starts `reqlint` from PATH): diagnostics, a quick fix applied through
+-- vim.lsp.buf.code_action, hover text.
 -- Writes `OK` or `FAIL <why>` to $REQLINT_DIR/result.txt and quits.
-local bin, dir = os.getenv('REQLINT_BIN'), os.getenv('REQLINT_DIR')
+local setup, dir = os.getenv('REQLINT_SETUP'), os.getenv('REQLINT_DIR')
 local out = io.open(dir .. '/result.txt', 'w')
 local function finish(line)
   out:write(line .. '\n')
@@ -10,11 +12,14 @@ local function finish(line)
 end
 
 local ok, err = pcall(function()
+  dofile(setup)
   vim.cmd('edit ' .. dir .. '/a.req.yaml')
   local buf = vim.api.nvim_get_current_buf()
-  local id = vim.lsp.start_client({ name = 'reqlint', cmd = { bin, 'server' }, root_dir = dir })
-  if not id then error('the client did not start') end
-  vim.lsp.buf_attach_client(buf, id)
+  local clients = vim.lsp.get_clients or vim.lsp.get_active_clients
+  local attached = vim.wait(10000, function()
+    return #clients({ bufnr = buf, name = 'reqlint' }) > 0
+  end, 50)
+  if not attached then error('the documented set-up attached no reqlint client') end
 
   -- Diagnostics, published on open.
   if not vim.wait(10000, function() return #vim.diagnostic.get(buf) > 0 end, 50) then

@@ -12,7 +12,7 @@
 #           reqlint on PATH; here the binary built by tests/support/wheel.sh (or $REQLINT_BIN)
 #   wheel   the hook of the pre-commit mirror (language: python), made from
 #           pre-commit-mirror/ into a temporary git repository: pip installs its package,
-#           whose dependency `reqlint==VERSION` comes from the wheel built by
+#           whose dependency `reqlint-cli==VERSION` comes from the wheel built by
 #           tests/support/wheel.sh in place of PyPI (PIP_NO_INDEX, PIP_FIND_LINKS); `cargo`
 #           and `rustc` on PATH are stubs that fail, so the install cannot compile reqlint
 #
@@ -176,11 +176,11 @@ for key in entry files; do
 done
 # The mirror pins the wheel of the version it is released with.
 if ! grep -qx "version = \"$version\"" "$mirror/pyproject.toml" ||
-    ! grep -q "\"reqlint==$version\"" "$mirror/pyproject.toml"; then
-    echo "error: $mirror/pyproject.toml does not pin reqlint==$version (Cargo.toml's version)" >&2
+    ! grep -q "\"reqlint-cli==$version\"" "$mirror/pyproject.toml"; then
+    echo "error: $mirror/pyproject.toml does not pin reqlint-cli==$version (Cargo.toml's version)" >&2
     exit 1
 fi
-echo "the three hooks agree on entry and files; the mirror pins reqlint==$version"
+echo "the three hooks agree on entry and files; the mirror pins reqlint-cli==$version"
 
 # The hook repository: this checkout's files as they are now, uncommitted changes included.
 snapshot "$repo" "$work/hooks"
@@ -207,7 +207,7 @@ for hook in $hooks; do
         if [ -z "$wheel" ]; then
             wheels_dir=${REQLINT_WHEEL_DIR:-$repo/target/wheels}
             REQLINT_WHEEL_SKIP_SOURCE=1 REQLINT_WHEEL_DIR="$wheels_dir" bash "$here/wheel.sh"
-            wheel=$(ls "$wheels_dir"/reqlint-"$version"-py3-none-*.whl)
+            wheel=$(ls "$wheels_dir"/reqlint_cli-"$version"-py3-none-*.whl)
         fi
         # The package index stand-in: the wheel, and setuptools for building the mirror's
         # (empty) package. No source distribution of reqlint is there.

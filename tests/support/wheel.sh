@@ -40,12 +40,12 @@ fi
 
 echo "== maturin build --locked --profile dist (the published wheels' build)"
 mkdir -p "$out"
-rm -f "$out"/reqlint-"$version"-*.whl
+rm -f "$out"/reqlint_cli-"$version"-*.whl
 start=$(date +%s)
 "$maturin" build --locked --profile dist --out "$out"
 echo "built in $(( $(date +%s) - start )) s"
 shopt -s nullglob
-wheels=("$out"/reqlint-"$version"-*.whl)
+wheels=("$out"/reqlint_cli-"$version"-*.whl)
 shopt -u nullglob
 [ "${#wheels[@]}" -eq 1 ] || fail "expected one reqlint-$version wheel in $out, found ${#wheels[@]}"
 wheel=${wheels[0]}
@@ -53,7 +53,7 @@ echo "wheel: $wheel ($(du -k "$wheel" | cut -f1) KiB)"
 # A binary wheel for any Python 3 (`py3-none-<platform>`), holding the executable as a
 # script and the metadata, nothing else.
 case "$(basename "$wheel")" in
-    reqlint-"$version"-py3-none-*.whl) ok "wheel tag $(basename "$wheel" .whl | cut -d- -f3-)" ;;
+    reqlint_cli-"$version"-py3-none-*.whl) ok "wheel tag $(basename "$wheel" .whl | cut -d- -f3-)" ;;
     *) fail "unexpected wheel name $(basename "$wheel")" ;;
 esac
 python3 - "$wheel" "$version" <<'PY' || fail "the wheel's contents"
