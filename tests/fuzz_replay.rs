@@ -42,7 +42,10 @@ fn replay(target: &str, run: impl Fn(&[u8])) {
             count += 1;
         }
     }
-    assert!(count > 0, "no kept inputs for {target} in fuzz/regressions/");
+    assert!(
+        count > 0,
+        "no kept inputs for {target} in fuzz/regressions/"
+    );
     eprintln!("{target}: {count} inputs replayed");
 }
 

@@ -42,11 +42,9 @@ fn neovim_shows_diagnostics_applies_a_quick_fix_and_hovers() {
         .parent()
         .unwrap()
         .to_path_buf();
-    let path = std::env::join_paths(
-        std::iter::once(bin_dir).chain(std::env::split_paths(
-            &std::env::var_os("PATH").unwrap_or_default(),
-        )),
-    )
+    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
     .unwrap();
     // A client that hangs fails the test through the watchdog rather than the run.
     watchdog::output(
@@ -86,7 +84,10 @@ fn lua_block_after<'a>(docs: &'a str, heading: &str) -> &'a str {
         .position(|l| l.starts_with(heading))
         .unwrap_or_else(|| panic!("docs/ci-and-editors.md has no set-up `{heading}…`"));
     let rest: Vec<&str> = docs.lines().skip(at).collect();
-    let open = rest.iter().position(|l| *l == "```lua").expect("a lua block");
+    let open = rest
+        .iter()
+        .position(|l| *l == "```lua")
+        .expect("a lua block");
     let close = open + rest[open..].iter().position(|l| *l == "```").unwrap();
     let first = rest[open + 1];
     let last = rest[close - 1];
