@@ -15,32 +15,45 @@ pub fn did_you_mean<'c>(
         .map(|(_, c)| c)
 }
 
-/// The one close candidate to `word`, when one stands out: the closest, close enough and
-/// clearly closer than any other (`adsets` for `ad_sets`, not one of `IMPRESSIONS` and
-/// `IMPRESSIONS_X`): a misspelling that a fix may correct without asking.
+/// The one close candidate to `word`, when one stands out: a misspelling that a fix may
+/// correct without asking (`adsets` for `ad_sets`, `OUTCOME_SALSE` for `OUTCOME_SALES`).
+///
+/// Closeness is the Damerau-Levenshtein distance (insertions, deletions, substitutions and
+/// swaps of neighbours), case aside. It counts only the characters that differ, so a long
+/// prefix that every candidate shares (`OUTCOME_`) brings none of them closer, as it does
+/// with Jaro-Winkler's prefix bonus, which let a runner-up crowd the closest out. The
+/// closest must be within a fifth of the word's length (one edit for words of up to nine
+/// characters) and the only one at that distance, with the next at least one edit further
+/// and, past one edit, twice as far.
 pub fn only_close<'c>(
     word: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
     let lower = word.to_lowercase();
-    let mut best: Option<(f64, &'c str)> = None;
-    let mut second = 0.0f64;
+    let limit = (lower.chars().count() / 5).max(1);
+    let mut best: Option<(usize, &'c str)> = None;
+    let mut second = usize::MAX;
     for c in candidates {
         if c == word || best.is_some_and(|(_, b)| b == c) {
             continue;
         }
-        let score = strsim::jaro_winkler(&lower, &c.to_lowercase());
+        // A candidate far longer or shorter than the word cannot be within the limit.
+        if c.chars().count().abs_diff(lower.chars().count()) > limit {
+            continue;
+        }
+        let distance = strsim::damerau_levenshtein(&lower, &c.to_lowercase());
         match best {
-            Some((b, _)) if score > b => {
+            Some((b, _)) if distance < b => {
                 second = b;
-                best = Some((score, c));
+                best = Some((distance, c));
             }
-            Some(_) => second = second.max(score),
-            None => best = Some((score, c)),
+            Some(_) => second = second.min(distance),
+            None => best = Some((distance, c)),
         }
     }
-    let (score, c) = best?;
-    (score >= 0.85 && (second < 0.8 || score - second >= 0.05)).then_some(c)
+    let (distance, c) = best?;
+    let clear = second > distance && (distance <= 1 || second >= 2 * distance);
+    (distance <= limit && clear).then_some(c)
 }
 
 #[cfg(test)]
@@ -54,9 +67,41 @@ mod tests {
         assert_eq!(did_you_mean("Request", keys), Some("request"));
         assert_eq!(did_you_mean("zzz", keys), None);
         assert_eq!(only_close("parms", keys), Some("params"));
+        // Two candidates one edit away: no fix.
         assert_eq!(
-            only_close("IMPRESSION", ["IMPRESSIONS", "IMPRESSIONS_X"]),
+            only_close("IMPRESSIONS_", ["IMPRESSIONS", "IMPRESSIONS_X"]),
             None
         );
+        assert_eq!(
+            only_close("IMPRESSION", ["IMPRESSIONS", "IMPRESSIONS_X"]),
+            Some("IMPRESSIONS")
+        );
+        assert_eq!(only_close("zzz", keys), None);
+        assert_eq!(only_close("tok", keys), None);
+    }
+
+    /// The objectives of a campaign share `OUTCOME_`: a misspelling of the part after it
+    /// is fixed whatever that part is.
+    #[test]
+    fn a_shared_prefix_does_not_hide_the_closest() {
+        let objectives = [
+            "OUTCOME_APP_PROMOTION",
+            "OUTCOME_AWARENESS",
+            "OUTCOME_ENGAGEMENT",
+            "OUTCOME_LEADS",
+            "OUTCOME_SALES",
+            "OUTCOME_TRAFFIC",
+        ];
+        for (typo, meant) in [
+            ("OUTCOME_SALE", "OUTCOME_SALES"),
+            ("OUTCOME_SALSE", "OUTCOME_SALES"),
+            ("OUTCOME_LEEDS", "OUTCOME_LEADS"),
+            ("OUTCOME_TRAFIC", "OUTCOME_TRAFFIC"),
+            ("outcome_sales", "OUTCOME_SALES"),
+        ] {
+            assert_eq!(only_close(typo, objectives), Some(meant), "{typo}");
+        }
+        assert_eq!(only_close("OUTCOME_", objectives), None);
+        assert_eq!(only_close("OUTCOME_PURCHASES", objectives), None);
     }
 }

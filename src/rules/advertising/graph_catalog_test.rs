@@ -162,3 +162,134 @@ fn every_enum_param_refuses_a_value_outside_its_enum() {
         failures.join("\n")
     );
 }
+
+/// One edit of a value, in its middle: a character dropped, two neighbours swapped, a
+/// character doubled.
+fn one_edit_misspellings(value: &str) -> Vec<String> {
+    let chars: Vec<char> = value.chars().collect();
+    let at = chars.len() / 2;
+    let mut dropped = chars.clone();
+    dropped.remove(at);
+    let mut swapped = chars.clone();
+    swapped.swap(at - 1, at);
+    let mut doubled = chars.clone();
+    doubled.insert(at, chars[at]);
+    [dropped, swapped, doubled]
+        .into_iter()
+        .map(|c| c.into_iter().collect::<String>())
+        .filter(|m| m != value)
+        .collect()
+}
+
+/// Every value of every enum of the specs, misspelt by one edit, is fixed back, wherever
+/// it is the one value of its enum that one edit away: the request is linted as users
+/// write it, and the finding on the value must carry the rename to it.
+#[test]
+fn every_enum_value_misspelt_once_is_fixed_back() {
+    use super::params::IssueFix;
+    let mut seen_enums = std::collections::HashSet::new();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for id in GCallId::all() {
+        let call = id.get();
+        for p in call.params {
+            let (enum_id, listed) = match p.ty {
+                GType::Enum(e) => (e, false),
+                GType::List(item) => match *item {
+                    GType::Enum(e) => (e, true),
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            if !seen_enums.insert(enum_id) {
+                continue;
+            }
+            let values = enum_values(enum_id);
+            // Every value of a short enum, a sample of a long one's (each value of every
+            // enum is misspelt three ways in `suggest`'s own test below), and one of the
+            // three edits a value in turn: the whole catalog stays a few thousand lints.
+            let step = values.len().div_ceil(12);
+            let sample = values
+                .iter()
+                .enumerate()
+                .filter(|(i, v)| i % step == 0 && v.chars().count() >= 4);
+            for (i, value) in sample {
+                let edits = one_edit_misspellings(value);
+                for typo in edits.into_iter().skip(i % 3).take(1) {
+                    let lower = typo.to_lowercase();
+                    let near: Vec<&&str> = values
+                        .iter()
+                        .filter(|v| v.len().abs_diff(lower.len()) <= 1)
+                        .filter(|v| strsim::damerau_levenshtein(&lower, &v.to_lowercase()) <= 1)
+                        .collect();
+                    if near.as_slice() != [value] {
+                        continue; // another value is as close, or the typo is a value
+                    }
+                    let mut params = required(call);
+                    let written = if listed { json!([typo]) } else { json!(typo) };
+                    params.insert(p.name.to_string(), written);
+                    let fixed = match lint(&request(call, params)) {
+                        Ok((_, issues)) => issues.iter().any(|i| {
+                            matches!(&i.fix, Some(IssueFix::Rename { old, new })
+                                if *old == typo && new == value)
+                        }),
+                        Err(_) => false,
+                    };
+                    if !fixed {
+                        failures.push(format!("{} {}: {typo} → {value}", call.describe(), p.name));
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    eprintln!("{checked} misspellings linted");
+    assert!(checked >= 1_000, "{checked}");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} misspellings not fixed back:\n{}",
+        failures.len(),
+        failures[..failures.len().min(40)].join("\n")
+    );
+}
+
+/// `suggest::only_close` on every value of every distinct enum of the specs (of the few
+/// with hundreds of values, one in so many), misspelt three ways: the value comes back
+/// wherever no other value of its enum is as close.
+#[test]
+fn every_value_of_every_enum_misspelt_three_ways_comes_back() {
+    let mut checked = 0;
+    let mut seen = std::collections::HashSet::new();
+    for (_, values) in crate::catalog::graph::GRAPH_ENUMS {
+        // Many params share one list of values; a list of hundreds (time zones) is
+        // sampled, as each misspelling is compared with every value of its list.
+        if !seen.insert(*values) {
+            continue;
+        }
+        let step = values.len().div_ceil(100);
+        for value in values
+            .iter()
+            .step_by(step)
+            .filter(|v| v.chars().count() >= 4)
+        {
+            for typo in one_edit_misspellings(value) {
+                let lower = typo.to_lowercase();
+                let near = values
+                    .iter()
+                    .filter(|v| v.len().abs_diff(lower.len()) <= 1)
+                    .filter(|v| strsim::damerau_levenshtein(&lower, &v.to_lowercase()) <= 1)
+                    .count();
+                if near != 1 || values.contains(&typo.as_str()) {
+                    continue;
+                }
+                assert_eq!(
+                    crate::suggest::only_close(&typo, values.iter().copied()),
+                    Some(*value),
+                    "{typo}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 8_000, "{checked}");
+}

@@ -96,8 +96,17 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
                     let tables_judge = judges_values(spec);
                     found.retain(|i| i.kind != IssueKind::OutsideOpenEnum);
                     for issue in g {
-                        let covered = found.iter().any(|f| f.span == issue.span);
-                        if !covered && (!tables_judge || spec_is_open_enum(spec)) {
+                        // Refused by both at one place: the tables' finding stands, but
+                        // where only the specs know a value close to what was written
+                        // (the tables list fewer values), their fix and help are taken.
+                        if let Some(f) = found.iter_mut().find(|f| f.span == issue.span) {
+                            if f.fix.is_none() && issue.fix.is_some() {
+                                f.fix = issue.fix;
+                                f.help = issue.help;
+                            }
+                            continue;
+                        }
+                        if !tables_judge || spec_is_open_enum(spec) {
                             found.push(issue);
                         }
                     }
