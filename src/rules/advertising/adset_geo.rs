@@ -1,6 +1,7 @@
 //! What the ad set rules of group A share: the country tables (`catalog/geo/`:
 //! ISO and EU), readers of `targeting.geo_locations`, and the payor and
-//! beneficiary check (seed 002, "Payor and beneficiary").
+//! beneficiary check (dsa_payor and dsa_beneficiary in Meta's Marketing API reference
+//! for ad sets, https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/).
 
 use std::borrow::Cow;
 
@@ -156,7 +157,7 @@ impl DsaField {
         }
     }
 
-    /// The error_subcode of code 100 when it is missing (seed 002, "Errors").
+    /// The error_subcode of code 100 when it is missing (the reference's errors).
     pub fn subcode(self) -> u32 {
         match self {
             DsaField::Payor => 3_858_079,
@@ -189,7 +190,7 @@ fn given<'r>(request: &'r Request<'_>, field: DsaField) -> (bool, Option<&'r Nod
 }
 
 /// Every create, copy and targeting update of an ad set in the EU that lacks `field` after
-/// the ad account's default fills in (seed 002, "Payor and beneficiary" 1-3).
+/// the ad account's default (`default_dsa_payor`, `default_dsa_beneficiary`) fills in.
 pub fn dsa_gaps(file: &FileContext<'_>, field: DsaField) -> Vec<DsaGap> {
     let param = field.param();
     let default = field.default_field();
