@@ -322,7 +322,8 @@ mod tests {
                 .join("/")
         };
         for cols in rows {
-            let (scope, title, method, path, access) = (cols[1], cols[2], cols[3], cols[4], cols[5]);
+            let (scope, title, method, path, access) =
+                (cols[1], cols[2], cols[3], cols[4], cols[5]);
             let scope = Scope::parse(scope).unwrap();
             // The reference's own name for the permission resolves to the row's.
             let named = |e: &Endpoint| {
@@ -347,9 +348,17 @@ mod tests {
         // Spot checks written out: the reference's rows as it gives them.
         for (method, path, access) in [
             ("GET", "/users/{username}/events/orgs/{org}", "read"),
-            ("PATCH", "/organizations/{org}/org-properties/values", "write"),
+            (
+                "PATCH",
+                "/organizations/{org}/org-properties/values",
+                "write",
+            ),
             ("POST", "/repos/{owner}/{repo}/statuses/{sha}", "write"),
-            ("GET", "/users/{username}/settings/billing/usage/summary", "read"),
+            (
+                "GET",
+                "/users/{username}/settings/billing/usage/summary",
+                "read",
+            ),
         ] {
             assert!(
                 REFERENCE_ROWS

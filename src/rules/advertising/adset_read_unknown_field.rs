@@ -213,7 +213,11 @@ mod tests {
         // describes without naming them: by their names in the API, and no more.
         assert_eq!(
             DESCRIBED_UNNAMED,
-            ["instagram_actor_id", "instagram_user_id", "is_dynamic_creative"]
+            [
+                "instagram_actor_id",
+                "instagram_user_id",
+                "is_dynamic_creative"
+            ]
         );
         assert!(
             DESCRIBED_UNNAMED
