@@ -156,7 +156,7 @@ fn no_user_facing_text_cites_the_projects_reference_documents() {
 }
 
 /// `--help`, the man pages and the schemas name what a reader can open (a page of
-/// docs/), never a numbered section of a document the repository does not hold ("SPEC 5").
+/// docs/), never a numbered section of a document the repository does not hold.
 #[test]
 fn help_man_pages_and_schemas_cite_what_a_reader_can_open() {
     let mut shown = String::new();
