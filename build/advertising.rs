@@ -684,7 +684,7 @@ fn objectives(root: &Path, out: &mut String) {
     writeln!(out, "];\n\n/// Goal words that name no optimization_goal value.\npub static UNMAPPED_GOAL_WORDS: &[&str] = &[{}];\n", unmapped_lits.join(", ")).unwrap();
     let mut objectives = BTreeMap::new();
     for (objective, _, o) in section("objectives") {
-        let seed = o.get("seed").map(|s| s.text(&src)).unwrap_or_default();
+        let name = o.get("name").map(|s| s.text(&src)).unwrap_or_default();
         let list = o.get("words").map(|w| w.strings(&src)).unwrap_or_default();
         for w in &list {
             if !words.contains_key(w.as_str()) && !unmapped.contains(&w.as_str()) {
@@ -698,8 +698,8 @@ fn objectives(root: &Path, out: &mut String) {
         objectives.insert(
             objective.as_str(),
             format!(
-                "Objective {{ seed: {}, words: &[{}] }}",
-                lit(seed),
+                "Objective {{ name: {}, words: &[{}] }}",
+                lit(name),
                 list.join(", ")
             ),
         );

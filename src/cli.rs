@@ -1,4 +1,4 @@
-//! The command line (SPEC 4).
+//! The command line (docs/usage.md).
 
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Read, Write};
@@ -65,9 +65,9 @@ enum Command {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum SchemaKind {
-    /// A request file (SPEC 1)
+    /// A request file (docs/request-files.md)
     Request,
-    /// .reqlint.yaml (SPEC 2)
+    /// .reqlint.yaml (docs/configuration.md)
     Config,
 }
 
@@ -212,7 +212,7 @@ enum OutputFormat {
     Human,
     /// path:line:col: severity[rule]: message
     Concise,
-    /// One JSON document (SPEC 5)
+    /// One JSON document (docs/usage.md#output-formats)
     Json,
     /// SARIF 2.1.0, for code scanning
     Sarif,
@@ -228,7 +228,7 @@ enum ColorChoice {
     Never,
 }
 
-/// Runs the command line and gives the exit code (SPEC 4).
+/// Runs the command line and gives the exit code (docs/usage.md#exit-codes).
 pub fn main() -> ExitCode {
     // A panic on one file becomes that file's `internal-error` diagnostic; say it in one line.
     std::panic::set_hook(Box::new(|info| {
@@ -626,7 +626,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             results.push(config_result);
         }
         // Files are linted in the order the walk finds them; reports show them in the
-        // order of their paths (SPEC 4: deterministic output).
+        // order of their paths (deterministic output, docs/usage.md).
         results.sort_by(|a, b| a.path.cmp(&b.path));
         engine::keep_first_of_run(&mut results);
         (results, run.files, run.requests, run.walk_errors)

@@ -39,7 +39,7 @@ impl fmt::Display for Severity {
     }
 }
 
-/// The error the API would answer, where the seeds name one.
+/// The error the API would answer, where the vendor's reference names one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ApiError {
     pub code: u32,

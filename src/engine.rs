@@ -424,7 +424,7 @@ pub fn lint_run(settings: &Settings, facts: &RunFacts, complete: bool) -> Option
     })
 }
 
-/// `# reqlint: ignore[rule-a, rule-b]` (SPEC 2): at the end of a line it silences
+/// `# reqlint: ignore[rule-a, rule-b]` (docs/usage.md#suppressing-diagnostics): at the end of a line it silences
 /// those rules on that line; alone on a line, on the next line.
 fn apply_suppressions(text: &str, documents: &[loading::Node], diagnostics: &mut Vec<Diagnostic>) {
     let roots: Vec<&loading::Node> = documents.iter().collect();

@@ -156,7 +156,7 @@ pub fn request() -> Value {
     })
 }
 
-/// The schema of `.reqlint.yaml` (SPEC 2): `reqlint schema config`.
+/// The schema of `.reqlint.yaml` (docs/configuration.md): `reqlint schema config`.
 pub fn config() -> Value {
     let names = crate::rules::names();
     // YAML 1.1 readers turn `off` into false; reqlint accepts both.

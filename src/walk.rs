@@ -66,7 +66,7 @@ pub fn collect(inputs: &[PathBuf], config: &Config, paths: &Paths) -> Result<Vec
         return Err(error.clone());
     }
     let mut files: Vec<PathBuf> = found.states.into_iter().flatten().collect();
-    // SPEC 4: deterministic output.
+    // Deterministic output (docs/usage.md): the same files in the same order every run.
     files.sort_by_cached_key(|p| paths.display(p));
     Ok(files)
 }

@@ -200,7 +200,7 @@ fn snapshot_json() {
     insta::assert_snapshot!("json", run.stdout);
 }
 
-/// The JSON report has exactly the fields of SPEC 5, and every span agrees with the
+/// The JSON report has exactly the fields of docs/usage.md#output-formats, and every span agrees with the
 /// file it points into (offsets in bytes, 1-based lines, columns in characters).
 #[test]
 fn json_matches_spec_5_field_for_field() {
@@ -243,7 +243,7 @@ fn json_matches_spec_5_field_for_field() {
                     "help",
                     "api_error",
                     "span",
-                    // The issue that added `--fix` extends SPEC 5 with a diagnostic's fix.
+                    // `--fix` added a diagnostic's fix to the format.
                     "fix"
                 ]
                 .contains(&key.as_str()),

@@ -155,6 +155,55 @@ fn no_user_facing_text_cites_the_projects_reference_documents() {
     }
 }
 
+/// `--help`, the man pages and the schemas name what a reader can open (a page of
+/// docs/), never a numbered section of a document the repository does not hold.
+#[test]
+fn help_man_pages_and_schemas_cite_what_a_reader_can_open() {
+    let mut shown = String::new();
+    for args in [
+        &["--help"][..],
+        &["check", "--help"],
+        &["rules", "--help"],
+        &["explain", "--help"],
+        &["scopes", "--help"],
+        &["server", "--help"],
+        &["schema", "--help"],
+        &["completions", "--help"],
+        &["manpage", "--help"],
+        &["manpage"],
+        &["schema", "request"],
+        &["schema", "config"],
+    ] {
+        let out = run(&root(), args);
+        assert!(out.status.success(), "{args:?}");
+        shown.push_str(&String::from_utf8_lossy(&out.stdout));
+    }
+    let pages = tempfile::tempdir().unwrap();
+    let dir = pages.path().to_str().unwrap();
+    assert!(run(&root(), &["manpage", "--dir", dir]).status.success());
+    let mut count = 0;
+    for page in std::fs::read_dir(pages.path()).unwrap() {
+        shown.push_str(&std::fs::read_to_string(page.unwrap().path()).unwrap());
+        count += 1;
+    }
+    assert!(count > 1, "one man page a command");
+    for line in shown.lines() {
+        let lower = line.to_lowercase();
+        let numbered = lower.match_indices("spec ").any(|(at, _)| {
+            lower[at + 5..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit())
+        });
+        assert!(!numbered, "{line}");
+        for word in ["seed 00", "seeds 00", "the seed's", "the seeds"] {
+            assert!(!lower.contains(word), "{line}");
+        }
+    }
+    // What the old text said is what the new one says in its place.
+    assert!(shown.contains("One JSON document (docs/usage.md#output-formats)"));
+}
+
 #[test]
 fn positions_inside_block_scalars_are_exact() {
     let dir = tempfile::tempdir().unwrap();

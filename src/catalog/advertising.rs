@@ -175,7 +175,7 @@ pub fn currency_unit(currency: &str) -> Option<i64> {
 /// An outcome-driven objective: the reference's name for it and its goal words.
 #[derive(Debug)]
 pub struct Objective {
-    pub seed: &'static str,
+    pub name: &'static str,
     pub words: &'static [&'static str],
 }
 

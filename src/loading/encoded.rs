@@ -1,5 +1,5 @@
 //! Strings inside the file: where each byte of a string value was written, and JSON
-//! that is encoded in a string (SPEC 1.1), decoded with spans inside the string.
+//! that is encoded in a string (docs/request-files.md), decoded with spans inside the string.
 
 use std::ops::Range;
 

@@ -22,7 +22,7 @@ pub enum Value {
     /// [`Node::as_f64`] so that out-of-range integers stay visible to rules.
     Number(Text),
     String(Text),
-    /// A string whose text is JSON (SPEC 1.1), with the decoded tree. The decoded
+    /// A string whose text is JSON (a JSON-encoded param), with the decoded tree. The decoded
     /// nodes' spans point inside the string in the file.
     EncodedJson {
         text: Text,

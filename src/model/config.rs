@@ -1,4 +1,4 @@
-//! `.reqlint.yaml` (SPEC 2): found upward from the working directory or named by
+//! `.reqlint.yaml` (docs/configuration.md): found upward from the working directory or named by
 //! `--config`. Anything it does not know stops the run with a one-line reason.
 
 use std::collections::{BTreeMap, HashMap};
@@ -82,9 +82,9 @@ pub struct Config {
     /// `codehost.api-version`: the code-hosting API version of requests that name none.
     pub api_version: ApiVersion,
     /// `advertising.currency-rates`: ISO currency code to how many units of it make
-    /// one USD, for the minimum budgets the seed gives in USD.
+    /// one USD, for the minimum budgets Meta's reference for ad sets gives in USD.
     pub currency_rates: HashMap<String, f64>,
-    /// Named tokens (SPEC 1.3), as written in the config.
+    /// Named tokens (docs/codehost.md), as written in the config.
     pub tokens: HashMap<String, Node>,
     /// The spans of `tokens` that a YAML alias repeats (`ci-bot: *base`): an edit there
     /// would change several tokens.

@@ -1,4 +1,4 @@
-//! Context snapshots (SPEC 3): objects that already exist, indexed by kind and id.
+//! Context snapshots (docs/request-files.md#context-snapshots): objects that already exist, indexed by kind and id.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

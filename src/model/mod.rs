@@ -1,5 +1,6 @@
-//! The model: typed requests read from loaded documents (SPEC 1), the config (SPEC 2)
-//! and the context snapshots (SPEC 3). Reading is tolerant: what does not fit the
+//! The model: typed requests read from loaded documents (docs/request-files.md), the
+//! config (docs/configuration.md) and the context snapshots
+//! (docs/request-files.md#context-snapshots). Reading is tolerant: what does not fit the
 //! shape is recorded as a [`ShapeIssue`] and left out, never a panic.
 
 pub mod config;
@@ -14,7 +15,7 @@ use crate::loading::{Entry, Limits, Node, Problem, Span, Value};
 use crate::suggest::did_you_mean;
 pub use request_line::{Api, LineError, Method, RequestLine, Segment, Version};
 
-/// Keys of one request (SPEC 1.1).
+/// Keys of one request.
 pub const REQUEST_KEYS: &[&str] = &[
     "request",
     "method",
@@ -32,7 +33,7 @@ pub const REQUEST_KEYS: &[&str] = &[
 /// Keys starting with this are extensions that rules ignore (for anchors, notes).
 pub const EXTENSION_PREFIX: &str = "x-";
 
-/// Keys of a document holding several requests (SPEC 1.2).
+/// Keys of a document holding several requests (`requests:`).
 pub const FILE_KEYS: &[&str] = &["requests", "token", "api-version", "name", "description"];
 
 /// Params that the form-encoded advertising API takes as JSON-encoded strings: invalid
@@ -87,7 +88,7 @@ impl Defaults<'_> {
     }
 }
 
-/// The credential a request runs with (SPEC 1.3).
+/// The credential a request runs with (`token`; docs/codehost.md).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TokenRef<'a> {
     /// A name defined under `tokens:` in the config.
@@ -147,7 +148,8 @@ impl<'a> Request<'a> {
     }
 }
 
-/// A shape that SPEC 1 does not allow, found while reading requests.
+/// A shape that a request file may not have (docs/request-files.md), found while
+/// reading requests.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShapeIssue {
     pub span: Span,
@@ -158,12 +160,12 @@ pub struct ShapeIssue {
 /// What a document of a request file is.
 #[derive(Clone, Debug, PartialEq)]
 pub enum DocumentKind {
-    /// One request (SPEC 1.1).
+    /// One request.
     Single,
-    /// `requests:` (SPEC 1.2).
+    /// Several requests under `requests:`.
     Multi,
-    /// A list of requests at the top level, without the `requests:` key (SPEC 1.2 wants
-    /// it): its items are read as requests all the same, so that their findings are
+    /// A list of requests at the top level, without the `requests:` key (which a file
+    /// of several requests needs): its items are read as requests all the same, so that their findings are
     /// reported beside the missing key.
     BareList { span: Span },
     /// Not a request document; the reason says why.
@@ -183,7 +185,7 @@ pub struct FileModel<'a> {
     pub shape_issues: Vec<ShapeIssue>,
 }
 
-/// Decodes JSON-encoded string params in place (SPEC 1.1), before requests borrow the
+/// Decodes JSON-encoded string params in place (docs/request-files.md), before requests borrow the
 /// documents. Returns the problems of strings that should hold JSON but do not.
 pub fn decode_encoded_params(documents: &mut [Node], file: &str, limits: &Limits) -> Vec<Problem> {
     let mut problems = Vec::new();

@@ -44,7 +44,7 @@ impl fmt::Display for Method {
     }
 }
 
-/// Which API a request is for, from the first path segment (SPEC 1.1).
+/// Which API a request is for, from the first path segment (docs/request-files.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Api {
     CodeHosting,
@@ -258,7 +258,7 @@ pub fn parse_method_and_path(
 }
 
 /// Query values that hold JSON (`?targeting={...}`) are decoded like JSON-encoded
-/// params (SPEC 1.1); one that does not parse stays a string.
+/// params (docs/request-files.md); one that does not parse stays a string.
 fn decode_query(line: &mut RequestLine, file: &str) {
     for pair in &mut line.query {
         let _ = crate::loading::encoded::decode_in_place(

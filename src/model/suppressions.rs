@@ -1,4 +1,4 @@
-//! Inline suppression comments (SPEC 2), YAML only: `# reqlint: ignore[rule-a, rule-b]` at
+//! Inline suppression comments (docs/usage.md#suppressing-diagnostics), YAML only: `# reqlint: ignore[rule-a, rule-b]` at
 //! the end of a line silences those rules on that line; alone on a line, on the next line.
 
 use crate::loading::{Node, Span};

@@ -1,4 +1,4 @@
-//! A token as written (SPEC 1.3): owner, repositories, and permission grants by scope,
+//! A token as written (docs/codehost.md): owner, repositories, and permission grants by scope,
 //! each with its span. Names are checked against the catalog by the rules.
 
 use crate::loading::{Node, Span, Value};
@@ -24,7 +24,7 @@ pub struct Token {
     pub scopes: Vec<(String, Span, Span)>,
     /// The span of `permissions`' value (a mapping, or whatever was written).
     pub permissions_span: Option<Span>,
-    /// What does not fit SPEC 1.3, with its span.
+    /// What does not fit the shape of a token, with its span.
     pub issues: Vec<(Span, String)>,
 }
 

@@ -1,4 +1,5 @@
-//! `--format json`: one document on standard output, exactly SPEC 5.
+//! `--format json`: one document on standard output, exactly the format
+//! docs/usage.md#output-formats fixes.
 
 use std::io::{self, Write};
 
@@ -10,7 +11,7 @@ use crate::loading::Position;
 
 use super::Summary;
 
-/// SPEC 5's `version`.
+/// The report's `version` (docs/usage.md#output-formats).
 const VERSION: u32 = 1;
 
 #[derive(Serialize)]

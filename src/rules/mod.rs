@@ -17,11 +17,11 @@ use crate::model::context::ContextIndex;
 /// Which part of the product a rule belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Group {
-    /// Request files themselves (SPEC 1).
+    /// Request files themselves (docs/request-files.md).
     Files,
-    /// The code-hosting API (seed 000).
+    /// The code-hosting API (fine-grained token permissions).
     CodeHosting,
-    /// The advertising API (seeds 001 and 002).
+    /// The advertising API (the Marketing API).
     Advertising,
 }
 
@@ -278,14 +278,14 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &advertising::audience_delete_permanent::AudienceDeletePermanent,
     &advertising::audience_tos_not_accepted::AudienceTosNotAccepted,
     &advertising::audience_opt_out_empty::AudienceOptOutEmpty,
-    // ad set rules (seed 002), group A: EU payor and beneficiary, create basics
+    // ad set rules, group A: EU payor and beneficiary, create basics
     &advertising::adset_name_missing::AdSetNameMissing,
     &advertising::adset_countries_missing::AdSetCountriesMissing,
     &advertising::adset_country_code_invalid::AdSetCountryCodeInvalid,
     &advertising::adset_dsa_payor_missing::AdSetDsaPayorMissing,
     &advertising::adset_dsa_beneficiary_missing::AdSetDsaBeneficiaryMissing,
     &advertising::adset_dsa_not_eu::AdSetDsaNotEu,
-    // ad set rules (seed 002), group B: budgets, promoted_object, time based ad rotation
+    // ad set rules, group B: budgets, promoted_object, time based ad rotation
     &advertising::adset_budget_below_minimum::AdSetBudgetBelowMinimum,
     &advertising::adset_bid_amount_missing::AdSetBidAmountMissing,
     &advertising::adset_lifetime_budget_without_end_time::AdSetLifetimeBudgetWithoutEndTime,
@@ -293,7 +293,7 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &advertising::adset_spend_cap_unlimited::AdSetSpendCapUnlimited,
     &advertising::adset_promoted_object_missing::AdSetPromotedObjectMissing,
     &advertising::adset_ad_rotation_invalid::AdSetAdRotationInvalid,
-    // ad set rules (seed 002), group C: states, flagged assets, copies, versions, reads, objectives
+    // ad set rules, group C: states, flagged assets, copies, versions, reads, objectives
     &advertising::adset_archived_edit::AdSetArchivedEdit,
     &advertising::adset_flagged_audience::AdSetFlaggedAudience,
     &advertising::adset_flagged_conversion::AdSetFlaggedConversion,

@@ -254,51 +254,105 @@ pub(crate) mod tests {
     use super::*;
     use crate::catalog::advertising::{BILLING_EVENTS, DOUBLED_COUNTRIES};
 
-    const SEED: &str = include_str!("../../../seeds/002_df9fd792f0eab53c.txt");
+    /// The minimum daily budget table of Meta's Marketing API reference for ad sets
+    /// (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/,
+    /// "Limits"), row by row: bid strategy, billing event as the table writes it, the
+    /// minimum, and whether it doubles in the countries below.
+    const REFERENCE_ROWS: [(&str, &str, Minimum, bool); 5] = [
+        (
+            "LOWEST_COST_WITHOUT_CAP",
+            "Impressions",
+            Minimum::UsdCents(50),
+            true,
+        ),
+        (
+            "LOWEST_COST_WITHOUT_CAP",
+            "Clicks, Likes, Video Views",
+            Minimum::UsdCents(250),
+            true,
+        ),
+        (
+            "LOWEST_COST_WITHOUT_CAP",
+            "Low-frequency Actions",
+            Minimum::UsdCents(4000),
+            false,
+        ),
+        (
+            "LOWEST_COST_WITH_BID_CAP",
+            "Impressions",
+            Minimum::TimesBidAmount(1),
+            true,
+        ),
+        (
+            "LOWEST_COST_WITH_BID_CAP",
+            "Clicks, Actions",
+            Minimum::TimesBidAmount(5),
+            true,
+        ),
+    ];
+
+    /// The countries of ad accounts whose minimums double, as the reference names them,
+    /// in its order.
+    const REFERENCE_DOUBLED: [&str; 24] = [
+        "Australia",
+        "Austria",
+        "Belgium",
+        "Canada",
+        "Denmark",
+        "Finland",
+        "France",
+        "Germany",
+        "Greece",
+        "Hong Kong",
+        "Israel",
+        "Italy",
+        "Japan",
+        "Netherlands",
+        "New Zealand",
+        "Norway",
+        "Singapore",
+        "South Korea",
+        "Spain",
+        "Sweden",
+        "Switzerland",
+        "Taiwan",
+        "United Kingdom",
+        "United States of America",
+    ];
 
     #[test]
-    fn table_matches_the_seed() {
+    fn table_matches_the_reference() {
         let rows = crate::catalog::advertising::MINIMUM_ROWS;
-        assert_eq!(rows.len(), 5);
-        for row in rows {
-            let amount = match row.minimum {
-                Minimum::UsdCents(_) => row.written.to_string(),
-                Minimum::TimesBidAmount(1) => "at least one times a bid value".into(),
-                Minimum::TimesBidAmount(5) => "five times a bid value".into(),
-                Minimum::TimesBidAmount(k) => panic!("{k} times is not in the seed"),
-            };
-            let line = format!("| {} | {} | {amount} |", row.bid_strategy, row.billing);
-            assert!(SEED.contains(&line), "not in the seed: {line}");
+        assert_eq!(rows.len(), REFERENCE_ROWS.len());
+        for (row, (strategy, billing, minimum, doubled)) in rows.iter().zip(REFERENCE_ROWS) {
+            assert_eq!(
+                (row.bid_strategy, row.billing, row.minimum, row.doubled),
+                (strategy, billing, minimum, doubled)
+            );
         }
-        // Only Low-frequency Actions under LOWEST_COST_WITHOUT_CAP is not doubled.
-        let undoubled: Vec<_> = rows.iter().filter(|r| !r.doubled).collect();
-        assert_eq!(undoubled.len(), 1);
-        assert_eq!(undoubled[0].billing, "Low-frequency Actions");
-        assert_eq!(undoubled[0].bid_strategy, "LOWEST_COST_WITHOUT_CAP");
-        assert!(SEED.contains(
-            "the minimums are doubled, except Low-frequency Actions under LOWEST_COST_WITHOUT_CAP"
-        ));
-        assert_eq!(rows[0].minimum, Minimum::UsdCents(50));
-        assert_eq!(rows[1].minimum, Minimum::UsdCents(250));
-        assert_eq!(rows[2].minimum, Minimum::UsdCents(4000));
+        // The amounts as the table writes them, which the messages quote.
+        let written: Vec<&str> = rows.iter().map(|r| r.written).collect();
+        assert_eq!(written, ["0.50", "2.50", "40", "1", "5"]);
     }
 
     #[test]
-    fn billing_events_are_the_seeds() {
-        let line = SEED
-            .lines()
-            .find(|l| l.starts_with("| billing_event | enum |"))
-            .unwrap();
-        let mut seed: Vec<&str> = line
-            .trim_start_matches("| billing_event | enum |")
-            .trim_end_matches('|')
-            .split(',')
-            .map(str::trim)
-            .collect();
+    fn billing_events_are_the_enums() {
+        // Every billing_event value that params.yaml takes has a mapping, and no other.
+        let Some(spec) = crate::catalog::advertising::Op::AdSetCreate
+            .params()
+            .param("billing_event")
+        else {
+            panic!("params.yaml: no ad_set_create.billing_event");
+        };
+        let crate::catalog::advertising::ParamType::Enum { values, .. } = &spec.ty else {
+            panic!("billing_event is not an enum");
+        };
+        let mut enum_values: Vec<&str> = values.to_vec();
         let mut ours: Vec<&str> = BILLING_EVENTS.iter().map(|(e, _)| *e).collect();
-        seed.sort();
+        enum_values.sort();
         ours.sort();
-        assert_eq!(ours, seed);
+        assert_eq!(ours, enum_values);
+        assert_eq!(ours.len(), 11);
         let bid_cap = "LOWEST_COST_WITH_BID_CAP";
         assert_eq!(
             minimum_row(bid_cap, "IMPRESSIONS").unwrap().billing,
@@ -314,16 +368,19 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn doubled_countries_are_the_seeds() {
+    fn doubled_countries_are_the_references() {
         let names: Vec<&str> = DOUBLED_COUNTRIES.iter().map(|(_, n)| *n).collect();
-        let sentence = format!(
-            "except Low-frequency Actions under LOWEST_COST_WITHOUT_CAP: {}.",
-            names.join(", ")
-        );
-        assert!(SEED.contains(&sentence), "{sentence}");
-        assert_eq!(DOUBLED_COUNTRIES.len(), 24);
-        for (code, _) in DOUBLED_COUNTRIES {
-            assert!(code.len() == 2 && code.bytes().all(|b| b.is_ascii_uppercase()));
+        assert_eq!(names, REFERENCE_DOUBLED);
+        // Each code is the ISO code of the name (catalog/geo/iso_countries.tsv), the
+        // reference's long name for the United States aside.
+        for (code, name) in DOUBLED_COUNTRIES {
+            let iso = crate::catalog::geo::country(code)
+                .unwrap_or_else(|| panic!("{code} is not an ISO code"));
+            let expected = match *name {
+                "United States of America" => "United States",
+                name => name,
+            };
+            assert_eq!(iso.name, expected, "{code}");
         }
         assert!(is_doubled_country("NO"));
         assert!(is_doubled_country("GB"));
@@ -331,10 +388,9 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn currency_units_follow_the_seed() {
-        assert!(SEED.contains(
-            "unit is cents for currencies like USD and EUR, the basic unit for currencies like JPY and KRW"
-        ));
+    fn currency_units_follow_the_reference() {
+        // The field table's bid_amount: cents for currencies like USD and EUR, the basic
+        // unit for currencies like JPY and KRW.
         let unit = |c| currency_unit(c).unwrap();
         assert_eq!((unit("USD"), unit("EUR")), (100, 100));
         assert_eq!((unit("JPY"), unit("KRW")), (1, 1));

@@ -1,6 +1,7 @@
 //! What the ad set rules of group A share: the country tables (`catalog/geo/`:
 //! ISO and EU), readers of `targeting.geo_locations`, and the payor and
-//! beneficiary check (seed 002, "Payor and beneficiary").
+//! beneficiary check (dsa_payor and dsa_beneficiary in Meta's Marketing API reference
+//! for ad sets, https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/).
 
 use std::borrow::Cow;
 
@@ -156,7 +157,7 @@ impl DsaField {
         }
     }
 
-    /// The error_subcode of code 100 when it is missing (seed 002, "Errors").
+    /// The error_subcode of code 100 when it is missing (the reference's errors).
     pub fn subcode(self) -> u32 {
         match self {
             DsaField::Payor => 3_858_079,
@@ -189,7 +190,7 @@ fn given<'r>(request: &'r Request<'_>, field: DsaField) -> (bool, Option<&'r Nod
 }
 
 /// Every create, copy and targeting update of an ad set in the EU that lacks `field` after
-/// the ad account's default fills in (seed 002, "Payor and beneficiary" 1-3).
+/// the ad account's default (`default_dsa_payor`, `default_dsa_beneficiary`) fills in.
 pub fn dsa_gaps(file: &FileContext<'_>, field: DsaField) -> Vec<DsaGap> {
     let param = field.param();
     let default = field.default_field();
@@ -503,8 +504,6 @@ mod tests {
         }
     }
 
-    const SEED: &str = include_str!("../../../seeds/002_df9fd792f0eab53c.txt");
-
     #[test]
     fn iso_table_holds_the_249_official_codes() {
         let official: Vec<&Country> = COUNTRIES.iter().filter(|c| c.official).collect();
@@ -546,34 +545,21 @@ mod tests {
         }
     }
 
-    /// The seed's list of countries whose minimum budgets double names EU members and
-    /// others: each must be an ISO name of the table, and in the EU table exactly when
-    /// it is a member state.
+    /// The error subcodes of Meta's Marketing API reference for ad sets
+    /// (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/): code
+    /// 100 with 3858079 when dsa_payor is missing, 3858081 when dsa_beneficiary is.
     #[test]
-    fn tables_agree_with_the_seed() {
-        assert!(SEED.contains("Ad sets that target the European Union or associated territories must name a payor and a beneficiary"));
-        assert!(
-            SEED.contains("| payor missing for an ad set in the EU | 100 | 3858079 | dsa_payor |")
-        );
-        assert!(SEED.contains(
-            "| beneficiary missing for an ad set in the EU | 100 | 3858081 | dsa_beneficiary |"
-        ));
+    fn subcodes_are_the_references() {
         assert_eq!(DsaField::Payor.subcode(), 3_858_079);
         assert_eq!(DsaField::Beneficiary.subcode(), 3_858_081);
-        assert!(SEED.contains(
-            "The ad account stores defaults default_dsa_payor and default_dsa_beneficiary"
-        ));
-        assert!(SEED.contains(
-            "dsa_beneficiary takes the account default beneficiary, never the payor value"
-        ));
-        assert!(SEED.contains("countries is required inside geo_locations"));
+    }
 
-        let list = SEED
-            .lines()
-            .find(|l| l.starts_with("For ad accounts of the following countries"))
-            .expect("the doubled-minimum list");
-        let names = list.split_once(": ").unwrap().1.trim_end_matches('.');
-        let other_names = [("United States of America", "US")];
+    /// The list of countries whose minimum budgets double (the budget table,
+    /// catalog/advertising/adset_budget_minimums.yaml) names EU members and others: each
+    /// must be an ISO country of the table, and in the EU table exactly when it is a
+    /// member state.
+    #[test]
+    fn tables_agree_with_each_other() {
         let eu_names = [
             "Austria",
             "Belgium",
@@ -587,18 +573,22 @@ mod tests {
             "Spain",
             "Sweden",
         ];
-        let mut n = 0;
-        for name in names.split(", ") {
-            n += 1;
-            let code = other_names
-                .iter()
-                .find(|(o, _)| *o == name)
-                .map(|(_, c)| *c)
-                .or_else(|| COUNTRIES.iter().find(|c| c.name == name).map(|c| c.alpha2))
-                .unwrap_or_else(|| panic!("{name} is not a name of iso_countries.tsv"));
-            assert_eq!(eu_place(code).is_some(), eu_names.contains(&name), "{name}");
+        let doubled = crate::catalog::advertising::DOUBLED_COUNTRIES;
+        assert_eq!(doubled.len(), 24);
+        for (code, name) in doubled {
+            let c = country(code).unwrap_or_else(|| panic!("{code} is not in iso_countries.tsv"));
+            assert!(c.official, "{code}");
+            let member = eu_place(code).is_some_and(|p| p.member);
+            assert_eq!(member, eu_names.contains(name), "{name}");
+            assert_eq!(eu_place(code).is_some(), member, "{name}: a territory?");
         }
-        assert_eq!(n, 24);
+        assert_eq!(
+            doubled
+                .iter()
+                .filter(|(c, _)| eu_place(c).is_some())
+                .count(),
+            eu_names.len()
+        );
     }
 
     #[test]

@@ -76,12 +76,12 @@ impl Rule for AdSetGoalNotForObjective {
         if goals.contains(&goal_text) {
             return;
         }
-        let seed_name = objective_row(objective).map_or("", |o| o.seed);
+        let objective_name = objective_row(objective).map_or("", |o| o.name);
         out.push(
             Diagnostic::new(
                 &META,
                 goal.value.span,
-                format!("optimization goal {goal_text} is not one the campaign's objective {objective} ({seed_name}) offers"),
+                format!("optimization goal {goal_text} is not one the campaign's objective {objective} ({objective_name}) offers"),
             )
             .with_label(campaign_id.value.span, format!("{objective} campaign"))
             .with_help(format!("the goals of {objective} are {}", goals.join(", "))),
@@ -93,72 +93,109 @@ impl Rule for AdSetGoalNotForObjective {
 mod tests {
     use super::*;
 
-    const SEED: &str = include_str!("../../../seeds/002_df9fd792f0eab53c.txt");
-
-    /// Splits at `sep` outside parentheses.
-    fn split_top(text: &str, sep: char) -> Vec<&str> {
-        let mut out = Vec::new();
-        let (mut depth, mut start) = (0i32, 0);
-        for (i, c) in text.char_indices() {
-            match c {
-                '(' => depth += 1,
-                ')' => depth -= 1,
-                c if c == sep && depth == 0 => {
-                    out.push(&text[start..i]);
-                    start = i + c.len_utf8();
-                }
-                _ => {}
-            }
-        }
-        out.push(&text[start..]);
-        out
-    }
-
-    /// The goal words of a row of the seed's objective table: the goals after each
-    /// `location:`, and after `goals`; parts without goals (events, closed betas) are
-    /// left out.
-    fn seed_words(objective: &str) -> Vec<String> {
-        let start = SEED.find("### Objective mapping").unwrap();
-        let end = SEED[start..].find("From version 20.0").unwrap() + start;
-        let row = SEED[start..end]
-            .lines()
-            .find(|l| l.starts_with(&format!("| {objective} |")))
-            .unwrap_or_else(|| panic!("no row {objective}"));
-        let cell = row.split('|').nth(2).unwrap().trim();
-        let mut words: Vec<String> = Vec::new();
-        for part in split_top(cell, ';') {
-            let part = part.trim();
-            let goals = match split_top(part, ':').as_slice() {
-                [_, goals] => goals.trim(),
-                _ => match part.strip_prefix("goals ") {
-                    Some(goals) => goals,
-                    None => continue,
-                },
-            };
-            for w in goals.split(", ") {
-                if !words.iter().any(|x| x == w) {
-                    words.push(w.trim().to_string());
-                }
-            }
-        }
-        words
-    }
-
     use crate::catalog::advertising::{GOAL_WORDS, OBJECTIVES, UNMAPPED_GOAL_WORDS};
 
+    /// The objective mapping of Meta's Marketing API reference for ad sets
+    /// (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/): each
+    /// outcome-driven objective by its name there, and the optimization goals its row
+    /// names over all its locations (events and closed betas left out), in the row's
+    /// order.
+    const REFERENCE_MAPPING: [(&str, &[&str]); 6] = [
+        ("Awareness", &["Ad Recall Lift", "Reach", "Impressions"]),
+        (
+            "Traffic",
+            &[
+                "Link Clicks",
+                "Landing Page Views",
+                "Impressions",
+                "Daily Unique Reach",
+            ],
+        ),
+        (
+            "Engagement",
+            &[
+                "ThruPlay",
+                "2 second continuous view",
+                "Post Engagement",
+                "Impressions",
+                "Daily Unique Reach",
+                "Event Response",
+                "Conversations",
+                "Link Clicks",
+                "Conversions",
+                "Landing Page Views",
+                "App Events",
+                "Page Likes",
+            ],
+        ),
+        (
+            "Leads",
+            &[
+                "Conversions",
+                "Landing Page Views",
+                "Link Clicks",
+                "Impressions",
+                "Daily Unique Reach",
+                "Leads",
+                "Calls",
+                "App Events",
+            ],
+        ),
+        (
+            "App Promotion",
+            &[
+                "Link Clicks",
+                "App Installs",
+                "App Events",
+                "Value",
+                "App Installs with App Events",
+            ],
+        ),
+        (
+            "Sales",
+            &[
+                "Conversions",
+                "Value",
+                "Landing Page Views",
+                "Link Clicks",
+                "Impressions",
+                "Daily Unique Reach",
+                "App Events",
+                "Conversations",
+                "Reach",
+            ],
+        ),
+    ];
+
     #[test]
-    fn mapping_is_the_seed_table() {
-        assert_eq!(OBJECTIVES.len(), 6);
-        for (objective, o) in OBJECTIVES {
-            let mut seed = seed_words(o.seed);
+    fn mapping_is_the_reference_table() {
+        assert_eq!(OBJECTIVES.len(), REFERENCE_MAPPING.len());
+        for (name, words) in REFERENCE_MAPPING {
+            let objective = format!("OUTCOME_{}", name.to_uppercase().replace(' ', "_"));
+            let o = objective_row(&objective).unwrap_or_else(|| panic!("no {objective}"));
+            assert_eq!(o.name, name);
             let mut data = o.words.to_vec();
-            seed.sort();
-            data.sort();
-            assert_eq!(data, seed, "{objective} ({})", o.seed);
-            assert_eq!(
-                *objective,
-                format!("OUTCOME_{}", o.seed.to_uppercase().replace(' ', "_"))
-            );
+            let mut reference = words.to_vec();
+            data.sort_unstable();
+            reference.sort_unstable();
+            assert_eq!(data, reference, "{objective} ({name})");
+        }
+    }
+
+    /// The campaign objectives are values of the vendor's specs' enum of a campaign's
+    /// `objective` (catalog/advertising/vendor/specs, compiled into the graph).
+    #[test]
+    fn objectives_are_campaign_objectives_of_the_specs() {
+        use crate::catalog::graph::{GNode, GType, enum_values};
+        use crate::model::request_line::Method;
+        let call = GNode::parse("ad_account")
+            .and_then(|n| n.call(Method::Post, "campaigns"))
+            .unwrap();
+        let GType::Enum(e) = call.get().param("objective").unwrap().ty.item() else {
+            panic!("objective is not an enum");
+        };
+        for (objective, _) in OBJECTIVES {
+            assert!(enum_values(e).contains(objective), "{objective}");
         }
     }
 

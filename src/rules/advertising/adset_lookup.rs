@@ -1,4 +1,4 @@
-//! Lookups shared by the ad set rules of group C (seed 002): the context snapshots of
+//! Lookups shared by the ad set rules of group C: the context snapshots of
 //! ad sets, campaigns, audiences and custom conversions, the audiences a targeting
 //! spec names, and the version of a request.
 

@@ -7,16 +7,17 @@ use super::{Call, Endpoint};
 
 pub struct AdSetPromotedObjectMissing;
 
-/// Goals whose promoted object is a page: `{page_id}`. The seed: "{page_id} (needed when
-/// the goal is LEAD_GENERATION)", and the page likes sample sends promoted_object with
-/// page_id.
+/// Goals whose promoted object is a page: `{page_id}`. Meta's reference for ad sets
+/// needs `{page_id}` when the goal is LEAD_GENERATION, and its page likes sample sends
+/// promoted_object with page_id.
 pub const PAGE_GOALS: &[&str] = &["LEAD_GENERATION", "PAGE_LIKES"];
 
 /// Goals whose promoted object is an app: `{application_id, object_store_url}`, the
-/// seed's other shape. These are the optimization_goal values that only app promotion
-/// takes (the seed's App Promotion row: App Installs, App Installs with App Events, and
-/// app value). VALUE and OFFSITE_CONVERSIONS are not here: VALUE also optimizes website
-/// value, and OFFSITE_CONVERSIONS has "a separate rule" that the seed does not show.
+/// reference's other shape. These are the optimization_goal values that only app
+/// promotion takes (the App Promotion row of its objective mapping: App Installs, App
+/// Installs with App Events, and app value). VALUE and OFFSITE_CONVERSIONS are not here:
+/// VALUE also optimizes website value, and OFFSITE_CONVERSIONS has a rule of its own that
+/// the reference does not give.
 pub const APP_GOALS: &[&str] = &[
     "APP_INSTALLS",
     "APP_INSTALLS_AND_OFFSITE_CONVERSIONS",
@@ -177,7 +178,7 @@ mod tests {
             "promoted_object has no application_id and no object_store_url, which optimization_goal IN_APP_VALUE needs"
         );
         for quiet in [
-            // An app goal without promoted_object: the seed does not say it is needed.
+            // An app goal without promoted_object: the reference does not say it is needed.
             "  optimization_goal: APP_INSTALLS\n",
             // Other goals, a promoted_object that is not an object (another rule's).
             "  optimization_goal: OFFSITE_CONVERSIONS\n",

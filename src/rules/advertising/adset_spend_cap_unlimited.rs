@@ -7,7 +7,8 @@ use super::{Endpoint, params};
 
 pub struct AdSetSpendCapUnlimited;
 
-/// The value that removes a spend cap (seed 002, "Limits").
+/// The value that removes a spend cap (Meta's Marketing API reference for ad sets,
+/// https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/, "Limits").
 pub const NO_CAP: i64 = 922_337_203_685_478;
 
 static META: RuleMeta = RuleMeta {

@@ -7,7 +7,8 @@ use super::{Call, Endpoint};
 
 pub struct AudienceOriginTooSmall;
 
-/// The minimum size of an origin audience (seed 001, "Limits").
+/// The minimum size of an origin audience (Meta's Marketing API reference for custom
+/// audiences, https://developers.facebook.com/docs/marketing-api/reference/custom-audience/).
 const MIN_ORIGIN_SIZE: i64 = 100;
 
 static META: RuleMeta = RuleMeta {

@@ -148,7 +148,7 @@ pub fn recognize<'r>(
     let found = |graph: GCallId, account, object| {
         let target = Target {
             graph,
-            op: seed_operation(graph),
+            op: reference_operation(graph),
         };
         Some(Recognized::Call(target, call(account, object)))
     };
@@ -267,7 +267,7 @@ pub fn recognize<'r>(
                 .filter(|c| c.get().method == method && c.get().edge.is_empty())
                 .collect();
             let chosen = by_params(request, &candidates).or_else(|| {
-                seed_object_kind(request)
+                reference_object_kind(request)
                     .and_then(|node| GNode::parse(node.name()))
                     .and_then(|node| node.call(method, ""))
             });
@@ -316,7 +316,7 @@ fn node_methods(node: GNode, edge: &str) -> Vec<Method> {
 }
 
 /// The operation of the reference documents that a call of the graph is, if any.
-pub fn seed_operation(call: GCallId) -> Option<Endpoint> {
+pub fn reference_operation(call: GCallId) -> Option<Endpoint> {
     let c = call.get();
     let node = c.node.name();
     Endpoint::ALL.iter().copied().find(|op| {
@@ -402,7 +402,7 @@ fn by_params(request: &Request<'_>, candidates: &[GCallId]) -> Option<GCallId> {
 
 /// The reference documents' way to tell the kind of `/<id>` from params, between the
 /// two node types they describe; used where the graph finds several.
-fn seed_object_kind(request: &Request<'_>) -> Option<Node> {
+fn reference_object_kind(request: &Request<'_>) -> Option<Node> {
     let method = request.method()?;
     let names = own_param_names(request);
     if names.is_empty() {
@@ -451,9 +451,9 @@ mod tests {
     }
 
     #[test]
-    fn every_seed_operation_is_a_call_of_the_graph() {
+    fn every_reference_operation_is_a_call_of_the_graph() {
         for &op in Endpoint::ALL {
-            let call = GCallId::all().find(|&c| seed_operation(c) == Some(op));
+            let call = GCallId::all().find(|&c| reference_operation(c) == Some(op));
             assert!(call.is_some(), "{op:?} has no call in the graph");
         }
     }

@@ -1,5 +1,6 @@
-//! Rules of the advertising API (seeds 001 and 002): the shared layer (endpoints,
-//! parameter tables, versions, context lookups) and the rules built on it.
+//! Rules of the advertising API (Meta's Marketing API; its references for custom
+//! audiences and ad sets, and its specs in catalog/advertising/): the shared layer
+//! (endpoints, parameter tables, versions, context lookups) and the rules built on it.
 
 pub mod endpoint;
 pub mod field_list;
@@ -31,7 +32,7 @@ pub mod audience_retention_days_range;
 pub mod audience_subtype_invalid;
 pub mod audience_tos_not_accepted;
 pub mod audience_travel_content_type_missing;
-// ad set rules (seed 002), group A: EU payor and beneficiary, create basics
+// ad set rules, group A: EU payor and beneficiary, create basics
 pub mod adset_countries_missing;
 pub mod adset_country_code_invalid;
 pub mod adset_dsa_beneficiary_missing;
@@ -39,7 +40,7 @@ pub mod adset_dsa_not_eu;
 pub mod adset_dsa_payor_missing;
 pub mod adset_geo;
 pub mod adset_name_missing;
-// ad set rules (seed 002), group B: budgets, promoted_object, time based ad rotation
+// ad set rules, group B: budgets, promoted_object, time based ad rotation
 pub mod adset_ad_rotation_invalid;
 pub mod adset_bid_amount_missing;
 pub mod adset_both_budgets;
@@ -47,7 +48,7 @@ pub mod adset_budget_below_minimum;
 pub mod adset_lifetime_budget_without_end_time;
 pub mod adset_promoted_object_missing;
 pub mod adset_spend_cap_unlimited;
-// ad set rules (seed 002), group C: states, flagged assets, copies, versions, reads, objectives
+// ad set rules, group C: states, flagged assets, copies, versions, reads, objectives
 pub mod adset_archived_edit;
 pub mod adset_audience_unusable;
 pub mod adset_date_preset_lifetime;
@@ -284,7 +285,7 @@ pub fn valid_param<'r>(
     (!invalid).then_some(entry)
 }
 
-/// The context snapshot of an audience (SPEC 3), when the context holds it.
+/// The context snapshot of an audience, when the context holds it.
 pub fn audience<'c>(context: &'c ContextIndex, id: &str) -> Option<&'c Node> {
     context.get(Kind::CustomAudiences, id)
 }

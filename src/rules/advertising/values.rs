@@ -8,7 +8,7 @@ use crate::loading::{Node, Span, Value};
 pub enum IssueKind {
     /// Wrong type, not in the enum, out of range, too long: reported by `rule`.
     Invalid { rule: &'static str },
-    /// A value outside an enum whose list the seed says is incomplete.
+    /// A value outside an enum whose list the reference says is incomplete.
     OutsideOpenEnum,
     /// The endpoint's table does not list the param.
     Unknown,

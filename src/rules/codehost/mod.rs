@@ -1,4 +1,7 @@
-//! Rules of the code-hosting API (seed 000): token scope coverage and reach.
+//! Rules of the code-hosting API: token scope coverage and reach, after GitHub's
+//! "Permissions required for fine-grained personal access tokens"
+//! (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens)
+//! and its permission tables (catalog/codehost/).
 
 pub mod scopes;
 pub mod token_missing_permission;

@@ -1,5 +1,5 @@
-//! `reqlint scopes`: the least permissions each token's requests need (seed 000), as a
-//! block in the shape of where the token is defined.
+//! `reqlint scopes`: the least permissions each token's requests need, as a block in the
+//! shape of where the token is defined.
 
 use std::collections::BTreeMap;
 

@@ -1,4 +1,4 @@
-//! Rules about request files themselves (SPEC 1), whatever API they target.
+//! Rules about request files themselves (docs/request-files.md), whatever API they target.
 
 pub mod duplicate_key;
 pub mod invalid_request_field;

@@ -1,6 +1,10 @@
-//! The seeds describe sample requests; written out as request files, reqlint must find
-//! nothing wrong with them (seed 002 "Endpoints", "Objective mapping"; seed 001
-//! "Create an audience").
+//! Valid requests in the shapes of the vendor's own samples: reqlint must find nothing
+//! wrong with them. The ad set samples follow Meta's Marketing API reference for ad sets
+//! (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/): creating,
+//! updating, reading, deleting and copying an ad set, and an outcome-driven ad set for
+//! page likes. The audience samples follow its reference for custom audiences
+//! (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/):
+//! creating, updating and reading an audience.
 
 use std::process::Command;
 
@@ -17,12 +21,12 @@ fn lint(yaml: &str) -> String {
 }
 
 #[test]
-fn seed_002_samples_pass() {
+fn ad_set_samples_pass() {
     let samples = r#"
 requests:
-  # "A sample outcome-driven ad set for page likes sends destination_type ON_PAGE,
-  # optimization_goal PAGE_LIKES, billing_event IMPRESSIONS, promoted_object with page_id";
-  # "the samples create with PAUSED"; "Samples also send a boolean autobid".
+  # An outcome-driven ad set for page likes: destination_type ON_PAGE, optimization_goal
+  # PAGE_LIKES, billing_event IMPRESSIONS, promoted_object with page_id; created PAUSED,
+  # with a boolean autobid.
   - request: POST /v24.0/act_1234567890/adsets
     params:
       name: Page likes ad set
@@ -35,7 +39,7 @@ requests:
       autobid: true
       targeting: {geo_locations: {countries: [US]}}
       status: PAUSED
-  # "A lifetime budget sample also sends start_time and end_time."
+  # A lifetime budget, with start_time and end_time.
   - request: POST /v24.0/act_1234567890/adsets
     params:
       name: Lifetime budget ad set
@@ -48,8 +52,8 @@ requests:
       optimization_goal: REACH
       targeting: '{"geo_locations": {"countries": ["US", "CA"]}}'
       status: PAUSED
-  # "Samples update billing_event, optimization_goal, bid_amount, targeting, end_time
-  # (ISO 8601 date-time), and status."
+  # An update of billing_event, optimization_goal, bid_amount, targeting, end_time (an
+  # ISO 8601 date-time) and status.
   - request: POST /v24.0/23851000000000001
     object: ad_set
     params:
@@ -74,10 +78,10 @@ requests:
 }
 
 #[test]
-fn seed_001_samples_pass() {
+fn custom_audience_samples_pass() {
     let samples = r#"
 requests:
-  # "Shape of a minimal create: name, subtype, description, customer_file_source."
+  # A minimal create: name, subtype, description, customer_file_source.
   - request: POST /v24.0/act_1234567890/customaudiences
     params:
       name: Newsletter subscribers
