@@ -117,7 +117,7 @@ fn severities_follow_the_api() {
             "fixtures/adset-goal-not-for-objective/bad.req.yaml",
             "error[adset-goal-not-for-objective]",
         ),
-        // v11.0 is older than v16.0, whose end the vendor stated.
+        // v11.0 ended on 2023-09-14, as the vendor states.
         (
             "fixtures/ad-version-deprecated/bad.req.yaml",
             "error[ad-version-deprecated]",

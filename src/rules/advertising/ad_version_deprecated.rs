@@ -14,13 +14,16 @@ static META: RuleMeta = RuleMeta {
     summary: "the advertising API version is below the configured minimum, or has ended",
     what: "Reads the `v<major>.<minor>` segment of an advertising path. With \
            `advertising.min-version` in .reqlint.yaml, an older version is an error. \
-           Without it, reqlint's built-in calendar of versions (release and end dates, \
-           with the date it was last checked) tells which versions have ended; a call to \
-           one is an error where the vendor stated its end date (the API answers 2635), and a \
-           warning where the end date is reqlint's estimate (`~` in the calendar).",
+           Without it, reqlint's built-in calendar tells which versions have ended: every \
+           version of the vendor's table of available Graph API versions (v1.0 to v26.0), \
+           with the date each was introduced and the date it is available until, and the \
+           date the table was last checked. A call to a version past its date, or older \
+           than every version of the table, is an error (the API answers 2635). A version \
+           whose end the vendor has not announced, or one newer than the table, is not \
+           judged (see `ad-version-newer-than-catalog`).",
     why: "A call to a deprecated version fails with error 2635 (or is upgraded to a \
           version whose behaviour the request was not written for).",
-    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Versioning\"; Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Versioning\", and \"Errors\" (2635)",
+    source: "Meta's Graph API changelog, \"Available Graph API Versions\" (https://developers.facebook.com/docs/graph-api/changelog/versions/); Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Errors\" (2635)",
     fixes: &[],
     inspects: Inspects::File,
     bad: example!("ad-version-deprecated/bad.req.yaml"),

@@ -69,28 +69,38 @@ mod tests {
 
     #[test]
     fn calendar_loads() {
-        assert!(CALENDAR.releases.len() >= 9);
-        assert_eq!(CALENDAR.checked, "2026-11-22");
+        // Every version the vendor lists, v1.0 to v26.0.
+        assert_eq!(CALENDAR.releases.len(), 41);
+        assert_eq!(CALENDAR.checked, "2026-11-26");
         assert!(
             CALENDAR
                 .releases
                 .windows(2)
-                .all(|w| w[0].version < w[1].version)
+                .all(|w| w[0].version < w[1].version && w[0].released < w[1].released)
         );
+        // The vendor's dates, not estimates.
+        assert!(CALENDAR.releases.iter().all(|r| !r.ends_estimated));
     }
 
     #[test]
     fn ended_versions() {
         let v = |s| Version::parse(s).unwrap();
-        let (why, known) = ended(v("v16.0"), (2024, 3, 1)).unwrap();
-        assert!(why.contains("2024-02-06"));
-        // The vendor stated v16.0's end: the call fails, an error.
+        // v16.0: introduced 2023-02-02, available until 2025-05-14.
+        let (why, known) = ended(v("v16.0"), (2025, 5, 15)).unwrap();
+        assert!(why.contains("2025-05-14"), "{why}");
         assert!(known);
-        assert_eq!(ended(v("v16.0"), (2024, 1, 1)), None);
-        let (why, known) = ended(v("v11.0"), (2020, 1, 1)).unwrap();
-        assert!(why.contains("older than v16.0"));
+        assert_eq!(ended(v("v16.0"), (2025, 5, 14)), None);
+        // v17.0 ended on 2025-09-12; v2.12 (two digits of minor) on 2020-05-05.
+        assert!(ended(v("v17.0"), (2026, 11, 26)).unwrap().0.contains("2025-09-12"));
+        assert!(ended(v("v2.12"), (2026, 11, 26)).unwrap().0.contains("2020-05-05"));
+        assert_eq!(ended(v("v2.12"), (2020, 5, 5)), None);
+        // Older than every row.
+        let (why, known) = ended(v("v0.9"), (2020, 1, 1)).unwrap();
+        assert!(why.contains("older than v1.0"), "{why}");
         assert!(known);
-        assert_eq!(ended(v("v24.0"), (2030, 1, 1)), None);
+        // Available until a date not reached, or no end announced, or newer than the table.
+        assert_eq!(ended(v("v24.0"), (2026, 11, 26)), None);
+        assert_eq!(ended(v("v26.0"), (2030, 1, 1)), None);
         assert_eq!(ended(v("v99.0"), (2030, 1, 1)), None);
     }
 }
