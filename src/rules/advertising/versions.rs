@@ -91,8 +91,18 @@ mod tests {
         assert!(known);
         assert_eq!(ended(v("v16.0"), (2025, 5, 14)), None);
         // v17.0 ended on 2025-09-12; v2.12 (two digits of minor) on 2020-05-05.
-        assert!(ended(v("v17.0"), (2026, 11, 26)).unwrap().0.contains("2025-09-12"));
-        assert!(ended(v("v2.12"), (2026, 11, 26)).unwrap().0.contains("2020-05-05"));
+        assert!(
+            ended(v("v17.0"), (2026, 11, 26))
+                .unwrap()
+                .0
+                .contains("2025-09-12")
+        );
+        assert!(
+            ended(v("v2.12"), (2026, 11, 26))
+                .unwrap()
+                .0
+                .contains("2020-05-05")
+        );
         assert_eq!(ended(v("v2.12"), (2020, 5, 5)), None);
         // Older than every row.
         let (why, known) = ended(v("v0.9"), (2020, 1, 1)).unwrap();

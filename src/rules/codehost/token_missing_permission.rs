@@ -6,7 +6,7 @@ use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
 use super::CodehostRequest;
 
-use crate::catalog::codehost::{CATALOG, Endpoint};
+use crate::catalog::codehost::{Access, CATALOG, Endpoint};
 
 use super::Coverage;
 
@@ -20,8 +20,9 @@ static META: RuleMeta = RuleMeta {
     what: "Checks each code-hosting request against its token (its own, the file's \
            `token:`, or one named under `tokens:` in the config): the permission that \
            GitHub's reference \"Permissions required for fine-grained personal access tokens\" lists for the endpoint must be granted, at `read` for GET and `write` \
-           for PUT, POST, PATCH and DELETE; `write` covers `read`. The help is the line \
-           to add to the token. `public: true` on a GET needs no permission; on any other \
+           for PUT, POST, PATCH and DELETE; `write` covers `read`. The help says what to \
+           write, as the fix does: the held level raised, a line added to the scope, or \
+           the scope added with its line. `public: true` on a GET needs no permission; on any other \
            method it is reported here. A request without a token, or whose token or \
            endpoint is unknown, is left to other rules.",
     why: "The call would be refused (403) when it runs, in CI or in a bot, long after \
@@ -250,7 +251,6 @@ impl Rule for TokenMissingPermission {
                 // Where the token holds one of the alternatives lower, that one is raised
                 // (one permission, not a second one beside it).
                 let target = held.map_or(first, |(row, _)| *row);
-                let permission = CATALOG.permission(target.permission);
                 // A token named from the config is fixed in the config.
                 let fix = match (token.name, &file.config.path) {
                     (Some(_), Some(config)) => add_permission(
@@ -282,17 +282,49 @@ impl Rule for TokenMissingPermission {
                             token.describe()
                         ),
                     )
-                    .with_help(format!(
-                        "add this line under `permissions:` → `{}:` of {}:\n  {}: {}",
-                        permission.scope,
-                        token.describe(),
-                        permission.title,
-                        target.access
-                    ))
+                    .with_help(permission_help(token, target, held.map(|(_, level)| level)))
                     .with_fix_opt(fix),
                 ));
             }
         }
+    }
+}
+
+/// What to write so that the token holds `target`, in the words of what the fix does:
+/// the held level raised on its own line, a line added under the scope, or the scope
+/// added with the line where the token has none of it.
+fn permission_help(
+    token: &super::ResolvedToken<'_>,
+    target: &Endpoint,
+    held: Option<Access>,
+) -> String {
+    let permission = CATALOG.permission(target.permission);
+    let owner = token.describe();
+    if let Some(level) = held {
+        return format!(
+            "raise the level of this line under `permissions:` → `{}:` of {owner}:\n  {}: {level}  →  {}: {}",
+            permission.scope, permission.title, permission.title, target.access
+        );
+    }
+    let has_scope =
+        token
+            .token
+            .grants
+            .iter()
+            .any(|g| crate::catalog::codehost::Scope::parse(&g.scope) == Some(permission.scope))
+            || token.token.scopes.iter().any(|(s, _, _)| {
+                crate::catalog::codehost::Scope::parse(s) == Some(permission.scope)
+            });
+    if has_scope {
+        format!(
+            "add this line under `permissions:` → `{}:` of {owner}:\n  {}: {}",
+            permission.scope, permission.title, target.access
+        )
+    } else {
+        format!(
+            "add these lines under `permissions:` of {owner}:\n  {}:\n    {}: {}",
+            permission.scope, permission.title, target.access
+        )
     }
 }
 
@@ -333,6 +365,77 @@ mod tests {
             .filter(|d| d.rule == "token-missing-permission")
             .map(|d| (d.severity, format!("{}: {}", d.rule, d.message)))
             .collect()
+    }
+
+    /// The help of the one token-missing-permission finding of a file, and the file as
+    /// its fix leaves it.
+    fn help_and_fixed(yaml: &str) -> (String, String) {
+        let result = lint_bytes(
+            "t.req.yaml",
+            Path::new("t.req.yaml"),
+            yaml.as_bytes().to_vec(),
+            &settings(),
+        );
+        let found: Vec<_> = result
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule == "token-missing-permission")
+            .collect();
+        assert_eq!(found.len(), 1, "{found:?}");
+        let fix = found[0].fix.as_ref().expect("a fix");
+        let mut fixed = yaml.to_string();
+        let mut edits = fix.edits.clone();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.span.start));
+        for e in edits {
+            fixed.replace_range(e.span.start..e.span.end, &e.replacement);
+        }
+        (found[0].help.clone().unwrap(), fixed)
+    }
+
+    /// The help says what the fix does: raise a held level, add a line to the scope, or
+    /// add the scope with its line.
+    #[test]
+    fn help_and_fix_say_the_same() {
+        let request = "requests:\n  - POST /repos/acme/web/statuses/3f2a9c1\n";
+        let (help, fixed) = help_and_fixed(&format!(
+            "token:\n  permissions:\n    repository:\n      Commit statuses: read\n{request}"
+        ));
+        assert!(help.starts_with("raise the level of this line"), "{help}");
+        assert!(
+            help.contains("Commit statuses: read  →  Commit statuses: write"),
+            "{help}"
+        );
+        assert!(fixed.contains("      Commit statuses: write\n"), "{fixed}");
+        assert!(!fixed.contains("Commit statuses: read"), "{fixed}");
+
+        let (help, fixed) = help_and_fixed(&format!(
+            "token:\n  permissions:\n    repository:\n      Contents: read\n{request}"
+        ));
+        assert!(
+            help.starts_with("add this line under `permissions:` → `repository:`"),
+            "{help}"
+        );
+        assert!(help.ends_with("\n  Commit statuses: write"), "{help}");
+        assert!(
+            fixed.contains("      Contents: read\n      Commit statuses: write\n"),
+            "{fixed}"
+        );
+
+        let (help, fixed) = help_and_fixed(&format!(
+            "token:\n  permissions:\n    user:\n      Email addresses: read\n{request}"
+        ));
+        assert!(
+            help.starts_with("add these lines under `permissions:`"),
+            "{help}"
+        );
+        assert!(
+            help.ends_with("\n  repository:\n    Commit statuses: write"),
+            "{help}"
+        );
+        assert!(
+            fixed.contains("    repository:\n      Commit statuses: write\n"),
+            "{fixed}"
+        );
     }
 
     fn file(version: &str, grant: &str, method: &str, path: &str) -> String {
