@@ -258,6 +258,9 @@ pub enum RequestNeed<'r> {
     Nothing,
     /// The permission its endpoint row lists.
     Row(&'static crate::catalog::codehost::Endpoint, &'r RequestLine),
+    /// Every permission the host lists for an endpoint it flags as needing more than
+    /// one, held by the token: it uses them all.
+    AllOf(Vec<&'static crate::catalog::codehost::Endpoint>),
     /// Its line cannot be read, or no row lists its path and method.
     Unknown,
 }
@@ -276,6 +279,7 @@ pub fn request_need<'f>(file: &'f FileContext<'_>, i: usize) -> RequestNeed<'f> 
     let alternatives = alternatives(file, i, line.method);
     let chosen = match token(file, i).map(|t| coverage(&alternatives, t)) {
         Some(Coverage::Covered(row) | Coverage::Flagged(row)) => Some(row),
+        Some(Coverage::CoveredByAll(rows)) => return RequestNeed::AllOf(rows),
         _ => alternatives.first().copied(),
     };
     match chosen {
@@ -305,6 +309,9 @@ pub fn alternatives(file: &FileContext<'_>, i: usize, method: Method) -> Vec<&'s
 pub enum Coverage {
     /// It satisfies a row the host does not flag.
     Covered(&'static Endpoint),
+    /// It holds every row of an endpoint the host flags and lists under several
+    /// permissions: all the host says it needs.
+    CoveredByAll(Vec<&'static Endpoint>),
     /// It satisfies only rows the host flags as needing or accepting more permissions,
     /// without saying which: it may need more.
     Flagged(&'static Endpoint),
@@ -321,6 +328,14 @@ pub fn coverage(alternatives: &[&'static Endpoint], token: &ResolvedToken<'_>) -
     };
     if let Some(row) = alternatives.iter().filter(satisfied).find(|r| !r.flagged) {
         return Coverage::Covered(row);
+    }
+    // The host flags an endpoint that needs more than one of its rows' permissions, and
+    // lists it under each of them: a token that holds every one it lists, each at its
+    // level, holds all the host says it needs.
+    let flagged: Vec<&'static Endpoint> =
+        alternatives.iter().copied().filter(|r| r.flagged).collect();
+    if flagged.len() > 1 && flagged.iter().all(|r| satisfied(&r)) {
+        return Coverage::CoveredByAll(flagged);
     }
     match alternatives.iter().find(satisfied) {
         Some(row) => Coverage::Flagged(row),
@@ -341,13 +356,16 @@ impl TokenUses {
     pub fn add(&mut self, need: &RequestNeed<'_>) {
         self.requests += 1;
         match need {
-            RequestNeed::Row(row, _) => {
-                let level = self.needs.entry(row.permission).or_insert(row.access);
-                *level = (*level).max(row.access);
-            }
+            RequestNeed::Row(row, _) => self.need(row),
+            RequestNeed::AllOf(rows) => rows.iter().for_each(|row| self.need(row)),
             RequestNeed::Unknown | RequestNeed::Elsewhere => self.unknown = true,
             RequestNeed::Nothing => {}
         }
+    }
+
+    fn need(&mut self, row: &Endpoint) {
+        let level = self.needs.entry(row.permission).or_insert(row.access);
+        *level = (*level).max(row.access);
     }
 
     pub fn merge(&mut self, other: TokenUses) {

@@ -207,7 +207,7 @@ impl Rule for TokenMissingPermission {
             format!("the {} permission `{}` at {}", p.scope, p.title, row.access)
         };
         match super::coverage(&alternatives, token) {
-            Coverage::Covered(_) => {}
+            Coverage::Covered(_) | Coverage::CoveredByAll(_) => {}
             Coverage::Flagged(row) => {
                 let docs = row
                     .docs_url()
@@ -225,9 +225,7 @@ impl Rule for TokenMissingPermission {
                         ),
                     )
                     .with_severity(Severity::Warning)
-                    .with_help(format!(
-                        "check the endpoint's documentation{docs} for the other permissions it needs, then silence this line with `# reqlint: ignore[token-missing-permission]`"
-                    )),
+                    .with_help(flagged_help(&alternatives, token, &docs)),
                 ));
             }
             Coverage::Missing => {
@@ -288,6 +286,48 @@ impl Rule for TokenMissingPermission {
             }
         }
     }
+}
+
+/// How to clear "may need more": where the host lists the endpoint under several
+/// permissions, hold every one (the lines the token lacks); where it lists one, read the
+/// endpoint's page and silence the line.
+fn flagged_help(
+    alternatives: &[&'static Endpoint],
+    token: &super::ResolvedToken<'_>,
+    docs: &str,
+) -> String {
+    let flagged: Vec<&Endpoint> = alternatives.iter().copied().filter(|r| r.flagged).collect();
+    if flagged.len() < 2 {
+        return format!(
+            "check the endpoint's documentation{docs} for the other permissions it needs, then silence this line with `# reqlint: ignore[token-missing-permission]`"
+        );
+    }
+    let lacking: Vec<String> = flagged
+        .iter()
+        .filter(|r| {
+            token
+                .granted
+                .get(&r.permission)
+                .is_none_or(|&held| held < r.access)
+        })
+        .map(|r| {
+            let p = CATALOG.permission(r.permission);
+            format!("\n  {}: {}: {}", p.scope, p.title, r.access)
+        })
+        .collect();
+    let listed: Vec<String> = flagged
+        .iter()
+        .map(|r| {
+            let p = CATALOG.permission(r.permission);
+            format!("`{}` ({} {})", p.title, p.scope, r.access)
+        })
+        .collect();
+    format!(
+        "the host lists it under {}; a token that holds every one of them is covered. {} lacks:{}",
+        listed.join(", "),
+        token.describe(),
+        lacking.concat()
+    )
 }
 
 /// What to write so that the token holds `target`, in the words of what the fix does:
@@ -390,6 +430,56 @@ mod tests {
             fixed.replace_range(e.span.start..e.span.end, &e.replacement);
         }
         (found[0].help.clone().unwrap(), fixed)
+    }
+
+    /// An endpoint the host flags and lists under two permissions: one of them is "may
+    /// need more", both are covered.
+    #[test]
+    fn holding_every_permission_a_flagged_endpoint_lists_covers_it() {
+        let request = "requests:\n  - PATCH /repos/acme/web/issues/7\n";
+        let one = findings(&format!(
+            "token:\n  permissions:\n    repository:\n      Issues: write\n{request}"
+        ));
+        assert_eq!(one.len(), 1, "{one:?}");
+        assert_eq!(one[0].0, Severity::Warning);
+        let (help, _) = {
+            let result = lint_bytes(
+                "t.req.yaml",
+                Path::new("t.req.yaml"),
+                format!("token:\n  permissions:\n    repository:\n      Issues: write\n{request}")
+                    .into_bytes(),
+                &settings(),
+            );
+            let d = result
+                .diagnostics
+                .into_iter()
+                .find(|d| d.rule == "token-missing-permission")
+                .unwrap();
+            (d.help.unwrap(), ())
+        };
+        assert!(
+            help.contains("holds every one of them is covered"),
+            "{help}"
+        );
+        assert!(
+            help.ends_with("lacks:\n  repository: Pull requests: write"),
+            "{help}"
+        );
+        let both = findings(&format!(
+            "token:\n  permissions:\n    repository:\n      Issues: write\n      Pull requests: write\n{request}"
+        ));
+        assert!(both.is_empty(), "{both:?}");
+        // And neither of the two is unused.
+        let result = lint_bytes(
+            "t.req.yaml",
+            Path::new("t.req.yaml"),
+            format!(
+                "token:\n  permissions:\n    repository:\n      Issues: write\n      Pull requests: write\n{request}"
+            )
+            .into_bytes(),
+            &settings(),
+        );
+        assert!(result.diagnostics.is_empty(), "{:?}", result.diagnostics);
     }
 
     /// The help says what the fix does: raise a held level, add a line to the scope, or
