@@ -354,11 +354,17 @@ pub struct TokenUses {
 
 impl TokenUses {
     pub fn add(&mut self, need: &RequestNeed<'_>) {
+        // A request to another API (a file's token shared with Marketing API calls)
+        // neither uses the token's code-hosting permissions nor hides what the others use.
+        if matches!(need, RequestNeed::Elsewhere) {
+            return;
+        }
         self.requests += 1;
         match need {
             RequestNeed::Row(row, _) => self.need(row),
             RequestNeed::AllOf(rows) => rows.iter().for_each(|row| self.need(row)),
-            RequestNeed::Unknown | RequestNeed::Elsewhere => self.unknown = true,
+            RequestNeed::Unknown => self.unknown = true,
+            RequestNeed::Elsewhere => {}
             RequestNeed::Nothing => {}
         }
     }
