@@ -124,8 +124,8 @@ struct CheckArgs {
     /// Lint every file, reading no cached result and writing none
     #[arg(long)]
     no_cache: bool,
-    /// Where the cache of results is kept [default: .reqlint_cache in the config's
-    /// directory]
+    /// Where the cache of results is kept; a directory of your own, never one the repository
+    /// holds [default: reqlint/ in the user's cache directory]
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
     /// Read and parse the files but run no rule (for benchmarks)
@@ -544,13 +544,13 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     if args.show_files || args.show_settings {
         return show(&args, &settings);
     }
-    let fixed = if args.fix || args.diff || args.fix_only {
+    let (fixed, fix_failed) = if args.fix || args.diff || args.fix_only {
         match fix_files(&args, &settings)? {
             FixOutcome::Done(code) => return Ok(code),
-            FixOutcome::Fixed(n) => n,
+            FixOutcome::Fixed { applied, failed } => (applied, failed),
         }
     } else {
-        0
+        (0, false)
     };
     // A fix may have changed the config (a named token's permissions): read it again.
     let settings = if fixed > 0 {
@@ -596,8 +596,15 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             return parse_only(&inputs, &settings, &paths, args.threads);
         }
         let keep_text = format == OutputFormat::Human;
-        let cache = (!args.no_cache)
-            .then(|| crate::cache::Cache::open(&settings, args.cache_dir.as_deref()));
+        let cache = if args.no_cache {
+            None
+        } else {
+            // A cache that is not the user's own is neither read nor written.
+            crate::cache::Cache::open(&settings, args.cache_dir.as_deref()).unwrap_or_else(|e| {
+                print_warning(&format!("{e}; the result cache is not used"));
+                None
+            })
+        };
         let mut run = lint_all(
             &inputs,
             &settings,
@@ -710,7 +717,9 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     {
         return Err(format!("cannot write the report: {e}"));
     }
-    if !walk_errors.is_empty() || results.iter().any(|r| r.io_error.is_some()) {
+    // A fix that could not be written: the run did not do what it was asked, whatever
+    // `--exit-zero` says.
+    if fix_failed || !walk_errors.is_empty() || results.iter().any(|r| r.io_error.is_some()) {
         return Ok(ExitCode::from(2));
     }
     let failed = results
@@ -821,9 +830,10 @@ fn show(args: &CheckArgs, settings: &Settings) -> Result<ExitCode, String> {
         let cache = if args.no_cache {
             "off (--no-cache)".to_string()
         } else {
-            crate::cache::file_for(settings, args.cache_dir.as_deref())
-                .display()
-                .to_string()
+            crate::cache::file_for(settings, args.cache_dir.as_deref()).map_or_else(
+                || "off (no user cache directory: HOME is not set)".to_string(),
+                |file| file.display().to_string(),
+            )
         };
         let _ = writeln!(text, "cache: {cache}");
     }
@@ -931,8 +941,9 @@ fn parse_only(
 enum FixOutcome {
     /// `--diff`, `--fix-only` and standard input: nothing more to do.
     Done(ExitCode),
-    /// `--fix`: this many fixes were applied; the check goes on and reports what is left.
-    Fixed(usize),
+    /// `--fix`: this many fixes were applied, and whether a file could not be fixed (read,
+    /// or written back); the check goes on and reports what is left.
+    Fixed { applied: usize, failed: bool },
 }
 
 /// Fixes the files of the run in place (or prints the diff of what would change).
@@ -944,6 +955,8 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
     };
     let mut applied = 0;
     let mut unsafe_left = 0;
+    // Files that could not be read or written back (the errors are printed).
+    let mut failed = 0;
     let mut shown = String::new();
     let redactor = crate::redact::Redactor::none();
     if args.paths.len() == 1 && args.paths[0].as_os_str() == "-" {
@@ -995,6 +1008,7 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         let display = paths.display(&path);
         let rel = paths.relative(&path);
         let Some(read) = read_for_fix(&path, settings, "request file") else {
+            failed += 1;
             continue;
         };
         let Ok(text) = std::str::from_utf8(&read) else {
@@ -1018,8 +1032,10 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             before: text,
             after: &result.text,
         };
-        if file.show_or_write(args.diff, &redactor, &mut shown) {
+        if file.show_or_write(args.diff, &settings.config.root, &redactor, &mut shown) {
             applied += result.applied;
+        } else {
+            failed += 1;
         }
     }
     // What only the whole run can tell (a named token's unused permissions, in the
@@ -1041,6 +1057,7 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
     }
     for (path, edits) in &elsewhere {
         let Some(read) = read_for_fix(path, settings, "config") else {
+            failed += 1;
             continue;
         };
         let Ok(text) = std::str::from_utf8(&read) else {
@@ -1052,6 +1069,7 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             print_error(&format!(
                 "{display}: changed since it was read; its fixes were not applied"
             ));
+            failed += 1;
             continue;
         }
         let (fixed, n) = crate::fix::apply_elsewhere(text, edits);
@@ -1065,8 +1083,10 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             before: text,
             after: &fixed,
         };
-        if file.show_or_write(args.diff, &redactor, &mut shown) {
+        if file.show_or_write(args.diff, &settings.config.root, &redactor, &mut shown) {
             applied += n;
+        } else {
+            failed += 1;
         }
     }
     let more = if unsafe_left > 0 && mode == crate::fix::Mode::Safe {
@@ -1083,7 +1103,9 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             "Would fix {applied} issue{}{more}.",
             if applied == 1 { "" } else { "s" }
         );
-        return Ok(FixOutcome::Done(if applied > 0 {
+        return Ok(FixOutcome::Done(if failed > 0 {
+            ExitCode::from(2)
+        } else if applied > 0 {
             ExitCode::from(1)
         } else {
             ExitCode::SUCCESS
@@ -1095,9 +1117,16 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             if applied == 1 { "" } else { "s" }
         ));
         write_stdout(shown.as_bytes())?;
-        return Ok(FixOutcome::Done(ExitCode::SUCCESS));
+        return Ok(FixOutcome::Done(if failed > 0 {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        }));
     }
-    Ok(FixOutcome::Fixed(applied))
+    Ok(FixOutcome::Fixed {
+        applied,
+        failed: failed > 0,
+    })
 }
 
 /// Standard input, of which no more than one byte past the file-size limit `max` is
@@ -1154,6 +1183,7 @@ impl FixedFile<'_> {
     fn show_or_write(
         &self,
         diff: bool,
+        root: &Path,
         redactor: &crate::redact::Redactor,
         shown: &mut String,
     ) -> bool {
@@ -1162,7 +1192,7 @@ impl FixedFile<'_> {
             shown.push_str(&redactor.lines(&patch));
             return true;
         }
-        match crate::fix::write_in_place(self.path, self.read, self.after) {
+        match crate::fix::write_in_place(self.path, root, self.read, self.after) {
             Ok(()) => true,
             Err(e) => {
                 print_error(&e);

@@ -40,7 +40,8 @@ fn read_environments(config: &mut Config) -> Result<(), String> {
             Some((file, name)) => (file, Some(name)),
             None => (entry.as_str(), None),
         };
-        let path = config.root.join(file);
+        let path = crate::files::named_by_config(&config.root, file)
+            .map_err(|e| format!("environment file: {e}"))?;
         let bytes =
             crate::loading::read_bounded(&path, Limits::DEFAULT.max_file_bytes, "environment")?;
         let text = String::from_utf8(bytes)
