@@ -259,13 +259,7 @@ pub fn main() -> ExitCode {
                 Err(e) => Err(format!("cannot write the man page: {e}")),
             }
         }
-        Some(Command::Manpage { dir: Some(dir) }) => {
-            use clap::CommandFactory;
-            std::fs::create_dir_all(&dir)
-                .and_then(|()| clap_mangen::generate_to(Cli::command(), &dir))
-                .map(|()| ExitCode::SUCCESS)
-                .map_err(|e| format!("cannot write the man pages to {}: {e}", dir.display()))
-        }
+        Some(Command::Manpage { dir: Some(dir) }) => write_man_pages(&dir),
         None => check(cli.check),
     };
     match result {
@@ -275,6 +269,36 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `manpage --dir DIR`: `reqlint.1` and a page for each command, as clap_mangen's
+/// `generate_to` names them, each written through [`crate::files::create_named`]: a
+/// page planted in DIR as a link that leads out of it is not written through.
+fn write_man_pages(dir: &Path) -> Result<ExitCode, String> {
+    use clap::CommandFactory;
+    fn pages(command: clap::Command, out: &mut Vec<(String, Vec<u8>)>) -> std::io::Result<()> {
+        for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
+            pages(sub.clone(), out)?;
+        }
+        let man = clap_mangen::Man::new(command);
+        let mut page = Vec::new();
+        man.render(&mut page)?;
+        out.push((man.get_filename(), page));
+        Ok(())
+    }
+    let mut command = Cli::command().disable_help_subcommand(true);
+    command.build();
+    let mut rendered = Vec::new();
+    pages(command, &mut rendered).map_err(|e| format!("cannot write the man page: {e}"))?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("cannot write the man pages to {}: {e}", dir.display()))?;
+    for (name, page) in rendered {
+        let path = dir.join(name);
+        crate::files::create_named(&path, dir)?
+            .write_all(&page)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `--help` and `--version` print to standard output (exit 0, or 2 when it cannot be
@@ -666,7 +690,8 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     if let Some(file) = &args.write_baseline {
         let baseline = crate::baseline::of(&results, file_key);
         let json = serde_json::to_string_pretty(&baseline).map_err(|e| e.to_string())?;
-        std::fs::write(file, format!("{json}\n"))
+        crate::files::create_named(file, &settings.config.root)?
+            .write_all(format!("{json}\n").as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
         let n: usize = baseline.entries.iter().map(|e| e.count).sum();
         print_warning(&format!(
@@ -694,10 +719,10 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         }
     }
     let mut out: Box<dyn Write> = match &args.output_file {
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        )),
+        Some(path) => Box::new(std::io::BufWriter::new(crate::files::create_named(
+            path,
+            &settings.config.root,
+        )?)),
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
     let mut summary = reports::Summary::new(&results, files, requests);
@@ -851,7 +876,8 @@ fn show(args: &CheckArgs, settings: &Settings) -> Result<ExitCode, String> {
     }
     let text = crate::redact::Redactor::none().lines(&text);
     match &args.output_file {
-        Some(path) => std::fs::write(path, text)
+        Some(path) => crate::files::create_named(path, &settings.config.root)?
+            .write_all(text.as_bytes())
             .map(|()| ExitCode::SUCCESS)
             .map_err(|e| format!("cannot write {}: {e}", path.display())),
         None => write_stdout(text.as_bytes()),

@@ -180,6 +180,17 @@ pub fn check_link_stays_inside(path: &Path, root: &Path) -> Result<(), String> {
     }
 }
 
+/// Creates (or truncates) a file a user named on the command line to be written (the
+/// report of `--output-file`, a baseline, a man page), in the project `root`: where the
+/// user says, but a link inside the project is followed only to a file inside it
+/// ([`check_link_stays_inside`]). Outside the project the path is taken as it is, as a
+/// shell's `>` takes it (`/dev/stdout` included).
+pub fn create_named(path: &Path, root: &Path) -> Result<File, String> {
+    check_link_stays_inside(path, root)
+        .map_err(|e| format!("{e}; {} was not written", path.display()))?;
+    File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 /// A path a config names (an environment file, a context snapshot), relative to the
 /// config's directory: refused when its text leaves that directory (an absolute path, a
 /// drive, `..`). Files outside the project are read only when named on the command line.
