@@ -171,7 +171,13 @@ impl Cache {
         kept.sort_by(|a, b| a.0.cmp(b.0));
         out.uint((kept.len() + fresh.len()) as u64);
         for (rel, s) in kept {
-            out.entry(rel, &s.display, s.len, &s.hash, &self.data[s.result.clone()]);
+            out.entry(
+                rel,
+                &s.display,
+                s.len,
+                &s.hash,
+                &self.data[s.result.clone()],
+            );
         }
         for u in fresh.values() {
             out.entry(&u.rel, &u.display, u.len, &u.hash, &u.result);

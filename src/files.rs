@@ -137,10 +137,9 @@ fn resolved(path: &Path) -> Result<Option<PathBuf>, String> {
         // There but not resolvable (no permission): the operation itself will fail.
         Ok(_) => Ok(None),
         Err(_) => {
-            let (Some(name), Ok(dir)) = (
-                path.file_name(),
-                std::fs::canonicalize(directory_of(path)),
-            ) else {
+            let (Some(name), Ok(dir)) =
+                (path.file_name(), std::fs::canonicalize(directory_of(path)))
+            else {
                 return Ok(None);
             };
             Ok(Some(dir.join(name)))
@@ -377,7 +376,12 @@ mod tests {
         ] {
             assert!(check_config_relative(bad).is_err(), "{bad}");
         }
-        for good in ["x.json", "envs/dev.json#dev", "state/**/*.yaml", "a..b.json"] {
+        for good in [
+            "x.json",
+            "envs/dev.json#dev",
+            "state/**/*.yaml",
+            "a..b.json",
+        ] {
             assert!(check_config_relative(good).is_ok(), "{good}");
         }
     }

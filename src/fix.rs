@@ -513,7 +513,10 @@ mod write_tests {
                 std::fs::write(&path, edit).unwrap();
             });
         let message = refused.unwrap_err();
-        assert!(message.contains("changed while it was being fixed"), "{message}");
+        assert!(
+            message.contains("changed while it was being fixed"),
+            "{message}"
+        );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), edit);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
         // The same length, other bytes (a time-and-size check would miss it).

@@ -715,7 +715,11 @@ fn result_cache_is_keyed_by_content_and_config() {
             .map(|e| e.unwrap().path())
             .collect();
         assert_eq!(projects.len(), 1, "{projects:?}");
-        let name = projects[0].file_name().unwrap().to_string_lossy().into_owned();
+        let name = projects[0]
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         assert!(
             name.len() == 16 && name.bytes().all(|b| b.is_ascii_hexdigit()),
             "{name}"

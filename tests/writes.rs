@@ -249,8 +249,11 @@ fn a_planted_cache_never_turns_a_finding_into_a_pass() {
     // The cache file itself a link to the forged one.
     let linked_file = outside.path().join("linked-file");
     std::fs::create_dir(&linked_file).unwrap();
-    std::os::unix::fs::symlink(&cache_file, linked_file.join(cache_file.file_name().unwrap()))
-        .unwrap();
+    std::os::unix::fs::symlink(
+        &cache_file,
+        linked_file.join(cache_file.file_name().unwrap()),
+    )
+    .unwrap();
     let out = check(&["--cache-dir".as_ref(), linked_file.as_ref()]);
     assert_eq!(code(&out), 1, "{}", stdout(&out));
     // Writable by every user: anyone could have planted it.
@@ -297,7 +300,11 @@ fn a_config_names_no_file_outside_its_directory() {
         "POST https://graph.facebook.com/v25.0/act_1/campaigns?objective={{objective}}&special_ad_categories=[]&name=x&status=PAUSED\n",
     )
     .unwrap();
-    symlink(&environment, dir.path().join("env.postman_environment.json")).unwrap();
+    symlink(
+        &environment,
+        dir.path().join("env.postman_environment.json"),
+    )
+    .unwrap();
     symlink(&snapshot, dir.path().join("snapshot.yaml")).unwrap();
     symlink(outside.path(), dir.path().join("state")).unwrap();
     let relative_out = format!(
@@ -363,7 +370,13 @@ fn named_outputs_follow_no_link_out_of_the_project() {
         &["check", ".", "--output-file", "dangling.json"],
         &["check", ".", "--output-file", "out/report.json"],
         &["check", ".", "--write-baseline", "report.json"],
-        &["check", ".", "--show-settings", "--output-file", "report.json"],
+        &[
+            "check",
+            ".",
+            "--show-settings",
+            "--output-file",
+            "report.json",
+        ],
     ] {
         let out = reqlint(dir.path(), cache.path())
             .args(args)
