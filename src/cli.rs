@@ -856,7 +856,7 @@ fn show(args: &CheckArgs, settings: &Settings) -> Result<ExitCode, String> {
             "off (--no-cache)".to_string()
         } else {
             crate::cache::file_for(settings, args.cache_dir.as_deref()).map_or_else(
-                || "off (no user cache directory: HOME is not set)".to_string(),
+                || "off (no user cache directory)".to_string(),
                 |file| file.display().to_string(),
             )
         };

@@ -3,6 +3,8 @@
 //! planted; a link in the project is followed only to a file of the project; a fix that
 //! could not be written fails the run; a cache the repository planted is never read; a
 //! config names no file outside its directory.
+// The attacks are links: Unix only.
+#![cfg(unix)]
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -45,7 +47,6 @@ const FIXED: &str =
 
 /// Plants, in `dir`, a link to `target` under the name `name(pid)` for each of the next
 /// `count` process ids: the names a file named after reqlint's process id would take.
-#[cfg(unix)]
 fn plant_for_next_pids(dir: &Path, count: u32, name: impl Fn(u32) -> String, target: &Path) {
     let mut probe = Command::new("true").spawn().unwrap();
     let last = probe.id();
@@ -60,7 +61,6 @@ fn plant_for_next_pids(dir: &Path, count: u32, name: impl Fn(u32) -> String, tar
     }
 }
 
-#[cfg(unix)]
 fn is_link(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
@@ -68,7 +68,6 @@ fn is_link(path: &Path) -> bool {
 /// `--fix` once wrote its temporary file through a link committed under the name it
 /// would take (`.a.req.yaml.reqlint-fix-<pid>`), overwriting a file outside the
 /// repository, and renamed the link over the request file.
-#[cfg(unix)]
 #[test]
 fn fix_never_writes_through_a_planted_temporary_file() {
     let (dir, outside) = project();
@@ -96,7 +95,6 @@ fn fix_never_writes_through_a_planted_temporary_file() {
 /// A request file (or a directory on its way) that is a link leading out of the project
 /// is not fixed, and the run says it failed whatever `--exit-zero` says; a link to a
 /// file inside the project is fixed.
-#[cfg(unix)]
 #[test]
 fn fix_follows_no_link_out_of_the_project_and_fails_the_run() {
     use std::os::unix::fs::symlink;
@@ -141,7 +139,6 @@ fn fix_follows_no_link_out_of_the_project_and_fails_the_run() {
 
 /// The cache once wrote its temporary file through a committed `.tmp-<pid>` link and
 /// created its `.gitignore` and `CACHEDIR.TAG` through dangling links, every run.
-#[cfg(unix)]
 #[test]
 fn the_cache_never_writes_through_a_planted_link() {
     let (dir, outside) = project();
@@ -186,7 +183,6 @@ fn the_cache_never_writes_through_a_planted_link() {
 /// from a cache of the user's own it is trusted (the trust model), but a cache the
 /// repository holds, a cache directory that is a link or a file, or one that belongs to
 /// another user is never read, and the finding is reported.
-#[cfg(unix)]
 #[test]
 fn a_planted_cache_never_turns_a_finding_into_a_pass() {
     use sha2::Digest;
@@ -276,7 +272,6 @@ fn a_planted_cache_never_turns_a_finding_into_a_pass() {
 /// directory: not `..`, not an absolute path or glob, not a link out of it. Its values
 /// are not read, so not printed. A snapshot outside is read when named on the command
 /// line.
-#[cfg(unix)]
 #[test]
 fn a_config_names_no_file_outside_its_directory() {
     use std::os::unix::fs::symlink;
@@ -349,7 +344,6 @@ fn a_config_names_no_file_outside_its_directory() {
 /// Files a user names to be written (`--output-file`, `--write-baseline`, `manpage
 /// --dir`) go where the user says, but a link in the project that leads out of it is
 /// not written through: the run fails and the file it points to is untouched.
-#[cfg(unix)]
 #[test]
 fn named_outputs_follow_no_link_out_of_the_project() {
     use std::os::unix::fs::symlink;
