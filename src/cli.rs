@@ -108,6 +108,10 @@ struct CheckArgs {
     /// Context snapshot file (repeatable); added to the config's `context`
     #[arg(long, value_name = "PATH")]
     context: Vec<PathBuf>,
+    /// Environment file whose variables apply (repeatable; `FILE#name` picks one
+    /// environment); read after the config's `environments`
+    #[arg(long, value_name = "PATH")]
+    environment: Vec<String>,
     /// The file name to report (and to choose YAML or JSON by) for standard input
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
@@ -498,7 +502,8 @@ fn load_settings(args: &CheckArgs) -> Result<Settings, String> {
             None => Config::defaults(PathBuf::from(".")),
         },
     };
-    let (mut settings, _) = crate::settings::from_config(config)?;
+    let (mut settings, _) =
+        crate::settings::from_config_and_environments(config, &args.environment)?;
     let choice = crate::settings::CommandLineSelection {
         select: args.select.clone(),
         extend_select: args.extend_select.clone(),

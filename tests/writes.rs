@@ -330,8 +330,16 @@ fn a_config_names_no_file_outside_its_directory() {
         );
         assert!(!said.contains(secret), "{config}: {said}");
     }
-    // Named on the command line, a snapshot outside is read.
+    // Named on the command line, files outside are read: the environment's value is in
+    // the finding about it.
     std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+    let out = reqlint(dir.path(), cache.path())
+        .args(["check", "--format", "concise", "a.http", "--environment"])
+        .arg(&environment)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).contains(secret), "{}", stdout(&out));
     let out = reqlint(dir.path(), cache.path())
         .args(["check", "--format", "concise", "a.http", "--context"])
         .arg(&snapshot)
