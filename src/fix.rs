@@ -470,8 +470,15 @@ fn write_in_place_checked(
     };
     crate::files::check_link_stays_inside(path, root)
         .map_err(|e| format!("{e}; {} was not fixed", path.display()))?;
-    let now = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if now != read {
+    let unchanged = |file: &std::path::Path| {
+        // Read no more than the text it must equal: a file that grew meanwhile (or became
+        // a FIFO) is not read whole.
+        crate::loading::read_regular_file(file, read.len() as u64).map(|now| match now {
+            crate::loading::ReadFile::Bytes(now) => now == read,
+            crate::loading::ReadFile::TooLarge(_) => false,
+        })
+    };
+    if !unchanged(path).map_err(|e| format!("cannot read {}: {e}", path.display()))? {
         return Err(changed());
     }
     let target =
@@ -482,7 +489,7 @@ fn write_in_place_checked(
     let mut edited = false;
     let written = crate::files::replace(&target, fixed.as_bytes(), Some(permissions), || {
         before_check();
-        if std::fs::read(&target)? != read {
+        if !unchanged(&target)? {
             edited = true;
             return Err(std::io::Error::other("changed"));
         }
