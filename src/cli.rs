@@ -1049,7 +1049,10 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         unsafe_left += result.unsafe_left;
         facts.merge(result.facts.clone());
         for e in &result.elsewhere {
-            if let Some(file) = &e.file {
+            // A fix edits its own file and the config, nothing else.
+            if let Some(file) = &e.file
+                && settings.config.path.as_ref() == Some(file)
+            {
                 elsewhere.entry(file.clone()).or_default().push(e.clone());
             }
         }

@@ -235,6 +235,8 @@ pub fn own_directory(dir: &Path) -> Result<(), String> {
                     .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
             }
             let mut builder = std::fs::DirBuilder::new();
+            // Its parents were made above: this one alone is made private.
+            builder.recursive(false);
             #[cfg(unix)]
             std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
             match builder.create(dir) {
