@@ -276,8 +276,9 @@ pub fn main() -> ExitCode {
 }
 
 /// `manpage --dir DIR`: `reqlint.1` and a page for each command, as clap_mangen's
-/// `generate_to` names them, each written through [`crate::files::create_named`]: a
-/// page planted in DIR as a link that leads out of it is not written through.
+/// `generate_to` names them, each written through [`crate::files::create_named`] with
+/// the working directory as the project: inside it, neither DIR nor a page planted in it
+/// may be a link that leads out of it.
 fn write_man_pages(dir: &Path) -> Result<ExitCode, String> {
     use clap::CommandFactory;
     fn pages(command: clap::Command, out: &mut Vec<(String, Vec<u8>)>) -> std::io::Result<()> {
@@ -294,11 +295,14 @@ fn write_man_pages(dir: &Path) -> Result<ExitCode, String> {
     command.build();
     let mut rendered = Vec::new();
     pages(command, &mut rendered).map_err(|e| format!("cannot write the man page: {e}"))?;
+    let project = Path::new(".");
+    crate::files::check_link_stays_inside(dir, project)
+        .map_err(|e| format!("{e}; the man pages were not written"))?;
     std::fs::create_dir_all(dir)
         .map_err(|e| format!("cannot write the man pages to {}: {e}", dir.display()))?;
     for (name, page) in rendered {
         let path = dir.join(name);
-        crate::files::create_named(&path, dir)?
+        crate::files::create_named(&path, project)?
             .write_all(&page)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }

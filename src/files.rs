@@ -122,27 +122,38 @@ fn lexical(path: &Path) -> Option<PathBuf> {
     Some(out)
 }
 
-/// Where `path` leads once every link on it is followed; for a path not there yet,
-/// where its directory leads. A link to nothing (or to a loop) is an error: nothing
-/// can tell where creating through it would write.
+/// Where `path` leads once every link on it is followed; for a path not there yet, where
+/// the nearest of its directories that is there leads, with the rest of the path after
+/// it (directories made on the way are made there). A link to nothing (or to a loop) is
+/// an error: nothing can tell where creating through it would write.
 fn resolved(path: &Path) -> Result<Option<PathBuf>, String> {
-    if let Ok(real) = std::fs::canonicalize(path) {
-        return Ok(Some(real));
-    }
-    match path.symlink_metadata() {
-        Ok(meta) if meta.file_type().is_symlink() => Err(format!(
-            "{} is a symbolic link to nothing; reqlint does not write through it",
-            path.display()
-        )),
-        // There but not resolvable (no permission): the operation itself will fail.
-        Ok(_) => Ok(None),
-        Err(_) => {
-            let (Some(name), Ok(dir)) =
-                (path.file_name(), std::fs::canonicalize(directory_of(path)))
-            else {
-                return Ok(None);
-            };
-            Ok(Some(dir.join(name)))
+    let mut missing: Vec<&std::ffi::OsStr> = Vec::new();
+    let mut at = path;
+    loop {
+        if let Ok(real) = std::fs::canonicalize(at) {
+            return Ok(Some(missing.iter().rev().fold(real, |p, c| p.join(c))));
+        }
+        match at.symlink_metadata() {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(format!(
+                    "{} is a symbolic link to nothing; reqlint does not write through it",
+                    at.display()
+                ));
+            }
+            // There but not resolvable (no permission): the operation itself will fail.
+            Ok(_) => return Ok(None),
+            Err(_) => {}
+        }
+        match (at.file_name(), at.parent()) {
+            (Some(name), Some(parent)) => {
+                missing.push(name);
+                at = if parent.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    parent
+                };
+            }
+            _ => return Ok(None),
         }
     }
 }
@@ -407,6 +418,8 @@ mod tests {
         assert!(named_by_config(root, "out.json").is_err());
         assert!(named_by_config(root, "dir/secret.json").is_err());
         assert!(check_link_stays_inside(&root.join("dir/new.sarif"), root).is_err());
+        assert!(check_link_stays_inside(&root.join("dir/a/b/new.sarif"), root).is_err());
+        assert!(check_link_stays_inside(&root.join("new/a/b/new.sarif"), root).is_ok());
         assert!(check_link_stays_inside(&root.join("dangling"), root).is_err());
         assert!(check_link_stays_inside(&root.join("new.sarif"), root).is_ok());
         // Outside the project, the user's own path is taken as it is.

@@ -412,6 +412,15 @@ fn named_outputs_follow_no_link_out_of_the_project() {
         .unwrap();
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    // A directory that is (or is under) a link out of the project.
+    for man_dir in ["out/man", "out/a/b/man"] {
+        let out = reqlint(dir.path(), cache.path())
+            .args(["manpage", "--dir", man_dir])
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+    }
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1);
     std::fs::remove_file(man.join("reqlint.1")).unwrap();
     let out = reqlint(dir.path(), cache.path())
         .args(["manpage", "--dir", "man"])
