@@ -420,7 +420,7 @@ fn named_outputs_follow_no_link_out_of_the_project() {
             .unwrap();
         assert_eq!(code(&out), 2, "{}", stderr(&out));
     }
-    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1);
+    assert!(!outside.path().join("man").exists() && !outside.path().join("a").exists());
     std::fs::remove_file(man.join("reqlint.1")).unwrap();
     let out = reqlint(dir.path(), cache.path())
         .args(["manpage", "--dir", "man"])
