@@ -5,15 +5,25 @@
 //! day (version rules depend on the date) and a hash of the reqlint binary, the config's
 //! text and rules, the variables and every context snapshot read. A run that writes the
 //! cache removes the files of other days or other versions, which no run can use again.
-//! Inside, each file is keyed by its path
-//! relative to the config's directory, with the length and a hash of its bytes. A file
-//! that cannot be reused is linted as before; a cache that cannot be read or written is
-//! ignored: the cache never changes what a run reports, only how fast.
+//! Inside, each file is keyed by its path relative to the config's directory, with the
+//! length and the SHA-256 of its bytes; the file starts with the SHA-256 of the settings.
+//! A file that cannot be reused is linted as before; a cache that cannot be read or
+//! written is ignored: the cache never changes what a run reports, only how fast.
+//!
+//! Whoever can write a cache can make a finding pass (an entry of the right key with no
+//! finding), and a cryptographic key only stops collisions, not forgeries. So the cache
+//! lives where the repository cannot put one: by default in the user's cache directory
+//! (`$XDG_CACHE_HOME/reqlint/<hash of the project's directory>`), never in the project;
+//! and a cache directory is used only when it is the user's own (not a link, owned by
+//! the user, not writable by others), its files read without following links.
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+use sha2::Digest as _;
 
 use crate::diagnostic::{ApiError, Applicability, Diagnostic, Edit, Fix, Label, Severity};
 use crate::engine::{self, FileResult, ReadFile, Settings};
@@ -21,10 +31,10 @@ use crate::loading::Span;
 use crate::rules::RunFacts;
 use crate::rules::codehost::TokenUses;
 
-/// The directory name under the config's directory, as `.ruff_cache`.
-pub const DIR_NAME: &str = ".reqlint_cache";
+const MAGIC: &[u8] = b"reqlint-cache 3\n";
 
-const MAGIC: &[u8] = b"reqlint-cache 2\n";
+/// A SHA-256 digest.
+type Sha256 = [u8; 32];
 
 /// How cache file names start: nothing else in the directory is ever removed.
 const FILE_PREFIX: &str = "reqlint-";
@@ -42,6 +52,7 @@ const MARKERS: &[(&str, &str)] = &[
 /// The cache of one run: the entries read at its start, and what the run adds.
 pub struct Cache {
     file: PathBuf,
+    settings: Sha256,
     data: Vec<u8>,
     entries: HashMap<String, Stored>,
 }
@@ -50,7 +61,7 @@ pub struct Cache {
 struct Stored {
     display: String,
     len: u64,
-    hash: u64,
+    hash: Sha256,
     result: std::ops::Range<usize>,
 }
 
@@ -59,22 +70,36 @@ pub struct Update {
     rel: String,
     display: String,
     len: u64,
-    hash: u64,
+    hash: Sha256,
     result: Vec<u8>,
 }
 
 impl Cache {
     /// The cache for these settings under `dir` ([`file_for`]): empty when there is none
-    /// yet or it cannot be read.
-    pub fn open(settings: &Settings, dir: Option<&Path>) -> Cache {
-        let file = file_for(settings, dir);
-        let data = std::fs::read(&file).unwrap_or_default();
-        let entries = read_entries(&data).unwrap_or_default();
-        Cache {
+    /// yet or it cannot be read. `Ok(None)` when there is no place for it (no user cache
+    /// directory); an error when the directory or the cache file is not the user's own
+    /// ([`crate::files::own_directory`]): such a cache is neither read nor written.
+    pub fn open(settings: &Settings, dir: Option<&Path>) -> Result<Option<Cache>, String> {
+        let fingerprint = fingerprint(settings);
+        let Some(file) = file_named(settings, dir, &fingerprint) else {
+            return Ok(None);
+        };
+        let settings = fingerprint;
+        crate::files::own_directory(file.parent().unwrap_or(Path::new(".")))?;
+        let mut data = Vec::new();
+        if let Some(mut opened) = crate::files::open_own_file(&file)? {
+            // A cache file that cannot be read whole is as none.
+            if opened.read_to_end(&mut data).is_err() {
+                data.clear();
+            }
+        }
+        let entries = read_entries(&data, &settings).unwrap_or_default();
+        Ok(Some(Cache {
             file,
+            settings,
             data,
             entries,
-        }
+        }))
     }
 
     /// The file's result: the cached one when its bytes are those cached, else the
@@ -137,6 +162,7 @@ impl Cache {
         let fresh: BTreeMap<&str, &Update> = updates.iter().map(|u| (u.rel.as_str(), u)).collect();
         let mut out = Writer::default();
         out.bytes.extend_from_slice(MAGIC);
+        out.bytes.extend_from_slice(&self.settings);
         let mut kept: Vec<(&String, &Stored)> = self
             .entries
             .iter()
@@ -145,10 +171,16 @@ impl Cache {
         kept.sort_by(|a, b| a.0.cmp(b.0));
         out.uint((kept.len() + fresh.len()) as u64);
         for (rel, s) in kept {
-            out.entry(rel, &s.display, s.len, s.hash, &self.data[s.result.clone()]);
+            out.entry(
+                rel,
+                &s.display,
+                s.len,
+                &s.hash,
+                &self.data[s.result.clone()],
+            );
         }
         for u in fresh.values() {
-            out.entry(&u.rel, &u.display, u.len, u.hash, &u.result);
+            out.entry(&u.rel, &u.display, u.len, &u.hash, &u.result);
         }
         if write_atomically(&self.file, &out.bytes).is_ok() {
             remove_stale_files(&self.file);
@@ -174,6 +206,7 @@ fn remove_stale_files(current: &Path) {
         let other = other.to_string_lossy();
         let stale =
             is_cache_file(&other) && other.rsplit_once('-').is_some_and(|(p, _)| p != prefix);
+        // (A link is removed, not what it points to.)
         if stale {
             let _ = std::fs::remove_file(entry.path());
         }
@@ -188,16 +221,59 @@ fn is_cache_file(name: &str) -> bool {
         .is_some_and(|(_, hash)| hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
-/// The cache file of these settings under `dir` (by default the config's directory's
-/// `.reqlint_cache`).
-pub fn file_for(settings: &Settings, dir: Option<&Path>) -> PathBuf {
-    let dir = dir.map_or_else(|| settings.config.root.join(DIR_NAME), Path::to_path_buf);
-    dir.join(format!(
-        "{FILE_PREFIX}{}-{}-{:016x}.bin",
+/// The cache file of these settings under `dir`, by default [`default_dir`] of the
+/// config's directory; `None` when there is no default (no user cache directory).
+pub fn file_for(settings: &Settings, dir: Option<&Path>) -> Option<PathBuf> {
+    file_named(settings, dir, &fingerprint(settings))
+}
+
+fn file_named(settings: &Settings, dir: Option<&Path>, fingerprint: &Sha256) -> Option<PathBuf> {
+    let dir = match dir {
+        Some(dir) => dir.to_path_buf(),
+        None => default_dir(&settings.config.root)?,
+    };
+    Some(dir.join(format!(
+        "{FILE_PREFIX}{}-{}-{}.bin",
         env!("CARGO_PKG_VERSION"),
         crate::rules::shelf::time::today_in_days(),
-        fingerprint(settings)
-    ))
+        hex(&fingerprint[..8])
+    )))
+}
+
+/// The cache directory of the project in `root`: `reqlint/` in the user's cache
+/// directory, then the start of the SHA-256 of the project's canonical path, so that
+/// projects do not share one and no repository can put one there.
+pub fn default_dir(root: &Path) -> Option<PathBuf> {
+    let root = std::fs::canonicalize(root).ok()?;
+    let digest = sha2::Sha256::digest(root.as_os_str().as_encoded_bytes());
+    Some(user_cache_dir()?.join("reqlint").join(hex(&digest[..8])))
+}
+
+/// The user's cache directory: `$XDG_CACHE_HOME`, else `~/Library/Caches` on macOS and
+/// `~/.cache` on other Unix systems; `%LOCALAPPDATA%` on Windows. Relative values are
+/// ignored, as the XDG specification says.
+fn user_cache_dir() -> Option<PathBuf> {
+    let absolute = |name: &str| {
+        std::env::var_os(name)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    if cfg!(windows) {
+        return absolute("LOCALAPPDATA");
+    }
+    if let Some(xdg) = absolute("XDG_CACHE_HOME") {
+        return Some(xdg);
+    }
+    let home = absolute("HOME")?;
+    Some(if cfg!(target_os = "macos") {
+        home.join("Library/Caches")
+    } else {
+        home.join(".cache")
+    })
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Only a result that the same bytes always give is kept: not one of a file reqlint
@@ -210,9 +286,23 @@ fn cacheable(result: &FileResult) -> bool {
             .any(|d| d.rule == engine::INTERNAL_ERROR)
 }
 
-/// Everything a file's result depends on besides the file itself.
-fn fingerprint(settings: &Settings) -> u64 {
-    let mut h = std::hash::DefaultHasher::new();
+/// Feeds what a value's [`Hash`] writes to SHA-256.
+struct DigestWriter(sha2::Sha256);
+
+impl Hasher for DigestWriter {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
+
+    /// Not the digest (read with `finalize`): no `Hash` implementation calls it.
+    fn finish(&self) -> u64 {
+        0
+    }
+}
+
+/// Everything a file's result depends on besides the file itself, as a SHA-256.
+fn fingerprint(settings: &Settings) -> Sha256 {
+    let mut h = DigestWriter(sha2::Sha256::new());
     env!("CARGO_PKG_VERSION").hash(&mut h);
     // Any other build of reqlint may check otherwise.
     if let Ok(exe) = std::env::current_exe()
@@ -233,18 +323,18 @@ fn fingerprint(settings: &Settings) -> u64 {
     config.variables.hash(&mut h);
     settings.context.digest().hash(&mut h);
     format!("{:?}", settings.limits).hash(&mut h);
-    h.finish()
+    h.0.finalize().into()
 }
 
-fn content_hash(bytes: &[u8]) -> u64 {
-    let mut h = std::hash::DefaultHasher::new();
-    bytes.hash(&mut h);
-    h.finish()
+fn content_hash(bytes: &[u8]) -> Sha256 {
+    sha2::Sha256::digest(bytes).into()
 }
 
+/// Writes the cache file, in a directory checked to be the user's own, through
+/// [`crate::files::replace`]; the markers are created exclusively, never through a link.
 fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = file.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
+    crate::files::own_directory(dir).map_err(std::io::Error::other)?;
     // Markers go into a directory that holds nothing but the cache (one made by hand,
     // or by an older reqlint, gets them too), never into one that holds other files: a
     // `.gitignore` of `*` there would hide them from git.
@@ -252,30 +342,27 @@ fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let name = e.file_name();
         let name = name.to_string_lossy();
         is_cache_file(&name)
-            || name.starts_with(".tmp-")
+            || crate::files::is_temp_name(&name)
             || MARKERS.iter().any(|(marker, _)| *marker == name)
     });
     if only_cache {
         for (marker, text) in MARKERS {
-            let path = dir.join(marker);
-            if !path.exists() {
-                std::fs::write(path, text)?;
+            use std::io::Write;
+            match crate::files::create_exclusive(&dir.join(marker)) {
+                Ok(mut created) => created.write_all(text.as_bytes())?,
+                // There already (or a link planted there): left as it is.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
             }
         }
     }
-    let tmp = dir.join(format!(".tmp-{}", std::process::id()));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, file).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    crate::files::replace(file, bytes, None, || Ok(()))
 }
 
-fn read_entries(data: &[u8]) -> Option<HashMap<String, Stored>> {
-    let mut r = Reader {
-        data,
-        at: MAGIC.len(),
-    };
-    if !data.starts_with(MAGIC) {
+/// The entries of a cache file written for the settings whose digest is `settings`.
+fn read_entries(data: &[u8], settings: &Sha256) -> Option<HashMap<String, Stored>> {
+    let mut r = Reader { data, at: 0 };
+    if r.take(MAGIC.len())? != MAGIC || r.take(settings.len())? != settings {
         return None;
     }
     let count = r.uint()?;
@@ -284,7 +371,7 @@ fn read_entries(data: &[u8]) -> Option<HashMap<String, Stored>> {
         let rel = r.str()?.to_string();
         let display = r.str()?.to_string();
         let len = r.uint()?;
-        let hash = r.uint()?;
+        let hash: Sha256 = r.take(32)?.try_into().ok()?;
         let size = usize::try_from(r.uint()?).ok()?;
         let start = r.at;
         r.take(size)?;
@@ -336,11 +423,11 @@ impl Writer {
         self.uint(span.end as u64);
     }
 
-    fn entry(&mut self, rel: &str, display: &str, len: u64, hash: u64, result: &[u8]) {
+    fn entry(&mut self, rel: &str, display: &str, len: u64, hash: &Sha256, result: &[u8]) {
         self.str(rel);
         self.str(display);
         self.uint(len);
-        self.uint(hash);
+        self.bytes.extend_from_slice(hash);
         self.uint(result.len() as u64);
         self.bytes.extend_from_slice(result);
     }
@@ -737,13 +824,17 @@ mod tests {
             changed[at] ^= 0x5a;
             let _ = decode_result(&changed, "f", text.clone());
         }
+        let settings = [7u8; 32];
         let mut file = Writer::default();
         file.bytes.extend_from_slice(MAGIC);
+        file.bytes.extend_from_slice(&settings);
         file.uint(1);
-        file.entry("a", "a", 1, 2, &encoded);
+        file.entry("a", "a", 1, &[2; 32], &encoded);
         for cut in 0..file.bytes.len() {
-            let _ = read_entries(&file.bytes[..cut]);
+            let _ = read_entries(&file.bytes[..cut], &settings);
         }
-        assert_eq!(read_entries(&file.bytes).unwrap().len(), 1);
+        assert_eq!(read_entries(&file.bytes, &settings).unwrap().len(), 1);
+        // A cache file of other settings is not read.
+        assert!(read_entries(&file.bytes, &[8u8; 32]).is_none());
     }
 }

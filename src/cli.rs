@@ -108,6 +108,10 @@ struct CheckArgs {
     /// Context snapshot file (repeatable); added to the config's `context`
     #[arg(long, value_name = "PATH")]
     context: Vec<PathBuf>,
+    /// Environment file whose variables apply (repeatable; `FILE#name` picks one
+    /// environment); read after the config's `environments`
+    #[arg(long, value_name = "PATH")]
+    environment: Vec<String>,
     /// The file name to report (and to choose YAML or JSON by) for standard input
     #[arg(long, value_name = "NAME")]
     stdin_filename: Option<String>,
@@ -124,8 +128,8 @@ struct CheckArgs {
     /// Lint every file, reading no cached result and writing none
     #[arg(long)]
     no_cache: bool,
-    /// Where the cache of results is kept [default: .reqlint_cache in the config's
-    /// directory]
+    /// Where the cache of results is kept; a directory of your own, never one the repository
+    /// holds [default: reqlint/ in the user's cache directory]
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
     /// Read and parse the files but run no rule (for benchmarks)
@@ -259,13 +263,7 @@ pub fn main() -> ExitCode {
                 Err(e) => Err(format!("cannot write the man page: {e}")),
             }
         }
-        Some(Command::Manpage { dir: Some(dir) }) => {
-            use clap::CommandFactory;
-            std::fs::create_dir_all(&dir)
-                .and_then(|()| clap_mangen::generate_to(Cli::command(), &dir))
-                .map(|()| ExitCode::SUCCESS)
-                .map_err(|e| format!("cannot write the man pages to {}: {e}", dir.display()))
-        }
+        Some(Command::Manpage { dir: Some(dir) }) => write_man_pages(&dir),
         None => check(cli.check),
     };
     match result {
@@ -275,6 +273,40 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `manpage --dir DIR`: `reqlint.1` and a page for each command, as clap_mangen's
+/// `generate_to` names them, each written through [`crate::files::create_named`] with
+/// the working directory as the project: inside it, neither DIR nor a page planted in it
+/// may be a link that leads out of it.
+fn write_man_pages(dir: &Path) -> Result<ExitCode, String> {
+    use clap::CommandFactory;
+    fn pages(command: clap::Command, out: &mut Vec<(String, Vec<u8>)>) -> std::io::Result<()> {
+        for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
+            pages(sub.clone(), out)?;
+        }
+        let man = clap_mangen::Man::new(command);
+        let mut page = Vec::new();
+        man.render(&mut page)?;
+        out.push((man.get_filename(), page));
+        Ok(())
+    }
+    let mut command = Cli::command().disable_help_subcommand(true);
+    command.build();
+    let mut rendered = Vec::new();
+    pages(command, &mut rendered).map_err(|e| format!("cannot write the man page: {e}"))?;
+    let project = Path::new(".");
+    crate::files::check_link_stays_inside(dir, project)
+        .map_err(|e| format!("{e}; the man pages were not written"))?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("cannot write the man pages to {}: {e}", dir.display()))?;
+    for (name, page) in rendered {
+        let path = dir.join(name);
+        crate::files::create_named(&path, project)?
+            .write_all(&page)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `--help` and `--version` print to standard output (exit 0, or 2 when it cannot be
@@ -474,7 +506,8 @@ fn load_settings(args: &CheckArgs) -> Result<Settings, String> {
             None => Config::defaults(PathBuf::from(".")),
         },
     };
-    let (mut settings, _) = crate::settings::from_config(config)?;
+    let (mut settings, _) =
+        crate::settings::from_config_and_environments(config, &args.environment)?;
     let choice = crate::settings::CommandLineSelection {
         select: args.select.clone(),
         extend_select: args.extend_select.clone(),
@@ -544,13 +577,13 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     if args.show_files || args.show_settings {
         return show(&args, &settings);
     }
-    let fixed = if args.fix || args.diff || args.fix_only {
+    let (fixed, fix_failed) = if args.fix || args.diff || args.fix_only {
         match fix_files(&args, &settings)? {
             FixOutcome::Done(code) => return Ok(code),
-            FixOutcome::Fixed(n) => n,
+            FixOutcome::Fixed { applied, failed } => (applied, failed),
         }
     } else {
-        0
+        (0, false)
     };
     // A fix may have changed the config (a named token's permissions): read it again.
     let settings = if fixed > 0 {
@@ -596,8 +629,15 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             return parse_only(&inputs, &settings, &paths, args.threads);
         }
         let keep_text = format == OutputFormat::Human;
-        let cache = (!args.no_cache)
-            .then(|| crate::cache::Cache::open(&settings, args.cache_dir.as_deref()));
+        let cache = if args.no_cache {
+            None
+        } else {
+            // A cache that is not the user's own is neither read nor written.
+            crate::cache::Cache::open(&settings, args.cache_dir.as_deref()).unwrap_or_else(|e| {
+                print_warning(&format!("{e}; the result cache is not used"));
+                None
+            })
+        };
         let mut run = lint_all(
             &inputs,
             &settings,
@@ -659,7 +699,8 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     if let Some(file) = &args.write_baseline {
         let baseline = crate::baseline::of(&results, file_key);
         let json = serde_json::to_string_pretty(&baseline).map_err(|e| e.to_string())?;
-        std::fs::write(file, format!("{json}\n"))
+        crate::files::create_named(file, &settings.config.root)?
+            .write_all(format!("{json}\n").as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
         let n: usize = baseline.entries.iter().map(|e| e.count).sum();
         print_warning(&format!(
@@ -687,10 +728,10 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         }
     }
     let mut out: Box<dyn Write> = match &args.output_file {
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        )),
+        Some(path) => Box::new(std::io::BufWriter::new(crate::files::create_named(
+            path,
+            &settings.config.root,
+        )?)),
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
     let mut summary = reports::Summary::new(&results, files, requests);
@@ -710,7 +751,9 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     {
         return Err(format!("cannot write the report: {e}"));
     }
-    if !walk_errors.is_empty() || results.iter().any(|r| r.io_error.is_some()) {
+    // A fix that could not be written: the run did not do what it was asked, whatever
+    // `--exit-zero` says.
+    if fix_failed || !walk_errors.is_empty() || results.iter().any(|r| r.io_error.is_some()) {
         return Ok(ExitCode::from(2));
     }
     let failed = results
@@ -821,9 +864,10 @@ fn show(args: &CheckArgs, settings: &Settings) -> Result<ExitCode, String> {
         let cache = if args.no_cache {
             "off (--no-cache)".to_string()
         } else {
-            crate::cache::file_for(settings, args.cache_dir.as_deref())
-                .display()
-                .to_string()
+            crate::cache::file_for(settings, args.cache_dir.as_deref()).map_or_else(
+                || "off (no user cache directory)".to_string(),
+                |file| file.display().to_string(),
+            )
         };
         let _ = writeln!(text, "cache: {cache}");
     }
@@ -841,7 +885,8 @@ fn show(args: &CheckArgs, settings: &Settings) -> Result<ExitCode, String> {
     }
     let text = crate::redact::Redactor::none().lines(&text);
     match &args.output_file {
-        Some(path) => std::fs::write(path, text)
+        Some(path) => crate::files::create_named(path, &settings.config.root)?
+            .write_all(text.as_bytes())
             .map(|()| ExitCode::SUCCESS)
             .map_err(|e| format!("cannot write {}: {e}", path.display())),
         None => write_stdout(text.as_bytes()),
@@ -931,8 +976,9 @@ fn parse_only(
 enum FixOutcome {
     /// `--diff`, `--fix-only` and standard input: nothing more to do.
     Done(ExitCode),
-    /// `--fix`: this many fixes were applied; the check goes on and reports what is left.
-    Fixed(usize),
+    /// `--fix`: this many fixes were applied, and whether a file could not be fixed (read,
+    /// or written back); the check goes on and reports what is left.
+    Fixed { applied: usize, failed: bool },
 }
 
 /// Fixes the files of the run in place (or prints the diff of what would change).
@@ -944,6 +990,8 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
     };
     let mut applied = 0;
     let mut unsafe_left = 0;
+    // Files that could not be read or written back (the errors are printed).
+    let mut failed = 0;
     let mut shown = String::new();
     let redactor = crate::redact::Redactor::none();
     if args.paths.len() == 1 && args.paths[0].as_os_str() == "-" {
@@ -995,6 +1043,7 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         let display = paths.display(&path);
         let rel = paths.relative(&path);
         let Some(read) = read_for_fix(&path, settings, "request file") else {
+            failed += 1;
             continue;
         };
         let Ok(text) = std::str::from_utf8(&read) else {
@@ -1004,7 +1053,10 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         unsafe_left += result.unsafe_left;
         facts.merge(result.facts.clone());
         for e in &result.elsewhere {
-            if let Some(file) = &e.file {
+            // A fix edits its own file and the config, nothing else.
+            if let Some(file) = &e.file
+                && settings.config.path.as_ref() == Some(file)
+            {
                 elsewhere.entry(file.clone()).or_default().push(e.clone());
             }
         }
@@ -1018,8 +1070,10 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             before: text,
             after: &result.text,
         };
-        if file.show_or_write(args.diff, &redactor, &mut shown) {
+        if file.show_or_write(args.diff, &settings.config.root, &redactor, &mut shown) {
             applied += result.applied;
+        } else {
+            failed += 1;
         }
     }
     // What only the whole run can tell (a named token's unused permissions, in the
@@ -1041,6 +1095,7 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
     }
     for (path, edits) in &elsewhere {
         let Some(read) = read_for_fix(path, settings, "config") else {
+            failed += 1;
             continue;
         };
         let Ok(text) = std::str::from_utf8(&read) else {
@@ -1052,6 +1107,7 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             print_error(&format!(
                 "{display}: changed since it was read; its fixes were not applied"
             ));
+            failed += 1;
             continue;
         }
         let (fixed, n) = crate::fix::apply_elsewhere(text, edits);
@@ -1065,8 +1121,10 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             before: text,
             after: &fixed,
         };
-        if file.show_or_write(args.diff, &redactor, &mut shown) {
+        if file.show_or_write(args.diff, &settings.config.root, &redactor, &mut shown) {
             applied += n;
+        } else {
+            failed += 1;
         }
     }
     let more = if unsafe_left > 0 && mode == crate::fix::Mode::Safe {
@@ -1083,7 +1141,9 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             "Would fix {applied} issue{}{more}.",
             if applied == 1 { "" } else { "s" }
         );
-        return Ok(FixOutcome::Done(if applied > 0 {
+        return Ok(FixOutcome::Done(if failed > 0 {
+            ExitCode::from(2)
+        } else if applied > 0 {
             ExitCode::from(1)
         } else {
             ExitCode::SUCCESS
@@ -1095,9 +1155,16 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             if applied == 1 { "" } else { "s" }
         ));
         write_stdout(shown.as_bytes())?;
-        return Ok(FixOutcome::Done(ExitCode::SUCCESS));
+        return Ok(FixOutcome::Done(if failed > 0 {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        }));
     }
-    Ok(FixOutcome::Fixed(applied))
+    Ok(FixOutcome::Fixed {
+        applied,
+        failed: failed > 0,
+    })
 }
 
 /// Standard input, of which no more than one byte past the file-size limit `max` is
@@ -1154,6 +1221,7 @@ impl FixedFile<'_> {
     fn show_or_write(
         &self,
         diff: bool,
+        root: &Path,
         redactor: &crate::redact::Redactor,
         shown: &mut String,
     ) -> bool {
@@ -1162,7 +1230,7 @@ impl FixedFile<'_> {
             shown.push_str(&redactor.lines(&patch));
             return true;
         }
-        match crate::fix::write_in_place(self.path, self.read, self.after) {
+        match crate::fix::write_in_place(self.path, root, self.read, self.after) {
             Ok(()) => true,
             Err(e) => {
                 print_error(&e);

@@ -437,33 +437,110 @@ pub fn fix_text(
     }
 }
 
-/// Writes a fixed file in place: to a temporary file beside it, with its permissions,
-/// then renamed over it, so that a reader never sees half a file; not when the file
-/// changed since it was read (an editor saved it meanwhile). A symbolic link stays a
-/// link: the file it points to is the one rewritten (the temporary file beside that one).
-pub fn write_in_place(path: &std::path::Path, read: &[u8], fixed: &str) -> Result<(), String> {
-    let now = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if now != read {
-        return Err(format!(
+/// Writes a fixed file in place, through [`crate::files::replace`]: to a temporary file
+/// beside it (created exclusively, under an unpredictable name), with its permissions,
+/// then renamed over it, so that a reader never sees half a file. The file's content is
+/// read again just before the rename and the file is left as it is when it changed since
+/// `read` (an editor saved it meanwhile). A symbolic link stays a link, the file it
+/// points to is the one rewritten, but only inside the project `root`: a link in the
+/// project that leads out of it is refused.
+pub fn write_in_place(
+    path: &std::path::Path,
+    root: &std::path::Path,
+    read: &[u8],
+    fixed: &str,
+) -> Result<(), String> {
+    write_in_place_checked(path, root, read, fixed, || {})
+}
+
+/// [`write_in_place`], with `before_check` run once the fixed text is written beside the
+/// file and before its content is compared (a test saves an edit there).
+fn write_in_place_checked(
+    path: &std::path::Path,
+    root: &std::path::Path,
+    read: &[u8],
+    fixed: &str,
+    before_check: impl FnOnce(),
+) -> Result<(), String> {
+    let changed = || {
+        format!(
             "{} changed while it was being fixed; it was left as it is",
             path.display()
-        ));
+        )
+    };
+    crate::files::check_link_stays_inside(path, root)
+        .map_err(|e| format!("{e}; {} was not fixed", path.display()))?;
+    let unchanged = |file: &std::path::Path| {
+        // Read no more than the text it must equal: a file that grew meanwhile (or became
+        // a FIFO) is not read whole.
+        crate::loading::read_regular_file(file, read.len() as u64).map(|now| match now {
+            crate::loading::ReadFile::Bytes(now) => now == read,
+            crate::loading::ReadFile::TooLarge(_) => false,
+        })
+    };
+    if !unchanged(path).map_err(|e| format!("cannot read {}: {e}", path.display()))? {
+        return Err(changed());
     }
     let target =
         std::fs::canonicalize(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let permissions = std::fs::metadata(&target)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?
         .permissions();
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = target.with_file_name(format!(".{name}.reqlint-fix-{}", std::process::id()));
-    let written = std::fs::write(&temp, fixed)
-        .and_then(|()| std::fs::set_permissions(&temp, permissions))
-        .and_then(|()| std::fs::rename(&temp, &target));
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        format!("cannot write {}: {e}", path.display())
-    })
+    let mut edited = false;
+    let written = crate::files::replace(&target, fixed.as_bytes(), Some(permissions), || {
+        before_check();
+        if !unchanged(&target)? {
+            edited = true;
+            return Err(std::io::Error::other("changed"));
+        }
+        Ok(())
+    });
+    match written {
+        Ok(()) => Ok(()),
+        Err(_) if edited => Err(changed()),
+        Err(e) => Err(format!("cannot write {}: {e}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod write_tests {
+    use super::*;
+
+    /// An edit saved after the fixed text is written and before it replaces the file is
+    /// kept: the file is left as the editor saved it, and no temporary file stays.
+    #[test]
+    fn an_edit_saved_while_fixing_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.req.yaml");
+        std::fs::write(&path, "request: get /user\n").unwrap();
+        let read = std::fs::read(&path).unwrap();
+        let edit = "request: GET /user\n# saved by the editor\n";
+        let refused =
+            write_in_place_checked(&path, dir.path(), &read, "request: GET /user\n", || {
+                std::fs::write(&path, edit).unwrap();
+            });
+        let message = refused.unwrap_err();
+        assert!(
+            message.contains("changed while it was being fixed"),
+            "{message}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), edit);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        // The same length, other bytes (a time-and-size check would miss it).
+        std::fs::write(&path, "request: get /user\n").unwrap();
+        let same_length = "request: got /user\n";
+        let refused =
+            write_in_place_checked(&path, dir.path(), &read, "request: GET /user\n", || {
+                std::fs::write(&path, same_length).unwrap();
+            });
+        assert!(refused.is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), same_length);
+        // Unchanged: fixed.
+        std::fs::write(&path, "request: get /user\n").unwrap();
+        write_in_place(&path, dir.path(), &read, "request: GET /user\n").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "request: GET /user\n"
+        );
+    }
 }

@@ -13,6 +13,7 @@ pub mod cli;
 pub mod complete;
 pub mod diagnostic;
 pub mod engine;
+pub mod files;
 pub mod fix;
 pub mod hover;
 #[doc(hidden)]

@@ -109,6 +109,12 @@ fn request_object() -> Value {
     })
 }
 
+/// A path a config names: relative, and not out of the config's directory (as
+/// `files::check_config_relative` checks: no root, no drive, no `..`).
+fn inside_config_dir() -> Value {
+    json!({"type": "string", "not": {"pattern": "^([/\\\\]|[A-Za-z]:)|(^|[/\\\\])\\.\\.([/\\\\#]|$)"}})
+}
+
 /// `api-version`: a version of the code-hosting API.
 fn api_version() -> Value {
     json!({
@@ -219,13 +225,13 @@ pub fn config() -> Value {
                 json!({"type": "object", "additionalProperties": {"$ref": "#/definitions/token"}})
             }
             "context" => {
-                json!({"type": "array", "items": {"type": "string"}, "description": format!("snapshot files or globs; their kinds: {}", kinds.join(", "))})
+                json!({"type": "array", "items": inside_config_dir(), "description": format!("snapshot files or globs, relative to the config's directory and inside it (no absolute path, no `..`, no link out of it; --context names others); their kinds: {}", kinds.join(", "))})
             }
             "variables" => {
                 json!({"type": "object", "additionalProperties": {"type": ["string", "number", "boolean", "null"]}, "description": "values of `{{name}}` in collections, .http, Bruno and Hurl files; null: a name whose value is secret"})
             }
             "environments" => {
-                json!({"type": "array", "items": {"type": "string"}, "description": "environment files whose variables apply: Postman (*.postman_environment.json), http-client.env.json (append #name for one environment), http-client.private.env.json (names only), Bruno (environments/*.bru)"})
+                json!({"type": "array", "items": inside_config_dir(), "description": "environment files whose variables apply, relative to the config's directory and inside it (no absolute path, no `..`, no link out of it): Postman (*.postman_environment.json), http-client.env.json (append #name for one environment), http-client.private.env.json (names only), Bruno (environments/*.bru)"})
             }
             other => unreachable!("config key {other} has no schema"),
         };

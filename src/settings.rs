@@ -11,10 +11,19 @@ use crate::rules;
 
 /// The settings a config gives: its tokens checked, its context snapshots read. The
 /// snapshot files read come back too (the language server watches them).
-pub fn from_config(mut config: Config) -> Result<(Settings, Vec<PathBuf>), String> {
+pub fn from_config(config: Config) -> Result<(Settings, Vec<PathBuf>), String> {
+    from_config_and_environments(config, &[])
+}
+
+/// [`from_config`], with environment files named on the command line (`--environment`),
+/// read after the config's own: they may be anywhere, since the user named them.
+pub fn from_config_and_environments(
+    mut config: Config,
+    named: &[String],
+) -> Result<(Settings, Vec<PathBuf>), String> {
     crate::rules::codehost::validate_config_tokens(&config)?;
     select_in_config(&mut config)?;
-    read_environments(&mut config)?;
+    read_environments(&mut config, named)?;
     let mut context = ContextIndex::default();
     let mut files = Vec::new();
     for pattern in &config.context {
@@ -31,16 +40,25 @@ pub fn from_config(mut config: Config) -> Result<(Settings, Vec<PathBuf>), Strin
     Ok((settings, files))
 }
 
-/// Reads the config's environment files into its variables: in order, each overriding
-/// the ones before; the config's own `variables` override them all.
-fn read_environments(config: &mut Config) -> Result<(), String> {
+/// Reads the config's environment files, then those `named` on the command line, into
+/// its variables: in order, each overriding the ones before; the config's own
+/// `variables` override them all. A file the config names stays in its directory
+/// ([`crate::files::named_by_config`]): a committed config cannot have a file of the
+/// user's home read and its values printed.
+fn read_environments(config: &mut Config, named: &[String]) -> Result<(), String> {
     let mut variables = std::collections::BTreeMap::new();
-    for (entry, _) in &config.environments {
+    let in_config = config.environments.iter().map(|(entry, _)| (entry, true));
+    for (entry, from_config) in in_config.chain(named.iter().map(|entry| (entry, false))) {
         let (file, select) = match entry.rsplit_once('#') {
             Some((file, name)) => (file, Some(name)),
             None => (entry.as_str(), None),
         };
-        let path = config.root.join(file);
+        let path = if from_config {
+            crate::files::named_by_config(&config.root, file)
+                .map_err(|e| format!("environment file: {e}"))?
+        } else {
+            PathBuf::from(file)
+        };
         let bytes =
             crate::loading::read_bounded(&path, Limits::DEFAULT.max_file_bytes, "environment")?;
         let text = String::from_utf8(bytes)

@@ -522,10 +522,9 @@ fn show_files_and_settings() {
         "{out}"
     );
     assert!(!out.contains("kept out of the repository"), "{out}");
-    assert!(
-        out.contains("cache: ") && out.contains(".reqlint_cache/"),
-        "{out}"
-    );
+    // The cache is the user's, out of the project.
+    assert!(out.contains("cache: ") && out.contains("reqlint/"), "{out}");
+    assert!(!out.contains(".reqlint_cache"), "{out}");
     let (_, out, _) = run(&["check", "--show-settings", "--no-cache"]);
     assert!(out.contains("cache: off (--no-cache)\n"), "{out}");
     assert!(out.contains("\nforce-exclude: no"), "{out}");
@@ -681,10 +680,13 @@ fn baseline_for_gradual_adoption() {
 
 /// The result cache: a second run reuses what the first wrote and reports the same;
 /// a changed file, config or context snapshot is checked again; `--no-cache` writes
-/// nothing; `--cache-dir` moves it; a damaged cache file changes nothing.
+/// nothing; `--cache-dir` moves it; a damaged cache file changes nothing. By default it
+/// is in the user's cache directory, one per project, and nothing is written in the
+/// project.
 #[test]
 fn result_cache_is_keyed_by_content_and_config() {
     let dir = tempfile::tempdir().unwrap();
+    let cache_home = tempfile::tempdir().unwrap();
     let at = |rel: &str| dir.path().join(rel);
     let write = |rel: &str, text: &str| std::fs::write(at(rel), text).unwrap();
     write(".reqlint.yaml", "context: [snapshot.yaml]\n");
@@ -701,10 +703,34 @@ fn result_cache_is_keyed_by_content_and_config() {
         "request: GET /v24.0/act_1/campaigns\nparms: {}\n",
     );
     let check = |extra: &[&str]| {
-        let mut all = vec!["check", ".", "--format", "concise"];
-        all.extend_from_slice(extra);
-        let (code, out, _) = run_in(dir.path(), &all);
-        (code, out)
+        let out = reqlint()
+            .current_dir(dir.path())
+            .env("XDG_CACHE_HOME", cache_home.path())
+            .env("LOCALAPPDATA", cache_home.path())
+            .args(["check", ".", "--format", "concise"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+        (out.status.code().unwrap_or(-1), text(&out.stdout))
+    };
+    // The project's directory in the user's cache: `reqlint/` and 16 hex digits.
+    let user_cache = || -> std::path::PathBuf {
+        let projects: Vec<_> = std::fs::read_dir(cache_home.path().join("reqlint"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(projects.len(), 1, "{projects:?}");
+        let name = projects[0]
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            name.len() == 16 && name.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{name}"
+        );
+        projects[0].clone()
     };
     let cache_files = |dir: &std::path::Path| -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -724,14 +750,23 @@ fn result_cache_is_keyed_by_content_and_config() {
         uncached.1
     );
     assert!(uncached.1.contains("unknown-request-key"), "{}", uncached.1);
-    assert!(!at(".reqlint_cache").exists(), "--no-cache wrote a cache");
+    assert!(
+        !cache_home.path().join("reqlint").exists(),
+        "--no-cache wrote a cache"
+    );
 
+    let before: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(check(&[]), uncached);
-    let files = cache_files(&at(".reqlint_cache"));
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        before.len(),
+        "the cache wrote in the project"
+    );
+    let files = cache_files(&user_cache());
     assert_eq!(files.len(), 3, "{files:?}");
     assert!(files.contains(&"CACHEDIR.TAG".to_string()));
     assert_eq!(
-        std::fs::read_to_string(at(".reqlint_cache/.gitignore")).unwrap(),
+        std::fs::read_to_string(user_cache().join(".gitignore")).unwrap(),
         "# reqlint's result cache\n*\n"
     );
     // Reused: the same report.
@@ -798,9 +833,9 @@ fn result_cache_is_keyed_by_content_and_config() {
     write(".reqlint.yaml", "context: []\n");
 
     // A damaged cache file is ignored.
-    for name in cache_files(&at(".reqlint_cache")) {
+    for name in cache_files(&user_cache()) {
         if name.ends_with(".bin") {
-            let path = at(".reqlint_cache").join(&name);
+            let path = user_cache().join(&name);
             let mut bytes = std::fs::read(&path).unwrap();
             let half = bytes.len() / 2;
             bytes.truncate(half);
@@ -811,12 +846,17 @@ fn result_cache_is_keyed_by_content_and_config() {
     assert_eq!(check(&[]), check(&["--no-cache"]));
 
     // --cache-dir: there, and nowhere else.
-    std::fs::remove_dir_all(at(".reqlint_cache")).unwrap();
+    std::fs::remove_dir_all(user_cache()).unwrap();
     let elsewhere = tempfile::tempdir().unwrap();
     let cache_dir = elsewhere.path().join("c");
     let cache_arg = cache_dir.to_string_lossy().into_owned();
     assert_eq!(check(&["--cache-dir", &cache_arg]), check(&["--no-cache"]));
-    assert!(!at(".reqlint_cache").exists());
+    assert_eq!(
+        std::fs::read_dir(cache_home.path().join("reqlint"))
+            .unwrap()
+            .count(),
+        0
+    );
     assert_eq!(cache_files(&cache_dir).len(), 3);
 
     // A run that writes the cache removes the files of other days and versions, and

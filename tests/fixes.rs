@@ -398,7 +398,8 @@ fn a_file_that_changed_since_it_was_read_is_left_alone() {
     let file = dir.path().join("a.req.yaml");
     std::fs::write(&file, "request: post /x\n").unwrap();
     let err =
-        reqlint::fix::write_in_place(&file, b"request: get /x\n", "request: GET /x\n").unwrap_err();
+        reqlint::fix::write_in_place(&file, dir.path(), b"request: get /x\n", "request: GET /x\n")
+            .unwrap_err();
     assert!(err.contains("changed"), "{err}");
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),

@@ -397,18 +397,22 @@ fn offline_the_result_is_the_same() {
 
 #[test]
 fn it_opens_no_file_for_writing_and_no_socket() {
-    // With --no-cache nothing at all is written; with the cache, only its directory.
+    // With --no-cache nothing at all is written; with the cache, only its directory:
+    // by default the user's cache directory, never the project.
     let cache = tempfile::tempdir().unwrap();
     let cache_dir = cache.path().join("cache");
     let cache_arg = cache_dir.to_string_lossy().into_owned();
+    let user_cache = cache.path().join("home-cache");
+    let user_cache_arg = user_cache.join("reqlint").to_string_lossy().into_owned();
     for (extra, allowed) in [
         (vec!["--no-cache"], None),
         (
             vec!["--cache-dir", cache_arg.as_str()],
             Some(cache_arg.as_str()),
         ),
+        (vec![], Some(user_cache_arg.as_str())),
     ] {
-        let Some(log) = trace_check(&extra) else {
+        let Some(log) = trace_check(&extra, &user_cache) else {
             return;
         };
         let opens = log.lines().filter(|l| l.contains("open")).count();
@@ -435,7 +439,7 @@ fn it_opens_no_file_for_writing_and_no_socket() {
 
 /// The `strace` log of `reqlint check fixtures/ --format json` with `extra` arguments;
 /// `None` where strace is missing (and not required).
-fn trace_check(extra: &[&str]) -> Option<String> {
+fn trace_check(extra: &[&str], cache_home: &Path) -> Option<String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let trace = tempfile::NamedTempFile::new().unwrap();
     let status = Command::new("strace")
@@ -450,6 +454,7 @@ fn trace_check(extra: &[&str]) -> Option<String> {
         .args([bin(), "check", "fixtures/", "--format", "json"])
         .args(extra)
         .current_dir(&root)
+        .env("XDG_CACHE_HOME", cache_home)
         .stdout(Stdio::null())
         .status();
     let Ok(status) = status else {

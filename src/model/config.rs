@@ -405,6 +405,10 @@ impl Config {
                             "`environments` must be a list of environment files".into(),
                         )
                     })?;
+                    for (entry, span) in &config.environments {
+                        let file = entry.rsplit_once('#').map_or(entry.as_str(), |(f, _)| f);
+                        crate::files::check_config_relative(file).map_err(|m| at(*span, m))?;
+                    }
                 }
                 other => {
                     return Err(at(
@@ -618,19 +622,10 @@ pub fn glob(pattern: &str) -> Result<Glob, String> {
 /// Glob characters of a `context:` entry: without them the entry is a path.
 pub const GLOB_CHARS: [char; 4] = ['*', '?', '[', '{'];
 
-/// A `context:` entry stays inside the config's directory tree unless it is written as
-/// an absolute path: `../` cannot lead a relative one out of it.
+/// A `context:` entry stays inside the config's directory tree: no absolute path or
+/// glob, no `..` (a snapshot elsewhere is named with `--context`).
 fn check_context_pattern(pattern: &str) -> Result<(), String> {
-    let path = Path::new(pattern);
-    if !path.is_absolute()
-        && path
-            .components()
-            .any(|c| matches!(c, std::path::Component::ParentDir))
-    {
-        return Err(format!(
-            "context entry `{pattern}` leaves the config's directory (`..`); write an absolute path to read a snapshot outside it"
-        ));
-    }
+    crate::files::check_config_relative(pattern)?;
     if pattern.contains(GLOB_CHARS) {
         glob(pattern)?;
     }

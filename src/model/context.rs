@@ -202,17 +202,21 @@ impl ContextIndex {
 const MAX_CONTEXT_WALK: usize = 100_000;
 const MAX_CONTEXT_FILES: usize = 10_000;
 
-/// The files a `context:` entry names: a path, or a glob relative to the config root
-/// (or absolute, where it is written so), walked below its literal prefix and bounded.
+/// The files a `context:` entry names: a path, or a glob relative to the config root,
+/// walked below its literal prefix and bounded; none outside the root.
 pub fn expand_context_glob(root: &Path, pattern: &str) -> Result<Vec<PathBuf>, String> {
     use crate::model::config::{GLOB_CHARS, build_globs};
+    // Files outside the project are read only when named on the command line
+    // (`--context`): neither the entry's text nor a link may lead out of `root`.
     if !pattern.contains(GLOB_CHARS) {
-        let path = root.join(pattern);
+        let path = crate::files::named_by_config(root, pattern)
+            .map_err(|e| format!("context file: {e}"))?;
         if path.symlink_metadata().is_err() {
             return Err(format!("context file {} does not exist", path.display()));
         }
         return Ok(vec![path]);
     }
+    crate::files::check_config_relative(pattern).map_err(|e| format!("context glob: {e}"))?;
     let set = build_globs([pattern])?;
     let literal: PathBuf = Path::new(pattern)
         .components()
@@ -223,7 +227,6 @@ pub fn expand_context_glob(root: &Path, pattern: &str) -> Result<Vec<PathBuf>, S
     if !start.is_dir() {
         return Ok(files);
     }
-    let absolute = Path::new(pattern).is_absolute();
     for (walked, entry) in ignore::WalkBuilder::new(&start)
         .standard_filters(false)
         .follow_links(false)
@@ -237,12 +240,11 @@ pub fn expand_context_glob(root: &Path, pattern: &str) -> Result<Vec<PathBuf>, S
             ));
         }
         if entry.file_type().is_some_and(|t| t.is_file()) {
-            let candidate = if absolute {
-                entry.path()
-            } else {
-                entry.path().strip_prefix(root).unwrap_or(entry.path())
-            };
+            let candidate = entry.path().strip_prefix(root).unwrap_or(entry.path());
             if set.is_match(candidate) {
+                // The walk follows no link, but the directory it starts from may be one.
+                crate::files::check_inside(entry.path(), root)
+                    .map_err(|e| format!("context glob `{pattern}`: {e}"))?;
                 files.push(entry.path().to_path_buf());
                 if files.len() > MAX_CONTEXT_FILES {
                     return Err(format!(
