@@ -273,3 +273,21 @@ fn names_that_are_not_utf8_stay_apart() {
         );
     }
 }
+
+/// The human report ends no line with a space and heads no frame with a bare severity
+/// (`Advice:` before a far label's frame).
+#[test]
+fn human_report_has_no_orphan_headers_or_trailing_spaces() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = run(root, &["check", "fixtures/", "--color", "never"]);
+    let human = text(&out.stdout);
+    assert!(human.contains("ARCHIVED ad set"), "a far label is shown");
+    for (n, line) in human.lines().enumerate() {
+        assert!(!line.ends_with(' '), "line {}: {line:?}", n + 1);
+        assert!(
+            !["Advice:", "Warning:", "Error:"].contains(&line.trim()),
+            "line {}: an orphan header",
+            n + 1
+        );
+    }
+}

@@ -263,14 +263,6 @@ impl miette::Diagnostic for Report<'_> {
         Some(Box::new(std::iter::once(primary).chain(extra)))
     }
 
-    fn related<'b>(&'b self) -> Option<Box<dyn Iterator<Item = &'b dyn miette::Diagnostic> + 'b>> {
-        if self.far.is_empty() {
-            return None;
-        }
-        Some(Box::new(
-            self.far.iter().map(|r| r as &dyn miette::Diagnostic),
-        ))
-    }
 }
 
 /// Whether a label can be shown with its diagnostic's own frame. miette shows frames in
@@ -392,9 +384,24 @@ pub fn write(
             if handler.render_report(&mut rendered, &report).is_err() {
                 rendered = format!("{name}: {}[{}]: {}\n", d.severity, d.rule, d.message);
             }
+            // A far label's frame follows as a block of its own, headed by its message
+            // (miette's own related diagnostics would head it with a bare "Advice:").
+            for related in &report.far {
+                let mut frame = String::new();
+                if handler.render_report(&mut frame, related).is_ok() {
+                    rendered.push('\n');
+                    rendered.push_str(&frame);
+                }
+            }
             // CI logs show this report too: no line of it may read as a runner's command.
             for line in rendered.split_inclusive('\n') {
-                out.write_all(crate::redact::neutralize_workflow_commands(line).as_bytes())?;
+                let (body, end) = match line.strip_suffix('\n') {
+                    Some(body) => (body.trim_end(), "\n"),
+                    None => (line.trim_end(), ""),
+                };
+                let shown = crate::redact::neutralize_workflow_commands(body);
+                out.write_all(shown.as_bytes())?;
+                out.write_all(end.as_bytes())?;
             }
             writeln!(out)?;
         }
