@@ -363,6 +363,13 @@ pub fn print_warning(message: &str) {
     print_line("warning", message);
 }
 
+/// What the run did, when it did what it was asked (`reqlint: wrote …`), on standard
+/// error.
+fn print_note(message: &str) {
+    let line = format!("reqlint: {}\n", crate::redact::log_line(message));
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+}
+
 fn print_line(kind: &str, message: &str) {
     let line = format!("reqlint: {kind}: {}\n", crate::redact::log_line(message));
     // A standard error that cannot be written to (full, closed) must not turn an error
@@ -703,16 +710,18 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             .write_all(format!("{json}\n").as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
         let n: usize = baseline.entries.iter().map(|e| e.count).sum();
-        print_warning(&format!(
+        // What was asked was done: a line of news, not a warning.
+        print_note(&format!(
             "wrote {n} finding{} to the baseline {}",
             if n == 1 { "" } else { "s" },
             file.display()
         ));
         return Ok(ExitCode::SUCCESS);
     }
+    let mut baselined = 0;
     if let Some(file) = &args.baseline {
         let baseline = crate::baseline::read(file)?;
-        crate::baseline::apply(&baseline, &mut results, file_key);
+        baselined = crate::baseline::apply(&baseline, &mut results, file_key);
     }
     let floor = args
         .min_severity
@@ -737,6 +746,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     let mut summary = reports::Summary::new(&results, files, requests);
     summary.fixed = fixed;
     summary.unsafe_fixes = args.unsafe_fixes;
+    summary.baselined = baselined;
     let written = match format {
         _ if args.statistics => write_statistics(&results, summary, format, &mut out),
         OutputFormat::Human => reports::human::write(&results, summary, color, &mut out),

@@ -625,8 +625,16 @@ fn baseline_for_gradual_adoption() {
         let (code, out, _) = run_in(dir.path(), args);
         (code, out)
     };
-    let (code, _) = here(&["check", "--write-baseline", "baseline.json", "."]);
+    let (code, _, err) = run_in(
+        dir.path(),
+        &["check", "--write-baseline", "baseline.json", "."],
+    );
     assert_eq!(code, 0);
+    // Success is news, not a warning.
+    assert_eq!(
+        err,
+        "reqlint: wrote 1 finding to the baseline baseline.json\n"
+    );
     let baseline: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("baseline.json")).unwrap())
             .unwrap();
@@ -641,6 +649,11 @@ fn baseline_for_gradual_adoption() {
     ];
     let (code, out) = here(&against_baseline);
     assert_eq!(code, 0, "{out}");
+    // The summary says what the baseline hid.
+    assert_eq!(
+        out,
+        "All checks passed: 1 file (1 request) (1 finding hidden by the baseline).\n"
+    );
     // Lines above it move the finding: still left out. A new one shows.
     std::fs::write(&file, "# a note\n\nrequest: POST /v25.0/act_1/campaigns\nparams:\n  objective: SALEZ\n  status: PAUSD\n  special_ad_categories: []\n").unwrap();
     let (code, out) = here(&against_baseline);
@@ -930,7 +943,11 @@ fn diff_is_a_clean_patch_and_unsafe_fixes_are_counted() {
     )
     .unwrap();
     let (_, out, _) = here(&["check", "--format", "concise", "a.req.yaml"]);
-    assert!(out.ends_with("(1 more with `--unsafe-fixes`).\n"), "{out}");
+    // Nothing is fixable by `--fix` alone: the count says with which flags.
+    assert!(
+        out.ends_with("(1 fixable with `--fix --unsafe-fixes`).\n"),
+        "{out}"
+    );
     let (_, out, _) = here(&[
         "check",
         "--format",

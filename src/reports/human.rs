@@ -262,7 +262,6 @@ impl miette::Diagnostic for Report<'_> {
             .map(|(span, message)| LabeledSpan::new_with_span(Some(message.to_string()), *span));
         Some(Box::new(std::iter::once(primary).chain(extra)))
     }
-
 }
 
 /// Whether a label can be shown with its diagnostic's own frame. miette shows frames in

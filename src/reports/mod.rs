@@ -39,6 +39,9 @@ pub struct Summary {
     /// `--unsafe-fixes` was given: the unsafe fixes count as fixable, with both flags.
     #[serde(skip)]
     pub unsafe_fixes: bool,
+    /// Findings `--baseline` left out of the report.
+    #[serde(skip)]
+    pub baselined: usize,
 }
 
 impl Summary {
@@ -69,6 +72,16 @@ impl Summary {
     /// `--fix` (1 more with `--unsafe-fixes`)`.
     fn fixes(&self) -> String {
         let mut parts = Vec::new();
+        if self.baselined > 0 {
+            parts.push(format!(
+                "{} hidden by the baseline",
+                if self.baselined == 1 {
+                    "1 finding".to_string()
+                } else {
+                    format!("{} findings", self.baselined)
+                }
+            ));
+        }
         if self.fixed > 0 {
             parts.push(format!("{} fixed", self.fixed));
         }
@@ -79,10 +92,16 @@ impl Summary {
             }
         } else if self.fixable > 0 {
             parts.push(format!("[*] {} fixable with `--fix`", self.fixable));
-        }
-        if self.unsafe_fixable > 0 && !self.unsafe_fixes {
+            if self.unsafe_fixable > 0 {
+                parts.push(format!(
+                    "{} more with `--unsafe-fixes`",
+                    self.unsafe_fixable
+                ));
+            }
+        } else if self.unsafe_fixable > 0 {
+            // Nothing is fixable with `--fix` alone: "more" would follow nothing.
             parts.push(format!(
-                "{} more with `--unsafe-fixes`",
+                "{} fixable with `--fix --unsafe-fixes`",
                 self.unsafe_fixable
             ));
         }
