@@ -232,6 +232,31 @@ enum ColorChoice {
     Never,
 }
 
+/// The command line as the shell completions see it: the rule names after `explain`,
+/// and the rule and group names after `--select`, `--extend-select` and `--ignore`.
+/// Parsing does not use these lists: an unknown name gets reqlint's own error, with the
+/// closest name.
+fn with_rule_names(command: clap::Command) -> clap::Command {
+    use clap::builder::PossibleValuesParser;
+    let rules = rules::names();
+    let mut selectable = rules.clone();
+    selectable.extend_from_slice(rules::GROUP_NAMES);
+    let selection = |mut c: clap::Command| {
+        for id in ["select", "extend_select", "ignore"] {
+            if c.get_arguments().any(|a| a.get_id() == id) {
+                let names = selectable.clone();
+                c = c.mut_arg(id, |a| a.value_parser(PossibleValuesParser::new(names)));
+            }
+        }
+        c
+    };
+    selection(command)
+        .mut_subcommand("check", selection)
+        .mut_subcommand("explain", |c| {
+            c.mut_arg("rule", |a| a.value_parser(PossibleValuesParser::new(rules)))
+        })
+}
+
 /// Runs the command line and gives the exit code (docs/usage.md#exit-codes).
 pub fn main() -> ExitCode {
     // A panic on one file becomes that file's `internal-error` diagnostic; say it in one line.
@@ -252,7 +277,12 @@ pub fn main() -> ExitCode {
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut out = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "reqlint", &mut out);
+            clap_complete::generate(
+                shell,
+                &mut with_rule_names(Cli::command()),
+                "reqlint",
+                &mut out,
+            );
             write_stdout(&out)
         }
         Some(Command::Manpage { dir: None }) => {
@@ -1332,6 +1362,35 @@ fn lint_all(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn completions_offer_rule_and_group_names() {
+        use clap::CommandFactory;
+        for shell in [
+            clap_complete::Shell::Bash,
+            clap_complete::Shell::Zsh,
+            clap_complete::Shell::Fish,
+        ] {
+            let mut out = Vec::new();
+            clap_complete::generate(
+                shell,
+                &mut with_rule_names(Cli::command()),
+                "reqlint",
+                &mut out,
+            );
+            let script = String::from_utf8(out).unwrap();
+            for name in [
+                "token-missing-permission",
+                "ad-param-invalid",
+                "code-hosting",
+            ] {
+                assert!(script.contains(name), "{shell}: no {name}");
+            }
+        }
+        // Parsing keeps its own error for an unknown name.
+        assert!(Cli::try_parse_from(["reqlint", "explain", "no-such-rule"]).is_ok());
+        assert!(Cli::try_parse_from(["reqlint", "check", "--select", "no-such-rule"]).is_ok());
+    }
 
     #[test]
     fn threads_are_at_least_one_and_at_most_four_a_core() {
