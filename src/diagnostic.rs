@@ -210,3 +210,24 @@ impl Diagnostic {
         self
     }
 }
+
+/// `text` with `edits` applied (they do not overlap).
+pub fn apply_edits(text: &str, edits: &[&Edit]) -> String {
+    let mut edits: Vec<&&Edit> = edits.iter().collect();
+    edits.sort_by_key(|e| (e.span.start, e.span.end));
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for e in edits {
+        if e.span.start < at
+            || !text.is_char_boundary(e.span.start)
+            || !text.is_char_boundary(e.span.end)
+        {
+            continue;
+        }
+        out.push_str(&text[at..e.span.start]);
+        out.push_str(&e.replacement);
+        at = e.span.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}

@@ -82,26 +82,9 @@ fn touches(a: Span, b: Span) -> bool {
     shares || same_insertion || at_edge(a, b) || at_edge(b, a)
 }
 
-/// `text` with `edits` applied (they do not overlap).
-pub fn apply(text: &str, edits: &[&Edit]) -> String {
-    let mut edits: Vec<&&Edit> = edits.iter().collect();
-    edits.sort_by_key(|e| (e.span.start, e.span.end));
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for e in edits {
-        if e.span.start < at
-            || !text.is_char_boundary(e.span.start)
-            || !text.is_char_boundary(e.span.end)
-        {
-            continue;
-        }
-        out.push_str(&text[at..e.span.start]);
-        out.push_str(&e.replacement);
-        at = e.span.end;
-    }
-    out.push_str(&text[at..]);
-    out
-}
+/// `text` with `edits` applied (they do not overlap): where the rules' own edits are
+/// applied too, below the rules.
+pub use crate::diagnostic::apply_edits as apply;
 
 /// The unified diff of a file's text before and after its fixes.
 pub fn unified_diff(path: &str, before: &str, after: &str) -> String {

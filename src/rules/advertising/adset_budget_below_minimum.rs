@@ -249,7 +249,7 @@ impl Rule for AdSetBudgetBelowMinimum {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
 
     use super::*;
     use crate::catalog::advertising::{BILLING_EVENTS, DOUBLED_COUNTRIES};

@@ -334,7 +334,7 @@ pub fn report_dsa_gaps(
 
 /// Lints a request file with a context snapshot, for group A's unit tests.
 #[cfg(test)]
-pub(crate) mod testing {
+pub mod testing {
     use crate::model::config::Config;
 
     /// The context of the tests: accounts with both defaults (1), none (2), a payor

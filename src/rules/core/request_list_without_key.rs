@@ -65,7 +65,7 @@ fn wrap(file: &FileContext<'_>, list: Span) -> Option<Fix> {
                     ..e.clone()
                 })
                 .collect();
-            let wrapped = crate::fix::apply(body, &local.iter().collect::<Vec<_>>());
+            let wrapped = crate::diagnostic::apply_edits(body, &local.iter().collect::<Vec<_>>());
             let (docs, problems) = crate::loading::parse_text(
                 &wrapped,
                 Format::Yaml,
