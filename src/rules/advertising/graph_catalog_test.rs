@@ -195,10 +195,7 @@ fn every_enum_value_misspelt_once_is_fixed_back() {
         for p in call.params {
             let (enum_id, listed) = match p.ty {
                 GType::Enum(e) => (e, false),
-                GType::List(item) => match *item {
-                    GType::Enum(e) => (e, true),
-                    _ => continue,
-                },
+                GType::List(&GType::Enum(e)) => (e, true),
                 _ => continue,
             };
             if !seen_enums.insert(enum_id) {
