@@ -222,6 +222,7 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
             &loaded.text,
             &loaded.documents,
             &loaded.problems,
+            &settings.config.variables,
             &mut diagnostics,
         )
     };
@@ -244,10 +245,11 @@ fn redact_diagnostics(
     text: &str,
     documents: &[loading::Node],
     problems: &[loading::Problem],
+    environment: &std::collections::BTreeMap<String, Option<String>>,
     diagnostics: &mut [Diagnostic],
 ) -> Vec<Span> {
-    let secrets = secrets::secret_spans(text, documents, problems);
-    let redactor = redact::Redactor::for_text(text, &secrets);
+    let secrets = secrets::file_secrets(text, documents, problems, environment);
+    let redactor = redact::Redactor::for_secrets(text, &secrets);
     for d in diagnostics {
         d.message = redactor.line(&d.message);
         if let Some(help) = &d.help {
@@ -260,7 +262,30 @@ fn redact_diagnostics(
             fix.message = redactor.line(&fix.message);
         }
     }
-    secrets
+    secrets.spans
+}
+
+/// The secrets of a file's text as the check finds them (read by the reader its name
+/// selects, with the config's variables): for what is shown about the file outside a
+/// check (a diff, a hover, a completion).
+pub fn file_secrets(
+    display: &str,
+    rel: &Path,
+    text: &str,
+    settings: &Settings,
+) -> secrets::FileSecrets {
+    let loaded = load_file(display, rel, text.as_bytes().to_vec(), settings);
+    secrets::file_secrets(
+        &loaded.text,
+        &loaded.documents,
+        &loaded.problems,
+        &settings.config.variables,
+    )
+}
+
+/// The redaction of every text shown about a file ([`file_secrets`]).
+pub fn file_redactor(display: &str, rel: &Path, text: &str, settings: &Settings) -> redact::Redactor {
+    redact::Redactor::for_secrets(text, &file_secrets(display, rel, text, settings))
 }
 
 fn run_rules(
@@ -411,7 +436,13 @@ pub fn lint_run(settings: &Settings, facts: &RunFacts, complete: bool) -> Option
     let (documents, problems) = loading::parse_text(&config.text, Format::Yaml, &settings.limits);
     apply_suppressions(&config.text, &documents, &mut diagnostics);
     sort(&mut diagnostics);
-    let secrets = redact_diagnostics(&config.text, &documents, &problems, &mut diagnostics);
+    let secrets = redact_diagnostics(
+        &config.text,
+        &documents,
+        &problems,
+        &config.variables,
+        &mut diagnostics,
+    );
     Some(FileResult {
         path: display,
         text: Some(Arc::from(config.text.as_str())),

@@ -173,8 +173,23 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
                 }
             }
             "auth:bearer" => {
-                if let Some((_, _, v, span)) = pairs(block).into_iter().find(|p| p.0 == "token") {
+                if let Some((_, key_span, v, span)) =
+                    pairs(block).into_iter().find(|p| p.0 == "token")
+                {
+                    // Kept when the method block says `auth: none` too.
+                    parts.secrets.push(entry("token", key_span, string(span, &v)));
                     parts.bearer = Some((v, span));
+                }
+            }
+            _ if name.starts_with("auth:") => {
+                // Whatever the method block's `auth` says: a credential written here is
+                // in the file.
+                for (key, key_span, value, value_span) in pairs(block) {
+                    if is_auth_credential(name, &key) {
+                        parts
+                            .secrets
+                            .push(entry(&key, key_span, string(value_span, &value)));
+                    }
                 }
             }
             "body:json" => {
@@ -236,6 +251,16 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
     }
     let span = Span::new(0, text.len());
     (vec![document(span, requests, variables, options)], problems)
+}
+
+/// Whether a field of an `auth:…` block holds a credential (`token`, `password`,
+/// `client_secret`, `access_token_url` not; an API-key block's `value`).
+fn is_auth_credential(block: &str, field: &str) -> bool {
+    let f = field.to_ascii_lowercase();
+    (block == "auth:apikey" && f == "value")
+        || f.ends_with("token")
+        || f.ends_with("secret")
+        || f.ends_with("password")
 }
 
 /// The variables of a Bruno environment file: `vars { name: value }`, and the names of
