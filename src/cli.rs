@@ -945,7 +945,6 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
     let mut applied = 0;
     let mut unsafe_left = 0;
     let mut shown = String::new();
-    let redactor = crate::redact::Redactor::none();
     if args.paths.len() == 1 && args.paths[0].as_os_str() == "-" {
         // Standard input: the fixed text (or its diff) goes to standard output.
         let name = args
@@ -970,7 +969,7 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             String::from_utf8(bytes).map_err(|_| "standard input is not UTF-8".to_string())?;
         let result = crate::fix::fix_text(&name, Path::new(&name), &text, settings, mode);
         let shown = if args.diff {
-            redactor.lines(&crate::fix::unified_diff(&name, &text, &result.text))
+            engine::redacted_diff(&name, Path::new(&name), &text, &result.text, settings)
         } else {
             result.text.clone()
         };
@@ -1014,11 +1013,12 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         let file = FixedFile {
             path: &path,
             display: &display,
+            rel: &rel,
             read: &read,
             before: text,
             after: &result.text,
         };
-        if file.show_or_write(args.diff, &redactor, &mut shown) {
+        if file.show_or_write(args.diff, settings, &mut shown) {
             applied += result.applied;
         }
     }
@@ -1061,11 +1061,12 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         let file = FixedFile {
             path,
             display: &display,
+            rel: path,
             read: &read,
             before: text,
             after: &fixed,
         };
-        if file.show_or_write(args.diff, &redactor, &mut shown) {
+        if file.show_or_write(args.diff, settings, &mut shown) {
             applied += n;
         }
     }
@@ -1143,6 +1144,8 @@ fn read_for_fix(path: &Path, settings: &Settings, what: &str) -> Option<Vec<u8>>
 struct FixedFile<'a> {
     path: &'a Path,
     display: &'a str,
+    /// Relative to the config's directory.
+    rel: &'a Path,
     read: &'a [u8],
     before: &'a str,
     after: &'a str,
@@ -1154,12 +1157,17 @@ impl FixedFile<'_> {
     fn show_or_write(
         &self,
         diff: bool,
-        redactor: &crate::redact::Redactor,
+        settings: &Settings,
         shown: &mut String,
     ) -> bool {
         if diff {
-            let patch = crate::fix::unified_diff(self.display, self.before, self.after);
-            shown.push_str(&redactor.lines(&patch));
+            shown.push_str(&engine::redacted_diff(
+                self.display,
+                self.rel,
+                self.before,
+                self.after,
+                settings,
+            ));
             return true;
         }
         match crate::fix::write_in_place(self.path, self.read, self.after) {

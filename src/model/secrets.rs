@@ -532,7 +532,13 @@ fn scan_tree<'a>(
             }
             Value::Seq(items) => stack.extend(items.iter().rev()),
             Value::EncodedJson { decoded, .. } => stack.push(decoded),
-            Value::String(s) => {
+            // A value substituted for a reference (`{{jwt}}`) is not written here: a
+            // credential in it is masked as any other, and reported where it is written.
+            Value::String(s)
+                if !text
+                    .get(node.span.range())
+                    .is_some_and(|written| written.contains("{{")) =>
+            {
                 for m in find_tokens(s) {
                     scan.secrets.push(Secret {
                         span: SourceMap::for_scalar(text, node.span, s).span(m.range.clone()),

@@ -173,11 +173,7 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
                 }
             }
             "auth:bearer" => {
-                if let Some((_, key_span, v, span)) =
-                    pairs(block).into_iter().find(|p| p.0 == "token")
-                {
-                    // Kept when the method block says `auth: none` too.
-                    parts.secrets.push(entry("token", key_span, string(span, &v)));
+                if let Some((_, _, v, span)) = pairs(block).into_iter().find(|p| p.0 == "token") {
                     parts.bearer = Some((v, span));
                 }
             }
@@ -239,8 +235,11 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
         }
     }
     // `auth: none` or `inherit` in the method block: the auth block, if any, is not used.
-    if matches!(auth_mode.as_deref(), Some("none")) {
-        parts.bearer = None;
+    if matches!(auth_mode.as_deref(), Some("none"))
+        && let Some((token, span)) = parts.bearer.take()
+    {
+        // Not sent, but written in the file all the same.
+        parts.secrets.push(entry("token", span, string(span, &token)));
     }
     let mut requests = Vec::new();
     if has_request {
