@@ -625,6 +625,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         if let Some(config_result) = engine::lint_run(&settings, &run.facts, complete) {
             results.push(config_result);
         }
+        results.extend(engine::lint_environments(&settings));
         // Files are linted in the order the walk finds them; reports show them in the
         // order of their paths (SPEC 4: deterministic output).
         results.sort_by(|a, b| a.path.cmp(&b.path));
@@ -1154,12 +1155,7 @@ struct FixedFile<'a> {
 impl FixedFile<'_> {
     /// Adds the file's diff to `shown` (`--diff`) or writes the fixed text back; false
     /// when the write failed (the error is printed) and its fixes do not count.
-    fn show_or_write(
-        &self,
-        diff: bool,
-        settings: &Settings,
-        shown: &mut String,
-    ) -> bool {
+    fn show_or_write(&self, diff: bool, settings: &Settings, shown: &mut String) -> bool {
         if diff {
             shown.push_str(&engine::redacted_diff(
                 self.display,

@@ -305,7 +305,12 @@ pub fn redacted_diff(
 }
 
 /// The redaction of every text shown about a file ([`file_secrets`]).
-pub fn file_redactor(display: &str, rel: &Path, text: &str, settings: &Settings) -> redact::Redactor {
+pub fn file_redactor(
+    display: &str,
+    rel: &Path,
+    text: &str,
+    settings: &Settings,
+) -> redact::Redactor {
     redact::Redactor::for_secrets(text, &file_secrets(display, rel, text, settings))
 }
 
@@ -474,6 +479,102 @@ pub fn lint_run(settings: &Settings, facts: &RunFacts, complete: bool) -> Option
         positions: None,
         secrets,
     })
+}
+
+/// The environment files the config names, as results of their own: a credential
+/// written in one is reported there (`literal-secret`), where it is written, rather than
+/// in the request files its value is substituted into. Every value of such a file is
+/// masked in its code frames: any may be a credential.
+pub fn lint_environments(settings: &Settings) -> Vec<FileResult> {
+    use crate::rules::core::literal_secret;
+    let config = &settings.config;
+    let rule = literal_secret::LiteralSecret.meta();
+    let Some(severity) = config.severity(rule.name, rule.severity) else {
+        return Vec::new();
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for (entry, _) in &config.environments {
+        let file = entry
+            .rsplit_once('#')
+            .map_or(entry.as_str(), |(file, _)| file);
+        if !seen.insert(file) {
+            continue;
+        }
+        let path = config.root.join(file);
+        let display = crate::reports::relative_to_cwd(&path);
+        if config.ignored_for(rule.name, &[Path::new(file), Path::new(&display)]) {
+            continue;
+        }
+        let Ok(ReadFile::Bytes(bytes)) = read_regular_file(&path, settings.limits.max_file_bytes)
+        else {
+            continue;
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            continue;
+        };
+        let mut diagnostics = literal_secret::in_environment(&text);
+        if diagnostics.is_empty() {
+            continue;
+        }
+        set_severity(&mut diagnostics, rule.severity, severity);
+        let mut spans = environment_values(&text, file);
+        spans.extend(secrets::file_secrets(&text, &[], &[], &config.variables).spans);
+        let secrets = secrets::FileSecrets {
+            spans: secrets::merge(spans),
+            literals: Vec::new(),
+        };
+        let redactor = redact::Redactor::for_secrets(&text, &secrets);
+        for d in &mut diagnostics {
+            d.message = redactor.line(&d.message);
+        }
+        out.push(FileResult {
+            path: display,
+            text: Some(Arc::from(text)),
+            diagnostics,
+            requests: 0,
+            io_error: None,
+            facts: RunFacts::default(),
+            positions: None,
+            secrets: secrets.spans,
+        });
+    }
+    out
+}
+
+/// Where an environment file writes its variables' values: the values of a JSON one
+/// (not the names a Postman environment gives under `key`, nor `type` and `enabled`),
+/// what follows the `:` of each line of a Bruno one.
+fn environment_values(text: &str, file: &str) -> Vec<Span> {
+    if file.to_ascii_lowercase().ends_with(".bru") {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for line in text.split_inclusive('\n') {
+            if let Some(colon) = line.find(':') {
+                let value = line[colon + 1..].trim_end();
+                out.push(Span::new(at + colon + 1, at + colon + 1 + value.len()));
+            }
+            at += line.len();
+        }
+        return out;
+    }
+    let (documents, _) = loading::parse_text(text, Format::Json, &Limits::DEFAULT);
+    let mut out = Vec::new();
+    let mut stack: Vec<&loading::Node> = documents.iter().collect();
+    while let Some(node) = stack.pop() {
+        match &node.value {
+            loading::Value::Map(entries) => stack.extend(
+                entries
+                    .iter()
+                    .filter(|e| !matches!(e.key.as_str(), "key" | "type" | "enabled" | "name"))
+                    .map(|e| &e.value),
+            ),
+            loading::Value::Seq(items) => stack.extend(items),
+            loading::Value::String(_) | loading::Value::Number(_) => out.push(node.span),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// `# reqlint: ignore[rule-a, rule-b]` (SPEC 2): at the end of a line it silences

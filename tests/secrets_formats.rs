@@ -10,7 +10,8 @@ use std::process::{Command, Output, Stdio};
 use serde_json::{Value, json};
 
 /// A JSON Web Token (header `{"alg":"HS256"}`, a made-up payload and signature).
-const JWT: &str = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJyZXFsaW50LXRlc3QifQ.c2lnbmF0dXJlLW5vdC1hLXJlYWwtb25lLTAwMA";
+const JWT: &str =
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJyZXFsaW50LXRlc3QifQ.c2lnbmF0dXJlLW5vdC1hLXJlYWwtb25lLTAwMA";
 /// Plain secrets, shaped like no credential: only their position makes them secret.
 const PLAIN: [&str; 6] = [
     "pl41n-s3cret-0ne-value",
@@ -52,7 +53,10 @@ fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
 /// No secret, and no large part of one (a message may keep a public prefix).
 fn assert_no_secret(output: &str, what: &str) {
     for secret in PLAIN.iter().chain([&JWT]) {
-        assert!(!output.contains(secret), "{what} prints {secret}:\n{output}");
+        assert!(
+            !output.contains(secret),
+            "{what} prints {secret}:\n{output}"
+        );
         assert!(
             !output.contains(&secret[6..]),
             "{what} prints most of {secret}:\n{output}"
@@ -70,7 +74,15 @@ fn check_every_format(dir: &Path, file: &str) -> Vec<String> {
         .map(|format| {
             let out = run(
                 dir,
-                &["check", file, "--format", format, "--color", "never", "--no-cache"],
+                &[
+                    "check",
+                    file,
+                    "--format",
+                    format,
+                    "--color",
+                    "never",
+                    "--no-cache",
+                ],
             );
             assert_ne!(out.status.code(), Some(101), "{format} panicked");
             let all = all_text(&out);
@@ -80,11 +92,12 @@ fn check_every_format(dir: &Path, file: &str) -> Vec<String> {
         .collect()
 }
 
-/// The `literal-secret` lines of a concise report, as `line:col`.
+/// The `literal-secret` lines of a concise report, as `line:col` (those of environment
+/// files left out).
 fn reported_at(concise: &str) -> Vec<String> {
     concise
         .lines()
-        .filter(|l| l.contains("[literal-secret]"))
+        .filter(|l| l.contains("[literal-secret]") && !l.contains("environment.json"))
         .map(|l| l.split(':').skip(1).take(2).collect::<Vec<_>>().join(":"))
         .collect()
 }
@@ -163,7 +176,12 @@ fn bruno_pre_request_variables_used_by_bearer_auth_are_reported() {
     );
     std::fs::write(dir.path().join("a.bru"), unused).unwrap();
     let outputs = check_every_format(dir.path(), "a.bru");
-    assert_eq!(reported_at(&outputs[1]), ["6:10", "10:13"], "{}", outputs[1]);
+    assert_eq!(
+        reported_at(&outputs[1]),
+        ["6:10", "10:13"],
+        "{}",
+        outputs[1]
+    );
 }
 
 #[test]
@@ -219,8 +237,56 @@ fn environment_values_are_never_echoed_and_not_reported_in_the_request_file() {
         let outputs = check_every_format(dir.path(), name);
         // The values were substituted: the messages are about them, masked.
         assert!(outputs[1].contains("ad-param-invalid"), "{}", outputs[1]);
-        // Not written in the request file: no finding at 1:1 of it.
+        // Not written in the request file: no finding at 1:1 of it, but one where it is
+        // written, in the environment file.
         assert!(reported_at(&outputs[1]).is_empty(), "{}", outputs[1]);
+        let in_environment: Vec<&str> = outputs[1]
+            .lines()
+            .filter(|l| l.contains("[literal-secret]"))
+            .collect();
+        assert_eq!(in_environment.len(), 1, "{}", outputs[1]);
+        assert!(
+            in_environment[0].starts_with("dev.postman_environment.json:1:38: error[literal-secret]: literal secret: a JSON Web Token"),
+            "{}",
+            outputs[1]
+        );
+    }
+}
+
+#[test]
+fn a_random_looking_environment_value_is_masked_in_every_file() {
+    // Used as a credential by one file, echoed as a param's value by another, linted
+    // alone or together.
+    let environment =
+        r#"{"values": [{"key": "k", "value": "Zq81kLmP0xY7tRw2VbNc", "enabled": true}]}"#;
+    let dir = project(&[
+        (
+            ".reqlint.yaml",
+            "environments: [\"dev.postman_environment.json\"]\n",
+        ),
+        ("dev.postman_environment.json", environment),
+        (
+            "a.http",
+            "GET https://api.github.com/user/emails\nAuthorization: Bearer {{k}}\n",
+        ),
+        (
+            "b.http",
+            "GET https://graph.facebook.com/v25.0/act_123/campaigns?date_preset={{k}}\n",
+        ),
+    ]);
+    for target in ["b.http", "."] {
+        for format in FORMATS {
+            let out = run(
+                dir.path(),
+                &["check", target, "--format", format, "--no-cache"],
+            );
+            let all = all_text(&out);
+            assert!(all.contains("date_preset"), "{all}");
+            assert!(
+                !all.contains("Zq81kLmP0xY7tRw2VbNc"),
+                "{target} {format}: {all}"
+            );
+        }
     }
 }
 
@@ -261,10 +327,14 @@ fn the_editor_masks_environment_values_and_variables() {
         stdout.read_exact(&mut body).unwrap();
         serde_json::from_slice(&body).unwrap()
     };
-    send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}));
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+    );
     receive();
     send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
-    send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "http", "version": 1, "text": request}}}));
+    send(
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "http", "version": 1, "text": request}}}),
+    );
     let mut seen = String::new();
     let diagnostics = loop {
         let m = receive();
@@ -280,7 +350,9 @@ fn the_editor_masks_environment_values_and_variables() {
         (3, "textDocument/hover", 95),
         (4, "textDocument/completion", 75),
     ] {
-        send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": character}}}));
+        send(
+            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": character}}}),
+        );
         loop {
             let m = receive();
             if m["id"] == id {
@@ -362,10 +434,17 @@ fn placeholders_are_not_reported_as_literal_secrets() {
     let all = all_text(&out);
     assert!(!all.contains("literal-secret"), "{all}");
     // A real credential's shape is reported wherever it is.
-    let real = format!("request: GET /user/emails\ndescription: ran with ghp_{}\n", "a1B2c3".repeat(6));
+    let real = format!(
+        "request: GET /user/emails\ndescription: ran with ghp_{}\n",
+        "a1B2c3".repeat(6)
+    );
     std::fs::write(dir.path().join("p.req.yaml"), real).unwrap();
     let out = run(dir.path(), &["check", "p.req.yaml", "--format", "concise"]);
-    assert!(all_text(&out).contains("literal-secret"), "{}", all_text(&out));
+    assert!(
+        all_text(&out).contains("literal-secret"),
+        "{}",
+        all_text(&out)
+    );
 }
 
 #[test]
@@ -375,7 +454,10 @@ fn baselines_and_the_cache_hold_no_secret() {
         PLAIN[0]
     );
     let dir = project(&[(".reqlint.yaml", ""), ("a.http", &text)]);
-    let out = run(dir.path(), &["check", "a.http", "--write-baseline", "base.json"]);
+    let out = run(
+        dir.path(),
+        &["check", "a.http", "--write-baseline", "base.json"],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", all_text(&out));
     let baseline = std::fs::read_to_string(dir.path().join("base.json")).unwrap();
     assert!(baseline.contains("ad-param-invalid"), "{baseline}");
@@ -393,5 +475,8 @@ fn baselines_and_the_cache_hold_no_secret() {
             }
         }
     }
-    assert_no_secret(&String::from_utf8_lossy(&cached), "the cache and baseline files");
+    assert_no_secret(
+        &String::from_utf8_lossy(&cached),
+        "the cache and baseline files",
+    );
 }

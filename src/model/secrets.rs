@@ -42,13 +42,7 @@ pub const SECRET_KEYS: &[&str] = &[
 
 /// Endings of keys whose value is a credential (`X-Api-Key`, `X-Auth-Token`,
 /// `github_token`, `db_password`).
-const SECRET_KEY_ENDINGS: &[&str] = &[
-    "_api_key",
-    "_apikey",
-    "_token",
-    "_secret",
-    "_password",
-];
+const SECRET_KEY_ENDINGS: &[&str] = &["_api_key", "_apikey", "_token", "_secret", "_password"];
 
 /// Keys whose literal value is masked but not reported: a cookie may hold a consent flag
 /// as well as a session.
@@ -281,7 +275,9 @@ pub fn is_secret_key(key: &str) -> bool {
 
 /// Whether a literal under `key` is reported as a literal secret (not only masked).
 pub fn reports_literal(key: &str) -> bool {
-    !MASKED_ONLY_KEYS.iter().any(|k| key_eq(key.trim().as_bytes(), k))
+    !MASKED_ONLY_KEYS
+        .iter()
+        .any(|k| key_eq(key.trim().as_bytes(), k))
 }
 
 /// Whether a variable's name says it holds a credential (`token`, `gh_token`,
@@ -292,9 +288,19 @@ pub fn is_secret_name(name: &str) -> bool {
     }
     let lower = name.to_ascii_lowercase();
     lower.ends_with("token")
-        || ["secret", "password", "passwd", "apikey", "api_key", "api-key", "bearer", "credential", "jwt"]
-            .iter()
-            .any(|w| lower.contains(w))
+        || [
+            "secret",
+            "password",
+            "passwd",
+            "apikey",
+            "api_key",
+            "api-key",
+            "bearer",
+            "credential",
+            "jwt",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
 }
 
 /// A value without the auth scheme it may start with (`Bearer x` → `x`).
@@ -394,8 +400,8 @@ pub fn is_placeholder(value: &str) -> bool {
     if PLACEHOLDER_WORDS.iter().any(|w| lower.contains(w)) {
         return true;
     }
-    let name_in_capitals = v.contains('_')
-        && v.bytes().all(|b| b.is_ascii_uppercase() || b == b'_');
+    let name_in_capitals =
+        v.contains('_') && v.bytes().all(|b| b.is_ascii_uppercase() || b == b'_');
     if name_in_capitals {
         return true;
     }
@@ -567,7 +573,11 @@ fn scan_tree<'a>(
     // Used ones first, so that a definition is reported if any use is a credential's.
     work.reverse();
     while let Some((name, used)) = work.pop() {
-        for &i in by_name.get(name.as_str()).map(Vec::as_slice).unwrap_or_default() {
+        for &i in by_name
+            .get(name.as_str())
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
             if done[i] {
                 continue;
             }
@@ -644,7 +654,7 @@ pub fn file_secrets(
     }
     for (name, value) in environment {
         if let Some(value) = value
-            && (names.contains(name) || is_secret_name(name))
+            && (names.contains(name) || is_secret_name(name) || looks_random(value))
         {
             literals.push(value.trim().to_string());
             literals.push(without_scheme(value).to_string());
@@ -656,6 +666,25 @@ pub fn file_secrets(
     literals.dedup();
     add_repeats(text, &mut spans, &literals);
     FileSecrets { spans, literals }
+}
+
+/// Whether a value looks like a key or token rather than a name, a number, a URL or
+/// words: long, without spaces, mixing capitals, small letters and digits, or hex of a
+/// hash's length. An environment's value of that shape is masked in every file, whether
+/// or not the file uses it as a credential (another file may).
+pub fn looks_random(value: &str) -> bool {
+    let v = value.trim();
+    if v.len() < 16 || v.contains(char::is_whitespace) || v.contains("://") {
+        return false;
+    }
+    let has = |f: fn(&u8) -> bool| v.as_bytes().iter().any(f);
+    let mixed =
+        has(u8::is_ascii_uppercase) && has(u8::is_ascii_lowercase) && has(u8::is_ascii_digit);
+    let hex = v.len() >= 32
+        && v.bytes().all(|b| b.is_ascii_hexdigit())
+        && has(u8::is_ascii_digit)
+        && has(u8::is_ascii_alphabetic);
+    mixed || hex
 }
 
 /// Literals shorter than this are not looked for again in the text or in messages: a
@@ -729,11 +758,7 @@ fn scan_text(text: &str, names: &BTreeSet<String>) -> (Vec<Span>, BTreeSet<Strin
         i = end;
         let named = is_secret_key(word) || names.contains(word);
         let pair = pair_key(bytes, i - word.len());
-        let paired = pair
-            && (named
-                || PAIR_KEYS
-                    .iter()
-                    .any(|k| word.eq_ignore_ascii_case(k)));
+        let paired = pair && (named || PAIR_KEYS.iter().any(|k| word.eq_ignore_ascii_case(k)));
         if !named && !paired {
             continue;
         }
@@ -755,8 +780,7 @@ fn scan_text(text: &str, names: &BTreeSet<String>) -> (Vec<Span>, BTreeSet<Strin
             .bytes()
             .next()
             .is_none_or(|b| matches!(b, b'[' | b'{' | b'|' | b'>' | b'&' | b'*' | b'!'));
-        if !structural && !looks_like_reference(written) && written != "null" && written != "~"
-        {
+        if !structural && !looks_like_reference(written) && written != "null" && written != "~" {
             spans.push(Span::new(value.start, value.end));
         }
         i = i.max(value.end);
@@ -849,7 +873,8 @@ fn looks_like_reference(value: &str) -> bool {
     is_reference(v) || v.starts_with("${") || v.starts_with("{{") || v.starts_with('<')
 }
 
-fn merge(mut spans: Vec<Span>) -> Vec<Span> {
+/// Spans sorted, the empty ones left out, the overlapping ones merged.
+pub fn merge(mut spans: Vec<Span>) -> Vec<Span> {
     spans.retain(|s| !s.is_empty());
     spans.sort_by_key(|s| (s.start, s.end));
     let mut merged: Vec<Span> = Vec::with_capacity(spans.len());
@@ -1055,6 +1080,17 @@ mod tests {
         assert!(secrets.literals.contains(&"env-s3cret-value".to_string()));
         assert!(secrets.literals.contains(&"another-s3cret".to_string()));
         assert!(!secrets.literals.iter().any(|l| l.contains("example")));
+        // A random-looking value is masked in every file, used there or not.
+        let env: BTreeMap<String, Option<String>> = [
+            ("k".to_string(), Some("Zq81kLmP0xY7tRw2Vb".to_string())),
+            (
+                "account".to_string(),
+                Some("act_1234567890123456".to_string()),
+            ),
+        ]
+        .into();
+        let secrets = file_secrets("", &[], &[], &env);
+        assert_eq!(secrets.literals, ["Zq81kLmP0xY7tRw2Vb"]);
     }
 
     #[test]

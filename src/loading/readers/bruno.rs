@@ -239,7 +239,9 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
         && let Some((token, span)) = parts.bearer.take()
     {
         // Not sent, but written in the file all the same.
-        parts.secrets.push(entry("token", span, string(span, &token)));
+        parts
+            .secrets
+            .push(entry("token", span, string(span, &token)));
     }
     let mut requests = Vec::new();
     if has_request {

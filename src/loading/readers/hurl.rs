@@ -223,10 +223,7 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
     }
     let span = Span::new(0, text.len());
     variables.extend(captures.entries);
-    (
-        vec![document(span, requests, variables, options)],
-        problems,
-    )
+    (vec![document(span, requests, variables, options)], problems)
 }
 
 /// The request part of an entry from line `at` (after the request line): headers,
@@ -306,7 +303,9 @@ fn request(
                 parts.params.push(entry(k, ks, string(vs, value)));
             }
             (Section::BasicAuth, Some(((user, _), (password, span)))) => {
-                parts.secrets.push(entry(user, span, string(span, password)));
+                parts
+                    .secrets
+                    .push(entry(user, span, string(span, password)));
             }
             (Section::Cookies, Some(((_, ks), (v, vs)))) => {
                 parts.secrets.push(entry("Cookie", ks, string(vs, v)));
@@ -510,7 +509,15 @@ campaign_name: jsonpath \"$.name\"
         let mut parts = RequestParts::default();
         let mut problems = Vec::new();
         let all = lines(file);
-        let next = request(&all, 1, file, &Limits::DEFAULT, &mut parts, &mut Vec::new(), &mut problems);
+        let next = request(
+            &all,
+            1,
+            file,
+            &Limits::DEFAULT,
+            &mut parts,
+            &mut Vec::new(),
+            &mut problems,
+        );
         assert_eq!(next, all.len());
         assert!(problems.is_empty(), "{problems:?}");
         let (bearer, span) = parts.bearer.unwrap();

@@ -61,6 +61,16 @@ fn token_diagnostic(span: Span, found: &TokenMatch) -> Diagnostic {
     .secret()
 }
 
+/// The credentials written in an environment file the config names: its words of a real
+/// credential's shape. The request files that use its variables are given their values,
+/// not their text, so a credential there is reported where it is written.
+pub fn in_environment(text: &str) -> Vec<Diagnostic> {
+    secrets::find_tokens(text)
+        .filter(|m| m.real)
+        .map(|m| token_diagnostic(Span::new(m.range.start, m.range.end), &m))
+        .collect()
+}
+
 impl Rule for LiteralSecret {
     fn meta(&self) -> &'static RuleMeta {
         &META
