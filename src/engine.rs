@@ -218,13 +218,13 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
     let secrets = if diagnostics.is_empty() {
         Vec::new()
     } else {
-        redact_diagnostics(
+        let secrets = secrets::file_secrets(
             &loaded.text,
             &loaded.documents,
             &loaded.problems,
             &settings.config.variables,
-            &mut diagnostics,
-        )
+        );
+        redact_diagnostics(&loaded.text, &secrets, &mut diagnostics)
     };
     FileResult {
         path: display.to_string(),
@@ -240,16 +240,14 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
 
 /// Everything the diagnostics of a text show passes the redaction step (message and
 /// labels as one line, help as lines) with the text's secrets, whose spans are returned
-/// for the code frames.
+/// for the code frames. A fix whose new text would show a secret is dropped: masked, it
+/// would write the mask into the file.
 fn redact_diagnostics(
     text: &str,
-    documents: &[loading::Node],
-    problems: &[loading::Problem],
-    environment: &std::collections::BTreeMap<String, Option<String>>,
+    secrets: &secrets::FileSecrets,
     diagnostics: &mut [Diagnostic],
 ) -> Vec<Span> {
-    let secrets = secrets::file_secrets(text, documents, problems, environment);
-    let redactor = redact::Redactor::for_secrets(text, &secrets);
+    let redactor = redact::Redactor::for_secrets(text, secrets);
     for d in diagnostics {
         d.message = redactor.line(&d.message);
         if let Some(help) = &d.help {
@@ -261,8 +259,16 @@ fn redact_diagnostics(
         if let Some(fix) = &mut d.fix {
             fix.message = redactor.line(&fix.message);
         }
+        let shows_a_secret = d.fix.as_ref().is_some_and(|fix| {
+            fix.edits
+                .iter()
+                .any(|e| redactor.mask(&e.replacement) != e.replacement.as_str())
+        });
+        if shows_a_secret {
+            d.fix = None;
+        }
     }
-    secrets.spans
+    secrets.spans.clone()
 }
 
 /// The secrets of a file's text as the check finds them (read by the reader its name
@@ -462,13 +468,15 @@ pub fn lint_run(settings: &Settings, facts: &RunFacts, complete: bool) -> Option
     let (documents, problems) = loading::parse_text(&config.text, Format::Yaml, &settings.limits);
     apply_suppressions(&config.text, &documents, &mut diagnostics);
     sort(&mut diagnostics);
-    let secrets = redact_diagnostics(
-        &config.text,
-        &documents,
-        &problems,
-        &config.variables,
-        &mut diagnostics,
-    );
+    let mut secrets = secrets::file_secrets(&config.text, &documents, &problems, &config.variables);
+    // The values the config gives variables may be credentials of the request files.
+    let variables = documents
+        .iter()
+        .filter_map(|d| d.get_value("variables"))
+        .flat_map(|v| v.as_map().unwrap_or_default())
+        .map(|e| e.value.span);
+    secrets.spans = secrets::merge(secrets.spans.iter().copied().chain(variables).collect());
+    let secrets = redact_diagnostics(&config.text, &secrets, &mut diagnostics);
     Some(FileResult {
         path: display,
         text: Some(Arc::from(config.text.as_str())),

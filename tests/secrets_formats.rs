@@ -480,3 +480,40 @@ fn baselines_and_the_cache_hold_no_secret() {
         "the cache and baseline files",
     );
 }
+
+#[test]
+fn the_configs_variables_are_masked_in_its_frames() {
+    let dir = project(&[
+        (
+            ".reqlint.yaml",
+            &format!(
+                "tokens:\n  ci:\n    permissions:\n      user: {{Email addresses: read, Gists: write}}\nvariables: {{t: {}}}\n",
+                PLAIN[0]
+            ),
+        ),
+        (
+            "r/a.req.yaml",
+            "token: ci\nrequests:\n  - request: GET /user/emails\n",
+        ),
+    ]);
+    for format in FORMATS {
+        let out = run(
+            dir.path(),
+            &[
+                "check",
+                ".",
+                "--format",
+                format,
+                "--color",
+                "never",
+                "--no-cache",
+            ],
+        );
+        let all = all_text(&out);
+        assert!(all.contains("token-over-privileged"), "{all}");
+        assert_no_secret(&all, format);
+        if format == "human" {
+            assert!(all.contains("variables: {t: ****"), "{all}");
+        }
+    }
+}
