@@ -48,6 +48,19 @@ const SECRET_KEY_ENDINGS: &[&str] = &["_api_key", "_apikey", "_token", "_secret"
 /// as well as a session.
 const MASKED_ONLY_KEYS: &[&str] = &["cookie"];
 
+/// Of the endings of [`SECRET_KEY_ENDINGS`], those whose literal value is reported: a
+/// `…_token` param may be an opaque reference of the API's own (the advertising API's
+/// `story_token`, `page_token`), masked only, where `…_access_token` and `…_auth_token`
+/// are credentials.
+const REPORTED_KEY_ENDINGS: &[&str] = &[
+    "_api_key",
+    "_apikey",
+    "_secret",
+    "_password",
+    "_access_token",
+    "_auth_token",
+];
+
 /// A credential format: a public prefix, then a body of token characters.
 struct TokenFormat {
     prefix: &'static str,
@@ -275,9 +288,13 @@ pub fn is_secret_key(key: &str) -> bool {
 
 /// Whether a literal under `key` is reported as a literal secret (not only masked).
 pub fn reports_literal(key: &str) -> bool {
-    !MASKED_ONLY_KEYS
-        .iter()
-        .any(|k| key_eq(key.trim().as_bytes(), k))
+    let k = key.trim().as_bytes();
+    if MASKED_ONLY_KEYS.iter().any(|name| key_eq(k, name)) {
+        return false;
+    }
+    SECRET_KEYS.iter().any(|name| key_eq(k, name))
+        || REPORTED_KEY_ENDINGS.iter().any(|e| key_ends_with(k, e))
+        || !is_secret_key(key)
 }
 
 /// Whether a variable's name says it holds a credential (`token`, `gh_token`,
@@ -455,7 +472,8 @@ struct TreeScan<'a> {
 impl<'a> TreeScan<'a> {
     /// Every scalar of a credential position's value: a secret where the file writes
     /// it, a literal to mask where it came from elsewhere; the variables it refers to
-    /// become credential variables. `reported`: a literal here is a literal secret.
+    /// become credential variables. `reported`: a literal here (not a placeholder) is a
+    /// literal secret.
     fn credential(&mut self, text: &str, key: &'a str, value: &'a Node, reported: bool) {
         value.walk(|node| {
             let written = text.get(node.span.range()).unwrap_or("");
@@ -476,7 +494,7 @@ impl<'a> TreeScan<'a> {
             self.secrets.push(Secret {
                 span: node.span,
                 found: Found::Keyed { key },
-                reported: reported && reports_literal(key) && !is_placeholder(&value),
+                reported: reported && !is_placeholder(&value),
             });
         });
     }
@@ -514,13 +532,13 @@ fn scan_tree<'a>(
             // What a reader knows holds a credential: `[{key: value}, …]`.
             for item in entry.value.as_seq().unwrap_or_default() {
                 for e in item.as_map().unwrap_or_default() {
-                    scan.credential(text, &e.key, &e.value, true);
+                    scan.credential(text, &e.key, &e.value, reports_literal(&e.key));
                 }
             }
         } else if entry.key == crate::loading::readers::VARIABLES {
             definitions.extend(entry.value.as_map().unwrap_or_default());
         } else if is_secret_key(&entry.key) {
-            scan.credential(text, &entry.key, &entry.value, true);
+            scan.credential(text, &entry.key, &entry.value, reports_literal(&entry.key));
         } else {
             stack.push(&entry.value);
         }
@@ -981,6 +999,11 @@ mod tests {
             assert!(!is_secret_key(k), "{k}");
         }
         assert!(is_secret_name("token") && is_secret_name("authToken"));
+        // Masked, but a literal is reported only where it is a credential's.
+        assert!(reports_literal("X-Auth-Token") && reports_literal("page_access_token"));
+        assert!(!reports_literal("story_token") && !reports_literal("Cookie"));
+        // A variable's name: its definition is reported when used as a credential.
+        assert!(reports_literal("t"));
         assert!(!is_secret_name("base_url"));
     }
 
