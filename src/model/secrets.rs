@@ -651,6 +651,7 @@ pub fn file_secrets(
         .collect();
     let (keyed, names) = scan_text(text, &BTreeSet::new());
     spans.extend(keyed);
+    spans.extend(url_passwords(text));
     let shadowed = problems.iter().filter_map(|p| p.shadowed.as_deref());
     let tree = scan_tree(text, documents, shadowed, names);
     spans.extend(tree.secrets.iter().map(|s| s.span));
@@ -741,6 +742,34 @@ fn add_repeats(text: &str, spans: &mut Vec<Span>, more: &[String]) {
         spans.extend(found);
         *spans = merge(std::mem::take(spans));
     }
+}
+
+/// The passwords of URLs written with a Basic-auth pair (`https://user:password@host/`).
+fn url_passwords(text: &str) -> Vec<Span> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("://") {
+        let start = from + at + 3;
+        let mut end = start;
+        while end < bytes.len()
+            && !matches!(
+                bytes[end],
+                b'/' | b'?' | b'#' | b'"' | b'\'' | b'<' | b'>' | b'\\' | b'`'
+            )
+            && !bytes[end].is_ascii_whitespace()
+        {
+            end += 1;
+        }
+        let authority = &text[start..end];
+        if let Some(user_end) = authority.rfind('@')
+            && let Some(colon) = authority[..user_end].find(':')
+        {
+            out.push(Span::new(start + colon + 1, start + user_end));
+        }
+        from = end.max(start);
+    }
+    out
 }
 
 /// Keys whose value is a credential in a `{"key": …, "value": …}` pair (a Postman
@@ -1114,6 +1143,13 @@ mod tests {
         .into();
         let secrets = file_secrets("", &[], &[], &env);
         assert_eq!(secrets.literals, ["Zq81kLmP0xY7tRw2Vb"]);
+    }
+
+    #[test]
+    fn passwords_in_urls() {
+        let text =
+            "url: https://alice:p4ss-w0rd@example.com/x?y=1 and ftp://a@b and http://h:80/\n";
+        assert_eq!(spans_of(text), vec!["p4ss-w0rd"]);
     }
 
     #[test]
