@@ -504,11 +504,19 @@ fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
     let paths = walk::Paths::new(&settings.config)?;
     let files = walk::collect(&inputs, &settings.config, &paths)?;
     let mut tokens = std::collections::BTreeMap::new();
+    let mut secret_texts = Vec::new();
     for path in &files {
         let display = paths.display(path);
         // Read as the check reads: regular files within the size limit only.
         let bytes = loading::read_bounded(path, settings.limits.max_file_bytes, "request file")?;
         let loaded = engine::load_file(&display, path, bytes, &settings);
+        let secrets = crate::model::secrets::file_secrets(
+            &loaded.text,
+            &loaded.documents,
+            &loaded.problems,
+            &settings.config.variables,
+        );
+        secret_texts.extend(crate::redact::secret_texts(&loaded.text, &secrets));
         let file_model = FileModel::build(&loaded.documents, &loaded.text);
         scopes::collect(
             &display,
@@ -528,8 +536,9 @@ fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
         }
     };
     // A token's name or a request written with a credential in it is shown as every
-    // other text: masked.
-    write_stdout(crate::redact::Redactor::none().lines(&text).as_bytes())
+    // other text: masked, with the secrets of every file read.
+    let redactor = crate::redact::Redactor::for_literals(secret_texts);
+    write_stdout(redactor.lines(&text).as_bytes())
 }
 
 fn check(args: CheckArgs) -> Result<ExitCode, String> {

@@ -52,18 +52,13 @@ impl Redactor {
     /// (with and without their quotes and auth scheme) and the values the file is given
     /// from elsewhere.
     pub fn for_secrets(text: &str, secrets: &secrets::FileSecrets) -> Redactor {
-        let mut literals: Vec<String> = secrets
-            .spans
-            .iter()
-            .filter_map(|s| text.get(s.start..s.end))
-            .flat_map(|s| {
-                let unquoted = s.trim().trim_matches(['"', '\'', '\\']).trim();
-                [s.trim(), unquoted, secrets::without_scheme(unquoted)]
-            })
-            .chain(secrets.literals.iter().map(|l| l.trim()))
-            .filter(|s| s.chars().count() >= MIN_LITERAL)
-            .map(str::to_string)
-            .collect();
+        Redactor::for_literals(secret_texts(text, secrets))
+    }
+
+    /// A redactor for texts about several files, of which these are the secret texts
+    /// ([`secret_texts`]).
+    pub fn for_literals(mut literals: Vec<String>) -> Redactor {
+        literals.retain(|s| s.chars().count() >= MIN_LITERAL);
         literals.sort_unstable();
         literals.dedup();
         if literals.is_empty() {
@@ -115,6 +110,24 @@ impl Redactor {
             _ => masked,
         }
     }
+}
+
+/// The texts a file's secrets are written with, to be looked for in what is shown about
+/// it: the values at their spans, with and without their quotes and auth scheme, and
+/// the values the file is given from elsewhere.
+pub fn secret_texts(text: &str, secrets: &secrets::FileSecrets) -> Vec<String> {
+    secrets
+        .spans
+        .iter()
+        .filter_map(|s| text.get(s.start..s.end))
+        .flat_map(|s| {
+            let unquoted = s.trim().trim_matches(['"', '\'', '\\']).trim();
+            [s.trim(), unquoted, secrets::without_scheme(unquoted)]
+        })
+        .chain(secrets.literals.iter().map(|l| l.trim()))
+        .filter(|s| s.chars().count() >= MIN_LITERAL)
+        .map(str::to_string)
+        .collect()
 }
 
 /// Every credential-shaped word masked, keeping its public prefix (`ghp_****`) so that a

@@ -517,3 +517,22 @@ fn the_configs_variables_are_masked_in_its_frames() {
         }
     }
 }
+
+#[test]
+fn scopes_and_show_settings_show_no_variable_value() {
+    let text = format!(
+        "@t = {}\nGET https://api.github.com/repos/acme/{{{{t}}}}/pullz\nAuthorization: Bearer {{{{t}}}}\nGET https://api.github.com/repos/acme/{{{{plain}}}}/pullz\nAuthorization: Bearer {{{{plain}}}}\n",
+        PLAIN[3]
+    );
+    let dir = environment_project("a.http", &text);
+    for format in ["yaml", "json"] {
+        let out = run(dir.path(), &["scopes", ".", "--format", format]);
+        let all = all_text(&out);
+        assert!(all.contains("/repos/acme/****/pullz"), "{all}");
+        assert_no_secret(&all, &format!("scopes --format {format}"));
+    }
+    let out = run(dir.path(), &["check", ".", "--show-settings"]);
+    let all = all_text(&out);
+    assert!(all.contains("variables: gh_token, jwt, plain"), "{all}");
+    assert_no_secret(&all, "--show-settings");
+}
