@@ -170,10 +170,17 @@ pub fn find_tokens(text: &str) -> impl Iterator<Item = TokenMatch> + '_ {
         while from < bytes.len() {
             let start = from;
             from += 1;
-            // A token starts a word with the first letter of one of the prefixes.
-            if !matches!(bytes[start], b'g' | b'E' | b'e')
-                || (start > 0 && token_char(bytes[start - 1]))
-            {
+            // A token starts a word with the first letter of one of the prefixes; a JSON
+            // Web Token does not start inside another's parts (`-`, `.`), so that each
+            // run of its characters is read once.
+            let starts_word = match bytes[start] {
+                b'g' | b'E' => start == 0 || !token_char(bytes[start - 1]),
+                b'e' => {
+                    start == 0 || !(base64url_char(bytes[start - 1]) || bytes[start - 1] == b'.')
+                }
+                _ => false,
+            };
+            if !starts_word {
                 continue;
             }
             if let Some(found) = token_at(bytes, start).or_else(|| jwt_at(bytes, start)) {
@@ -476,6 +483,9 @@ impl<'a> TreeScan<'a> {
     /// literal secret.
     fn credential(&mut self, text: &str, key: &'a str, value: &'a Node, reported: bool) {
         value.walk(|node| {
+            if matches!(node.value, Value::Map(_) | Value::Seq(_)) {
+                return;
+            }
             let written = text.get(node.span.range()).unwrap_or("");
             let scalar = node.scalar_text();
             for name in references(written).chain(scalar.iter().flat_map(|s| references(s))) {
@@ -730,6 +740,7 @@ fn add_repeats(text: &str, spans: &mut Vec<Span>, more: &[String]) {
     }
     let Ok(finder) = aho_corasick::AhoCorasick::builder()
         .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+        .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
         .build(&literals)
     else {
         return;
@@ -1143,6 +1154,44 @@ mod tests {
         .into();
         let secrets = file_secrets("", &[], &[], &env);
         assert_eq!(secrets.literals, ["Zq81kLmP0xY7tRw2Vb"]);
+    }
+
+    /// The scans read each byte a bounded number of times: hostile runs of prefixes,
+    /// keys and references of a few hundred kilobytes are read at once. (A watchdog, not
+    /// a timing: a quadratic scan would take hours here.)
+    #[test]
+    fn scans_are_linear_in_the_text() {
+        for unit in [
+            "eyJ-",
+            "eyJabcdefghij.",
+            "ghp_a1-",
+            "{{",
+            "{{a",
+            "access_token=",
+            "access_token: x\n",
+            "- access_token: x\n",
+            "\"key\": \"token\", ",
+            "\"key\": \"",
+            "://a:b",
+            "@t = {{t}}\n",
+        ] {
+            let text = unit.repeat(50_000);
+            let (done, finished) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let loaded = load(text.clone().into_bytes(), Format::Yaml, &Limits::DEFAULT);
+                let env: BTreeMap<String, Option<String>> =
+                    [("t".to_string(), Some(text.clone()))].into();
+                let secrets = file_secrets(&text, &loaded.documents, &loaded.problems, &env);
+                let _ = crate::redact::Redactor::for_secrets(&text, &secrets).line(&text);
+                let _ = done.send(());
+            });
+            assert!(
+                finished
+                    .recv_timeout(std::time::Duration::from_secs(120))
+                    .is_ok(),
+                "{unit:?} repeated does not finish"
+            );
+        }
     }
 
     #[test]
