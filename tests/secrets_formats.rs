@@ -536,3 +536,19 @@ fn scopes_and_show_settings_show_no_variable_value() {
     assert!(all.contains("variables: gh_token, jwt, plain"), "{all}");
     assert_no_secret(&all, "--show-settings");
 }
+
+#[test]
+fn a_percent_encoded_credential_is_masked_as_messages_decode_it() {
+    // `%2D` is `-`: the message shows the decoded value, the text the encoded one.
+    let encoded = PLAIN[5].replace('-', "%2D");
+    let text = format!(
+        "GET https://graph.facebook.com/v25.0/act_1/campaigns?access_token={encoded}&date_preset={encoded}\n"
+    );
+    let dir = project(&[("pct.http", &text)]);
+    let outputs = check_every_format(dir.path(), "pct.http");
+    assert!(
+        outputs[1].contains("`date_preset` `****`"),
+        "{}",
+        outputs[1]
+    );
+}

@@ -501,6 +501,11 @@ impl<'a> TreeScan<'a> {
                 self.literals.push(value.trim().to_string());
                 return;
             }
+            // Decoded (percent-encoding, JSON escapes), a message may show it otherwise
+            // than the text writes it.
+            if value.trim() != written.trim_matches(['"', '\'']) {
+                self.literals.push(value.trim().to_string());
+            }
             self.secrets.push(Secret {
                 span: node.span,
                 found: Found::Keyed { key },
@@ -660,12 +665,20 @@ pub fn file_secrets(
         .map(|m| Span::new(m.range.start, m.range.end))
         .collect();
     let (keyed, names) = scan_text(text, &BTreeSet::new());
+    // A query's value as a message shows it: percent-decoded.
+    let decoded: Vec<String> = keyed
+        .iter()
+        .filter_map(|s| text.get(s.range()))
+        .filter(|v| v.contains('%'))
+        .map(crate::loading::encoded::percent_decode)
+        .collect();
     spans.extend(keyed);
     spans.extend(url_passwords(text));
     let shadowed = problems.iter().filter_map(|p| p.shadowed.as_deref());
     let tree = scan_tree(text, documents, shadowed, names);
     spans.extend(tree.secrets.iter().map(|s| s.span));
     let mut literals = tree.literals;
+    literals.extend(decoded);
     let mut names = tree.names;
     // The definitions of those variables as the text writes them, so that a file that
     // does not parse has them too.
