@@ -552,3 +552,31 @@ fn a_percent_encoded_credential_is_masked_as_messages_decode_it() {
         outputs[1]
     );
 }
+
+#[test]
+fn a_malformed_environment_file_is_reported_without_its_values() {
+    for environment in [
+        format!(r#"{{"values": [{{"key": "t", "value": {}}}]}}"#, PLAIN[0]),
+        format!(
+            r#"{{"values": [{{"key": "t", "value": "{}" "enabled": true}}]}}"#,
+            PLAIN[0]
+        ),
+        format!(r#"{{"dev": {{"t": "{}", }}"#, PLAIN[0]),
+    ] {
+        let dir = project(&[
+            (
+                ".reqlint.yaml",
+                "environments: [\"dev.postman_environment.json\"]\n",
+            ),
+            ("dev.postman_environment.json", &environment),
+            ("a.http", "GET https://api.github.com/user/emails\n"),
+        ]);
+        for format in FORMATS {
+            let out = run(dir.path(), &["check", "a.http", "--format", format]);
+            assert_eq!(out.status.code(), Some(2), "{}", all_text(&out));
+            let all = all_text(&out);
+            assert!(all.contains("dev.postman_environment.json:1:"), "{all}");
+            assert_no_secret(&all, "an environment file's error");
+        }
+    }
+}

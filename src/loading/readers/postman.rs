@@ -103,14 +103,16 @@ fn credentials(root: &Node) -> Vec<Entry> {
 
 /// Whether a field of an auth block holds a credential: a token, secret, password or
 /// key of any auth type (`token`, `accessToken`, `clientSecret`, `password`,
-/// `secretKey`), or the `value` of an API-key block (whose `key` is a header's name).
+/// `secretKey`), or the `value` of an API-key block (whose `key` is a header's name);
+/// not the identifiers that go with a secret (AWS's `accessKey`, OAuth 1's
+/// `consumerKey`).
 fn is_auth_credential(block: &str, field: &str) -> bool {
     let f = field.to_ascii_lowercase();
     (block == "apikey" && f == "value")
         || f.ends_with("token")
         || f.ends_with("secret")
         || f.ends_with("password")
-        || (f.ends_with("key") && f != "key")
+        || (f.ends_with("key") && !matches!(f.as_str(), "key" | "accesskey" | "consumerkey"))
 }
 
 /// The credentials of an auth block (`{type, bearer: [{key, value}]}`, or v2.0's
