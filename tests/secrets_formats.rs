@@ -254,24 +254,27 @@ fn environment_values_are_never_echoed_and_not_reported_in_the_request_file() {
 }
 
 #[test]
-fn a_random_looking_environment_value_is_masked_in_every_file() {
+fn an_environment_value_that_may_be_a_credential_is_masked_in_every_file() {
     // Used as a credential by one file, echoed as a param's value by another, linted
     // alone or together.
-    let environment =
-        r#"{"values": [{"key": "k", "value": "Zq81kLmP0xY7tRw2VbNc", "enabled": true}]}"#;
+    let environment = format!(
+        r#"{{"values": [{{"key": "k", "value": "Zq81kLmP0xY7tRw2VbNc", "enabled": true}},
+ {{"key": "s", "value": "{}", "enabled": true}}]}}"#,
+        PLAIN[4]
+    );
     let dir = project(&[
         (
             ".reqlint.yaml",
             "environments: [\"dev.postman_environment.json\"]\n",
         ),
-        ("dev.postman_environment.json", environment),
+        ("dev.postman_environment.json", &environment),
         (
             "a.http",
-            "GET https://api.github.com/user/emails\nAuthorization: Bearer {{k}}\n",
+            "GET https://api.github.com/user/emails\nAuthorization: Bearer {{k}}{{s}}\n",
         ),
         (
             "b.http",
-            "GET https://graph.facebook.com/v25.0/act_123/campaigns?date_preset={{k}}\n",
+            "GET https://graph.facebook.com/v25.0/act_123/campaigns?date_preset={{k}}&effective_status={{s}}\n",
         ),
     ]);
     for target in ["b.http", "."] {
@@ -286,6 +289,7 @@ fn a_random_looking_environment_value_is_masked_in_every_file() {
                 !all.contains("Zq81kLmP0xY7tRw2VbNc"),
                 "{target} {format}: {all}"
             );
+            assert_no_secret(&all, &format!("{target} {format}"));
         }
     }
 }

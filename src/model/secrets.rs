@@ -696,7 +696,7 @@ pub fn file_secrets(
     }
     for (name, value) in environment {
         if let Some(value) = value
-            && (names.contains(name) || is_secret_name(name) || looks_random(value))
+            && (names.contains(name) || is_secret_name(name) || may_be_credential(value))
         {
             literals.push(value.trim().to_string());
             literals.push(without_scheme(value).to_string());
@@ -710,23 +710,30 @@ pub fn file_secrets(
     FileSecrets { spans, literals }
 }
 
-/// Whether a value looks like a key or token rather than a name, a number, a URL or
-/// words: long, without spaces, mixing capitals, small letters and digits, or hex of a
-/// hash's length. An environment's value of that shape is masked in every file, whether
-/// or not the file uses it as a credential (another file may).
-pub fn looks_random(value: &str) -> bool {
+/// Whether an environment's value may be a credential: not a name, a number, an id, a
+/// version, a date, a URL or words, but a string of 8 characters or more, without
+/// spaces, that mixes letters and digits (a key, a token, a password). Such a value is
+/// masked in every message about every file, whether or not that file uses it as a
+/// credential (another file may); the values of the other kinds stay readable in messages
+/// about the paths and params they are substituted into.
+pub fn may_be_credential(value: &str) -> bool {
     let v = value.trim();
-    if v.len() < 16 || v.contains(char::is_whitespace) || v.contains("://") {
+    if v.chars().count() < MIN_CREDENTIAL || v.contains(char::is_whitespace) || v.contains("://") {
         return false;
     }
     let has = |f: fn(&u8) -> bool| v.as_bytes().iter().any(f);
-    let mixed =
-        has(u8::is_ascii_uppercase) && has(u8::is_ascii_lowercase) && has(u8::is_ascii_digit);
-    let hex = v.len() >= 32
-        && v.bytes().all(|b| b.is_ascii_hexdigit())
-        && has(u8::is_ascii_digit)
-        && has(u8::is_ascii_alphabetic);
-    mixed || hex
+    if !has(u8::is_ascii_alphabetic) || !has(u8::is_ascii_digit) {
+        return false;
+    }
+    // An ad account (`act_123`), a version (`v25.0`), a date or an ISO time.
+    let digits_after = |prefix: &str| {
+        v.strip_prefix(prefix)
+            .is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+    };
+    let date = v
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b':' | b'T' | b'Z' | b'.' | b'+'));
+    !(digits_after("act_") || digits_after("v") || date)
 }
 
 /// Literals shorter than this are not looked for again in the text or in messages: a
@@ -1156,17 +1163,21 @@ mod tests {
         assert!(secrets.literals.contains(&"env-s3cret-value".to_string()));
         assert!(secrets.literals.contains(&"another-s3cret".to_string()));
         assert!(!secrets.literals.iter().any(|l| l.contains("example")));
-        // A random-looking value is masked in every file, used there or not.
+        // A value that may be a credential is masked in every file, used there or not.
         let env: BTreeMap<String, Option<String>> = [
-            ("k".to_string(), Some("Zq81kLmP0xY7tRw2Vb".to_string())),
-            (
-                "account".to_string(),
-                Some("act_1234567890123456".to_string()),
-            ),
+            ("k", "Zq81kLmP0xY7tRw2Vb"),
+            ("p", "hunter2hunter2"),
+            ("account", "act_1234567890123456"),
+            ("version", "v25.0"),
+            ("since", "2024-01-01T00:00:00Z"),
+            ("repo", "my-repository-name"),
+            ("id", "23850000000000001"),
         ]
-        .into();
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), Some(v.to_string())))
+        .collect();
         let secrets = file_secrets("", &[], &[], &env);
-        assert_eq!(secrets.literals, ["Zq81kLmP0xY7tRw2Vb"]);
+        assert_eq!(secrets.literals, ["Zq81kLmP0xY7tRw2Vb", "hunter2hunter2"]);
     }
 
     /// The scans read each byte a bounded number of times: hostile runs of prefixes,
