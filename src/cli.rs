@@ -574,11 +574,19 @@ fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
     let paths = walk::Paths::new(&settings.config)?;
     let files = walk::collect(&inputs, &settings.config, &paths)?;
     let mut tokens = std::collections::BTreeMap::new();
+    let mut secret_texts = Vec::new();
     for path in &files {
         let display = paths.display(path);
         // Read as the check reads: regular files within the size limit only.
         let bytes = loading::read_bounded(path, settings.limits.max_file_bytes, "request file")?;
         let loaded = engine::load_file(&display, path, bytes, &settings);
+        let secrets = crate::model::secrets::file_secrets(
+            &loaded.text,
+            &loaded.documents,
+            &loaded.problems,
+            &settings.config.variables,
+        );
+        secret_texts.extend(crate::redact::secret_texts(&loaded.text, &secrets));
         let file_model = FileModel::build(&loaded.documents, &loaded.text);
         scopes::collect(
             &display,
@@ -598,8 +606,9 @@ fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
         }
     };
     // A token's name or a request written with a credential in it is shown as every
-    // other text: masked.
-    write_stdout(crate::redact::Redactor::none().lines(&text).as_bytes())
+    // other text: masked, with the secrets of every file read.
+    let redactor = crate::redact::Redactor::for_literals(secret_texts);
+    write_stdout(redactor.lines(&text).as_bytes())
 }
 
 fn check(args: CheckArgs) -> Result<ExitCode, String> {
@@ -702,6 +711,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
         if let Some(config_result) = engine::lint_run(&settings, &run.facts, complete) {
             results.push(config_result);
         }
+        results.extend(engine::lint_environments(&settings));
         // Files are linted in the order the walk finds them; reports show them in the
         // order of their paths (deterministic output, docs/usage.md).
         results.sort_by(|a, b| a.path.cmp(&b.path));
@@ -1033,7 +1043,6 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
     // Files that could not be read or written back (the errors are printed).
     let mut failed = 0;
     let mut shown = String::new();
-    let redactor = crate::redact::Redactor::none();
     if args.paths.len() == 1 && args.paths[0].as_os_str() == "-" {
         // Standard input: the fixed text (or its diff) goes to standard output.
         let name = args
@@ -1058,7 +1067,7 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             String::from_utf8(bytes).map_err(|_| "standard input is not UTF-8".to_string())?;
         let result = crate::fix::fix_text(&name, Path::new(&name), &text, settings, mode);
         let shown = if args.diff {
-            redactor.lines(&crate::fix::unified_diff(&name, &text, &result.text))
+            engine::redacted_diff(&name, Path::new(&name), &text, &result.text, settings)
         } else {
             result.text.clone()
         };
@@ -1106,11 +1115,12 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         let file = FixedFile {
             path: &path,
             display: &display,
+            rel: &rel,
             read: &read,
             before: text,
             after: &result.text,
         };
-        if file.show_or_write(args.diff, &settings.config.root, &redactor, &mut shown) {
+        if file.show_or_write(args.diff, settings, &mut shown) {
             applied += result.applied;
         } else {
             failed += 1;
@@ -1157,11 +1167,12 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         let file = FixedFile {
             path,
             display: &display,
+            rel: path,
             read: &read,
             before: text,
             after: &fixed,
         };
-        if file.show_or_write(args.diff, &settings.config.root, &redactor, &mut shown) {
+        if file.show_or_write(args.diff, settings, &mut shown) {
             applied += n;
         } else {
             failed += 1;
@@ -1250,6 +1261,8 @@ fn read_for_fix(path: &Path, settings: &Settings, what: &str) -> Option<Vec<u8>>
 struct FixedFile<'a> {
     path: &'a Path,
     display: &'a str,
+    /// Relative to the config's directory.
+    rel: &'a Path,
     read: &'a [u8],
     before: &'a str,
     after: &'a str,
@@ -1258,19 +1271,18 @@ struct FixedFile<'a> {
 impl FixedFile<'_> {
     /// Adds the file's diff to `shown` (`--diff`) or writes the fixed text back; false
     /// when the write failed (the error is printed) and its fixes do not count.
-    fn show_or_write(
-        &self,
-        diff: bool,
-        root: &Path,
-        redactor: &crate::redact::Redactor,
-        shown: &mut String,
-    ) -> bool {
+    fn show_or_write(&self, diff: bool, settings: &Settings, shown: &mut String) -> bool {
         if diff {
-            let patch = crate::fix::unified_diff(self.display, self.before, self.after);
-            shown.push_str(&redactor.lines(&patch));
+            shown.push_str(&engine::redacted_diff(
+                self.display,
+                self.rel,
+                self.before,
+                self.after,
+                settings,
+            ));
             return true;
         }
-        match crate::fix::write_in_place(self.path, root, self.read, self.after) {
+        match crate::fix::write_in_place(self.path, &settings.config.root, self.read, self.after) {
             Ok(()) => true,
             Err(e) => {
                 print_error(&e);

@@ -218,12 +218,13 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
     let secrets = if diagnostics.is_empty() {
         Vec::new()
     } else {
-        redact_diagnostics(
+        let secrets = secrets::file_secrets(
             &loaded.text,
             &loaded.documents,
             &loaded.problems,
-            &mut diagnostics,
-        )
+            &settings.config.variables,
+        );
+        redact_diagnostics(&loaded.text, &secrets, &mut diagnostics)
     };
     FileResult {
         path: display.to_string(),
@@ -239,15 +240,14 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
 
 /// Everything the diagnostics of a text show passes the redaction step (message and
 /// labels as one line, help as lines) with the text's secrets, whose spans are returned
-/// for the code frames.
+/// for the code frames. A fix whose new text would show a secret is dropped: masked, it
+/// would write the mask into the file.
 fn redact_diagnostics(
     text: &str,
-    documents: &[loading::Node],
-    problems: &[loading::Problem],
+    secrets: &secrets::FileSecrets,
     diagnostics: &mut [Diagnostic],
 ) -> Vec<Span> {
-    let secrets = secrets::secret_spans(text, documents, problems);
-    let redactor = redact::Redactor::for_text(text, &secrets);
+    let redactor = redact::Redactor::for_secrets(text, secrets);
     for d in diagnostics {
         d.message = redactor.line(&d.message);
         if let Some(help) = &d.help {
@@ -259,8 +259,65 @@ fn redact_diagnostics(
         if let Some(fix) = &mut d.fix {
             fix.message = redactor.line(&fix.message);
         }
+        let shows_a_secret = d.fix.as_ref().is_some_and(|fix| {
+            fix.edits
+                .iter()
+                .any(|e| redactor.mask(&e.replacement) != e.replacement.as_str())
+        });
+        if shows_a_secret {
+            d.fix = None;
+        }
     }
-    secrets
+    secrets.spans.clone()
+}
+
+/// The secrets of a file's text as the check finds them (read by the reader its name
+/// selects, with the config's variables): for what is shown about the file outside a
+/// check (a diff, a hover, a completion).
+pub fn file_secrets(
+    display: &str,
+    rel: &Path,
+    text: &str,
+    settings: &Settings,
+) -> secrets::FileSecrets {
+    let loaded = load_file(display, rel, text.as_bytes().to_vec(), settings);
+    secrets::file_secrets(
+        &loaded.text,
+        &loaded.documents,
+        &loaded.problems,
+        &settings.config.variables,
+    )
+}
+
+/// The unified diff of a file's fix (`--diff`), with the secrets of the text before and
+/// after masked byte for byte, in the changed lines and in the context lines alike.
+pub fn redacted_diff(
+    display: &str,
+    rel: &Path,
+    before: &str,
+    after: &str,
+    settings: &Settings,
+) -> String {
+    let old = file_secrets(display, rel, before, settings);
+    let new = file_secrets(display, rel, after, settings);
+    let patch = crate::fix::unified_diff(
+        display,
+        &redact::mask_spans(before, &old.spans),
+        &redact::mask_spans(after, &new.spans),
+    );
+    let mut all = old;
+    all.literals.extend(new.literals);
+    redact::Redactor::for_secrets(before, &all).lines(&patch)
+}
+
+/// The redaction of every text shown about a file ([`file_secrets`]).
+pub fn file_redactor(
+    display: &str,
+    rel: &Path,
+    text: &str,
+    settings: &Settings,
+) -> redact::Redactor {
+    redact::Redactor::for_secrets(text, &file_secrets(display, rel, text, settings))
 }
 
 fn run_rules(
@@ -411,7 +468,15 @@ pub fn lint_run(settings: &Settings, facts: &RunFacts, complete: bool) -> Option
     let (documents, problems) = loading::parse_text(&config.text, Format::Yaml, &settings.limits);
     apply_suppressions(&config.text, &documents, &mut diagnostics);
     sort(&mut diagnostics);
-    let secrets = redact_diagnostics(&config.text, &documents, &problems, &mut diagnostics);
+    let mut secrets = secrets::file_secrets(&config.text, &documents, &problems, &config.variables);
+    // The values the config gives variables may be credentials of the request files.
+    let variables = documents
+        .iter()
+        .filter_map(|d| d.get_value("variables"))
+        .flat_map(|v| v.as_map().unwrap_or_default())
+        .map(|e| e.value.span);
+    secrets.spans = secrets::merge(secrets.spans.iter().copied().chain(variables).collect());
+    let secrets = redact_diagnostics(&config.text, &secrets, &mut diagnostics);
     Some(FileResult {
         path: display,
         text: Some(Arc::from(config.text.as_str())),
@@ -422,6 +487,102 @@ pub fn lint_run(settings: &Settings, facts: &RunFacts, complete: bool) -> Option
         positions: None,
         secrets,
     })
+}
+
+/// The environment files the config names, as results of their own: a credential
+/// written in one is reported there (`literal-secret`), where it is written, rather than
+/// in the request files its value is substituted into. Every value of such a file is
+/// masked in its code frames: any may be a credential.
+pub fn lint_environments(settings: &Settings) -> Vec<FileResult> {
+    use crate::rules::core::literal_secret;
+    let config = &settings.config;
+    let rule = literal_secret::LiteralSecret.meta();
+    let Some(severity) = config.severity(rule.name, rule.severity) else {
+        return Vec::new();
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for (entry, _) in &config.environments {
+        let file = entry
+            .rsplit_once('#')
+            .map_or(entry.as_str(), |(file, _)| file);
+        if !seen.insert(file) {
+            continue;
+        }
+        let path = config.root.join(file);
+        let display = crate::reports::relative_to_cwd(&path);
+        if config.ignored_for(rule.name, &[Path::new(file), Path::new(&display)]) {
+            continue;
+        }
+        let Ok(ReadFile::Bytes(bytes)) = read_regular_file(&path, settings.limits.max_file_bytes)
+        else {
+            continue;
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            continue;
+        };
+        let mut diagnostics = literal_secret::in_environment(&text);
+        if diagnostics.is_empty() {
+            continue;
+        }
+        set_severity(&mut diagnostics, rule.severity, severity);
+        let mut spans = environment_values(&text, file);
+        spans.extend(secrets::file_secrets(&text, &[], &[], &config.variables).spans);
+        let secrets = secrets::FileSecrets {
+            spans: secrets::merge(spans),
+            literals: Vec::new(),
+        };
+        let redactor = redact::Redactor::for_secrets(&text, &secrets);
+        for d in &mut diagnostics {
+            d.message = redactor.line(&d.message);
+        }
+        out.push(FileResult {
+            path: display,
+            text: Some(Arc::from(text)),
+            diagnostics,
+            requests: 0,
+            io_error: None,
+            facts: RunFacts::default(),
+            positions: None,
+            secrets: secrets.spans,
+        });
+    }
+    out
+}
+
+/// Where an environment file writes its variables' values: the values of a JSON one
+/// (not the names a Postman environment gives under `key`, nor `type` and `enabled`),
+/// what follows the `:` of each line of a Bruno one.
+fn environment_values(text: &str, file: &str) -> Vec<Span> {
+    if file.to_ascii_lowercase().ends_with(".bru") {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for line in text.split_inclusive('\n') {
+            if let Some(colon) = line.find(':') {
+                let value = line[colon + 1..].trim_end();
+                out.push(Span::new(at + colon + 1, at + colon + 1 + value.len()));
+            }
+            at += line.len();
+        }
+        return out;
+    }
+    let (documents, _) = loading::parse_text(text, Format::Json, &Limits::DEFAULT);
+    let mut out = Vec::new();
+    let mut stack: Vec<&loading::Node> = documents.iter().collect();
+    while let Some(node) = stack.pop() {
+        match &node.value {
+            loading::Value::Map(entries) => stack.extend(
+                entries
+                    .iter()
+                    .filter(|e| !matches!(e.key.as_str(), "key" | "type" | "enabled" | "name"))
+                    .map(|e| &e.value),
+            ),
+            loading::Value::Seq(items) => stack.extend(items),
+            loading::Value::String(_) | loading::Value::Number(_) => out.push(node.span),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// `# reqlint: ignore[rule-a, rule-b]` (docs/usage.md#suppressing-diagnostics): at the end of a line it silences

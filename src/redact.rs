@@ -25,8 +25,10 @@ const MIN_LITERAL: usize = 4;
 /// Masks the secrets of one file (or of none) in the texts shown about it.
 #[derive(Clone, Debug, Default)]
 pub struct Redactor {
-    /// The file's secret texts, longest first so that a longer one masks before a part of it.
-    literals: Vec<String>,
+    /// The file's secret texts, found in one pass, a longer one before a part of it.
+    literals: Option<aho_corasick::AhoCorasick>,
+    /// There were too many to search for: every text is withheld.
+    withhold: bool,
 }
 
 impl Redactor {
@@ -37,16 +39,48 @@ impl Redactor {
 
     /// A redactor for texts about a file whose secrets are at `spans`.
     pub fn for_text(text: &str, spans: &[Span]) -> Redactor {
-        let mut literals: Vec<String> = spans
-            .iter()
-            .filter_map(|s| text.get(s.start..s.end))
-            .map(str::trim)
-            .filter(|s| s.chars().count() >= MIN_LITERAL)
-            .map(str::to_string)
-            .collect();
-        literals.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        Redactor::for_secrets(
+            text,
+            &secrets::FileSecrets {
+                spans: spans.to_vec(),
+                literals: Vec::new(),
+            },
+        )
+    }
+
+    /// A redactor for texts about a file with these secrets: the values at their spans
+    /// (with and without their quotes and auth scheme) and the values the file is given
+    /// from elsewhere.
+    pub fn for_secrets(text: &str, secrets: &secrets::FileSecrets) -> Redactor {
+        Redactor::for_literals(secret_texts(text, secrets))
+    }
+
+    /// A redactor for texts about several files, of which these are the secret texts
+    /// ([`secret_texts`]).
+    pub fn for_literals(mut literals: Vec<String>) -> Redactor {
+        literals.retain(|s| s.chars().count() >= MIN_LITERAL);
+        literals.sort_unstable();
         literals.dedup();
-        Redactor { literals }
+        if literals.is_empty() {
+            return Redactor::none();
+        }
+        let finder = aho_corasick::AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+            .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
+            .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
+            .build(&literals);
+        match finder {
+            Ok(finder) => Redactor {
+                literals: Some(finder),
+                withhold: false,
+            },
+            // Too many to search for at once: every message of the file is withheld
+            // rather than shown with a secret in it.
+            Err(_) => Redactor {
+                literals: None,
+                withhold: true,
+            },
+        }
     }
 
     /// `text` with secrets masked, as one line: every control character escaped,
@@ -62,14 +96,40 @@ impl Redactor {
 
     /// `text` with secrets masked (control characters as they are).
     pub fn mask<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let mut masked = mask_tokens(text);
-        for literal in &self.literals {
-            if masked.contains(literal.as_str()) {
-                masked = Cow::Owned(masked.replace(literal.as_str(), MASK));
-            }
+        if self.withhold {
+            return Cow::Borrowed(MASK);
         }
-        masked
+        let masked = mask_tokens(text);
+        match &self.literals {
+            Some(finder) if finder.is_match(masked.as_ref()) => {
+                let mut out = String::with_capacity(masked.len());
+                finder.replace_all_with(masked.as_ref(), &mut out, |_, _, dst| {
+                    dst.push_str(MASK);
+                    true
+                });
+                Cow::Owned(out)
+            }
+            _ => masked,
+        }
     }
+}
+
+/// The texts a file's secrets are written with, to be looked for in what is shown about
+/// it: the values at their spans, with and without their quotes and auth scheme, and
+/// the values the file is given from elsewhere.
+pub fn secret_texts(text: &str, secrets: &secrets::FileSecrets) -> Vec<String> {
+    secrets
+        .spans
+        .iter()
+        .filter_map(|s| text.get(s.start..s.end))
+        .flat_map(|s| {
+            let unquoted = s.trim().trim_matches(['"', '\'', '\\']).trim();
+            [s.trim(), unquoted, secrets::without_scheme(unquoted)]
+        })
+        .chain(secrets.literals.iter().map(|l| l.trim()))
+        .filter(|s| s.chars().count() >= MIN_LITERAL)
+        .map(str::to_string)
+        .collect()
 }
 
 /// Every credential-shaped word masked, keeping its public prefix (`ghp_****`) so that a

@@ -472,9 +472,20 @@ impl Server {
         };
         let lines = LineIndex::new(&text);
         let offset = offset_of(&text, &lines, &params["position"], self.utf8);
-        crate::complete::complete(&text, &path.to_string_lossy(), &settings, offset)
+        let display = path.to_string_lossy();
+        let items = crate::complete::complete(&text, &display, &settings, offset);
+        if items.is_empty() {
+            return Vec::new();
+        }
+        // Shown as every other text about the file: through its redaction.
+        let root = crate::walk::absolute(Path::new("/"), &settings.config.root);
+        let rel = path.strip_prefix(&root).unwrap_or(&path);
+        let redactor = engine::file_redactor(&display, rel, &text, &settings);
+        items
             .into_iter()
-            .map(|i| json!({"label": i.label, "kind": i.kind, "detail": i.detail}))
+            .map(|i| {
+                json!({"label": redactor.line(&i.label), "kind": i.kind, "detail": redactor.line(&i.detail)})
+            })
             .collect()
     }
 
@@ -490,7 +501,8 @@ impl Server {
         let offset = offset_of(&text, &lines, &params["position"], self.utf8);
         match crate::hover::hover(&text, &rel.to_string_lossy(), &settings, &result, offset) {
             Some(markdown) => {
-                json!({"contents": {"kind": "markdown", "value": crate::redact::Redactor::none().lines(&markdown)}})
+                let redactor = engine::file_redactor(&result.path, &rel, &text, &settings);
+                json!({"contents": {"kind": "markdown", "value": redactor.lines(&markdown)}})
             }
             None => Value::Null,
         }

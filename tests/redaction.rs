@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const GH_SECRET: &str = "ghp_Rdct3dS3cretN0tInAnyFixture1234567890";
+const GH_SECRET: &str = "ghp_Rdct3dS3cretN0tInAnyFixture123456789";
 const FB_SECRET: &str = "EAAXq7RedactionSecretNotInFixtures42";
 const PLAIN_SECRET: &str = "s3cr3t-plain-v4lue-not-shaped";
 

@@ -217,7 +217,7 @@ fn positions_inside_block_scalars_are_exact() {
         lines[0].starts_with("enc.req.yaml:12:29: error[adset-country-code-invalid]"),
         "{lines:?}"
     );
-    let secret = "ghp_Bl0ckS3cretN0tInAnyFixture123456789012";
+    let secret = "ghp_Bl0ckS3cretN0tInAnyFixture1234567890";
     let (_, lines) = concise(
         dir.path(),
         "block.req.yaml",

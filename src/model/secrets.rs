@@ -1,41 +1,144 @@
 //! What a file's secrets are and where: the one scanner that both the `literal-secret`
 //! rule and the redaction of every output (src/redact.rs) read, so that masking never
 //! depends on a rule being enabled, a diagnostic being suppressed or a file parsing.
+//!
+//! A file's secrets are (a) the values of credential positions: the values of credential
+//! keys and headers (`access_token`, `Authorization`, `Cookie`, `X-Api-Key`, …), the
+//! credentials a reader knows of (auth blocks, disabled headers, Basic-auth pairs; the
+//! document's [`SECRETS_KEY`]), and the definitions of every variable whose value is used
+//! in one of those (found in the parsed documents, and in the text alone so that a file
+//! that does not parse has them too); and (b) every credential-shaped word, anywhere.
+//! The values of the environment's variables that are used in a credential position, or
+//! named like a credential, are secrets of the file too, though the file does not hold
+//! them: they are masked in every message.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use crate::loading::encoded::SourceMap;
 use crate::loading::{Entry, Node, Problem, Span, Value};
 
-/// Keys whose value is a credential whatever it looks like (compared case-insensitively).
-pub const SECRET_KEYS: &[&str] = &["access_token", "authorization"];
+pub use crate::loading::readers::SECRETS_KEY;
 
-/// Credential formats: (prefix, shortest body after it, what it is).
-const TOKEN_FORMATS: &[(&str, usize, &str)] = &[
-    (
-        "github_pat_",
-        22,
-        "a fine-grained personal access token of the code-hosting host",
-    ),
-    (
-        "ghp_",
-        30,
-        "a personal access token of the code-hosting host",
-    ),
-    ("gho_", 30, "an OAuth token of the code-hosting host"),
-    (
-        "ghu_",
-        30,
-        "a user-to-server token of the code-hosting host",
-    ),
-    (
-        "ghs_",
-        30,
-        "a server-to-server token of the code-hosting host",
-    ),
-    ("ghr_", 30, "a refresh token of the code-hosting host"),
-    ("EAA", 30, "an access token of the advertising API"),
+/// Keys whose value is a credential whatever it looks like (compared ignoring case, with
+/// `-` and `_` taken as the same character).
+pub const SECRET_KEYS: &[&str] = &[
+    "access_token",
+    "authorization",
+    "proxy_authorization",
+    "cookie",
+    "client_secret",
+    "app_secret",
+    "password",
+    "passwd",
+    "refresh_token",
+    "id_token",
+    "api_key",
+    "apikey",
+    "private_token",
+    "input_token",
+    "fb_exchange_token",
 ];
+
+/// Endings of keys whose value is a credential (`X-Api-Key`, `X-Auth-Token`,
+/// `github_token`, `db_password`).
+const SECRET_KEY_ENDINGS: &[&str] = &["_api_key", "_apikey", "_token", "_secret", "_password"];
+
+/// Keys whose literal value is masked but not reported: a cookie may hold a consent flag
+/// as well as a session.
+const MASKED_ONLY_KEYS: &[&str] = &["cookie"];
+
+/// Of the endings of [`SECRET_KEY_ENDINGS`], those whose literal value is reported: a
+/// `…_token` param may be an opaque reference of the API's own (the advertising API's
+/// `story_token`, `page_token`), masked only, where `…_access_token` and `…_auth_token`
+/// are credentials.
+const REPORTED_KEY_ENDINGS: &[&str] = &[
+    "_api_key",
+    "_apikey",
+    "_secret",
+    "_password",
+    "_access_token",
+    "_auth_token",
+];
+
+/// A credential format: a public prefix, then a body of token characters.
+struct TokenFormat {
+    prefix: &'static str,
+    /// The length of a real credential's body (`None`: it varies, at least `masked`).
+    body: Option<usize>,
+    /// The shortest body that is masked: a cut or mistyped credential is still one.
+    masked: usize,
+    /// Underscores may be part of the body.
+    underscore: bool,
+    what: &'static str,
+}
+
+/// The credential formats, as their vendors document them: the code-hosting host's tokens
+/// are a prefix and 36 characters (30 random ones and a checksum), its fine-grained ones
+/// `github_pat_` and 82 characters ("About authentication to GitHub", "GitHub's token
+/// formats"); the advertising API's user tokens start with `EAA` and vary in length
+/// (Meta for Developers, "Access Tokens").
+const TOKEN_FORMATS: &[TokenFormat] = &[
+    TokenFormat {
+        prefix: "github_pat_",
+        body: Some(82),
+        masked: 22,
+        underscore: true,
+        what: "a fine-grained personal access token of the code-hosting host",
+    },
+    TokenFormat {
+        prefix: "ghp_",
+        body: Some(36),
+        masked: 20,
+        underscore: true,
+        what: "a personal access token of the code-hosting host",
+    },
+    TokenFormat {
+        prefix: "gho_",
+        body: Some(36),
+        masked: 20,
+        underscore: true,
+        what: "an OAuth token of the code-hosting host",
+    },
+    TokenFormat {
+        prefix: "ghu_",
+        body: Some(36),
+        masked: 20,
+        underscore: true,
+        what: "a user-to-server token of the code-hosting host",
+    },
+    TokenFormat {
+        prefix: "ghs_",
+        body: Some(36),
+        masked: 20,
+        underscore: true,
+        what: "a server-to-server token of the code-hosting host",
+    },
+    TokenFormat {
+        prefix: "ghr_",
+        body: Some(36),
+        masked: 20,
+        underscore: true,
+        what: "a refresh token of the code-hosting host",
+    },
+    TokenFormat {
+        prefix: "EAA",
+        body: None,
+        masked: 20,
+        underscore: false,
+        what: "an access token of the advertising API",
+    },
+];
+
+/// The shortest body of a reported `EAA…` token.
+const EAA_REPORTED: usize = 30;
+
+const JWT_WHAT: &str = "a JSON Web Token";
+/// Parts of a JSON Web Token: a header and a payload (base64url JSON, so `eyJ`), the
+/// signature.
+const JWT_PREFIX: &str = "eyJ";
+const JWT_MIN_PART: usize = 8;
+const JWT_MIN_SIGNATURE: usize = 16;
 
 /// A credential-shaped word found in a text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,10 +149,17 @@ pub struct TokenMatch {
     pub prefix: &'static str,
     /// What kind of credential it is, for messages.
     pub what: &'static str,
+    /// It has a real credential's shape (length and all): reported as a literal secret.
+    /// A shorter or longer word after a known prefix is masked only.
+    pub real: bool,
 }
 
 fn token_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
+}
+
+fn base64url_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
 }
 
 /// Every credential-shaped word of `text`, in order, without overlaps.
@@ -60,11 +170,20 @@ pub fn find_tokens(text: &str) -> impl Iterator<Item = TokenMatch> + '_ {
         while from < bytes.len() {
             let start = from;
             from += 1;
-            // A token starts a word with the first letter of one of the prefixes.
-            if !matches!(bytes[start], b'g' | b'E') || (start > 0 && token_char(bytes[start - 1])) {
+            // A token starts a word with the first letter of one of the prefixes; a JSON
+            // Web Token does not start inside another's parts (`-`, `.`), so that each
+            // run of its characters is read once.
+            let starts_word = match bytes[start] {
+                b'g' | b'E' => start == 0 || !token_char(bytes[start - 1]),
+                b'e' => {
+                    start == 0 || !(base64url_char(bytes[start - 1]) || bytes[start - 1] == b'.')
+                }
+                _ => false,
+            };
+            if !starts_word {
                 continue;
             }
-            if let Some(found) = token_at(bytes, start) {
+            if let Some(found) = token_at(bytes, start).or_else(|| jwt_at(bytes, start)) {
                 from = found.range.end;
                 return Some(found);
             }
@@ -79,40 +198,141 @@ pub fn find_token(text: &str) -> Option<TokenMatch> {
 }
 
 fn token_at(bytes: &[u8], start: usize) -> Option<TokenMatch> {
-    for (prefix, min_body, what) in TOKEN_FORMATS {
-        if !bytes[start..].starts_with(prefix.as_bytes()) {
+    for format in TOKEN_FORMATS {
+        if !bytes[start..].starts_with(format.prefix.as_bytes()) {
             continue;
         }
-        let mut end = start + prefix.len();
+        let body_start = start + format.prefix.len();
+        let mut end = body_start;
         while end < bytes.len() && token_char(bytes[end]) {
             end += 1;
         }
-        let body = &bytes[start + prefix.len()..end];
+        let body = &bytes[body_start..end];
+        if !format.underscore && body.contains(&b'_') {
+            continue;
+        }
         // A real token mixes letters and digits; an identifier like EAA_SETTINGS does not.
         let random_looking =
             body.iter().any(u8::is_ascii_digit) && body.iter().any(u8::is_ascii_alphabetic);
-        if body.len() >= *min_body && random_looking {
-            return Some(TokenMatch {
-                range: start..end,
-                prefix,
-                what,
-            });
+        if body.len() < format.masked || !random_looking {
+            continue;
         }
+        let real = match format.body {
+            Some(n) => body.len() == n,
+            None => body.len() >= EAA_REPORTED,
+        };
+        return Some(TokenMatch {
+            range: start..end,
+            prefix: format.prefix,
+            what: format.what,
+            real,
+        });
     }
     None
 }
 
-/// Whether `key` names a credential (`access_token`, `Authorization`).
+/// A JSON Web Token: `eyJ…` header, `.`, `eyJ…` payload, and a signature after a second
+/// `.` (a token without one is masked, not reported).
+fn jwt_at(bytes: &[u8], start: usize) -> Option<TokenMatch> {
+    let part = |from: usize| {
+        let mut end = from;
+        while end < bytes.len() && base64url_char(bytes[end]) {
+            end += 1;
+        }
+        end
+    };
+    if !bytes[start..].starts_with(JWT_PREFIX.as_bytes()) {
+        return None;
+    }
+    let header_end = part(start);
+    if header_end - start < JWT_MIN_PART || bytes.get(header_end) != Some(&b'.') {
+        return None;
+    }
+    let payload = header_end + 1;
+    if !bytes[payload..].starts_with(JWT_PREFIX.as_bytes()) {
+        return None;
+    }
+    let payload_end = part(payload);
+    if payload_end - payload < JWT_MIN_PART {
+        return None;
+    }
+    let (end, real) = if bytes.get(payload_end) == Some(&b'.') {
+        let signature_end = part(payload_end + 1);
+        let signed = signature_end - (payload_end + 1) >= JWT_MIN_SIGNATURE;
+        (signature_end, signed)
+    } else {
+        (payload_end, false)
+    };
+    Some(TokenMatch {
+        range: start..end,
+        prefix: JWT_PREFIX,
+        what: JWT_WHAT,
+        real,
+    })
+}
+
+/// Compares a key with a lower-case, `_`-separated name, ignoring case and taking `-`
+/// for `_`.
+fn key_eq(key: &[u8], name: &str) -> bool {
+    key.len() == name.len()
+        && key
+            .iter()
+            .zip(name.bytes())
+            .all(|(&k, n)| k.to_ascii_lowercase() == n || (k == b'-' && n == b'_'))
+}
+
+fn key_ends_with(key: &[u8], ending: &str) -> bool {
+    key.len() > ending.len() && key_eq(&key[key.len() - ending.len()..], ending)
+}
+
+/// Whether `key` names a credential (`access_token`, `Authorization`, `X-Api-Key`).
+/// `token`, the name of a config token in reqlint's own files, is not one.
 pub fn is_secret_key(key: &str) -> bool {
-    SECRET_KEYS.iter().any(|k| k.eq_ignore_ascii_case(key))
+    let k = key.trim().as_bytes();
+    SECRET_KEYS.iter().any(|name| key_eq(k, name))
+        || SECRET_KEY_ENDINGS.iter().any(|e| key_ends_with(k, e))
+}
+
+/// Whether a literal under `key` is reported as a literal secret (not only masked).
+pub fn reports_literal(key: &str) -> bool {
+    let k = key.trim().as_bytes();
+    if MASKED_ONLY_KEYS.iter().any(|name| key_eq(k, name)) {
+        return false;
+    }
+    SECRET_KEYS.iter().any(|name| key_eq(k, name))
+        || REPORTED_KEY_ENDINGS.iter().any(|e| key_ends_with(k, e))
+        || !is_secret_key(key)
+}
+
+/// Whether a variable's name says it holds a credential (`token`, `gh_token`,
+/// `authToken`, `client_secret`, `password`): its value is masked wherever it is shown.
+pub fn is_secret_name(name: &str) -> bool {
+    if is_secret_key(name) {
+        return true;
+    }
+    let lower = name.to_ascii_lowercase();
+    lower.ends_with("token")
+        || [
+            "secret",
+            "password",
+            "passwd",
+            "apikey",
+            "api_key",
+            "api-key",
+            "bearer",
+            "credential",
+            "jwt",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
 }
 
 /// A value without the auth scheme it may start with (`Bearer x` → `x`).
-fn without_scheme(value: &str) -> &str {
+pub fn without_scheme(value: &str) -> &str {
     let v = value.trim();
     match v.split_once(char::is_whitespace) {
         Some((scheme, rest))
-            if ["bearer", "token", "basic", "oauth"]
+            if ["bearer", "token", "basic", "oauth", "digest"]
                 .contains(&scheme.to_ascii_lowercase().as_str()) =>
         {
             rest.trim()
@@ -131,6 +351,91 @@ pub fn is_reference(value: &str) -> bool {
         || (v.starts_with('<') && v.ends_with('>'))
 }
 
+/// The longest variable name looked for: a longer "name" is no reference.
+const MAX_NAME: usize = 128;
+
+/// The names of the `{{name}}` references in a text (`{{ name }}` too; the request
+/// clients' generated values, `{{$guid}}`, are left out).
+pub fn references(text: &str) -> impl Iterator<Item = &str> + '_ {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        loop {
+            let open = rest.find("{{")?;
+            let after = &rest[open + 2..];
+            let Some(close) = after.find("}}") else {
+                rest = "";
+                return None;
+            };
+            let name = after[..close].trim();
+            rest = &after[close + 2..];
+            let plain = !name.is_empty()
+                && name.len() <= MAX_NAME
+                && !name.starts_with('$')
+                && !name.contains(['{', '\n', '\r', ' ', '\t']);
+            if plain {
+                return Some(name);
+            }
+        }
+    })
+}
+
+/// Words that say a value is a placeholder for a credential, not one.
+const PLACEHOLDER_WORDS: &[&str] = &[
+    "your",
+    "placeholder",
+    "example",
+    "changeme",
+    "change_me",
+    "change-me",
+    "replace",
+    "redacted",
+    "dummy",
+    "insert",
+    "xxx",
+    "...",
+    "…",
+    "todo",
+];
+
+/// The shortest literal taken for a credential: a shorter value under a credential key
+/// (`abc`, `test`) is a placeholder.
+const MIN_CREDENTIAL: usize = 8;
+
+/// Whether a value written in a credential position stands for a credential rather than
+/// being one: empty, a reference, short, one character repeated (`xxxx`, `****`), a name in
+/// capitals (`FB_ACCESS_TOKEN`), words such as `YOUR_TOKEN` or `<token>`, or a known
+/// prefix with a body no credential has (`ghp_12324`). Such a value is masked like any
+/// other in a credential position, but never reported as a literal secret.
+pub fn is_placeholder(value: &str) -> bool {
+    let v = without_scheme(value).trim_matches(['"', '\'', ' ', '\t']);
+    if v.is_empty() || is_reference(v) || v.chars().count() < MIN_CREDENTIAL {
+        return true;
+    }
+    let mut chars = v.chars();
+    let first = chars.next().unwrap_or(' ');
+    if chars.all(|c| c == first) {
+        return true;
+    }
+    let wrapped = |open: char, close: char| v.starts_with(open) && v.ends_with(close);
+    if wrapped('<', '>') || wrapped('[', ']') || wrapped('(', ')') || wrapped('{', '}') {
+        return true;
+    }
+    let lower = v.to_ascii_lowercase();
+    if PLACEHOLDER_WORDS.iter().any(|w| lower.contains(w)) {
+        return true;
+    }
+    let name_in_capitals =
+        v.contains('_') && v.bytes().all(|b| b.is_ascii_uppercase() || b == b'_');
+    if name_in_capitals {
+        return true;
+    }
+    // A known fixed-length prefix whose word is no credential of that kind.
+    TOKEN_FORMATS
+        .iter()
+        .filter(|f| f.body.is_some())
+        .any(|f| v.starts_with(f.prefix) && !find_token(v).is_some_and(|m| m.real))
+}
+
 /// Whether a scalar written as a credential's value is a literal credential.
 pub fn is_literal_value(node: &Node) -> bool {
     match &node.value {
@@ -143,7 +448,8 @@ pub fn is_literal_value(node: &Node) -> bool {
 /// How a secret of the parsed documents was recognised.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Found<'a> {
-    /// A literal scalar under a credential key (the key as written).
+    /// A literal scalar in a credential position: under a credential key (the key as
+    /// written), or the definition of a variable used in one (the variable's name).
     Keyed { key: &'a str },
     /// A credential-shaped word inside a string.
     Token(TokenMatch),
@@ -154,51 +460,128 @@ pub enum Found<'a> {
 pub struct Secret<'a> {
     pub span: Span,
     pub found: Found<'a>,
+    /// A literal credential the `literal-secret` rule reports; the others (placeholders,
+    /// cookies, values of variables only named like credentials) are masked only.
+    pub reported: bool,
 }
 
-/// The secrets that the parsed documents hold: every literal scalar under a credential
-/// key (lists and mappings included) and every credential-shaped word inside the other
-/// strings (JSON-encoded ones decoded), in `roots` and in the `extra` entries (values a
-/// duplicate key replaced, a request line's query parameters). A value under a
-/// credential key is a secret whole: it is not searched for words again.
+/// What the parsed documents say about a file's credentials.
+#[derive(Default)]
+struct TreeScan<'a> {
+    secrets: Vec<Secret<'a>>,
+    /// Credential values that are not written where the tree says (a value substituted
+    /// for a reference, an environment's value): masked wherever they are shown.
+    literals: Vec<String>,
+    /// The variables whose value is used in a credential position.
+    names: BTreeSet<String>,
+}
+
+impl<'a> TreeScan<'a> {
+    /// Every scalar of a credential position's value: a secret where the file writes
+    /// it, a literal to mask where it came from elsewhere; the variables it refers to
+    /// become credential variables. `reported`: a literal here (not a placeholder) is a
+    /// literal secret.
+    fn credential(&mut self, text: &str, key: &'a str, value: &'a Node, reported: bool) {
+        value.walk(|node| {
+            if matches!(node.value, Value::Map(_) | Value::Seq(_)) {
+                return;
+            }
+            let written = text.get(node.span.range()).unwrap_or("");
+            let scalar = node.scalar_text();
+            for name in references(written).chain(scalar.iter().flat_map(|s| references(s))) {
+                self.names.insert(name.to_string());
+            }
+            if !is_literal_value(node) {
+                return;
+            }
+            let value = scalar.unwrap_or_default();
+            // Not written here: an environment's value, or one substituted for a
+            // reference, whose definition is found on its own.
+            if node.span.is_empty() || written.contains("{{") {
+                self.literals.push(value.trim().to_string());
+                return;
+            }
+            // Decoded (percent-encoding, JSON escapes), a message may show it otherwise
+            // than the text writes it.
+            if value.trim() != written.trim_matches(['"', '\'']) {
+                self.literals.push(value.trim().to_string());
+            }
+            self.secrets.push(Secret {
+                span: node.span,
+                found: Found::Keyed { key },
+                reported: reported && !is_placeholder(&value),
+            });
+        });
+    }
+}
+
+/// The secrets that the parsed documents hold: every literal scalar in a credential
+/// position (lists and mappings included), the definitions of the variables used in one,
+/// and every credential-shaped word inside the other strings (JSON-encoded ones
+/// decoded), in `roots` and in the `extra` entries (values a duplicate key replaced, a
+/// request line's query parameters). A value in a credential position is a secret
+/// whole: it is not searched for words again.
 pub fn tree_secrets<'a>(
     text: &str,
     roots: impl IntoIterator<Item = &'a Node>,
     extra: impl IntoIterator<Item = &'a Entry>,
 ) -> Vec<Secret<'a>> {
-    let mut out = Vec::new();
+    let names = scan_text(text, &BTreeSet::new()).1;
+    scan_tree(text, roots, extra, names).secrets
+}
+
+fn scan_tree<'a>(
+    text: &str,
+    roots: impl IntoIterator<Item = &'a Node>,
+    extra: impl IntoIterator<Item = &'a Entry>,
+    names: BTreeSet<String>,
+) -> TreeScan<'a> {
+    let mut scan = TreeScan {
+        names,
+        ..TreeScan::default()
+    };
+    let mut definitions: Vec<&'a Entry> = Vec::new();
     let mut stack: Vec<&'a Node> = Vec::new();
-    let visit = |entry: &'a Entry, stack: &mut Vec<&'a Node>, out: &mut Vec<Secret<'a>>| {
-        if !is_secret_key(&entry.key) {
-            stack.push(&entry.value);
-            return;
-        }
-        entry.value.walk(|node| {
-            if is_literal_value(node) {
-                out.push(Secret {
-                    span: node.span,
-                    found: Found::Keyed { key: &entry.key },
-                });
+    let mut visit = |entry: &'a Entry, stack: &mut Vec<&'a Node>, scan: &mut TreeScan<'a>| {
+        if entry.key == SECRETS_KEY {
+            // What a reader knows holds a credential: `[{key: value}, …]`.
+            for item in entry.value.as_seq().unwrap_or_default() {
+                for e in item.as_map().unwrap_or_default() {
+                    scan.credential(text, &e.key, &e.value, reports_literal(&e.key));
+                }
             }
-        });
+        } else if entry.key == crate::loading::readers::VARIABLES {
+            definitions.extend(entry.value.as_map().unwrap_or_default());
+        } else if is_secret_key(&entry.key) {
+            scan.credential(text, &entry.key, &entry.value, reports_literal(&entry.key));
+        } else {
+            stack.push(&entry.value);
+        }
     };
     for entry in extra {
-        visit(entry, &mut stack, &mut out);
+        visit(entry, &mut stack, &mut scan);
     }
     stack.extend(roots);
     while let Some(node) = stack.pop() {
         match &node.value {
             Value::Map(entries) => {
                 for e in entries.iter().rev() {
-                    visit(e, &mut stack, &mut out);
+                    visit(e, &mut stack, &mut scan);
                 }
             }
             Value::Seq(items) => stack.extend(items.iter().rev()),
             Value::EncodedJson { decoded, .. } => stack.push(decoded),
-            Value::String(s) => {
+            // A value substituted for a reference (`{{jwt}}`) is not written here: a
+            // credential in it is masked as any other, and reported where it is written.
+            Value::String(s)
+                if !text
+                    .get(node.span.range())
+                    .is_some_and(|written| written.contains("{{")) =>
+            {
                 for m in find_tokens(s) {
-                    out.push(Secret {
+                    scan.secrets.push(Secret {
                         span: SourceMap::for_scalar(text, node.span, s).span(m.range.clone()),
+                        reported: m.real,
                         found: Found::Token(m),
                     });
                 }
@@ -206,126 +589,359 @@ pub fn tree_secrets<'a>(
             _ => {}
         }
     }
-    out
-}
-
-/// Every span of `text` that holds a secret, sorted and merged: credential-shaped words
-/// anywhere (values, keys, comments, broken lines), the values of credential keys as the
-/// text writes them, the secrets of the parsed documents ([`tree_secrets`]), and every
-/// other place the same literal is written again.
-pub fn secret_spans(text: &str, documents: &[Node], problems: &[Problem]) -> Vec<Span> {
-    let mut spans = text_spans(text);
-    let shadowed = problems.iter().filter_map(|p| p.shadowed.as_deref());
-    spans.extend(
-        tree_secrets(text, documents, shadowed)
-            .into_iter()
-            .map(|s| s.span),
+    // The definitions of the variables used in a credential position (a variable's value
+    // may use another in turn), then those only named like a credential, each once.
+    let mut by_name: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, def) in definitions.iter().enumerate() {
+        by_name.entry(def.key.as_str()).or_default().push(i);
+    }
+    let mut done = vec![false; definitions.len()];
+    let mut work: Vec<(String, bool)> = scan.names.iter().map(|n| (n.clone(), true)).collect();
+    work.extend(
+        definitions
+            .iter()
+            .filter(|d| !scan.names.contains(d.key.as_str()) && is_secret_name(&d.key))
+            .map(|d| (d.key.to_string(), false)),
     );
-    let mut spans = merge(spans);
-    add_repeats(text, &mut spans);
-    spans
+    // Used ones first, so that a definition is reported if any use is a credential's.
+    work.reverse();
+    while let Some((name, used)) = work.pop() {
+        for &i in by_name
+            .get(name.as_str())
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
+            if done[i] {
+                continue;
+            }
+            done[i] = true;
+            let def = definitions[i];
+            let known = scan.names.len();
+            scan.credential(text, &def.key, &def.value, used);
+            if scan.names.len() > known {
+                let inner: Vec<String> = references(text.get(def.value.span.range()).unwrap_or(""))
+                    .chain(def.value.as_str().into_iter().flat_map(references))
+                    .map(str::to_string)
+                    .collect();
+                work.extend(inner.into_iter().map(|n| (n, used)));
+            }
+        }
+    }
+    scan
 }
 
-/// A secret written twice is masked twice: the literal values found are looked for
-/// everywhere else in the text (those of four characters or more, as in messages).
-fn add_repeats(text: &str, spans: &mut Vec<Span>) {
+/// A file's secrets: where its text holds them, and the values it is given from
+/// elsewhere (an environment's) that are masked in every message about it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileSecrets {
+    /// Sorted and merged.
+    pub spans: Vec<Span>,
+    /// Secret values that messages may show though the text does not hold them there.
+    pub literals: Vec<String>,
+}
+
+/// How many rounds of variables defined through other variables are followed in the
+/// text alone (`@auth = Bearer {{token}}`, `@token = {{real}}`, …).
+const TEXT_ROUNDS: usize = 8;
+
+/// Every span of `text` that holds a secret, sorted and merged: see [`file_secrets`].
+pub fn secret_spans(text: &str, documents: &[Node], problems: &[Problem]) -> Vec<Span> {
+    file_secrets(text, documents, problems, &BTreeMap::new()).spans
+}
+
+/// A file's secrets: credential-shaped words anywhere (values, keys, comments, broken
+/// lines); the values of credential positions and the definitions of the variables used
+/// there, as the text writes them and as the parsed documents ([`tree_secrets`]) hold
+/// them; every other place the same literal is written again; and the values of the
+/// `environment`'s variables that the file uses in a credential position or that are
+/// named like a credential.
+pub fn file_secrets(
+    text: &str,
+    documents: &[Node],
+    problems: &[Problem],
+    environment: &BTreeMap<String, Option<String>>,
+) -> FileSecrets {
+    let mut spans: Vec<Span> = find_tokens(text)
+        .map(|m| Span::new(m.range.start, m.range.end))
+        .collect();
+    let (keyed, names) = scan_text(text, &BTreeSet::new());
+    // A query's value as a message shows it: percent-decoded.
+    let decoded: Vec<String> = keyed
+        .iter()
+        .filter_map(|s| text.get(s.range()))
+        .filter(|v| v.contains('%'))
+        .map(crate::loading::encoded::percent_decode)
+        .collect();
+    spans.extend(keyed);
+    spans.extend(url_passwords(text));
+    let shadowed = problems.iter().filter_map(|p| p.shadowed.as_deref());
+    let tree = scan_tree(text, documents, shadowed, names);
+    spans.extend(tree.secrets.iter().map(|s| s.span));
+    let mut literals = tree.literals;
+    literals.extend(decoded);
+    let mut names = tree.names;
+    // The definitions of those variables as the text writes them, so that a file that
+    // does not parse has them too.
+    for _ in 0..TEXT_ROUNDS {
+        if names.is_empty() {
+            break;
+        }
+        let (found, more) = scan_text(text, &names);
+        spans.extend(found);
+        let known = names.len();
+        names.extend(more);
+        if names.len() == known {
+            break;
+        }
+    }
+    for (name, value) in environment {
+        if let Some(value) = value
+            && (names.contains(name) || is_secret_name(name) || may_be_credential(value))
+        {
+            literals.push(value.trim().to_string());
+            literals.push(without_scheme(value).to_string());
+        }
+    }
+    let mut spans = merge(spans);
+    literals.retain(|l| l.chars().count() >= MIN_REPEATED);
+    literals.sort_unstable();
+    literals.dedup();
+    add_repeats(text, &mut spans, &literals);
+    FileSecrets { spans, literals }
+}
+
+/// Whether an environment's value may be a credential: not a name, a number, an id, a
+/// version, a date, a URL or words, but a string of 8 characters or more, without
+/// spaces, that mixes letters and digits (a key, a token, a password). Such a value is
+/// masked in every message about every file, whether or not that file uses it as a
+/// credential (another file may); the values of the other kinds stay readable in messages
+/// about the paths and params they are substituted into.
+pub fn may_be_credential(value: &str) -> bool {
+    let v = value.trim();
+    if v.chars().count() < MIN_CREDENTIAL || v.contains(char::is_whitespace) || v.contains("://") {
+        return false;
+    }
+    let has = |f: fn(&u8) -> bool| v.as_bytes().iter().any(f);
+    if !has(u8::is_ascii_alphabetic) || !has(u8::is_ascii_digit) {
+        return false;
+    }
+    // An ad account (`act_123`), a version (`v25.0`), a date or an ISO time.
+    let digits_after = |prefix: &str| {
+        v.strip_prefix(prefix)
+            .is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+    };
+    let date = v
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b':' | b'T' | b'Z' | b'.' | b'+'));
+    !(digits_after("act_") || digits_after("v") || date)
+}
+
+/// Literals shorter than this are not looked for again in the text or in messages: a
+/// one-letter `access_token` would mask every such letter.
+pub const MIN_REPEATED: usize = 4;
+
+/// A secret written twice is masked twice: the literal values found (and `more`) are
+/// looked for everywhere else in the text, in one pass.
+fn add_repeats(text: &str, spans: &mut Vec<Span>, more: &[String]) {
     let mut literals: Vec<&str> = spans
         .iter()
         .filter_map(|s| text.get(s.start..s.end))
-        .map(|s| s.trim_matches(['"', '\'', ' ']))
-        .filter(|s| s.chars().count() >= 4)
+        .flat_map(|s| {
+            let s = s.trim_matches(['"', '\'', ' ']);
+            [s, without_scheme(s)]
+        })
+        .chain(more.iter().map(String::as_str))
+        .filter(|s| s.chars().count() >= MIN_REPEATED)
         .collect();
     literals.sort_unstable();
     literals.dedup();
-    let mut more = Vec::new();
-    for literal in literals {
-        more.extend(
-            text.match_indices(literal)
-                .map(|(at, _)| Span::new(at, at + literal.len())),
-        );
+    if literals.is_empty() {
+        return;
     }
-    if !more.is_empty() {
-        spans.extend(more);
+    let Ok(finder) = aho_corasick::AhoCorasick::builder()
+        .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+        .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
+        .build(&literals)
+    else {
+        return;
+    };
+    let found: Vec<Span> = finder
+        .find_iter(text)
+        .map(|m| Span::new(m.start(), m.end()))
+        .collect();
+    if !found.is_empty() {
+        spans.extend(found);
         *spans = merge(std::mem::take(spans));
     }
 }
 
-/// The secret spans found in the text alone, so that a file that does not parse has
-/// them too: credential-shaped words and the values written after credential keys.
-fn text_spans(text: &str) -> Vec<Span> {
-    let mut spans: Vec<Span> = find_tokens(text)
-        .map(|m| Span::new(m.range.start, m.range.end))
-        .collect();
-    spans.extend(keyed_values(text));
-    spans
+/// The passwords of URLs written with a Basic-auth pair (`https://user:password@host/`).
+fn url_passwords(text: &str) -> Vec<Span> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("://") {
+        let start = from + at + 3;
+        let mut end = start;
+        while end < bytes.len()
+            && !matches!(
+                bytes[end],
+                b'/' | b'?' | b'#' | b'"' | b'\'' | b'<' | b'>' | b'\\' | b'`'
+            )
+            && !bytes[end].is_ascii_whitespace()
+        {
+            end += 1;
+        }
+        let authority = &text[start..end];
+        if let Some(user_end) = authority.rfind('@')
+            && let Some(colon) = authority[..user_end].find(':')
+        {
+            out.push(Span::new(start + colon + 1, start + user_end));
+        }
+        from = end.max(start);
+    }
+    out
 }
 
-/// Values written after a credential key (`access_token: x`, `"Authorization": "x"`,
-/// `?access_token=x`), read from the text alone so that a file that does not parse
-/// still has them masked.
-fn keyed_values(text: &str) -> Vec<Span> {
+/// Keys whose value is a credential in a `{"key": …, "value": …}` pair (a Postman
+/// collection's headers, auth blocks and variables): an auth block's `token`, an OAuth
+/// block's `accessToken`, an API-key block's `value`.
+const PAIR_KEYS: &[&str] = &["token", "accesstoken", "value"];
+
+fn key_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
+}
+
+/// The values written after a credential key (`access_token: x`, `"Authorization": "x"`,
+/// `?access_token=x`, `{"key": "Authorization", "value": "x"}`) or after a name of
+/// `names` (the definitions of credential variables: `@token = x`, `token: x`,
+/// `variable: token=x`, `{"key": "token", "value": "x"}`), read from the text alone so
+/// that a file that does not parse still has them masked; and the variables those values
+/// refer to. One pass over the text.
+fn scan_text(text: &str, names: &BTreeSet<String>) -> (Vec<Span>, BTreeSet<String>) {
     let bytes = text.as_bytes();
-    let lower_first = |b: u8| matches!(b, b'a' | b'A');
-    let mut out = Vec::new();
+    let mut spans = Vec::new();
+    let mut refs = BTreeSet::new();
     let mut i = 0;
     while i < bytes.len() {
-        if !lower_first(bytes[i]) || (i > 0 && token_char(bytes[i - 1])) {
+        if !key_char(bytes[i]) || (i > 0 && key_char(bytes[i - 1])) {
             i += 1;
             continue;
         }
-        let Some(key) = SECRET_KEYS.iter().find(|k| {
-            bytes.len() >= i + k.len() && bytes[i..i + k.len()].eq_ignore_ascii_case(k.as_bytes())
-        }) else {
-            i += 1;
+        let mut end = i;
+        while end < bytes.len() && key_char(bytes[end]) {
+            end += 1;
+        }
+        let word = &text[i..end];
+        i = end;
+        let named = is_secret_key(word) || names.contains(word);
+        let pair = pair_key(bytes, i - word.len());
+        let paired = pair && (named || PAIR_KEYS.iter().any(|k| word.eq_ignore_ascii_case(k)));
+        if !named && !paired {
+            continue;
+        }
+        let at = if paired {
+            match pair_value(bytes, end) {
+                Some(at) => at,
+                None if named => end,
+                None => continue,
+            }
+        } else {
+            end
+        };
+        let Some(value) = value_after(bytes, at) else {
             continue;
         };
-        let mut j = i + key.len();
-        i = j;
-        if j < bytes.len() && token_char(bytes[j]) {
-            continue;
-        }
-        // The key's closing quote (escaped inside a JSON-encoded string), then `:` or `=`.
-        while j < bytes.len() && matches!(bytes[j], b'"' | b'\'' | b'\\' | b' ' | b'\t') {
-            j += 1;
-        }
-        if j >= bytes.len() || !matches!(bytes[j], b':' | b'=') {
-            continue;
-        }
-        j += 1;
-        while j < bytes.len() && matches!(bytes[j], b' ' | b'\t') {
-            j += 1;
-        }
-        let mut quote = None;
-        if j < bytes.len() && matches!(bytes[j], b'"' | b'\'') {
-            quote = Some(bytes[j]);
-            j += 1;
-        }
-        let start = j;
-        while j < bytes.len() {
-            let b = bytes[j];
-            let ends = match quote {
-                Some(q) => b == q || b == b'\n' || b == b'\r' || b == b'\\',
-                None => {
-                    matches!(b, b'\n' | b'\r' | b'&' | b',' | b'}' | b']' | b'"' | b'\\')
-                        || (b == b'#' && j > start && matches!(bytes[j - 1], b' ' | b'\t'))
-                }
-            };
-            if ends {
-                break;
-            }
-            j += 1;
-        }
-        let value = text[start..j].trim_end();
-        let structural = value
+        let written = &text[value.clone()];
+        refs.extend(references(written).map(str::to_string));
+        let structural = written
             .bytes()
             .next()
             .is_none_or(|b| matches!(b, b'[' | b'{' | b'|' | b'>' | b'&' | b'*' | b'!'));
-        if !structural && !looks_like_reference(value) && value != "null" && value != "~" {
-            out.push(Span::new(start, start + value.len()));
+        if !structural && !looks_like_reference(written) && written != "null" && written != "~" {
+            spans.push(Span::new(value.start, value.end));
         }
-        i = j.max(i);
+        i = i.max(value.end);
     }
-    out
+    (spans, refs)
+}
+
+/// Whether the word at `start` is the value of a `"key"` (`"key": "Authorization"`).
+fn pair_key(bytes: &[u8], start: usize) -> bool {
+    let before = &bytes[..start];
+    let Some(before) = before.strip_suffix(b"\"") else {
+        return false;
+    };
+    let before = before.trim_ascii_end();
+    let Some(before) = before.strip_suffix(b":") else {
+        return false;
+    };
+    before.trim_ascii_end().ends_with(b"\"key\"")
+}
+
+/// After a pair's key (`"key": "Authorization`), where its `"value"` key is: the offset
+/// of the `"value"` key's last letter, as if the value were written after it.
+fn pair_value(bytes: &[u8], end: usize) -> Option<usize> {
+    let rest = bytes.get(end..)?.strip_prefix(b"\"")?.trim_ascii_start();
+    let rest = rest.strip_prefix(b",")?.trim_ascii_start();
+    let rest_len = rest.len();
+    rest.strip_prefix(b"\"value")?;
+    Some(bytes.len() - rest_len + "\"value".len())
+}
+
+/// The value written after a key that ends at `at`: its quote (escaped inside a
+/// JSON-encoded string) and `:` or `=`, then the value up to its end.
+fn value_after(bytes: &[u8], at: usize) -> Option<Range<usize>> {
+    let mut j = at;
+    while j < bytes.len() && matches!(bytes[j], b'"' | b'\'' | b'\\' | b' ' | b'\t') {
+        j += 1;
+    }
+    if j >= bytes.len() || !matches!(bytes[j], b':' | b'=') {
+        return None;
+    }
+    j += 1;
+    while j < bytes.len() && matches!(bytes[j], b' ' | b'\t') {
+        j += 1;
+    }
+    // An escaped quote opens a value inside a JSON-encoded string.
+    if j + 1 < bytes.len() && bytes[j] == b'\\' && matches!(bytes[j + 1], b'"' | b'\'') {
+        j += 1;
+    }
+    let mut quote = None;
+    if j < bytes.len() && matches!(bytes[j], b'"' | b'\'') {
+        quote = Some(bytes[j]);
+        j += 1;
+    }
+    let start = j;
+    while j < bytes.len() {
+        let b = bytes[j];
+        // A `{{reference}}` is part of the value, its braces too.
+        if b == b'{'
+            && bytes.get(j + 1) == Some(&b'{')
+            && let Some(close) = bytes[j..]
+                .iter()
+                .take(MAX_NAME + 4)
+                .take_while(|&&c| c != b'\n')
+                .position(|&c| c == b'}')
+            && bytes.get(j + close + 1) == Some(&b'}')
+        {
+            j += close + 2;
+            continue;
+        }
+        let ends = match quote {
+            Some(q) => b == q || b == b'\n' || b == b'\r' || b == b'\\',
+            None => {
+                matches!(b, b'\n' | b'\r' | b'&' | b',' | b'}' | b']' | b'"' | b'\\')
+                    || (b == b'#' && j > start && matches!(bytes[j - 1], b' ' | b'\t'))
+            }
+        };
+        if ends {
+            break;
+        }
+        j += 1;
+    }
+    let value = std::str::from_utf8(&bytes[start..j]).ok()?;
+    Some(start..start + value.trim_end().len())
 }
 
 /// A value read from the text alone may have been cut at a `}` of its own (`${X}`): a
@@ -335,7 +951,8 @@ fn looks_like_reference(value: &str) -> bool {
     is_reference(v) || v.starts_with("${") || v.starts_with("{{") || v.starts_with('<')
 }
 
-fn merge(mut spans: Vec<Span>) -> Vec<Span> {
+/// Spans sorted, the empty ones left out, the overlapping ones merged.
+pub fn merge(mut spans: Vec<Span>) -> Vec<Span> {
     spans.retain(|s| !s.is_empty());
     spans.sort_by_key(|s| (s.start, s.end));
     let mut merged: Vec<Span> = Vec::with_capacity(spans.len());
@@ -366,15 +983,88 @@ mod tests {
     #[test]
     fn token_formats() {
         let t = format!("ghp_{}", "a1".repeat(18));
-        assert!(find_token(&t).is_some());
+        assert!(find_token(&t).is_some_and(|m| m.real));
         assert!(find_token(&format!("Bearer {t}")).is_some());
-        assert!(find_token(GHP).is_some());
+        assert!(find_token(GHP).is_some_and(|m| m.real));
         assert!(find_token("ghp_short").is_none());
         assert!(find_token("EAA_SETTINGS_ARE_NOT_TOKENS_AT_ALL_REALLY").is_none());
-        assert!(find_token(&format!("EAAB{}", "x9".repeat(40))).is_some());
+        assert!(find_token(&format!("EAAB{}", "x9".repeat(40))).is_some_and(|m| m.real));
         assert!(find_token(&format!("xEAAB{}", "x9".repeat(40))).is_none());
         let two = format!("{t} and {t}");
         assert_eq!(find_tokens(&two).count(), 2);
+        // A body of the wrong length after a fixed-length prefix: masked, not reported.
+        let long = format!("ghp_{}", "a1".repeat(19));
+        assert!(find_token(&long).is_some_and(|m| !m.real));
+        let pat = format!("github_pat_{}_{}", "A1".repeat(11), "b2c".repeat(19) + "dd");
+        assert_eq!(pat.len(), "github_pat_".len() + 82);
+        assert!(find_token(&pat).is_some_and(|m| m.real));
+    }
+
+    #[test]
+    fn json_web_tokens() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+        let m = find_token(&format!("Bearer {jwt} x")).unwrap();
+        assert!(m.real);
+        assert_eq!(m.range.end - m.range.start, jwt.len());
+        let unsigned = "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxMjM0NTY3ODkwIn0";
+        assert!(find_token(unsigned).is_some_and(|m| !m.real));
+        assert!(find_token("eyJ.eyJ").is_none());
+    }
+
+    #[test]
+    fn placeholders_are_not_credentials() {
+        for p in [
+            "ghp_12324",
+            "<token>",
+            "xxx",
+            "xxxxxxxxxxxx",
+            "YOUR_TOKEN",
+            "Bearer YOUR_TOKEN",
+            "FB_ACCESS_TOKEN",
+            "{{token}}",
+            "${GH_TOKEN}",
+            "abc",
+            "replace-me-with-a-token",
+            "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            "****************",
+        ] {
+            assert!(is_placeholder(p), "{p}");
+        }
+        for real in [
+            "s3cr3t-plain-v4lue-not-shaped",
+            "EAAGm0PX4ZCpsBAOtzZBcTkZD",
+            GHP,
+            "Bearer abcdef123456",
+        ] {
+            assert!(!is_placeholder(real), "{real}");
+        }
+    }
+
+    #[test]
+    fn credential_keys() {
+        for k in [
+            "access_token",
+            "Authorization",
+            "Proxy-Authorization",
+            "cookie",
+            "X-Api-Key",
+            "x-auth-token",
+            "client_secret",
+            "password",
+            "github_token",
+        ] {
+            assert!(is_secret_key(k), "{k}");
+        }
+        for k in ["token", "name", "Content-Type", "tokens", "page"] {
+            assert!(!is_secret_key(k), "{k}");
+        }
+        assert!(is_secret_name("token") && is_secret_name("authToken"));
+        // Masked, but a literal is reported only where it is a credential's.
+        assert!(reports_literal("X-Auth-Token") && reports_literal("page_access_token"));
+        assert!(!reports_literal("story_token") && !reports_literal("Cookie"));
+        // A variable's name: its definition is reported when used as a credential.
+        assert!(reports_literal("t"));
+        assert!(!is_secret_name("base_url"));
     }
 
     #[test]
@@ -392,6 +1082,8 @@ mod tests {
         for r in ["abc", "Bearer abc", "$", "${X"] {
             assert!(!is_reference(r), "{r}");
         }
+        let names: Vec<&str> = super::references("a {{x}} {{ y }} {{$guid}} {{z").collect();
+        assert_eq!(names, ["x", "y"]);
     }
 
     #[test]
@@ -411,6 +1103,8 @@ mod tests {
         assert!(spans_of(refs).is_empty());
         let query = "request: GET /v24.0/me?fields=id&access_token=abc123&x=1\n";
         assert_eq!(spans_of(query), vec!["abc123"]);
+        let headers = "x-headers:\n  X-Api-Key: k3y-v4lue\n  Cookie: session=c00kie\n";
+        assert_eq!(spans_of(headers), vec!["k3y-v4lue", "session=c00kie"]);
     }
 
     #[test]
@@ -427,6 +1121,108 @@ mod tests {
                 .collect::<Vec<_>>(),
             vec!["s3cr3t"]
         );
+    }
+
+    #[test]
+    fn postman_pairs_and_variables_in_the_text_alone() {
+        // Broken JSON: a header pair, a bearer pair using a variable, the variable.
+        let json = r#"{"header": [{"key": "Authorization", "value": "Bearer h3ader-s3cret", "disabled": true}],
+ "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "{{tok}}"}]},
+ "variable": [{"key": "tok", "value": "v4riable-s3cret"}], ]"#;
+        let (spans, _) = {
+            let (mut spans, names) = scan_text(json, &BTreeSet::new());
+            assert!(names.contains("tok"), "{names:?}");
+            spans.extend(scan_text(json, &names).0);
+            (merge(spans), names)
+        };
+        let found: Vec<&str> = spans.iter().map(|s| &json[s.range()]).collect();
+        assert_eq!(found, ["Bearer h3ader-s3cret", "v4riable-s3cret"]);
+    }
+
+    #[test]
+    fn definitions_of_credential_variables() {
+        let text = "x-variables:\n  auth: Bearer {{token}}\n  token: '{{real}}'\n  real: d33p-s3cret-value\n  base: https://x\nrequests:\n  - request: GET /user/emails\n    x-headers: {Authorization: '{{auth}}'}\n";
+        assert_eq!(spans_of(text), vec!["d33p-s3cret-value"]);
+    }
+
+    #[test]
+    fn environment_values_used_as_credentials_are_literals() {
+        let env: BTreeMap<String, Option<String>> = [
+            ("t".to_string(), Some("env-s3cret-value".to_string())),
+            ("gh_token".to_string(), Some("another-s3cret".to_string())),
+            ("base".to_string(), Some("https://example.com".to_string())),
+        ]
+        .into();
+        let text = "GET https://api.github.com/user?access_token={{t}}\n";
+        let loaded = load(
+            text.as_bytes().to_vec(),
+            Format::Read(crate::loading::readers::Reader::Http),
+            &Limits::DEFAULT,
+        );
+        let secrets = file_secrets(&loaded.text, &loaded.documents, &loaded.problems, &env);
+        assert!(secrets.literals.contains(&"env-s3cret-value".to_string()));
+        assert!(secrets.literals.contains(&"another-s3cret".to_string()));
+        assert!(!secrets.literals.iter().any(|l| l.contains("example")));
+        // A value that may be a credential is masked in every file, used there or not.
+        let env: BTreeMap<String, Option<String>> = [
+            ("k", "Zq81kLmP0xY7tRw2Vb"),
+            ("p", "hunter2hunter2"),
+            ("account", "act_1234567890123456"),
+            ("version", "v25.0"),
+            ("since", "2024-01-01T00:00:00Z"),
+            ("repo", "my-repository-name"),
+            ("id", "23850000000000001"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), Some(v.to_string())))
+        .collect();
+        let secrets = file_secrets("", &[], &[], &env);
+        assert_eq!(secrets.literals, ["Zq81kLmP0xY7tRw2Vb", "hunter2hunter2"]);
+    }
+
+    /// The scans read each byte a bounded number of times: hostile runs of prefixes,
+    /// keys and references of a few hundred kilobytes are read at once. (A watchdog, not
+    /// a timing: a quadratic scan would take hours here.)
+    #[test]
+    fn scans_are_linear_in_the_text() {
+        for unit in [
+            "eyJ-",
+            "eyJabcdefghij.",
+            "ghp_a1-",
+            "{{",
+            "{{a",
+            "access_token=",
+            "access_token: x\n",
+            "- access_token: x\n",
+            "\"key\": \"token\", ",
+            "\"key\": \"",
+            "://a:b",
+            "@t = {{t}}\n",
+        ] {
+            let text = unit.repeat(50_000);
+            let (done, finished) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let loaded = load(text.clone().into_bytes(), Format::Yaml, &Limits::DEFAULT);
+                let env: BTreeMap<String, Option<String>> =
+                    [("t".to_string(), Some(text.clone()))].into();
+                let secrets = file_secrets(&text, &loaded.documents, &loaded.problems, &env);
+                let _ = crate::redact::Redactor::for_secrets(&text, &secrets).line(&text);
+                let _ = done.send(());
+            });
+            assert!(
+                finished
+                    .recv_timeout(std::time::Duration::from_secs(120))
+                    .is_ok(),
+                "{unit:?} repeated does not finish"
+            );
+        }
+    }
+
+    #[test]
+    fn passwords_in_urls() {
+        let text =
+            "url: https://alice:p4ss-w0rd@example.com/x?y=1 and ftp://a@b and http://h:80/\n";
+        assert_eq!(spans_of(text), vec!["p4ss-w0rd"]);
     }
 
     #[test]

@@ -177,6 +177,17 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
                     parts.bearer = Some((v, span));
                 }
             }
+            _ if name.starts_with("auth:") => {
+                // Whatever the method block's `auth` says: a credential written here is
+                // in the file.
+                for (key, key_span, value, value_span) in pairs(block) {
+                    if is_auth_credential(name, &key) {
+                        parts
+                            .secrets
+                            .push(entry(&key, key_span, string(value_span, &value)));
+                    }
+                }
+            }
             "body:json" => {
                 let trimmed = block.body.trim_start();
                 if trimmed.is_empty() {
@@ -224,8 +235,13 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
         }
     }
     // `auth: none` or `inherit` in the method block: the auth block, if any, is not used.
-    if matches!(auth_mode.as_deref(), Some("none")) {
-        parts.bearer = None;
+    if matches!(auth_mode.as_deref(), Some("none"))
+        && let Some((token, span)) = parts.bearer.take()
+    {
+        // Not sent, but written in the file all the same.
+        parts
+            .secrets
+            .push(entry("token", span, string(span, &token)));
     }
     let mut requests = Vec::new();
     if has_request {
@@ -236,6 +252,16 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
     }
     let span = Span::new(0, text.len());
     (vec![document(span, requests, variables, options)], problems)
+}
+
+/// Whether a field of an `auth:…` block holds a credential (`token`, `password`,
+/// `client_secret`, `access_token_url` not; an API-key block's `value`).
+fn is_auth_credential(block: &str, field: &str) -> bool {
+    let f = field.to_ascii_lowercase();
+    (block == "auth:apikey" && f == "value")
+        || f.ends_with("token")
+        || f.ends_with("secret")
+        || f.ends_with("password")
 }
 
 /// The variables of a Bruno environment file: `vars { name: value }`, and the names of

@@ -129,7 +129,13 @@ enum Section {
     Query,
     Form,
     Multipart,
-    /// `[Cookies]`, `[BasicAuth]`, `[Options]`: nothing reqlint checks.
+    /// `variable: name=value` lines define variables.
+    Options,
+    /// `user: password`: the password is a credential.
+    BasicAuth,
+    /// `name: value`: a cookie the request sends, masked.
+    Cookies,
+    /// Nothing reqlint checks.
     Other,
 }
 
@@ -139,7 +145,9 @@ impl Section {
             "QueryStringParams" | "Query" => Section::Query,
             "FormParams" | "Form" => Section::Form,
             "MultipartFormData" | "Multipart" => Section::Multipart,
-            "Cookies" | "BasicAuth" | "Options" => Section::Other,
+            "Options" => Section::Options,
+            "BasicAuth" => Section::BasicAuth,
+            "Cookies" => Section::Cookies,
             _ => return None,
         })
     }
@@ -171,6 +179,8 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
     let mut problems = Vec::new();
     let mut requests = Vec::new();
     let mut captures = Captures::default();
+    // `[Options]` variables, with their values.
+    let mut variables: Vec<Entry> = Vec::new();
     let mut i = 0;
     while i < all.len() {
         let line = all[i];
@@ -197,17 +207,23 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
             url: Some(string(url_span, url)),
             ..RequestParts::default()
         };
-        i = request(&all, i + 1, text, limits, &mut parts, &mut problems);
+        i = request(
+            &all,
+            i + 1,
+            text,
+            limits,
+            &mut parts,
+            &mut variables,
+            &mut problems,
+        );
         if i < all.len() && all[i].is_status() {
             i = response(&all, i + 1, &mut captures);
         }
         requests.push(parts);
     }
     let span = Span::new(0, text.len());
-    (
-        vec![document(span, requests, captures.entries, options)],
-        problems,
-    )
+    variables.extend(captures.entries);
+    (vec![document(span, requests, variables, options)], problems)
 }
 
 /// The request part of an entry from line `at` (after the request line): headers,
@@ -219,6 +235,7 @@ fn request(
     text: &str,
     limits: &Limits,
     parts: &mut RequestParts,
+    variables: &mut Vec<Entry>,
     problems: &mut Vec<Problem>,
 ) -> usize {
     let mut section = Section::Headers;
@@ -284,6 +301,29 @@ fn request(
             (Section::Multipart, Some(((k, ks), (v, vs)))) => {
                 let value = if v.starts_with("file,") { "<file>" } else { v };
                 parts.params.push(entry(k, ks, string(vs, value)));
+            }
+            (Section::BasicAuth, Some(((user, _), (password, span)))) => {
+                parts
+                    .secrets
+                    .push(entry(user, span, string(span, password)));
+            }
+            (Section::Cookies, Some(((_, ks), (v, vs)))) => {
+                parts.secrets.push(entry("Cookie", ks, string(vs, v)));
+            }
+            (Section::Options, Some(((k, _), (v, vs)))) => {
+                if k == "variable"
+                    && let Some((name, value)) = v.split_once('=')
+                {
+                    let name_start = vs.start + (name.len() - name.trim_start().len());
+                    let name = name.trim();
+                    let value_start = vs.start + v.len() - value.len();
+                    let value_span = Span::new(value_start, vs.end);
+                    variables.push(entry(
+                        name,
+                        Span::new(name_start, name_start + name.len()),
+                        string(value_span, value),
+                    ));
+                }
             }
             (Section::Other, Some(_)) => {}
         }
@@ -469,7 +509,15 @@ campaign_name: jsonpath \"$.name\"
         let mut parts = RequestParts::default();
         let mut problems = Vec::new();
         let all = lines(file);
-        let next = request(&all, 1, file, &Limits::DEFAULT, &mut parts, &mut problems);
+        let next = request(
+            &all,
+            1,
+            file,
+            &Limits::DEFAULT,
+            &mut parts,
+            &mut Vec::new(),
+            &mut problems,
+        );
         assert_eq!(next, all.len());
         assert!(problems.is_empty(), "{problems:?}");
         let (bearer, span) = parts.bearer.unwrap();

@@ -164,6 +164,10 @@ pub struct RequestParts {
     /// The body could not be read: params the request may give are not known, so no
     /// param is reported missing.
     pub body_unread: bool,
+    /// Credentials the request holds besides its headers and params (an auth block, a
+    /// Basic-auth pair, a disabled header), each as `{name: value}`: masked in every
+    /// output and reported when literal, though the request may not send them.
+    pub secrets: Vec<Entry>,
 }
 
 /// The key that marks a request whose body could not be read.
@@ -202,14 +206,22 @@ impl RequestParts {
         // A bearer token written in place (an auth block's) is a header the request
         // sends: a literal credential is found there.
         if let Some((text, span)) = &self.bearer
-            && variable_in(text).is_none()
             && !self
                 .headers
                 .iter()
                 .any(|h| h.key.eq_ignore_ascii_case("authorization"))
         {
-            self.headers
-                .push(entry("Authorization", *span, string(*span, text)));
+            if variable_in(text).is_none() {
+                self.headers
+                    .push(entry("Authorization", *span, string(*span, text)));
+            } else {
+                // `{{token}}`: the variable's value is a credential.
+                self.secrets
+                    .push(entry("Authorization", *span, string(*span, text)));
+            }
+        }
+        if let Some(secrets) = secrets_entry(self.span, std::mem::take(&mut self.secrets)) {
+            entries.push(secrets);
         }
         if !self.headers.is_empty() {
             let span = self.headers[0]
@@ -297,6 +309,33 @@ pub fn document(
 
 /// The key of a document's variables (the model reads `{{name}}` values from it).
 pub const VARIABLES: &str = "x-variables";
+
+/// The key of the credentials a reader found besides headers and params (auth blocks
+/// of the collection, disabled headers, Basic-auth pairs): `[{name: value}, …]`, read by
+/// [`crate::model::secrets`] and ignored by the rules, as every `x-` key.
+pub const SECRETS_KEY: &str = "x-secrets";
+
+/// `x-secrets: [{name: value}, …]`, or nothing when there are none.
+fn secrets_entry(span: Span, secrets: Vec<Entry>) -> Option<Entry> {
+    if secrets.is_empty() {
+        return None;
+    }
+    let items = secrets
+        .into_iter()
+        .map(|e| Node::new(e.key_span.cover(e.value.span), Value::Map(vec![e])))
+        .collect();
+    Some(entry(SECRETS_KEY, span, Node::new(span, Value::Seq(items))))
+}
+
+/// Adds the credentials a reader found outside any request to a document of
+/// [`document`].
+pub fn add_secrets(document: &mut Node, secrets: Vec<Entry>) {
+    if let (Value::Map(entries), Some(e)) =
+        (&mut document.value, secrets_entry(document.span, secrets))
+    {
+        entries.push(e);
+    }
+}
 
 /// Bare `{{name}}` references in JSON text (`"count": {{n}}`), which a client substitutes
 /// before sending: replaced by a JSON string of the same length (`"{n}"`), so that the

@@ -6,8 +6,8 @@
 //! JSON parser, so that every key and value keeps its span.
 
 use super::{
-    ReadOptions, RequestParts, document, entry, neutralize_references, restore_references, string,
-    syntax,
+    ReadOptions, RequestParts, add_secrets, document, entry, neutralize_references,
+    restore_references, string, syntax,
 };
 use crate::loading::encoded::SourceMap;
 use crate::loading::span::Span;
@@ -63,10 +63,79 @@ pub fn convert(
         .and_then(Node::as_seq)
         .map(|vars| key_values(vars, false))
         .unwrap_or_default();
-    (
-        vec![document(root.span, requests, variables, options)],
-        problems,
-    )
+    let mut doc = document(root.span, requests, variables, options);
+    add_secrets(&mut doc, credentials(root));
+    (vec![doc], problems)
+}
+
+/// Every credential the collection holds, used or not: the values of each auth block
+/// (the collection's, a folder's, a request's, whatever its type and whether a request
+/// inherits it) and of each `Authorization`-like header, disabled ones included.
+fn credentials(root: &Node) -> Vec<Entry> {
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match &node.value {
+            Value::Map(entries) => {
+                for e in entries {
+                    match e.key.as_str() {
+                        "auth" => auth_values(&e.value, &mut out),
+                        "header" => {
+                            for h in e.value.as_seq().unwrap_or_default() {
+                                let name = h.get_value("key").and_then(Node::as_str);
+                                if let (Some(name), Some(value)) = (name, h.get_value("value"))
+                                    && crate::model::secrets::is_secret_key(name)
+                                {
+                                    out.push(entry(name, value.span, value.clone()));
+                                }
+                            }
+                        }
+                        _ => stack.push(&e.value),
+                    }
+                }
+            }
+            Value::Seq(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether a field of an auth block holds a credential: a token, secret, password or
+/// key of any auth type (`token`, `accessToken`, `clientSecret`, `password`,
+/// `secretKey`), or the `value` of an API-key block (whose `key` is a header's name);
+/// not the identifiers that go with a secret (AWS's `accessKey`, OAuth 1's
+/// `consumerKey`).
+fn is_auth_credential(block: &str, field: &str) -> bool {
+    let f = field.to_ascii_lowercase();
+    (block == "apikey" && f == "value")
+        || f.ends_with("token")
+        || f.ends_with("secret")
+        || f.ends_with("password")
+        || (f.ends_with("key") && !matches!(f.as_str(), "key" | "accesskey" | "consumerkey"))
+}
+
+/// The credentials of an auth block (`{type, bearer: [{key, value}]}`, or v2.0's
+/// objects), whatever its type.
+fn auth_values(auth: &Node, out: &mut Vec<Entry>) {
+    for block in auth.as_map().unwrap_or_default() {
+        if block.key == "type" {
+            continue;
+        }
+        let pairs: Vec<(&str, &Node)> = match &block.value.value {
+            Value::Seq(list) => list
+                .iter()
+                .filter_map(|p| Some((p.get_value("key")?.as_str()?, p.get_value("value")?)))
+                .collect(),
+            Value::Map(fields) => fields.iter().map(|f| (f.key.as_str(), &f.value)).collect(),
+            _ => Vec::new(),
+        };
+        for (name, value) in pairs {
+            if is_auth_credential(&block.key, name) && value.as_str().is_some() {
+                out.push(entry(name, value.span, value.clone()));
+            }
+        }
+    }
 }
 
 fn walk<'a>(

@@ -11,15 +11,20 @@ static META: RuleMeta = RuleMeta {
     group: Group::Files,
     severity: Severity::Error,
     summary: "a credential is written in the request file",
-    what: "Reports an `access_token` param or an `Authorization` value (in params, in \
-           the query string, anywhere in the file, a list or mapping of them too) that is \
-           a literal rather than a reference such as `${FB_TOKEN}`, `$GH_TOKEN`, \
-           `{{token}}` or `<token>`, and any word that looks like a real credential, \
-           wherever it is written (a value, a key, a comment, a line that does not parse): \
-           the code-hosting host's tokens (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, \
-           `github_pat_`) and the advertising API's user tokens (`EAA…`). The secret is \
-           never printed back: messages name its kind only, and every output masks it, \
-           whether this rule is enabled or not.",
+    what: "Reports a literal credential in a credential position: an `access_token`, \
+           `client_secret` or `password` param, an `Authorization`, `Proxy-Authorization` or \
+           `X-Api-Key`-like header (in params, in the query string, anywhere in the file, a \
+           list or mapping of them too), an auth block (used or not), a Basic-auth pair, or \
+           the definition of a variable used in one of those (`@token = …` for \
+           `Authorization: Bearer {{token}}`); and any word that has a real credential's \
+           shape, wherever it is written (a value, a key, a comment, a line that does not \
+           parse): the code-hosting host's tokens (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` \
+           and 36 characters, `github_pat_` and 82), the advertising API's user tokens \
+           (`EAA…`) and JSON Web Tokens. References (`${FB_TOKEN}`, `$GH_TOKEN`, \
+           `{{token}}`, `<token>`) and placeholders (`xxx`, `YOUR_TOKEN`, `ghp_12324`) are \
+           not credentials, and a value that comes from an environment file is not written \
+           in the request file. The secret is never printed back: messages name its kind \
+           only, and every output masks it, whether this rule is enabled or not.",
     why: "A token committed to a repository is a leaked token: anyone who can read the \
           repository can call the API as its owner until it is revoked.",
     source: "GitHub Docs, \"About authentication to GitHub\", section \"GitHub's token \
@@ -56,6 +61,16 @@ fn token_diagnostic(span: Span, found: &TokenMatch) -> Diagnostic {
     .secret()
 }
 
+/// The credentials written in an environment file the config names: its words of a real
+/// credential's shape. The request files that use its variables are given their values,
+/// not their text, so a credential there is reported where it is written.
+pub fn in_environment(text: &str) -> Vec<Diagnostic> {
+    secrets::find_tokens(text)
+        .filter(|m| m.real)
+        .map(|m| token_diagnostic(Span::new(m.range.start, m.range.end), &m))
+        .collect()
+}
+
 impl Rule for LiteralSecret {
     fn meta(&self) -> &'static RuleMeta {
         &META
@@ -74,6 +89,7 @@ impl Rule for LiteralSecret {
         let mut found: Vec<Diagnostic> =
             secrets::tree_secrets(file.text, roots, shadowed.chain(query))
                 .into_iter()
+                .filter(|s| s.reported)
                 .map(|s| match s.found {
                     Found::Keyed { key } => keyed_diagnostic(s.span, key),
                     Found::Token(m) => token_diagnostic(s.span, &m),
@@ -82,6 +98,7 @@ impl Rule for LiteralSecret {
         // Keys, comments and text the parser could not read: a credential there is as leaked.
         found.extend(
             secrets::find_tokens(file.text)
+                .filter(|m| m.real)
                 .map(|m| token_diagnostic(Span::new(m.range.start, m.range.end), &m)),
         );
         // A secret in a query string is seen both in the request line and as a param, and
