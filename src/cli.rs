@@ -1067,7 +1067,7 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
             String::from_utf8(bytes).map_err(|_| "standard input is not UTF-8".to_string())?;
         let result = crate::fix::fix_text(&name, Path::new(&name), &text, settings, mode);
         let shown = if args.diff {
-            engine::redacted_diff(&name, Path::new(&name), &text, &result.text, settings)
+            crate::fix::redacted_diff(&name, Path::new(&name), &text, &result.text, settings)
         } else {
             result.text.clone()
         };
@@ -1273,7 +1273,7 @@ impl FixedFile<'_> {
     /// when the write failed (the error is printed) and its fixes do not count.
     fn show_or_write(&self, diff: bool, settings: &Settings, shown: &mut String) -> bool {
         if diff {
-            shown.push_str(&engine::redacted_diff(
+            shown.push_str(&crate::fix::redacted_diff(
                 self.display,
                 self.rel,
                 self.before,

@@ -289,27 +289,6 @@ pub fn file_secrets(
     )
 }
 
-/// The unified diff of a file's fix (`--diff`), with the secrets of the text before and
-/// after masked byte for byte, in the changed lines and in the context lines alike.
-pub fn redacted_diff(
-    display: &str,
-    rel: &Path,
-    before: &str,
-    after: &str,
-    settings: &Settings,
-) -> String {
-    let old = file_secrets(display, rel, before, settings);
-    let new = file_secrets(display, rel, after, settings);
-    let patch = crate::fix::unified_diff(
-        display,
-        &redact::mask_spans(before, &old.spans),
-        &redact::mask_spans(after, &new.spans),
-    );
-    let mut all = old;
-    all.literals.extend(new.literals);
-    redact::Redactor::for_secrets(before, &all).lines(&patch)
-}
-
 /// The redaction of every text shown about a file ([`file_secrets`]).
 pub fn file_redactor(
     display: &str,
@@ -510,7 +489,7 @@ pub fn lint_environments(settings: &Settings) -> Vec<FileResult> {
             continue;
         }
         let path = config.root.join(file);
-        let display = crate::reports::relative_to_cwd(&path);
+        let display = crate::files::relative_to_cwd(&path);
         if config.ignored_for(rule.name, &[Path::new(file), Path::new(&display)]) {
             continue;
         }

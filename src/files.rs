@@ -322,6 +322,16 @@ fn check_owner(_meta: &std::fs::Metadata, _path: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// A path as shown to the user: relative to the working directory where it lies below
+/// it (a config found by walking up is known by its absolute path), else as it is.
+pub fn relative_to_cwd(path: &std::path::Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    path.strip_prefix(&cwd)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -86,6 +86,27 @@ fn touches(a: Span, b: Span) -> bool {
 /// applied too, below the rules.
 pub use crate::diagnostic::apply_edits as apply;
 
+/// The unified diff of a file's fix (`--diff`), with the secrets of the text before and
+/// after masked byte for byte, in the changed lines and in the context lines alike.
+pub fn redacted_diff(
+    display: &str,
+    rel: &std::path::Path,
+    before: &str,
+    after: &str,
+    settings: &crate::engine::Settings,
+) -> String {
+    let old = crate::engine::file_secrets(display, rel, before, settings);
+    let new = crate::engine::file_secrets(display, rel, after, settings);
+    let patch = unified_diff(
+        display,
+        &crate::redact::mask_spans(before, &old.spans),
+        &crate::redact::mask_spans(after, &new.spans),
+    );
+    let mut all = old;
+    all.literals.extend(new.literals);
+    crate::redact::Redactor::for_secrets(before, &all).lines(&patch)
+}
+
 /// The unified diff of a file's text before and after its fixes.
 pub fn unified_diff(path: &str, before: &str, after: &str) -> String {
     similar::TextDiff::from_lines(before, after)

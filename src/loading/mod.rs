@@ -3,6 +3,7 @@
 //! Nothing here decides what is wrong with a request; the loader only records
 //! [`Problem`]s (syntax, limits, duplicate keys, encoding) that rules turn into diagnostics.
 
+pub mod credentials;
 pub mod encoded;
 mod json;
 pub mod readers;

@@ -18,37 +18,15 @@ use std::ops::Range;
 use crate::loading::encoded::SourceMap;
 use crate::loading::{Entry, Node, Problem, Span, Value};
 
+pub use crate::loading::credentials::{SECRET_KEYS, is_secret_key};
+use crate::loading::credentials::{key_ends_with, key_eq};
 pub use crate::loading::readers::SECRETS_KEY;
-
-/// Keys whose value is a credential whatever it looks like (compared ignoring case, with
-/// `-` and `_` taken as the same character).
-pub const SECRET_KEYS: &[&str] = &[
-    "access_token",
-    "authorization",
-    "proxy_authorization",
-    "cookie",
-    "client_secret",
-    "app_secret",
-    "password",
-    "passwd",
-    "refresh_token",
-    "id_token",
-    "api_key",
-    "apikey",
-    "private_token",
-    "input_token",
-    "fb_exchange_token",
-];
-
-/// Endings of keys whose value is a credential (`X-Api-Key`, `X-Auth-Token`,
-/// `github_token`, `db_password`).
-const SECRET_KEY_ENDINGS: &[&str] = &["_api_key", "_apikey", "_token", "_secret", "_password"];
 
 /// Keys whose literal value is masked but not reported: a cookie may hold a consent flag
 /// as well as a session.
 const MASKED_ONLY_KEYS: &[&str] = &["cookie"];
 
-/// Of the endings of [`SECRET_KEY_ENDINGS`], those whose literal value is reported: a
+/// Of the endings of [`crate::loading::credentials::SECRET_KEY_ENDINGS`], those whose literal value is reported: a
 /// `…_token` param may be an opaque reference of the API's own (the advertising API's
 /// `story_token`, `page_token`), masked only, where `…_access_token` and `…_auth_token`
 /// are credentials.
@@ -273,26 +251,6 @@ fn jwt_at(bytes: &[u8], start: usize) -> Option<TokenMatch> {
 
 /// Compares a key with a lower-case, `_`-separated name, ignoring case and taking `-`
 /// for `_`.
-fn key_eq(key: &[u8], name: &str) -> bool {
-    key.len() == name.len()
-        && key
-            .iter()
-            .zip(name.bytes())
-            .all(|(&k, n)| k.to_ascii_lowercase() == n || (k == b'-' && n == b'_'))
-}
-
-fn key_ends_with(key: &[u8], ending: &str) -> bool {
-    key.len() > ending.len() && key_eq(&key[key.len() - ending.len()..], ending)
-}
-
-/// Whether `key` names a credential (`access_token`, `Authorization`, `X-Api-Key`).
-/// `token`, the name of a config token in reqlint's own files, is not one.
-pub fn is_secret_key(key: &str) -> bool {
-    let k = key.trim().as_bytes();
-    SECRET_KEYS.iter().any(|name| key_eq(k, name))
-        || SECRET_KEY_ENDINGS.iter().any(|e| key_ends_with(k, e))
-}
-
 /// Whether a literal under `key` is reported as a literal secret (not only masked).
 pub fn reports_literal(key: &str) -> bool {
     let k = key.trim().as_bytes();

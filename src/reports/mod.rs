@@ -9,15 +9,8 @@ pub mod sarif;
 use crate::diagnostic::Severity;
 use crate::engine::FileResult;
 
-/// A path as shown to the user: relative to the working directory where it lies below
-/// it (a config found by walking up is known by its absolute path), else as it is.
-pub fn relative_to_cwd(path: &std::path::Path) -> String {
-    let cwd = std::env::current_dir().unwrap_or_default();
-    path.strip_prefix(&cwd)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .into_owned()
-}
+/// A path as shown to the user, relative to the working directory where it lies below.
+pub use crate::files::relative_to_cwd;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Summary {

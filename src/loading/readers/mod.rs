@@ -312,7 +312,7 @@ pub const VARIABLES: &str = "x-variables";
 
 /// The key of the credentials a reader found besides headers and params (auth blocks
 /// of the collection, disabled headers, Basic-auth pairs): `[{name: value}, …]`, read by
-/// [`crate::model::secrets`] and ignored by the rules, as every `x-` key.
+/// the secret scanner (src/model/secrets.rs) and ignored by the rules, as every `x-` key.
 pub const SECRETS_KEY: &str = "x-secrets";
 
 /// `x-secrets: [{name: value}, …]`, or nothing when there are none.

@@ -84,7 +84,7 @@ fn credentials(root: &Node) -> Vec<Entry> {
                             for h in e.value.as_seq().unwrap_or_default() {
                                 let name = h.get_value("key").and_then(Node::as_str);
                                 if let (Some(name), Some(value)) = (name, h.get_value("value"))
-                                    && crate::model::secrets::is_secret_key(name)
+                                    && crate::loading::credentials::is_secret_key(name)
                                 {
                                     out.push(entry(name, value.span, value.clone()));
                                 }
