@@ -47,7 +47,7 @@ echo "built in $(( $(date +%s) - start )) s"
 shopt -s nullglob
 wheels=("$out"/reqlint_cli-"$version"-*.whl)
 shopt -u nullglob
-[ "${#wheels[@]}" -eq 1 ] || fail "expected one reqlint-$version wheel in $out, found ${#wheels[@]}"
+[ "${#wheels[@]}" -eq 1 ] || fail "expected one reqlint_cli-$version wheel in $out, found ${#wheels[@]}"
 wheel=${wheels[0]}
 echo "wheel: $wheel ($(du -k "$wheel" | cut -f1) KiB)"
 # A binary wheel for any Python 3 (`py3-none-<platform>`), holding the executable as a
@@ -60,9 +60,9 @@ python3 - "$wheel" "$version" <<'PY' || fail "the wheel's contents"
 import sys, zipfile
 wheel, version = sys.argv[1], sys.argv[2]
 names = zipfile.ZipFile(wheel).namelist()
-script = f"reqlint-{version}.data/scripts/reqlint"
+script = f"reqlint_cli-{version}.data/scripts/reqlint"
 assert script in names, f"{script} not in {names}"
-others = [n for n in names if n != script and not n.startswith(f"reqlint-{version}.dist-info/")]
+others = [n for n in names if n != script and not n.startswith(f"reqlint_cli-{version}.dist-info/")]
 assert not others, f"unexpected files in the wheel: {others}"
 PY
 ok "the wheel holds the reqlint executable and its metadata only"
