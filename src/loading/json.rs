@@ -39,6 +39,7 @@ pub(super) fn parse_mapped<M: Fn(usize, usize) -> Span>(
         problems: Vec::new(),
     };
     let result = p.document();
+    super::work::count(p.pos);
     problems.append(&mut p.problems);
     match result {
         Ok(node) => Some(node),
