@@ -127,12 +127,7 @@ fn variables_and_uses(name: &str, n: usize) -> String {
 
 #[test]
 fn variable_lookups_are_linear_in_every_format() {
-    for name in [
-        "a.bru",
-        "a.http",
-        "a.postman_collection.json",
-        "a.req.yaml",
-    ] {
+    for name in ["a.bru", "a.http", "a.postman_collection.json", "a.req.yaml"] {
         assert_linear(name, 2_000, |n| variables_and_uses(name, n));
     }
 }
@@ -141,11 +136,18 @@ fn variable_lookups_are_linear_in_every_format() {
 fn variables_that_refer_to_each_other_are_linear() {
     // A chain (each variable the next one's reference) and a star (each the first's).
     assert_linear("chain.req.yaml", 2_000, |n| {
-        let vars: String = (0..n).map(|i| format!("  v{i}: 'a{{{{v{}}}}}'\n", i + 1)).collect();
-        format!("x-variables:\n{vars}  v{n}: end\nrequest: GET /repos/{{{{v{}}}}}\n", n / 2)
+        let vars: String = (0..n)
+            .map(|i| format!("  v{i}: 'a{{{{v{}}}}}'\n", i + 1))
+            .collect();
+        format!(
+            "x-variables:\n{vars}  v{n}: end\nrequest: GET /repos/{{{{v{}}}}}\n",
+            n / 2
+        )
     });
     assert_linear("star.http", 2_000, |n| {
-        let vars: String = (1..n).map(|i| format!("@v{i} = {{{{v0}}}}/{i}\n")).collect();
+        let vars: String = (1..n)
+            .map(|i| format!("@v{i} = {{{{v0}}}}/{i}\n"))
+            .collect();
         let uses: String = (1..n).map(|i| format!("/{{{{v{i}}}}}")).collect();
         format!("@v0 = x\n{vars}\nGET https://api.github.com/repos{uses}\n")
     });

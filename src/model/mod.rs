@@ -13,8 +13,8 @@ pub mod variables;
 use crate::loading::encoded::{Lookup, NoVariables, decode_in_place};
 use crate::loading::{Entry, Limits, Node, Problem, Span, Value};
 use crate::suggest::did_you_mean;
-use variables::{Budget, Variables};
 pub use request_line::{Api, LineError, Method, RequestLine, Segment, Version};
+use variables::{Budget, Variables};
 
 /// Keys of one request (SPEC 1.1).
 pub const REQUEST_KEYS: &[&str] = &[

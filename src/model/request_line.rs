@@ -447,7 +447,11 @@ mod tests {
     }
 
     fn line(file: &str, value: &str) -> Result<RequestLine, LineError> {
-        parse_request_line(&node(file, value), file, &crate::loading::encoded::NoVariables)
+        parse_request_line(
+            &node(file, value),
+            file,
+            &crate::loading::encoded::NoVariables,
+        )
     }
 
     #[test]
