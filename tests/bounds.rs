@@ -266,3 +266,31 @@ fn a_file_budget_spent_by_many_uses_is_reported_once() {
         limits[0]
     );
 }
+
+#[test]
+fn a_value_with_references_past_the_limit_is_reported_once() {
+    // 20,000 small variables in one URL: past 64 KiB of them, the rest stay as written,
+    // with one problem for the value, not one for each reference left.
+    let text = variables_and_uses("a.bru", 20_000);
+    let loaded = loading::load(
+        text.clone().into_bytes(),
+        Format::from_path("a.bru"),
+        &Limits::DEFAULT,
+    );
+    let model = FileModel::build(&loaded.documents, &loaded.text);
+    assert_eq!(
+        model.problems.len(),
+        1,
+        "{:?}",
+        &model.problems[..3.min(model.problems.len())]
+    );
+    let problem = &model.problems[0];
+    assert!(text[problem.span.range()].starts_with("{{v"), "{problem:?}");
+    let line = model.requests[0].line().unwrap();
+    assert!(line.path.len() <= text.len() + Limits::DEFAULT.max_substituted_value_bytes);
+    assert!(
+        line.path.ends_with("/{{v19999}}"),
+        "{}",
+        &line.path[line.path.len() - 20..]
+    );
+}

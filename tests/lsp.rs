@@ -762,3 +762,32 @@ fn a_message_without_a_usable_length_does_not_stop_the_next_request() {
     c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
     child.wait().unwrap();
 }
+
+#[test]
+fn exploding_variables_do_not_take_the_server_down() {
+    let (dir, mut child, mut c) = start_in("");
+    let _watchdog = Watchdog::new(&child);
+    // Variables nesting 40 references wide and 5 deep: a gigabyte written out.
+    let mut text = String::from("@v0 = xxxxxxxxxxxxxxxxxxxxxxxx\n");
+    for level in 1..=5 {
+        let refs = format!("{{{{v{}}}}}", level - 1).repeat(40);
+        text.push_str(&format!("@v{level} = {refs}\n"));
+    }
+    text.push_str("\nGET https://api.github.com/repos/{{v5}}\n");
+    let uri = format!("file://{}", dir.path().join("nested.http").display());
+    let diags = c.open(&uri, "http", &text);
+    let limits: Vec<&Value> = diags
+        .iter()
+        .filter(|d| d["code"] == "limit-exceeded")
+        .collect();
+    assert_eq!(limits.len(), 1, "{diags:?}");
+    assert_eq!(limits[0]["range"]["start"]["line"], 3);
+    c.send(
+        json!({"jsonrpc": "2.0", "id": 5, "method": "textDocument/hover", "params": {
+            "textDocument": {"uri": uri}, "position": {"line": 7, "character": 5},
+        }}),
+    );
+    assert_eq!(c.receive()["id"], 5);
+    c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    child.wait().unwrap();
+}

@@ -140,20 +140,29 @@ pub fn references(value: &str) -> impl Iterator<Item = (Range<usize>, &str)> {
     })
 }
 
+/// What a reference stands for.
+pub enum Substitution {
+    /// The variable's value.
+    Value(Rc<str>),
+    /// Nothing known: the reference stays as written.
+    Unknown,
+    /// A limit is reached: this reference and the rest of the value's stay as written.
+    Stop,
+}
+
 /// What `{{name}}` references stand for, with the cost of substituting them bounded.
 pub trait Lookup {
-    /// The value to substitute for the reference to `name` at `reference` (its span in
-    /// the file) in a value where `substituted` bytes were substituted already; `None`
-    /// leaves the reference as written (an unknown name, or a limit reached).
-    fn substitution(&self, name: &str, reference: Span, substituted: usize) -> Option<Rc<str>>;
+    /// What to substitute for the reference to `name` at `reference` (its span in the
+    /// file) in a value where `substituted` bytes were substituted already.
+    fn substitution(&self, name: &str, reference: Span, substituted: usize) -> Substitution;
 }
 
 /// No variables: every reference stays as written.
 pub struct NoVariables;
 
 impl Lookup for NoVariables {
-    fn substitution(&self, _: &str, _: Span, _: usize) -> Option<Rc<str>> {
-        None
+    fn substitution(&self, _: &str, _: Span, _: usize) -> Substitution {
+        Substitution::Unknown
     }
 }
 
@@ -175,8 +184,10 @@ pub fn substitute(
     let mut substituted = 0usize;
     for (range, name) in references(value) {
         let reference = map.span(range.clone());
-        let Some(v) = lookup.substitution(name, reference, substituted) else {
-            continue;
+        let v = match lookup.substitution(name, reference, substituted) {
+            Substitution::Value(v) => v,
+            Substitution::Unknown => continue,
+            Substitution::Stop => break,
         };
         if at < range.start {
             pieces.push(Piece {
@@ -404,11 +415,11 @@ mod substitute_tests {
         let map = SourceMap::for_scalar(file, span, value);
         struct Known;
         impl Lookup for Known {
-            fn substitution(&self, name: &str, _: Span, _: usize) -> Option<Rc<str>> {
+            fn substitution(&self, name: &str, _: Span, _: usize) -> Substitution {
                 match name {
-                    "base" => Some("https://graph.facebook.com/v25.0".into()),
-                    "acct" => Some("123".into()),
-                    _ => None,
+                    "base" => Substitution::Value("https://graph.facebook.com/v25.0".into()),
+                    "acct" => Substitution::Value("123".into()),
+                    _ => Substitution::Unknown,
                 }
             }
         }

@@ -16,7 +16,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-use crate::loading::encoded::{Lookup, references};
+use crate::loading::encoded::{Lookup, Substitution, references};
 use crate::loading::{Entry, Limits, Node, Problem, ProblemKind, Span, Value, work};
 
 /// What one file's substitutions may still spend, and the problems of the limits met.
@@ -209,25 +209,37 @@ impl<'a, 'b> Variables<'a, 'b> {
 }
 
 impl Lookup for Variables<'_, '_> {
-    fn substitution(&self, name: &str, reference: Span, substituted: usize) -> Option<Rc<str>> {
+    fn substitution(&self, name: &str, reference: Span, substituted: usize) -> Substitution {
         work::count(1);
-        let i = *self.index.get(name)?;
-        let value = self.resolve(i)?;
+        let Some(value) = self
+            .index
+            .get(name)
+            .and_then(|&i| Some((i, self.resolve(i)?)))
+        else {
+            return Substitution::Unknown;
+        };
+        let (i, value) = value;
         if substituted.saturating_add(value.len()) > self.budget.limits.max_substituted_value_bytes
         {
+            // Once for the value (the rest of its references stay as they are), and
+            // once for the variable, however many values use it.
             if self.too_large.borrow_mut().insert(i) {
                 self.budget.report(
                     reference,
                     format!(
                         "substituting `{name}` here makes more than {} bytes of variables in one \
-                         value, the limit; the reference is left as written",
+                         value, the limit; it and the references after it are left as written",
                         self.budget.limits.max_substituted_value_bytes
                     ),
                 );
             }
-            return None;
+            return Substitution::Stop;
         }
-        self.budget.spend(value.len(), reference).then_some(value)
+        if self.budget.spend(value.len(), reference) {
+            Substitution::Value(value)
+        } else {
+            Substitution::Stop
+        }
     }
 }
 
