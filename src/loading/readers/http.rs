@@ -5,12 +5,12 @@
 //! `# @name` (or `// @name`) request names; `#` and `//` comments. No crate reads this
 //! format with positions, so reqlint has its own reader, linear in the file's length.
 
+use std::collections::HashMap;
+
 use super::{
     Line, ReadOptions, RequestParts, document, entry, form_pairs, json_body, lines, string, syntax,
 };
 use crate::loading::span::Span;
-use std::collections::HashMap;
-
 use crate::loading::tree::{Entry, Node};
 use crate::loading::{Limits, Problem, work};
 
