@@ -524,6 +524,18 @@ mod tests {
     }
 
     #[test]
+    fn a_bom_before_a_body_keeps_its_spans_in_the_file() {
+        let file = "x\n\u{feff}{\"a\": 1, \"b\": }";
+        let mut problems = Vec::new();
+        let _ = json_body(file, 2, file.len() - 2, &Limits::DEFAULT, &mut problems);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(&file[problems[0].span.range()], "}");
+        let file = "x\n\u{feff}{\"a\": 1}";
+        let entries = json_body(file, 2, file.len() - 2, &Limits::DEFAULT, &mut problems).unwrap();
+        assert_eq!(&file[entries[0].value.span.range()], "1");
+    }
+
+    #[test]
     fn form_pairs_with_spans() {
         let file = "a=1&b=x%20y&&c";
         let pairs = form_pairs(file, 0, file.len());
