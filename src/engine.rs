@@ -200,7 +200,7 @@ pub fn load_file(
 fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings) -> FileResult {
     let format = Format::from_path(display);
     let loaded = load_file(display, rel, bytes, settings);
-    let model = FileModel::build(&loaded.documents, &loaded.text);
+    let model = FileModel::build_within(&loaded.documents, &loaded.text, &settings.limits);
     let (mut diagnostics, facts) = run_rules(
         display,
         &loaded.text,

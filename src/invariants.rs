@@ -169,6 +169,118 @@ fn request_model_of(data: &[u8], format: Format) {
     for issue in &model.shape_issues {
         check_span(text, issue.span, "shape issue");
     }
+    check_problems(text, &model.problems);
+}
+
+/// How much work reading `len` bytes may count (see [`crate::loading::work`]): a fixed
+/// amount per byte. Work that grew faster than the input (a scan from every brace to
+/// the end, a lookup through every variable for every use) passes it on inputs of a
+/// few kilobytes.
+fn linear_work_bound(len: usize) -> u64 {
+    64 * len as u64 + 4096
+}
+
+/// The reader a fuzz input's first byte picks, and its file name.
+fn picked_reader(kind: u8) -> (loading::readers::Reader, &'static str) {
+    use loading::readers::Reader;
+    match kind % 4 {
+        0 => (Reader::Http, "fuzz.http"),
+        1 => (Reader::Bruno, "fuzz.bru"),
+        2 => (Reader::Hurl, "fuzz.hurl"),
+        _ => (Reader::Postman, "fuzz.postman_collection.json"),
+    }
+}
+
+/// Variable expansion on arbitrary text (the first byte picks the reader, whose syntax
+/// defines variables: `.http` `@v = …`, Bruno `vars`, Hurl captures, a collection's
+/// `variable`), read with small limits so that inputs reach them: the work of reading
+/// and substituting is linear in the input, a request line holds at most the limit of
+/// substituted bytes more than it was written with, and every problem has a span in the
+/// text.
+pub fn variable_expansion(data: &[u8]) {
+    let Some((&kind, rest)) = data.split_first() else {
+        return;
+    };
+    let (reader, _) = picked_reader(kind);
+    let text = String::from_utf8_lossy(rest);
+    let limits = Limits {
+        max_substituted_value_bytes: 256,
+        max_substituted_file_bytes: 4096,
+        ..Limits::DEFAULT
+    };
+    let (_, units) = crate::loading::work::measure(|| {
+        let (documents, problems) =
+            loading::read_text(&text, Format::Read(reader), &limits, &Default::default());
+        check_problems(&text, &problems);
+        let model = FileModel::build_within(&documents, &text, &limits);
+        check_problems(&text, &model.problems);
+        for r in &model.requests {
+            check_span(&text, r.line_span, "request line");
+            if let Ok(line) = &r.line {
+                let written = text.get(r.line_span.range()).map_or(0, str::len);
+                assert!(
+                    line.path.len() <= written + limits.max_substituted_value_bytes,
+                    "a path of {} bytes from a line of {written}",
+                    line.path.len()
+                );
+            }
+        }
+    });
+    assert!(
+        units <= linear_work_bound(text.len()),
+        "{units} units of work for {} bytes",
+        text.len()
+    );
+}
+
+/// The JSON body scan each reader shares (bare `{{name}}` references made strings, the
+/// body parsed with spans, the references put back) on arbitrary text as a body, in
+/// the syntax of the reader the first byte picks: trees and problems inside the file,
+/// and work linear in it.
+pub fn body_scan(data: &[u8]) {
+    let Some((&kind, rest)) = data.split_first() else {
+        return;
+    };
+    let (reader, _) = picked_reader(kind);
+    let body = String::from_utf8_lossy(rest);
+    let text = match reader {
+        loading::readers::Reader::Http => {
+            format!("POST https://x.test/a\nContent-Type: application/json\n\n{body}\n")
+        }
+        loading::readers::Reader::Bruno => {
+            format!("post {{\n  url: https://x.test/a\n}}\n\nbody:json {{\n{body}\n}}\n")
+        }
+        loading::readers::Reader::Hurl => format!("POST https://x.test/a\n{body}\n"),
+        loading::readers::Reader::Postman => {
+            let raw = serde_json::to_string(&*body).unwrap_or_default();
+            format!(
+                "{{\"info\": {{\"schema\": \"https://schema.getpostman.com/json/collection/v2.1.0/collection.json\"}}, \"item\": [{{\"request\": {{\"method\": \"POST\", \"url\": \"https://x.test/a\", \"body\": {{\"mode\": \"raw\", \"raw\": {raw}}}}}}}]}}"
+            )
+        }
+    };
+    let (_, units) = crate::loading::work::measure(|| {
+        let (documents, problems) = loading::read_text(
+            &text,
+            Format::Read(reader),
+            &Limits::DEFAULT,
+            &Default::default(),
+        );
+        check_problems(&text, &problems);
+        for doc in &documents {
+            check_tree(&text, doc);
+        }
+    });
+    assert!(
+        units <= linear_work_bound(text.len()),
+        "{units} units of work for {} bytes",
+        text.len()
+    );
+    // The scan alone: each reference it made a string is one in the text.
+    let (neutral, replaced) = loading::readers::neutralize_references(&body);
+    assert_eq!(neutral.len(), body.len());
+    for &(start, end) in &replaced {
+        assert!(body[start..end].starts_with("{{") && body[start..end].ends_with("}}"));
+    }
 }
 
 fn settings() -> Settings {

@@ -3,9 +3,10 @@
 //! the editor holds (not the disk), with the config found for each file.
 
 use std::collections::HashMap;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
@@ -31,8 +32,21 @@ enum Incoming {
     Unreadable(String),
 }
 
+/// Which end of a header line longer than the limit is kept.
+#[derive(Clone, Copy, PartialEq)]
+enum Keep {
+    Head,
+    /// The end: where the header of the next message starts after a body that was not
+    /// read (`{…}Content-Length: 52`).
+    Tail,
+}
+
 /// Reads one line (up to `\n`) keeping at most `max` bytes of it; `None` at the end.
-fn read_header_line(reader: &mut impl BufRead, max: usize) -> io::Result<Option<Vec<u8>>> {
+fn read_header_line(
+    reader: &mut impl BufRead,
+    max: usize,
+    keep: Keep,
+) -> io::Result<Option<Vec<u8>>> {
     let mut line = Vec::new();
     let mut any = false;
     loop {
@@ -49,8 +63,19 @@ fn read_header_line(reader: &mut impl BufRead, max: usize) -> io::Result<Option<
             Some(i) => (i + 1, true),
             None => (buf.len(), false),
         };
-        let room = max.saturating_sub(line.len());
-        line.extend_from_slice(&buf[..taken.min(room)]);
+        match keep {
+            Keep::Head => {
+                let room = max.saturating_sub(line.len());
+                line.extend_from_slice(&buf[..taken.min(room)]);
+            }
+            Keep::Tail => {
+                line.extend_from_slice(&buf[..taken]);
+                // Dropped in halves, so that each byte is moved a bounded number of times.
+                if line.len() > 2 * max {
+                    line.drain(..line.len() - max);
+                }
+            }
+        }
         reader.consume(taken);
         if done {
             return Ok(Some(line));
@@ -58,18 +83,37 @@ fn read_header_line(reader: &mut impl BufRead, max: usize) -> io::Result<Option<
     }
 }
 
+/// The header that starts a message.
+const LENGTH_HEADER: &str = "content-length:";
+
 /// Reads one message (`Content-Length` framing, header names in any case); `None` at the
 /// end of the input. Every length is bounded: a header line by [`MAX_HEADER_LINE`], a body
-/// by [`MAX_BODY`] (a longer one is read past, never allocated).
-fn read_message(reader: &mut impl BufRead) -> io::Result<Option<Incoming>> {
+/// by [`MAX_BODY`]; a body is held as its bytes arrive, never allocated at the size its
+/// header claims.
+///
+/// A message whose length is missing, invalid (`-1`) or over the limit is answered at
+/// once, before its body (the server cannot know where that ends), and `resync` is set:
+/// the next read skips what follows up to the next `Content-Length` header, which a
+/// client writes right after the body (`{…}Content-Length: 52`), so that the next
+/// request is answered rather than taken for the rest of the bad one.
+fn read_message(reader: &mut impl BufRead, resync: &mut bool) -> io::Result<Option<Incoming>> {
     let mut length: Option<Result<u64, String>> = None;
     let mut any_header = false;
     loop {
-        let Some(line) = read_header_line(reader, MAX_HEADER_LINE)? else {
+        let keep = if *resync { Keep::Tail } else { Keep::Head };
+        let Some(line) = read_header_line(reader, MAX_HEADER_LINE, keep)? else {
             return Ok(None);
         };
         let line = String::from_utf8_lossy(&line);
-        let line = line.trim_end_matches(['\r', '\n']);
+        let mut line = line.trim_end_matches(['\r', '\n']);
+        if *resync {
+            // The header is ASCII: its offset in the lower-cased line is its offset here.
+            let Some(at) = line.to_ascii_lowercase().rfind(LENGTH_HEADER) else {
+                continue;
+            };
+            line = &line[at..];
+            *resync = false;
+        }
         if line.is_empty() {
             if any_header {
                 break;
@@ -90,27 +134,33 @@ fn read_message(reader: &mut impl BufRead) -> io::Result<Option<Incoming>> {
         }
     }
     let length = match length {
-        None => {
-            return Ok(Some(Incoming::Unreadable(
-                "a message without Content-Length".into(),
-            )));
-        }
-        Some(Err(e)) => return Ok(Some(Incoming::Unreadable(e))),
-        Some(Ok(n)) => n,
+        None => Err("a message without Content-Length".to_string()),
+        Some(Err(e)) => Err(e),
+        Some(Ok(n)) if n > MAX_BODY => Err(format!(
+            "a message of {n} bytes, over the limit of {MAX_BODY}"
+        )),
+        Some(Ok(n)) => Ok(n as usize),
     };
-    if length > MAX_BODY {
-        let skipped = io::copy(&mut reader.take(length), &mut io::sink())?;
-        if skipped < length {
+    let length = match length {
+        Ok(n) => n,
+        Err(why) => {
+            *resync = true;
+            return Ok(Some(Incoming::Unreadable(why)));
+        }
+    };
+    let mut body = Vec::new();
+    while body.len() < length {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
             return Ok(None);
         }
-        return Ok(Some(Incoming::Unreadable(format!(
-            "a message of {length} bytes, over the limit of {MAX_BODY}"
-        ))));
-    }
-    let mut body = Vec::with_capacity(length as usize);
-    reader.take(length).read_to_end(&mut body)?;
-    if (body.len() as u64) < length {
-        return Ok(None);
+        let taken = buf.len().min(length - body.len());
+        body.extend_from_slice(&buf[..taken]);
+        reader.consume(taken);
     }
     Ok(Some(Incoming::Body(body)))
 }
@@ -333,9 +383,26 @@ fn load_settings(
     Ok((settings, files))
 }
 
+/// A document's last lint: the text it was made from, the result, the settings and the
+/// path relative to the config's root. Diagnostics, hover and code actions of the same
+/// text share it, so that a request lints a document at most once.
+struct Linted {
+    text: String,
+    result: engine::FileResult,
+    settings: Arc<Settings>,
+    rel: PathBuf,
+}
+
+/// The "disable for this line" actions a code action request checks (each by linting
+/// the document with the comment put in): a request over a whole document with a
+/// thousand findings costs this many lints, not one per finding.
+const MAX_DISABLE_CHECKS: usize = 16;
+
 struct Server {
     configs: Configs,
     documents: HashMap<String, String>,
+    /// The last lint of each open document.
+    lints: HashMap<String, Rc<Linted>>,
     initialized: bool,
     shut_down: bool,
     /// The client registers file watchers on request (LSP dynamic registration).
@@ -369,6 +436,7 @@ impl Server {
         Server {
             configs: Configs::default(),
             documents: HashMap::new(),
+            lints: HashMap::new(),
             initialized: false,
             shut_down: false,
             can_watch: false,
@@ -382,28 +450,28 @@ impl Server {
         let Some(path) = uri_to_path(uri) else {
             return Vec::new();
         };
-        let settings = match self.configs.for_file(&path) {
-            Ok(s) => s,
-            Err(message) => {
-                // Shown as every other text: through the one redaction step.
-                let message = crate::redact::Redactor::none()
-                    .line(&format!("reqlint cannot read its config: {message}"));
-                return vec![json!({
-                    "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
-                    "severity": 1,
-                    "source": "reqlint",
-                    "message": message,
-                })];
-            }
-        };
-        let Some((mut result, _)) = lint_in_config(&settings, &path, text) else {
+        if let Err(message) = self.configs.for_file(&path) {
+            // Shown as every other text: through the one redaction step.
+            let message = crate::redact::Redactor::none()
+                .line(&format!("reqlint cannot read its config: {message}"));
+            return vec![json!({
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                "severity": 1,
+                "source": "reqlint",
+                "message": message,
+            })];
+        }
+        let Some(linted) = self.lint_document(uri, text) else {
             return Vec::new();
         };
-        engine::keep_first_of_run(std::slice::from_mut(&mut result));
+        // What a run says once is said once in a document too (as keep_first_of_run).
+        let mut seen = std::collections::HashSet::new();
         let lines = LineIndex::new(text);
-        result
+        linted
+            .result
             .diagnostics
             .iter()
+            .filter(|d| !d.once_per_run || seen.insert((d.rule, d.message.clone())))
             .map(|d| {
                 let severity = match d.severity {
                     Severity::Error => 1,
@@ -447,16 +515,23 @@ impl Server {
             .collect()
     }
 
-    /// The result of linting a document the way `diagnostics` does, with its settings.
-    fn lint_document(
-        &mut self,
-        uri: &str,
-        text: &str,
-    ) -> Option<(engine::FileResult, Arc<Settings>, PathBuf)> {
+    /// The result of linting a document the way `diagnostics` does, with its settings:
+    /// the last one, if it was made from this text (settings read again clear them all).
+    fn lint_document(&mut self, uri: &str, text: &str) -> Option<Rc<Linted>> {
+        if let Some(linted) = self.lints.get(uri).filter(|l| l.text == text) {
+            return Some(Rc::clone(linted));
+        }
         let path = uri_to_path(uri)?;
         let settings = self.configs.for_file(&path).ok()?;
         let (result, rel) = lint_in_config(&settings, &path, text)?;
-        Some((result, settings, rel))
+        let linted = Rc::new(Linted {
+            text: text.to_string(),
+            result,
+            settings,
+            rel,
+        });
+        self.lints.insert(uri.to_string(), Rc::clone(&linted));
+        Some(linted)
     }
 
     /// `textDocument/completion`: the items the catalogs give at the cursor.
@@ -494,14 +569,20 @@ impl Server {
         let Some(text) = self.documents.get(uri).cloned() else {
             return Value::Null;
         };
-        let Some((result, settings, rel)) = self.lint_document(uri, &text) else {
+        let Some(linted) = self.lint_document(uri, &text) else {
             return Value::Null;
         };
+        let Linted {
+            result,
+            settings,
+            rel,
+            ..
+        } = &*linted;
         let lines = LineIndex::new(&text);
         let offset = offset_of(&text, &lines, &params["position"], self.utf8);
-        match crate::hover::hover(&text, &rel.to_string_lossy(), &settings, &result, offset) {
+        match crate::hover::hover(&text, &rel.to_string_lossy(), settings, result, offset) {
             Some(markdown) => {
-                let redactor = engine::file_redactor(&result.path, &rel, &text, &settings);
+                let redactor = engine::file_redactor(&result.path, rel, &text, settings);
                 json!({"contents": {"kind": "markdown", "value": redactor.lines(&markdown)}})
             }
             None => Value::Null,
@@ -515,11 +596,22 @@ impl Server {
         let Some(text) = self.documents.get(uri).cloned() else {
             return Vec::new();
         };
-        let Some((result, settings, rel)) = self.lint_document(uri, &text) else {
+        let Some(linted) = self.lint_document(uri, &text) else {
             return Vec::new();
         };
+        let Linted {
+            result,
+            settings,
+            rel,
+            ..
+        } = &*linted;
         let lines = LineIndex::new(&text);
         let utf8 = self.utf8;
+        // Each (line, rule) is checked once, and at most MAX_DISABLE_CHECKS of them.
+        let mut disable_checked: std::collections::HashSet<(usize, &str)> =
+            std::collections::HashSet::new();
+        // The texts of the other files that fixes edit (the config), with their lines.
+        let mut others: HashMap<PathBuf, Option<(String, LineIndex)>> = HashMap::new();
         let range = |span: crate::loading::Span| {
             json!({
                 "start": position_in(&text, &lines, span.start, utf8),
@@ -555,26 +647,28 @@ impl Server {
                             // where it is open, else as it is on disk. The edit's offsets
                             // are into the config as the settings read it: a config
                             // changed since gets no edit (it would land elsewhere).
-                            let other = match self.documents.get(&path_to_uri(file)) {
-                                Some(open) => open.clone(),
-                                None => match std::fs::read_to_string(file) {
-                                    Ok(text) => text,
-                                    Err(_) => {
-                                        stale = true;
-                                        continue;
-                                    }
-                                },
-                            };
-                            if settings.config.path.as_deref() == Some(file.as_path())
-                                && other != settings.config.text
-                            {
+                            // Read and indexed once a request, however many edits.
+                            let documents = &self.documents;
+                            let known = others.entry(file.clone()).or_insert_with(|| {
+                                let other = match documents.get(&path_to_uri(file)) {
+                                    Some(open) => open.clone(),
+                                    None => std::fs::read_to_string(file).ok()?,
+                                };
+                                if settings.config.path.as_deref() == Some(file.as_path())
+                                    && other != settings.config.text
+                                {
+                                    return None;
+                                }
+                                let lines = LineIndex::new(&other);
+                                Some((other, lines))
+                            });
+                            let Some((other, other_lines)) = known else {
                                 stale = true;
                                 continue;
-                            }
-                            let other_lines = LineIndex::new(&other);
+                            };
                             let r = json!({
-                                "start": position_in(&other, &other_lines, e.span.start, utf8),
-                                "end": position_in(&other, &other_lines, e.span.end, utf8),
+                                "start": position_in(other, other_lines, e.span.start, utf8),
+                                "end": position_in(other, other_lines, e.span.end, utf8),
                             });
                             (
                                 path_to_uri(file),
@@ -600,9 +694,13 @@ impl Server {
                     }));
                 }
             }
-            if comments && wants("quickfix") {
+            let line = lines.line_of(d.span.start);
+            if comments
+                && wants("quickfix")
+                && disable_checked.len() < MAX_DISABLE_CHECKS
+                && disable_checked.insert((line, d.rule))
+            {
                 // A comment line above the diagnostic's line, indented as it is.
-                let line = lines.line_of(d.span.start);
                 let line_start = lines.line_start(line);
                 let indent: String = text[line_start..]
                     .chars()
@@ -610,7 +708,7 @@ impl Server {
                     .collect();
                 let newline = crate::rules::shelf::fix::line_break(&text, line_start);
                 let comment = format!("{indent}# reqlint: ignore[{}]{newline}", d.rule);
-                if silences(&settings, uri, &text, &result, d, line_start, &comment) {
+                if silences(settings, uri, &text, result, d, line_start, &comment) {
                     let at = range(crate::loading::Span::empty(line_start));
                     actions.push(json!({
                         "title": format!("Disable {} for this line", d.rule),
@@ -630,7 +728,7 @@ impl Server {
         {
             let display = rel.to_string_lossy().into_owned();
             let fixed =
-                crate::fix::fix_text(&display, &rel, &text, &settings, crate::fix::Mode::Safe);
+                crate::fix::fix_text(&display, rel, &text, settings, crate::fix::Mode::Safe);
             if fixed.applied > 0 {
                 let whole = range(crate::loading::Span::new(0, text.len()));
                 actions.push(json!({
@@ -659,6 +757,7 @@ impl Server {
     /// Settings changed on disk: read them again and lint every open document anew.
     fn reload(&mut self, out: &mut impl Write) -> io::Result<()> {
         self.configs.forget();
+        self.lints.clear();
         let mut uris: Vec<String> = self.documents.keys().cloned().collect();
         uris.sort();
         for uri in uris {
@@ -860,6 +959,7 @@ impl Server {
             }
             "textDocument/didClose" => {
                 self.documents.remove(&uri);
+                self.lints.remove(&uri);
                 send(
                     out,
                     &json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": {"uri": uri, "diagnostics": []}}),
@@ -918,7 +1018,8 @@ pub fn run() -> Result<ExitCode, String> {
     let mut out = stdout.lock();
     let mut server = Server::new();
     let io_error = |e: io::Error| format!("language server: {e}");
-    while let Some(incoming) = read_message(&mut reader).map_err(io_error)? {
+    let mut resync = false;
+    while let Some(incoming) = read_message(&mut reader, &mut resync).map_err(io_error)? {
         let flow = match incoming {
             Incoming::Body(body) => server.handle(&mut out, &body).map_err(io_error)?,
             Incoming::Unreadable(why) => {
@@ -984,15 +1085,118 @@ mod tests {
         assert_eq!(uri_to_path("untitled:1"), None);
     }
 
+    /// A server that `initialize`d, and what it wrote.
+    fn initialized() -> (Server, Vec<u8>) {
+        let mut server = Server::new();
+        let mut out = Vec::new();
+        for m in [
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}}),
+            json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+        ] {
+            server.handle(&mut out, m.to_string().as_bytes()).unwrap();
+        }
+        (server, out)
+    }
+
+    #[test]
+    fn a_code_action_over_a_whole_document_costs_work_linear_in_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+        let uri = path_to_uri(&dir.path().join("many.http"));
+        let work_for = |n: usize| {
+            // A finding on every request: an endpoint the code-hosting API does not have.
+            let text = "GET https://api.github.com/user/emailz\n\n###\n\n".repeat(n);
+            let (mut server, mut out) = initialized();
+            let open = json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "http", "version": 1, "text": text}}});
+            server
+                .handle(&mut out, open.to_string().as_bytes())
+                .unwrap();
+            let diagnostics = server.lints[&uri].result.diagnostics.len();
+            assert!(diagnostics >= n, "{diagnostics} findings for {n} requests");
+            let request = json!({"jsonrpc": "2.0", "id": 9, "method": "textDocument/codeAction", "params": {
+                "textDocument": {"uri": uri},
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 4 * n, "character": 0}},
+                "context": {"diagnostics": []},
+            }});
+            out.clear();
+            let (_, units) = crate::loading::work::measure(|| {
+                server
+                    .handle(&mut out, request.to_string().as_bytes())
+                    .unwrap()
+            });
+            assert!(String::from_utf8_lossy(&out).contains("\"id\":9"));
+            units
+        };
+        let small = work_for(120);
+        let large = work_for(1200);
+        assert!(
+            large <= 12 * small,
+            "code actions: work {small} for 120 findings, {large} for 1,200"
+        );
+        // Hover and code actions of an unchanged text lint it no more.
+        let (mut server, mut out) = initialized();
+        let open = json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "http", "version": 1, "text": "GET https://api.github.com/user/emailz\n"}}});
+        server
+            .handle(&mut out, open.to_string().as_bytes())
+            .unwrap();
+        let hover = json!({"jsonrpc": "2.0", "id": 3, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 30}}});
+        let before = Rc::clone(&server.lints[&uri]);
+        server
+            .handle(&mut out, hover.to_string().as_bytes())
+            .unwrap();
+        assert!(Rc::ptr_eq(&before, &server.lints[&uri]));
+    }
+
     #[test]
     fn framing() {
         let input = b"Content-Length: 17\r\n\r\n{\"jsonrpc\":\"2.0\"}";
         let mut reader = io::BufReader::new(&input[..]);
+        let mut resync = false;
         assert_eq!(
-            read_message(&mut reader).unwrap(),
+            read_message(&mut reader, &mut resync).unwrap(),
             Some(Incoming::Body(b"{\"jsonrpc\":\"2.0\"}".to_vec()))
         );
-        assert_eq!(read_message(&mut reader).unwrap(), None);
+        assert_eq!(read_message(&mut reader, &mut resync).unwrap(), None);
+    }
+
+    /// The bodies read from `input`, `None` for each message answered as unreadable.
+    fn bodies(input: &[u8]) -> Vec<Option<String>> {
+        let mut reader = io::BufReader::with_capacity(64, input);
+        let mut resync = false;
+        let mut out = Vec::new();
+        while let Some(m) = read_message(&mut reader, &mut resync).unwrap() {
+            out.push(match m {
+                Incoming::Body(b) => Some(String::from_utf8(b).unwrap()),
+                Incoming::Unreadable(_) => None,
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn a_message_without_a_usable_length_does_not_take_the_next_one() {
+        let next = "Content-Length: 2\r\n\r\n{}";
+        let long = format!("{{\"text\": \"{}\"}}", "x".repeat(3 * MAX_HEADER_LINE));
+        for (header, body) in [
+            ("X-Other: 1\r\n", "{\"id\": 1}"),
+            ("Content-Length: -1\r\n", "{\"id\": 1}"),
+            ("Content-Length: 99999999999999\r\n", "{\"id\": 1}"),
+            ("Content-Length: many\r\n", "{\"a\":\r\n\r\n 1}"),
+            ("Content-Type: x\r\n", long.as_str()),
+        ] {
+            let input = format!("{header}\r\n{body}{next}{next}");
+            assert_eq!(
+                bodies(input.as_bytes()),
+                [None, Some("{}".into()), Some("{}".into())],
+                "{header}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_body_is_held_as_it_arrives() {
+        // Announced 30 MiB, 10 bytes sent: the end of the input, after 10 bytes held.
+        assert_eq!(bodies(b"Content-Length: 31457280\r\n\r\n0123456789"), []);
     }
 
     #[test]
@@ -1003,21 +1207,29 @@ mod tests {
         input.extend_from_slice(b"X-Other: 1\r\n\r\n");
         input.extend_from_slice(b"Content-Length: 18446744073709551615\r\n\r\n{}");
         let mut reader = io::BufReader::new(&input[..]);
+        let mut resync = false;
         assert_eq!(
-            read_message(&mut reader).unwrap(),
+            read_message(&mut reader, &mut resync).unwrap(),
             Some(Incoming::Body(b"{}".to_vec()))
         );
         assert!(matches!(
-            read_message(&mut reader).unwrap(),
+            read_message(&mut reader, &mut resync).unwrap(),
             Some(Incoming::Unreadable(_))
         ));
-        // The input ends before the announced length: the end, not an allocation.
-        assert_eq!(read_message(&mut reader).unwrap(), None);
+        // A length too large: answered at once, and what follows is skipped up to the
+        // next header (there is none: the end).
+        assert!(matches!(
+            read_message(&mut reader, &mut resync).unwrap(),
+            Some(Incoming::Unreadable(_))
+        ));
+        assert_eq!(read_message(&mut reader, &mut resync).unwrap(), None);
         let endless = vec![b'x'; 10 * MAX_HEADER_LINE];
-        let mut reader = io::BufReader::new(&endless[..]);
-        let line = read_header_line(&mut reader, MAX_HEADER_LINE)
-            .unwrap()
-            .unwrap();
-        assert_eq!(line.len(), MAX_HEADER_LINE);
+        for keep in [Keep::Head, Keep::Tail] {
+            let mut reader = io::BufReader::new(&endless[..]);
+            let line = read_header_line(&mut reader, MAX_HEADER_LINE, keep)
+                .unwrap()
+                .unwrap();
+            assert!(line.len() <= 2 * MAX_HEADER_LINE);
+        }
     }
 }

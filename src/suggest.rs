@@ -1,6 +1,20 @@
 //! "Did you mean": the closest of a list of names to a word. Used by the model, the
 //! catalogs and the rules; imports nothing of the crate.
 
+/// Words longer than this get no suggestion: a misspelling is a short word, and the
+/// similarity of two words costs the product of their lengths (a 40 KiB path segment
+/// compared with every template of the catalog would take minutes).
+pub const MAX_SUGGESTED_LEN: usize = 256;
+
+/// How alike two words are, from 0 to 1 (Jaro-Winkler); 0 for a word longer than
+/// [`MAX_SUGGESTED_LEN`], so that its cost is bounded whatever the input.
+pub fn similarity(a: &str, b: &str) -> f64 {
+    if a.len() > MAX_SUGGESTED_LEN || b.len() > MAX_SUGGESTED_LEN {
+        return 0.0;
+    }
+    strsim::jaro_winkler(a, b)
+}
+
 /// The closest candidate to `word` by edit distance, for "did you mean".
 pub fn did_you_mean<'c>(
     word: &str,
@@ -9,7 +23,7 @@ pub fn did_you_mean<'c>(
     let lower = word.to_lowercase();
     candidates
         .into_iter()
-        .map(|c| (strsim::jaro_winkler(&lower, &c.to_lowercase()), c))
+        .map(|c| (similarity(&lower, &c.to_lowercase()), c))
         .filter(|(score, _)| *score >= 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
@@ -29,6 +43,10 @@ pub fn only_close<'c>(
     word: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
+    // The distance costs the product of the lengths: a long word is no misspelling.
+    if word.len() > MAX_SUGGESTED_LEN {
+        return None;
+    }
     let lower = word.to_lowercase();
     let limit = (lower.chars().count() / 5).max(1);
     let mut best: Option<(usize, &'c str)> = None;
@@ -67,6 +85,10 @@ mod tests {
         assert_eq!(did_you_mean("Request", keys), Some("request"));
         assert_eq!(did_you_mean("zzz", keys), None);
         assert_eq!(only_close("parms", keys), Some("params"));
+        let long = "params".repeat(100);
+        assert_eq!(did_you_mean(&long, [long.as_str()]), None);
+        assert_eq!(similarity(&long, &long), 0.0);
+        assert_eq!(only_close(&format!("{long}x"), [long.as_str()]), None);
         // Two candidates one edit away: no fix.
         assert_eq!(
             only_close("IMPRESSIONS_", ["IMPRESSIONS", "IMPRESSIONS_X"]),

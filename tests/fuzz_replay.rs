@@ -95,3 +95,13 @@ fn readers() {
         replay(target, |d| invariants::reader(d, reader));
     }
 }
+
+#[test]
+fn variable_expansion() {
+    replay("variable_expansion", invariants::variable_expansion);
+}
+
+#[test]
+fn body_scan() {
+    replay("body_scan", invariants::body_scan);
+}

@@ -2,6 +2,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -672,6 +673,117 @@ fn config_quick_fixes_only_for_the_config_as_read() {
         !edits_config(&actions(&mut c, 2)),
         "a config edit with stale offsets"
     );
+    c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    child.wait().unwrap();
+}
+
+/// Ends the server if the test has not finished within a generous bound: a hang fails
+/// the test instead of blocking the run. It measures nothing.
+struct Watchdog(Option<std::sync::mpsc::Sender<()>>);
+
+impl Watchdog {
+    fn new(child: &std::process::Child) -> Watchdog {
+        let pid = child.id();
+        let (done, wait) = std::sync::mpsc::channel::<()>();
+        std::thread::spawn(move || {
+            if wait.recv_timeout(Duration::from_secs(120))
+                == Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+            {
+                eprintln!("the server did not answer within 120 s: ending it");
+                let _ = Command::new("kill").arg(pid.to_string()).status();
+            }
+        });
+        Watchdog(Some(done))
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        if let Some(done) = self.0.take() {
+            let _ = done.send(());
+        }
+    }
+}
+
+#[test]
+fn a_code_action_over_a_thousand_findings_is_answered_and_the_server_keeps_serving() {
+    let (dir, mut child, mut c) = start_in("");
+    let _watchdog = Watchdog::new(&child);
+    let uri = format!("file://{}", dir.path().join("many.http").display());
+    let text = "GET https://api.github.com/user/emailz\n\n###\n\n".repeat(1200);
+    let diags = c.open(&uri, "http", &text);
+    assert!(diags.len() >= 1200, "{} findings", diags.len());
+    // The whole document, as an editor asks after "select all".
+    c.send(
+        json!({"jsonrpc": "2.0", "id": 7, "method": "textDocument/codeAction", "params": {
+            "textDocument": {"uri": uri},
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 4800, "character": 0}},
+            "context": {"diagnostics": []},
+        }}),
+    );
+    c.send(
+        json!({"jsonrpc": "2.0", "id": 8, "method": "textDocument/hover", "params": {
+            "textDocument": {"uri": uri}, "position": {"line": 0, "character": 30},
+        }}),
+    );
+    let reply = c.receive();
+    assert_eq!(reply["id"], 7, "{reply}");
+    assert!(reply["result"].is_array(), "{reply}");
+    assert_eq!(c.receive()["id"], 8);
+    c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    child.wait().unwrap();
+}
+
+#[test]
+fn a_message_without_a_usable_length_does_not_stop_the_next_request() {
+    let (mut child, mut c) = start();
+    let _watchdog = Watchdog::new(&child);
+    c.initialize(json!({"capabilities": {}}));
+    let request = |id: u64| json!({"jsonrpc": "2.0", "id": id, "method": "no/such"}).to_string();
+    for (id, header) in [
+        (1, "X-Whatever: 1\r\n".to_string()),
+        (2, "Content-Length: -1\r\n".to_string()),
+        (3, "Content-Length: 99999999999\r\n".to_string()),
+        (4, "Content-Length: 12abc\r\n".to_string()),
+    ] {
+        // The bad message with a body, then a good request right after it.
+        c.raw(format!("{header}\r\n{}", request(100 + id)).as_bytes());
+        let reply = c.receive();
+        assert_eq!(reply["error"]["code"], -32700, "{header}: {reply}");
+        c.send(serde_json::from_str(&request(id)).unwrap());
+        let reply = c.receive();
+        assert_eq!(reply["id"], id, "{header}: {reply}");
+        assert_eq!(reply["error"]["code"], -32601, "{header}: {reply}");
+    }
+    c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    child.wait().unwrap();
+}
+
+#[test]
+fn exploding_variables_do_not_take_the_server_down() {
+    let (dir, mut child, mut c) = start_in("");
+    let _watchdog = Watchdog::new(&child);
+    // Variables nesting 40 references wide and 5 deep: a gigabyte written out.
+    let mut text = String::from("@v0 = xxxxxxxxxxxxxxxxxxxxxxxx\n");
+    for level in 1..=5 {
+        let refs = format!("{{{{v{}}}}}", level - 1).repeat(40);
+        text.push_str(&format!("@v{level} = {refs}\n"));
+    }
+    text.push_str("\nGET https://api.github.com/repos/{{v5}}\n");
+    let uri = format!("file://{}", dir.path().join("nested.http").display());
+    let diags = c.open(&uri, "http", &text);
+    let limits: Vec<&Value> = diags
+        .iter()
+        .filter(|d| d["code"] == "limit-exceeded")
+        .collect();
+    assert_eq!(limits.len(), 1, "{diags:?}");
+    assert_eq!(limits[0]["range"]["start"]["line"], 3);
+    c.send(
+        json!({"jsonrpc": "2.0", "id": 5, "method": "textDocument/hover", "params": {
+            "textDocument": {"uri": uri}, "position": {"line": 7, "character": 5},
+        }}),
+    );
+    assert_eq!(c.receive()["id"], 5);
     c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
     child.wait().unwrap();
 }

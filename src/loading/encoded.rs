@@ -2,6 +2,7 @@
 //! that is encoded in a string (docs/request-files.md), decoded with spans inside the string.
 
 use std::ops::Range;
+use std::rc::Rc;
 
 use super::json;
 use super::span::Span;
@@ -19,10 +20,30 @@ pub enum SourceMap {
     /// The value cannot be mapped byte for byte (a folded or block scalar): every range
     /// maps to the whole scalar.
     Whole(Span),
-    /// Variables were substituted (`{{base_url}}/act_{{account}}`): each value byte's
-    /// start and end in the file; the bytes of a substituted value all span the
-    /// reference that stands for them.
-    Pieces(Vec<(usize, usize)>),
+    /// Variables were substituted (`{{base_url}}/act_{{account}}`): the result is a run
+    /// of pieces, each either written in the value (mapped by `written`) or substituted
+    /// (all its bytes span the reference that stands for them). One entry per piece, not
+    /// per byte, so that the map costs what the references do, not what they expand to.
+    Pieces {
+        written: Box<SourceMap>,
+        pieces: Vec<Piece>,
+        len: usize,
+    },
+}
+
+/// A run of a substituted value's bytes, from `at` up to the next piece.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Piece {
+    pub at: usize,
+    pub origin: Origin,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Origin {
+    /// Bytes written in the value, from this offset of the value on.
+    Written(usize),
+    /// A variable's value, standing for the reference at this span of the file.
+    Substituted(Span),
 }
 
 impl SourceMap {
@@ -64,75 +85,144 @@ impl SourceMap {
                 Span::new(start, end.max(start))
             }
             SourceMap::Whole(span) => *span,
-            SourceMap::Pieces(table) => {
-                let Some(&(start, _)) = table.get(range.start) else {
-                    let end = table.last().map_or(0, |&(_, e)| e);
-                    return Span::new(end, end);
+            SourceMap::Pieces {
+                written,
+                pieces,
+                len,
+            } => {
+                let byte = |i: usize| {
+                    // The last piece that starts at or before the byte holds it.
+                    let piece = &pieces[pieces.partition_point(|p| p.at <= i).max(1) - 1];
+                    match piece.origin {
+                        Origin::Written(from) => {
+                            let at = from + (i - piece.at);
+                            written.span(at..at + 1)
+                        }
+                        Origin::Substituted(span) => span,
+                    }
                 };
+                if pieces.is_empty() || *len == 0 {
+                    return Span::empty(0);
+                }
+                if range.start >= *len {
+                    let end = byte(len - 1).end;
+                    return Span::new(end, end);
+                }
+                let start = byte(range.start).start;
                 if range.end <= range.start {
                     return Span::new(start, start);
                 }
-                let end = table[(range.end - 1).min(table.len() - 1)].1;
+                let end = byte((range.end - 1).min(len - 1)).end;
                 Span::new(start, end.max(start))
             }
         }
     }
+}
 
-    /// The start and end in the file of each byte of the value.
-    fn byte_spans(&self, len: usize) -> Vec<(usize, usize)> {
-        (0..len)
-            .map(|i| {
-                let s = self.span(i..i + 1);
-                (s.start, s.end)
-            })
-            .collect()
+/// The `{{name}}` references of a value, in order: each one's byte range and its name
+/// (trimmed). One pass over the value: each search starts where the last one ended.
+pub fn references(value: &str) -> impl Iterator<Item = (Range<usize>, &str)> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let found = value.get(at..).and_then(|rest| {
+            let open = at + rest.find("{{")?;
+            let close = open + 2 + value[open + 2..].find("}}")? + 2;
+            Some((open, close))
+        });
+        let Some((open, close)) = found else {
+            crate::loading::work::count(value.len().saturating_sub(at));
+            at = value.len() + 1;
+            return None;
+        };
+        crate::loading::work::count(close - at);
+        at = close;
+        Some((open..close, value[open + 2..close - 2].trim()))
+    })
+}
+
+/// What a reference stands for.
+pub enum Substitution {
+    /// The variable's value.
+    Value(Rc<str>),
+    /// Nothing known: the reference stays as written.
+    Unknown,
+    /// A limit is reached: this reference and the rest of the value's stay as written.
+    Stop,
+}
+
+/// What `{{name}}` references stand for, with the cost of substituting them bounded.
+pub trait Lookup {
+    /// What to substitute for the reference to `name` at `reference` (its span in the
+    /// file) in a value where `substituted` bytes were substituted already.
+    fn substitution(&self, name: &str, reference: Span, substituted: usize) -> Substitution;
+}
+
+/// No variables: every reference stays as written.
+pub struct NoVariables;
+
+impl Lookup for NoVariables {
+    fn substitution(&self, _: &str, _: Span, _: usize) -> Substitution {
+        Substitution::Unknown
     }
 }
 
-/// A value with its `{{name}}` references replaced by the values `lookup` knows, and the
-/// map of the result to the file: literal bytes keep their place, a substituted value
-/// spans its reference. References `lookup` does not know stay as written. `None` when
-/// the value holds no reference it knows.
+/// A value with its `{{name}}` references replaced by the values `lookup` gives, and the
+/// map of the result to the file: written bytes keep their place, a substituted value
+/// spans its reference. References `lookup` does not give stay as written. `None` when
+/// nothing was substituted.
 pub fn substitute(
     value: &str,
     map: &SourceMap,
-    lookup: &dyn Fn(&str) -> Option<String>,
+    lookup: &dyn Lookup,
 ) -> Option<(String, SourceMap)> {
     if !value.contains("{{") {
         return None;
     }
-    let spans = map.byte_spans(value.len());
-    let mut out = String::with_capacity(value.len());
-    let mut table: Vec<(usize, usize)> = Vec::with_capacity(value.len());
+    let mut out = String::new();
+    let mut pieces = Vec::new();
     let mut at = 0;
-    let mut known = false;
-    while let Some(open) = value[at..].find("{{").map(|i| at + i) {
-        let Some(close) = value[open + 2..].find("}}").map(|i| open + 2 + i + 2) else {
-            break;
+    let mut substituted = 0usize;
+    for (range, name) in references(value) {
+        let reference = map.span(range.clone());
+        let v = match lookup.substitution(name, reference, substituted) {
+            Substitution::Value(v) => v,
+            Substitution::Unknown => continue,
+            Substitution::Stop => break,
         };
-        let name = value[open + 2..close - 2].trim();
-        out.push_str(&value[at..open]);
-        table.extend_from_slice(&spans[at..open]);
-        match lookup(name) {
-            Some(v) => {
-                known = true;
-                let whole = (spans[open].0, spans[close - 1].1);
-                out.push_str(&v);
-                table.extend(std::iter::repeat_n(whole, v.len()));
-            }
-            None => {
-                out.push_str(&value[open..close]);
-                table.extend_from_slice(&spans[open..close]);
-            }
+        if at < range.start {
+            pieces.push(Piece {
+                at: out.len(),
+                origin: Origin::Written(at),
+            });
+            out.push_str(&value[at..range.start]);
         }
-        at = close;
+        pieces.push(Piece {
+            at: out.len(),
+            origin: Origin::Substituted(reference),
+        });
+        out.push_str(&v);
+        substituted += v.len();
+        at = range.end;
     }
-    if !known {
+    if pieces.is_empty() {
         return None;
     }
-    out.push_str(&value[at..]);
-    table.extend_from_slice(&spans[at..]);
-    Some((out, SourceMap::Pieces(table)))
+    if at < value.len() {
+        pieces.push(Piece {
+            at: out.len(),
+            origin: Origin::Written(at),
+        });
+        out.push_str(&value[at..]);
+    }
+    let len = out.len();
+    Some((
+        out,
+        SourceMap::Pieces {
+            written: Box::new(map.clone()),
+            pieces,
+            len,
+        },
+    ))
 }
 
 /// A table from the bytes of a multi-line scalar's value to file offsets, made by finding
@@ -323,11 +413,17 @@ mod substitute_tests {
         let span = Span::new(start, file.len());
         let value = "{{base}}/act_{{acct}}/campaigns?x={{nope}}";
         let map = SourceMap::for_scalar(file, span, value);
-        let lookup = |n: &str| match n {
-            "base" => Some("https://graph.facebook.com/v25.0".to_string()),
-            "acct" => Some("123".to_string()),
-            _ => None,
-        };
+        struct Known;
+        impl Lookup for Known {
+            fn substitution(&self, name: &str, _: Span, _: usize) -> Substitution {
+                match name {
+                    "base" => Substitution::Value("https://graph.facebook.com/v25.0".into()),
+                    "acct" => Substitution::Value("123".into()),
+                    _ => Substitution::Unknown,
+                }
+            }
+        }
+        let lookup = Known;
         let (out, map) = substitute(value, &map, &lookup).unwrap();
         assert_eq!(
             out,

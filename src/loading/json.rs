@@ -9,10 +9,7 @@ use super::{Limits, MapEntries, Problem, ProblemKind};
 
 pub fn parse(text: &str, limits: &Limits) -> (Vec<Node>, Vec<Problem>) {
     let mut problems = Vec::new();
-    let bom = bom_len(text);
-    let node = parse_mapped(text, limits, &mut problems, &|start, end| {
-        Span::new(start + bom, end + bom)
-    });
+    let node = parse_mapped(text, limits, &mut problems, &Span::new);
     (node.into_iter().collect(), problems)
 }
 
@@ -20,30 +17,34 @@ fn bom_len(text: &str) -> usize {
     if text.starts_with('\u{feff}') { 3 } else { 0 }
 }
 
-/// Parses `text` as one JSON value; `map` turns a byte range of `text` (after any BOM)
-/// into a span of the file, so that JSON inside a string gets file spans.
+/// Parses `text` as one JSON value; `map` turns a byte range of `text` (a leading BOM
+/// counted, though it is not parsed) into a span of the file, so that JSON inside a
+/// string, or a body inside a file, gets file spans.
 pub(super) fn parse_mapped<M: Fn(usize, usize) -> Span>(
     text: &str,
     limits: &Limits,
     problems: &mut Vec<Problem>,
     map: &M,
 ) -> Option<Node> {
-    let body = &text[bom_len(text)..];
+    let bom = bom_len(text);
+    let body = &text[bom..];
+    let shifted = |start: usize, end: usize| map(start + bom, end + bom);
     let mut p = Parser {
         text: body,
         bytes: body.as_bytes(),
         pos: 0,
         limits,
-        map,
+        map: &shifted,
         nodes: 0,
         problems: Vec::new(),
     };
     let result = p.document();
+    super::work::count(p.pos);
     problems.append(&mut p.problems);
     match result {
         Ok(node) => Some(node),
         Err(e) => {
-            problems.push(Problem::new(e.kind, map(e.at, e.end), e.message));
+            problems.push(Problem::new(e.kind, shifted(e.at, e.end), e.message));
             None
         }
     }

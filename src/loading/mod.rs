@@ -9,6 +9,7 @@ mod json;
 pub mod readers;
 pub mod span;
 pub mod tree;
+pub mod work;
 pub mod yaml;
 mod yaml_block;
 
@@ -25,6 +26,11 @@ pub struct Limits {
     pub max_nodes: usize,
     pub max_alias_nodes: usize,
     pub max_documents: usize,
+    /// Bytes of variable values substituted into one value (a variable's value with
+    /// the references it holds resolved, a request line).
+    pub max_substituted_value_bytes: usize,
+    /// Bytes of variable values substituted into all the values of one file.
+    pub max_substituted_file_bytes: usize,
 }
 
 impl Limits {
@@ -34,6 +40,8 @@ impl Limits {
         max_nodes: 1_000_000,
         max_alias_nodes: 100_000,
         max_documents: 10_000,
+        max_substituted_value_bytes: 64 * 1024,
+        max_substituted_file_bytes: 16 * 1024 * 1024,
     };
 }
 

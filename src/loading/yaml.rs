@@ -14,6 +14,7 @@ use super::yaml_block;
 use super::{Limits, MapEntries, Problem, ProblemKind};
 
 pub fn parse(text: &str, limits: &Limits) -> (Vec<Node>, Vec<Problem>) {
+    super::work::count(text.len());
     // A leading BOM is not content; the parser would count it as a character.
     let (body, bom) = match text.strip_prefix('\u{feff}') {
         Some(rest) => (rest, 3),

@@ -9,11 +9,13 @@ pub mod request_line;
 pub mod secrets;
 pub mod suppressions;
 pub mod token;
+pub mod variables;
 
-use crate::loading::encoded::{SourceMap, decode_in_place, substitute};
+use crate::loading::encoded::{Lookup, NoVariables, decode_in_place};
 use crate::loading::{Entry, Limits, Node, Problem, Span, Value};
 use crate::suggest::did_you_mean;
 pub use request_line::{Api, LineError, Method, RequestLine, Segment, Version};
+use variables::{Budget, Variables};
 
 /// Keys of one request.
 pub const REQUEST_KEYS: &[&str] = &[
@@ -47,46 +49,27 @@ pub use crate::catalog::graph::GNode as ObjectKind;
 const OBJECT_HELP: &str = "name a node type of the Marketing API in snake_case, such as `campaign`, `ad_set`, `ad`, `ad_creative` or `custom_audience`";
 
 /// What a `requests:` list gives each of its requests unless it says otherwise.
-#[derive(Clone, Copy, Default)]
-struct Defaults<'a> {
+#[derive(Clone, Copy)]
+struct Defaults<'a, 'v> {
     token: Option<TokenRef<'a>>,
     api_version: Option<(ApiVersion, Span)>,
     /// `x-variables`: the values of `{{name}}` references (the readers of collections,
     /// `.http`, Bruno and Hurl files put their variables there).
-    variables: Option<&'a Node>,
+    variables: &'v dyn Lookup,
+}
+
+impl Defaults<'_, 'static> {
+    fn none() -> Self {
+        Defaults {
+            token: None,
+            api_version: None,
+            variables: &NoVariables,
+        }
+    }
 }
 
 /// The key under which a document gives the values of its `{{name}}` references.
 pub use crate::loading::readers::VARIABLES as VARIABLES_KEY;
-
-impl Defaults<'_> {
-    /// A variable's value, with the references it holds resolved in turn (a few levels:
-    /// `{{base_url}}` = `https://graph.facebook.com/{{version}}`).
-    fn variable(&self, name: &str) -> Option<String> {
-        let mut value = self.raw_variable(name)?;
-        let lookup = |inner: &str| self.raw_variable(inner).filter(|_| inner != name);
-        for _ in 0..4 {
-            match substitute(&value, &SourceMap::Verbatim { base: 0 }, &lookup) {
-                Some((out, _)) if out != value => value = out,
-                _ => break,
-            }
-        }
-        Some(value)
-    }
-
-    /// A variable's value as given; an empty one is a value to be filled in (Postman
-    /// keeps the current value out of the collection), as unknown as a secret's.
-    fn raw_variable(&self, name: &str) -> Option<String> {
-        let value = self.variables?.get_value(name)?;
-        match value.value {
-            Value::Null => None,
-            _ => value
-                .scalar_text()
-                .filter(|t| !t.trim().is_empty())
-                .map(|t| t.into_owned()),
-        }
-    }
-}
 
 /// The credential a request runs with (`token`; docs/codehost.md).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -183,6 +166,9 @@ pub struct FileModel<'a> {
     pub documents: Vec<Document<'a>>,
     pub requests: Vec<Request<'a>>,
     pub shape_issues: Vec<ShapeIssue>,
+    /// Limits met while reading the requests (substituting variables), reported as
+    /// `limit-exceeded` like the loader's.
+    pub problems: Vec<Problem>,
 }
 
 /// Decodes JSON-encoded string params in place (docs/request-files.md), before requests borrow the
@@ -238,11 +224,18 @@ fn looks_like_request(item: &Node) -> bool {
 
 impl<'a> FileModel<'a> {
     pub fn build(documents: &'a [Node], file: &str) -> FileModel<'a> {
+        FileModel::build_within(documents, file, &Limits::DEFAULT)
+    }
+
+    /// [`FileModel::build`], with variable substitution bounded by `limits`.
+    pub fn build_within(documents: &'a [Node], file: &str, limits: &Limits) -> FileModel<'a> {
         let mut model = FileModel::default();
+        let budget = Budget::new(limits);
         for root in documents {
-            let kind = model.read_document(root, file);
+            let kind = model.read_document(root, file, &budget);
             model.documents.push(Document { root, kind });
         }
+        model.problems = budget.into_problems();
         model
     }
 
@@ -254,12 +247,12 @@ impl<'a> FileModel<'a> {
         });
     }
 
-    fn read_document(&mut self, root: &'a Node, file: &str) -> DocumentKind {
+    fn read_document(&mut self, root: &'a Node, file: &str, budget: &Budget) -> DocumentKind {
         if let Value::Seq(items) = &root.value
             && items.iter().any(looks_like_request)
         {
             for item in items {
-                self.read_item(item, Defaults::default(), file);
+                self.read_item(item, Defaults::none(), file);
             }
             return DocumentKind::BareList { span: root.span };
         }
@@ -282,10 +275,11 @@ impl<'a> FileModel<'a> {
                     Some("move the single request into the `requests:` list".into()),
                 );
             }
+            let variables = Variables::of(root.get_value(VARIABLES_KEY), budget);
             let defaults = Defaults {
                 token: root.get("token").and_then(|t| self.token_ref(t)),
                 api_version: root.get("api-version").and_then(|v| self.api_version(v)),
-                variables: root.get_value(VARIABLES_KEY),
+                variables: &variables,
             };
             match &requests.value.value {
                 Value::Seq(items) => {
@@ -305,9 +299,10 @@ impl<'a> FileModel<'a> {
             return DocumentKind::Multi;
         }
         if has("request") || has("method") || has("path") || has("url") {
+            let variables = Variables::of(root.get_value(VARIABLES_KEY), budget);
             let defaults = Defaults {
-                variables: root.get_value(VARIABLES_KEY),
-                ..Defaults::default()
+                variables: &variables,
+                ..Defaults::none()
             };
             self.read_request(root, defaults, file);
             return DocumentKind::Single;
@@ -324,10 +319,10 @@ impl<'a> FileModel<'a> {
         }
     }
 
-    fn read_item(&mut self, item: &'a Node, defaults: Defaults<'a>, file: &str) {
+    fn read_item(&mut self, item: &'a Node, defaults: Defaults<'a, '_>, file: &str) {
         match &item.value {
             Value::String(_) => {
-                let line = request_line::parse_request_line(item, file, &|n| defaults.variable(n));
+                let line = request_line::parse_request_line(item, file, defaults.variables);
                 self.requests.push(Request {
                     node: item,
                     line_span: item.span,
@@ -352,7 +347,7 @@ impl<'a> FileModel<'a> {
         }
     }
 
-    fn read_request(&mut self, node: &'a Node, defaults: Defaults<'a>, file: &str) {
+    fn read_request(&mut self, node: &'a Node, defaults: Defaults<'a, '_>, file: &str) {
         let default_token = defaults.token;
         let request = node.get("request");
         let method = node.get("method");
@@ -371,14 +366,12 @@ impl<'a> FileModel<'a> {
                     );
                 }
                 (
-                    request_line::parse_request_line(&r.value, file, &|n| defaults.variable(n)),
+                    request_line::parse_request_line(&r.value, file, defaults.variables),
                     r.value.span,
                 )
             }
             (None, Some(m), Some(p)) => (
-                request_line::parse_method_and_path(&m.value, &p.value, file, &|n| {
-                    defaults.variable(n)
-                }),
+                request_line::parse_method_and_path(&m.value, &p.value, file, defaults.variables),
                 // Method and URL written apart (a collection's JSON): the URL alone.
                 if file
                     .get(m.value.span.end..p.value.span.start)

@@ -124,13 +124,8 @@ impl LineError {
 }
 
 /// The values of `{{name}}` references a file's requests may use (a collection's
-/// variables, an environment's): `None` for a name without a known value.
-pub type Variables<'v> = &'v dyn Fn(&str) -> Option<String>;
-
-/// No variables: references stay as written.
-pub fn no_variables(_: &str) -> Option<String> {
-    None
-}
+/// variables, an environment's), substituted within the file's limits.
+pub type Variables<'v> = &'v dyn crate::loading::encoded::Lookup;
 
 /// A string value with its source map, for spans of parts of it; known `{{name}}`
 /// references are substituted, with spans on the reference.
@@ -452,7 +447,11 @@ mod tests {
     }
 
     fn line(file: &str, value: &str) -> Result<RequestLine, LineError> {
-        parse_request_line(&node(file, value), file, &no_variables)
+        parse_request_line(
+            &node(file, value),
+            file,
+            &crate::loading::encoded::NoVariables,
+        )
     }
 
     #[test]
@@ -531,7 +530,7 @@ mod tests {
             &node(file, "GET"),
             &node(file, "/user/emails"),
             file,
-            &no_variables,
+            &crate::loading::encoded::NoVariables,
         )
         .unwrap();
         assert_eq!(l.method, Method::Get);

@@ -5,12 +5,14 @@
 //! `# @name` (or `// @name`) request names; `#` and `//` comments. No crate reads this
 //! format with positions, so reqlint has its own reader, linear in the file's length.
 
+use std::collections::HashMap;
+
 use super::{
     Line, ReadOptions, RequestParts, document, entry, form_pairs, json_body, lines, string, syntax,
 };
 use crate::loading::span::Span;
 use crate::loading::tree::{Entry, Node};
-use crate::loading::{Limits, Problem};
+use crate::loading::{Limits, Problem, work};
 
 /// The methods a request line may start with.
 const METHODS: [&str; 9] = [
@@ -78,10 +80,31 @@ fn name_line(line: &Line<'_>) -> Option<(String, Span)> {
     Some((n.to_string(), Span::new(at, at + n.len())))
 }
 
+/// The `@name = value` variables of a file, each once: a later definition of a name
+/// replaces the earlier one in place, found by its name in constant time.
+#[derive(Default)]
+struct Definitions {
+    entries: Vec<Entry>,
+    index: HashMap<String, usize>,
+}
+
+impl Definitions {
+    fn define(&mut self, e: Entry) {
+        work::count(1);
+        match self.index.get(e.key.as_str()) {
+            Some(&at) => self.entries[at] = e,
+            None => {
+                self.index.insert(e.key.to_string(), self.entries.len());
+                self.entries.push(e);
+            }
+        }
+    }
+}
+
 pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, Vec<Problem>) {
     let all = lines(text);
     let mut problems = Vec::new();
-    let mut variables: Vec<Entry> = Vec::new();
+    let mut variables = Definitions::default();
     let mut requests = Vec::new();
     // Blocks between `###` lines.
     let mut blocks: Vec<(Title, &[Line<'_>])> = Vec::new();
@@ -105,7 +128,10 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
         }
     }
     let span = Span::new(0, text.len());
-    (vec![document(span, requests, variables, options)], problems)
+    (
+        vec![document(span, requests, variables.entries, options)],
+        problems,
+    )
 }
 
 fn read_block(
@@ -113,7 +139,7 @@ fn read_block(
     block: &[Line<'_>],
     title: Option<(String, Span)>,
     limits: &Limits,
-    variables: &mut Vec<Entry>,
+    variables: &mut Definitions,
     problems: &mut Vec<Problem>,
 ) -> Option<RequestParts> {
     let mut name = title;
@@ -124,8 +150,7 @@ fn read_block(
         if let Some((n, span)) = name_line(line) {
             name = Some((n, span));
         } else if let Some((var, var_span, value_span)) = variable_line(line) {
-            variables.retain(|e| e.key != var.as_str());
-            variables.push(entry(
+            variables.define(entry(
                 &var,
                 var_span,
                 string(value_span, &text[value_span.range()]),

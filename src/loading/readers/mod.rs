@@ -116,6 +116,7 @@ pub struct Line<'a> {
 pub fn lines(text: &str) -> Vec<Line<'_>> {
     let mut out = Vec::new();
     let mut start = 0;
+    super::work::count(text.len());
     for raw in text.split_inclusive('\n') {
         out.push(Line {
             text: raw.trim_end_matches(['\n', '\r']),
@@ -276,10 +277,14 @@ pub fn document(
     variables: Vec<Entry>,
     options: &ReadOptions,
 ) -> Node {
-    let mut vars: Vec<Entry> = variables;
-    // The config's environments override the file's own values.
+    // The config's environments override the file's own values: one pass over the
+    // file's variables, each name looked up in the config's map.
+    super::work::count(variables.len() + options.variables.len());
+    let mut vars: Vec<Entry> = variables
+        .into_iter()
+        .filter(|e| !options.variables.contains_key(e.key.as_str()))
+        .collect();
     for (name, value) in options.variables {
-        vars.retain(|e| e.key != name.as_str());
         let value = match value {
             Some(v) => string(Span::empty(span.start), v),
             None => Node::new(Span::empty(span.start), Value::Null),
@@ -340,6 +345,10 @@ pub fn add_secrets(document: &mut Node, secrets: Vec<Entry>) {
 /// Bare `{{name}}` references in JSON text (`"count": {{n}}`), which a client substitutes
 /// before sending: replaced by a JSON string of the same length (`"{n}"`), so that the
 /// body parses with every span in place; [`restore_references`] puts the references back.
+///
+/// Linear in the text: a reference's name holds no `"`, line break or `{`, so the
+/// search for its `}}` stops at the first of those, and no byte is looked at more than
+/// twice (`{{{{…` without an end costs what it is long).
 pub fn neutralize_references(json: &str) -> (String, Vec<(usize, usize)>) {
     let bytes = json.as_bytes();
     let mut out = json.as_bytes().to_vec();
@@ -347,13 +356,12 @@ pub fn neutralize_references(json: &str) -> (String, Vec<(usize, usize)>) {
     let mut in_string = false;
     let mut i = 0;
     while i < bytes.len() {
+        super::work::count(1);
         match bytes[i] {
             b'\\' if in_string => i += 1,
             b'"' => in_string = !in_string,
             b'{' if !in_string && bytes.get(i + 1) == Some(&b'{') => {
-                if let Some(close) = json[i + 2..].find("}}").map(|c| i + 2 + c + 2)
-                    && !json[i + 2..close - 2].contains(['"', '\n', '{'])
-                {
+                if let Some(close) = reference_end(bytes, i + 2) {
                     out[i] = b'"';
                     out[close - 1] = b'"';
                     replaced.push((i, close));
@@ -370,6 +378,21 @@ pub fn neutralize_references(json: &str) -> (String, Vec<(usize, usize)>) {
         String::from_utf8(out).unwrap_or_else(|_| json.to_string()),
         replaced,
     )
+}
+
+/// The end (after `}}`) of a bare reference whose name starts at `from`, if the name
+/// ends before a `"`, a line break or a `{`.
+fn reference_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    while let Some(&b) = bytes.get(at) {
+        super::work::count(1);
+        match b {
+            b'}' if bytes.get(at + 1) == Some(&b'}') => return Some(at + 2),
+            b'"' | b'\n' | b'{' => return None,
+            _ => at += 1,
+        }
+    }
+    None
 }
 
 /// Gives the strings that stood for bare references their reference text back
@@ -537,6 +560,18 @@ mod tests {
         assert_eq!(entries[1].value.as_str(), Some("{{m}}"));
         let c = entries[2].value.as_seq().unwrap();
         assert_eq!(c[0].as_str(), Some("{{k}}"));
+    }
+
+    #[test]
+    fn a_bom_before_a_body_keeps_its_spans_in_the_file() {
+        let file = "x\n\u{feff}{\"a\": 1, \"b\": }";
+        let mut problems = Vec::new();
+        let _ = json_body(file, 2, file.len() - 2, &Limits::DEFAULT, &mut problems);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(&file[problems[0].span.range()], "}");
+        let file = "x\n\u{feff}{\"a\": 1}";
+        let entries = json_body(file, 2, file.len() - 2, &Limits::DEFAULT, &mut problems).unwrap();
+        assert_eq!(&file[entries[0].value.span.range()], "1");
     }
 
     #[test]

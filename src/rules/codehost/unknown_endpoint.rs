@@ -117,7 +117,7 @@ fn closest_template(
         e.in_version(version)
             && e.segments.len().abs_diff(segments.len()) <= 1
             && matches!(e.segments.first(), Some(Segment::Literal(l))
-                if *l == first || strsim::jaro_winkler(l, first) >= 0.8)
+                if *l == first || crate::suggest::similarity(l, first) >= 0.8)
     });
     for e in candidates {
         let filled: String = e
@@ -132,7 +132,7 @@ fn closest_template(
                 },
             })
             .collect();
-        let mut score = strsim::jaro_winkler(&path, &filled);
+        let mut score = crate::suggest::similarity(&path, &filled);
         if e.method == method {
             score += 0.001;
         }
