@@ -232,6 +232,19 @@ enum ColorChoice {
     Never,
 }
 
+/// `reqlint completions SHELL`: the shell's completion script.
+fn completion_script(shell: clap_complete::Shell) -> Vec<u8> {
+    use clap::CommandFactory;
+    let mut out = Vec::new();
+    clap_complete::generate(
+        shell,
+        &mut with_rule_names(Cli::command()),
+        "reqlint",
+        &mut out,
+    );
+    out
+}
+
 /// The command line as the shell completions see it: the rule names after `explain`,
 /// and the rule and group names after `--select`, `--extend-select` and `--ignore`.
 /// Parsing does not use these lists: an unknown name gets reqlint's own error, with the
@@ -274,17 +287,7 @@ pub fn main() -> ExitCode {
         Some(Command::Scopes(args)) => scopes(args),
         Some(Command::Server) => crate::server::run(),
         Some(Command::Schema { kind }) => print_schema(kind),
-        Some(Command::Completions { shell }) => {
-            use clap::CommandFactory;
-            let mut out = Vec::new();
-            clap_complete::generate(
-                shell,
-                &mut with_rule_names(Cli::command()),
-                "reqlint",
-                &mut out,
-            );
-            write_stdout(&out)
-        }
+        Some(Command::Completions { shell }) => write_stdout(&completion_script(shell)),
         Some(Command::Manpage { dir: None }) => {
             use clap::CommandFactory;
             let mut out = Vec::new();
@@ -1377,20 +1380,12 @@ mod tests {
 
     #[test]
     fn completions_offer_rule_and_group_names() {
-        use clap::CommandFactory;
         for shell in [
             clap_complete::Shell::Bash,
             clap_complete::Shell::Zsh,
             clap_complete::Shell::Fish,
         ] {
-            let mut out = Vec::new();
-            clap_complete::generate(
-                shell,
-                &mut with_rule_names(Cli::command()),
-                "reqlint",
-                &mut out,
-            );
-            let script = String::from_utf8(out).unwrap();
+            let script = String::from_utf8(completion_script(shell)).unwrap();
             for name in [
                 "token-missing-permission",
                 "ad-param-invalid",

@@ -2,39 +2,15 @@
 //! redaction step (src/redact.rs), whatever the rules said about the secret.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 const GH_SECRET: &str = "ghp_Rdct3dS3cretN0tInAnyFixture123456789";
 const FB_SECRET: &str = "EAAXq7RedactionSecretNotInFixtures42";
 const PLAIN_SECRET: &str = "s3cr3t-plain-v4lue-not-shaped";
 
-fn bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_reqlint"))
-}
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(bin())
-        .args(args)
-        .current_dir(dir)
-        .env_remove("GITHUB_ACTIONS")
-        .env_remove("NO_COLOR")
-        .output()
-        .unwrap()
-}
-
-fn all_text(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
-}
-
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, content) in files {
-        let path = dir.path().join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, content).unwrap();
-    }
-    dir
-}
+#[path = "support/project.rs"]
+mod project;
+use project::{all_text, bin, project, run};
 
 /// Neither the secret nor the part of it after a prefix that a message may name.
 fn assert_no_secret(output: &str, what: &str) {

@@ -4,8 +4,8 @@
 //! runs every report format (and `--diff`, the editor) and looks for the secret's text.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
@@ -22,33 +22,9 @@ const PLAIN: [&str; 6] = [
     "pl41n-s3cret-s1x-value",
 ];
 
-fn bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_reqlint"))
-}
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(bin())
-        .args(args)
-        .current_dir(dir)
-        .env_remove("GITHUB_ACTIONS")
-        .env_remove("NO_COLOR")
-        .output()
-        .unwrap()
-}
-
-fn all_text(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
-}
-
-fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, content) in files {
-        let path = dir.path().join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, content).unwrap();
-    }
-    dir
-}
+#[path = "support/project.rs"]
+mod project;
+use project::{all_text, bin, project, run};
 
 /// No secret, and no large part of one (a message may keep a public prefix).
 fn assert_no_secret(output: &str, what: &str) {
