@@ -31,7 +31,7 @@ use crate::loading::Span;
 use crate::rules::RunFacts;
 use crate::rules::codehost::TokenUses;
 
-const MAGIC: &[u8] = b"reqlint-cache 3\n";
+const MAGIC: &[u8] = b"reqlint-cache 4\n";
 
 /// A SHA-256 digest.
 type Sha256 = [u8; 32];
@@ -547,6 +547,10 @@ fn encode_result(result: &FileResult) -> Vec<u8> {
         w.bool(uses.unknown);
         w.uint(uses.requests as u64);
     }
+    w.uint(result.facts.credential_variables.len() as u64);
+    for name in &result.facts.credential_variables {
+        w.str(name);
+    }
     w.bytes
 }
 
@@ -688,6 +692,9 @@ fn decode_parts(bytes: &[u8], text: &str) -> Option<Parts> {
         uses.requests = r.usize()?;
         facts.named_token_uses.insert(name, uses);
     }
+    for _ in 0..r.usize()? {
+        facts.credential_variables.insert(r.str()?.to_string());
+    }
     if r.at != bytes.len() {
         return None;
     }
@@ -770,7 +777,8 @@ mod tests {
         assert_eq!(covered, [true; 5]);
     }
 
-    /// What a file tells the run about named tokens comes back too.
+    /// What a file tells the run about named tokens, and which of the config's variables
+    /// it uses as credentials, comes back too.
     #[test]
     fn token_facts_round_trip() {
         use crate::catalog::codehost::Access;
@@ -787,6 +795,8 @@ mod tests {
                 ..TokenUses::default()
             },
         );
+        facts.credential_variables.insert("pw".into());
+        facts.credential_variables.insert("token".into());
         let result = FileResult {
             path: "f".into(),
             text: None,

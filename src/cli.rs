@@ -715,6 +715,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             results.push(config_result);
         }
         results.extend(engine::lint_environments(&settings));
+        engine::mask_credential_variables(&settings, &run.facts, &mut results);
         // Files are linted in the order the walk finds them; reports show them in the
         // order of their paths (deterministic output, docs/usage.md).
         results.sort_by(|a, b| a.path.cmp(&b.path));

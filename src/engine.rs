@@ -201,7 +201,7 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
     let format = Format::from_path(display);
     let loaded = load_file(display, rel, bytes, settings);
     let model = FileModel::build_within(&loaded.documents, &loaded.text, &settings.limits);
-    let (mut diagnostics, facts) = run_rules(
+    let (mut diagnostics, mut facts) = run_rules(
         display,
         &loaded.text,
         &loaded.problems,
@@ -214,8 +214,9 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
     }
     let requests = model.requests.len();
     drop(model);
-    // Only what is shown needs cleaning, and a file without a diagnostic shows nothing.
-    let secrets = if diagnostics.is_empty() {
+    // Only what is shown needs cleaning, and a file without a diagnostic shows nothing;
+    // but which of the config's variables it uses as credentials concerns every file.
+    let secrets = if diagnostics.is_empty() && settings.config.variables.is_empty() {
         Vec::new()
     } else {
         let secrets = secrets::file_secrets(
@@ -224,7 +225,14 @@ fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings
             &loaded.problems,
             &settings.config.variables,
         );
-        redact_diagnostics(&loaded.text, &secrets, &mut diagnostics)
+        facts
+            .credential_variables
+            .extend(secrets.credential_variables.iter().cloned());
+        if diagnostics.is_empty() {
+            Vec::new()
+        } else {
+            redact_diagnostics(&loaded.text, &secrets, &mut diagnostics)
+        }
     };
     FileResult {
         path: display.to_string(),
@@ -248,6 +256,13 @@ fn redact_diagnostics(
     diagnostics: &mut [Diagnostic],
 ) -> Vec<Span> {
     let redactor = redact::Redactor::for_secrets(text, secrets);
+    mask_shown(&redactor, diagnostics);
+    secrets.spans.clone()
+}
+
+/// What diagnostics show, passed through `redactor` (message and labels as one line,
+/// help as lines); a fix whose new text would show a secret is dropped.
+fn mask_shown(redactor: &redact::Redactor, diagnostics: &mut [Diagnostic]) {
     for d in diagnostics {
         d.message = redactor.line(&d.message);
         if let Some(help) = &d.help {
@@ -268,7 +283,35 @@ fn redact_diagnostics(
             d.fix = None;
         }
     }
-    secrets.spans.clone()
+}
+
+/// The values of the config's variables that some file of the run uses in a credential
+/// position are secrets of every file: one that uses such a value as an ordinary one
+/// (`objective={{t}}`) would otherwise echo it in a message, since each file is linted
+/// (and cached) alone. Masked here, once the whole run is known.
+pub fn mask_credential_variables(
+    settings: &Settings,
+    facts: &RunFacts,
+    results: &mut [FileResult],
+) {
+    let values: Vec<String> = facts
+        .credential_variables
+        .iter()
+        .filter_map(|name| settings.config.variables.get(name)?.as_deref())
+        .flat_map(|value| {
+            // The value as written, and without the scheme it may start with.
+            let value = value.trim();
+            let bare = value.rsplit(char::is_whitespace).next().unwrap_or(value);
+            [value.to_string(), bare.to_string()]
+        })
+        .collect();
+    if values.is_empty() {
+        return;
+    }
+    let redactor = redact::Redactor::for_literals(values);
+    for r in results {
+        mask_shown(&redactor, &mut r.diagnostics);
+    }
 }
 
 /// The secrets of a file's text as the check finds them (read by the reader its name
@@ -509,7 +552,7 @@ pub fn lint_environments(settings: &Settings) -> Vec<FileResult> {
         spans.extend(secrets::file_secrets(&text, &[], &[], &config.variables).spans);
         let secrets = secrets::FileSecrets {
             spans: secrets::merge(spans),
-            literals: Vec::new(),
+            ..Default::default()
         };
         let redactor = redact::Redactor::for_secrets(&text, &secrets);
         for d in &mut diagnostics {

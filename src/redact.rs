@@ -43,7 +43,7 @@ impl Redactor {
             text,
             &secrets::FileSecrets {
                 spans: spans.to_vec(),
-                literals: Vec::new(),
+                ..Default::default()
             },
         )
     }

@@ -560,3 +560,40 @@ fn a_malformed_environment_file_is_reported_without_its_values() {
         }
     }
 }
+
+/// A value with no credential's shape or name (`hunter`), used as a credential by one
+/// file and as an ordinary value by another: masked in both once the run has seen the
+/// first, whether the second is linted anew or comes from the cache.
+#[test]
+fn a_plain_value_used_as_a_credential_anywhere_in_the_run_is_masked_everywhere() {
+    let dir = project(&[
+        (
+            ".reqlint.yaml",
+            "environments: [\"dev.postman_environment.json\"]\n",
+        ),
+        (
+            "dev.postman_environment.json",
+            r#"{"values": [{"key": "pw", "value": "hunter", "enabled": true}]}"#,
+        ),
+        (
+            "a.http",
+            "GET https://api.github.com/user/emails\nAuthorization: Bearer {{pw}}\n",
+        ),
+        (
+            "b.http",
+            "GET https://graph.facebook.com/v25.0/act_123/campaigns?date_preset={{pw}}\n",
+        ),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    for cached in ["--no-cache", "--cache-dir"] {
+        for format in FORMATS {
+            let mut args = vec!["check", ".", "--format", format, cached];
+            if cached == "--cache-dir" {
+                args.push(cache.path().to_str().unwrap());
+            }
+            let all = all_text(&run(dir.path(), &args));
+            assert!(all.contains("date_preset"), "{format}: {all}");
+            assert!(!all.contains("hunter"), "{cached} {format}: {all}");
+        }
+    }
+}

@@ -596,6 +596,9 @@ pub struct FileSecrets {
     pub spans: Vec<Span>,
     /// Secret values that messages may show though the text does not hold them there.
     pub literals: Vec<String>,
+    /// The environment's variables this file uses in a credential position: their values
+    /// are secrets of every file of the run, which may use them as ordinary values.
+    pub credential_variables: Vec<String>,
 }
 
 /// How many rounds of variables defined through other variables are followed in the
@@ -652,6 +655,11 @@ pub fn file_secrets(
             break;
         }
     }
+    let credential_variables: Vec<String> = environment
+        .iter()
+        .filter(|(name, value)| value.is_some() && names.contains(*name))
+        .map(|(name, _)| name.clone())
+        .collect();
     for (name, value) in environment {
         if let Some(value) = value
             && (names.contains(name) || is_secret_name(name) || may_be_credential(value))
@@ -665,7 +673,11 @@ pub fn file_secrets(
     literals.sort_unstable();
     literals.dedup();
     add_repeats(text, &mut spans, &literals);
-    FileSecrets { spans, literals }
+    FileSecrets {
+        spans,
+        literals,
+        credential_variables,
+    }
 }
 
 /// Whether an environment's value may be a credential: not a name, a number, an id, a

@@ -185,6 +185,9 @@ pub struct FileContext<'a> {
 pub struct RunFacts {
     /// Per named token (from the config): the permissions the run's requests need.
     pub named_token_uses: BTreeMap<String, codehost::TokenUses>,
+    /// The config's variables some file uses in a credential position: their values are
+    /// masked in what is shown of every file (`model::secrets`).
+    pub credential_variables: std::collections::BTreeSet<String>,
 }
 
 impl RunFacts {
@@ -192,6 +195,7 @@ impl RunFacts {
         for (name, uses) in other.named_token_uses {
             self.named_token_uses.entry(name).or_default().merge(uses);
         }
+        self.credential_variables.extend(other.credential_variables);
     }
 }
 
