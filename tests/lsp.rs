@@ -1,53 +1,14 @@
 //! `reqlint server` driven with real JSON-RPC messages over its standard input/output.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-struct Client {
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Client {
-    fn send(&mut self, message: Value) {
-        let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn receive(&mut self) -> Value {
-        let mut length = 0;
-        loop {
-            let mut line = String::new();
-            assert!(
-                self.stdout.read_line(&mut line).unwrap() > 0,
-                "server closed its output"
-            );
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some(v) = line.strip_prefix("Content-Length:") {
-                length = v.trim().parse().unwrap();
-            }
-        }
-        let mut body = vec![0; length];
-        self.stdout.read_exact(&mut body).unwrap();
-        serde_json::from_slice(&body).unwrap()
-    }
-
-    fn diagnostics_for(&mut self, uri: &str) -> Vec<Value> {
-        loop {
-            let m = self.receive();
-            if m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri {
-                return m["params"]["diagnostics"].as_array().unwrap().clone();
-            }
-        }
-    }
-}
+#[path = "support/lsp_client.rs"]
+mod lsp_client;
+use lsp_client::{Client, start_server};
 
 #[test]
 fn publishes_diagnostics_on_open_change_and_save_with_utf16_ranges() {
@@ -57,16 +18,7 @@ fn publishes_diagnostics_on_open_change_and_save_with_utf16_ranges() {
     // On disk the file is clean: the server must lint the editor's text, not the disk.
     std::fs::write(&path, "request: GET /v24.0/act_1/customaudiences\n").unwrap();
     let uri = format!("file://{}", path.display());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reqlint"))
-        .arg("server")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut c = Client {
-        stdin: child.stdin.take().unwrap(),
-        stdout: BufReader::new(child.stdout.take().unwrap()),
-    };
+    let (mut child, mut c) = start();
     c.send(
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
     );
@@ -155,17 +107,7 @@ fn exit_without_shutdown_is_exit_code_1() {
 }
 
 fn start() -> (std::process::Child, Client) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reqlint"))
-        .arg("server")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let c = Client {
-        stdin: child.stdin.take().unwrap(),
-        stdout: BufReader::new(child.stdout.take().unwrap()),
-    };
-    (child, c)
+    start_server(None)
 }
 
 /// A workspace with this `.reqlint.yaml`, and a server initialized with it as its root
@@ -178,32 +120,6 @@ fn start_in(config: &str) -> (tempfile::TempDir, std::process::Child, Client) {
         json!({"capabilities": {}, "rootUri": format!("file://{}", dir.path().display())}),
     );
     (dir, child, c)
-}
-
-impl Client {
-    /// Opens a document with this text and waits for its diagnostics.
-    fn open(&mut self, uri: &str, language: &str, text: &str) -> Vec<Value> {
-        self.send(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}}}));
-        self.diagnostics_for(uri)
-    }
-
-    fn raw(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn framed(&mut self, body: &[u8]) {
-        write!(self.stdin, "Content-Length: {}\r\n\r\n", body.len()).unwrap();
-        self.raw(body);
-    }
-
-    fn initialize(&mut self, params: Value) {
-        self.send(
-            json!({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": params}),
-        );
-        assert_eq!(self.receive()["id"], "init");
-        self.send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
-    }
 }
 
 #[test]

@@ -10,38 +10,15 @@ const PLAIN_SECRET: &str = "s3cr3t-plain-v4lue-not-shaped";
 
 #[path = "support/project.rs"]
 mod project;
-use project::{all_text, bin, project, run};
+use project::{FORMATS, all_text, assert_none_of, bin, every_format, project, run};
 
 /// Neither the secret nor the part of it after a prefix that a message may name.
 fn assert_no_secret(output: &str, what: &str) {
-    for secret in [GH_SECRET, FB_SECRET, PLAIN_SECRET] {
-        assert!(
-            !output.contains(secret),
-            "{what} prints a secret:\n{output}"
-        );
-        assert!(
-            !output.contains(&secret[8..]),
-            "{what} prints most of a secret:\n{output}"
-        );
-    }
+    assert_none_of(output, what, &[GH_SECRET, FB_SECRET, PLAIN_SECRET], 8);
 }
 
-const FORMATS: [&str; 5] = ["human", "concise", "json", "sarif", "github"];
-
 fn check_every_format(dir: &Path, file: &str) -> Vec<String> {
-    FORMATS
-        .iter()
-        .map(|format| {
-            let out = run(
-                dir,
-                &["check", file, "--format", format, "--color", "never"],
-            );
-            assert_ne!(out.status.code(), Some(101), "{format} panicked");
-            let all = all_text(&out);
-            assert_no_secret(&all, &format!("{file} in {format}"));
-            all
-        })
-        .collect()
+    every_format(dir, file, &[], assert_no_secret)
 }
 
 #[test]

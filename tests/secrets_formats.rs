@@ -3,9 +3,7 @@
 //! a request does not use, in a disabled header, in a file that does not parse. Each case
 //! runs every report format (and `--diff`, the editor) and looks for the secret's text.
 
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
@@ -22,50 +20,23 @@ const PLAIN: [&str; 6] = [
     "pl41n-s3cret-s1x-value",
 ];
 
+#[path = "support/lsp_client.rs"]
+mod lsp_client;
+use lsp_client::start_server;
 #[path = "support/project.rs"]
 mod project;
-use project::{all_text, bin, project, run};
+use project::{FORMATS, all_text, assert_none_of, every_format, project, run};
 
 /// No secret, and no large part of one (a message may keep a public prefix).
 fn assert_no_secret(output: &str, what: &str) {
-    for secret in PLAIN.iter().chain([&JWT]) {
-        assert!(
-            !output.contains(secret),
-            "{what} prints {secret}:\n{output}"
-        );
-        assert!(
-            !output.contains(&secret[6..]),
-            "{what} prints most of {secret}:\n{output}"
-        );
-    }
+    let secrets: Vec<&str> = PLAIN.iter().copied().chain([JWT]).collect();
+    assert_none_of(output, what, &secrets, 6);
 }
-
-const FORMATS: [&str; 5] = ["human", "concise", "json", "sarif", "github"];
 
 /// The outputs of every format, each checked for secrets; the first is `human`, the
 /// second `concise`.
 fn check_every_format(dir: &Path, file: &str) -> Vec<String> {
-    FORMATS
-        .iter()
-        .map(|format| {
-            let out = run(
-                dir,
-                &[
-                    "check",
-                    file,
-                    "--format",
-                    format,
-                    "--color",
-                    "never",
-                    "--no-cache",
-                ],
-            );
-            assert_ne!(out.status.code(), Some(101), "{format} panicked");
-            let all = all_text(&out);
-            assert_no_secret(&all, &format!("{file} in {format}"));
-            all
-        })
-        .collect()
+    every_format(dir, file, &["--no-cache"], assert_no_secret)
 }
 
 /// The `literal-secret` lines of a concise report, as `line:col` (those of environment
@@ -276,53 +247,10 @@ fn the_editor_masks_environment_values_and_variables() {
     let dir = environment_project("a.http", request);
     let path = dir.path().join("a.http");
     let uri = format!("file://{}", path.display());
-    let mut child = Command::new(bin())
-        .arg("server")
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut send = |message: Value| {
-        let body = message.to_string();
-        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        stdin.flush().unwrap();
-    };
-    let mut receive = || -> Value {
-        let mut length = 0;
-        loop {
-            let mut line = String::new();
-            assert!(stdout.read_line(&mut line).unwrap() > 0, "server closed");
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some(v) = line.strip_prefix("Content-Length:") {
-                length = v.trim().parse().unwrap();
-            }
-        }
-        let mut body = vec![0; length];
-        stdout.read_exact(&mut body).unwrap();
-        serde_json::from_slice(&body).unwrap()
-    };
-    send(
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
-    );
-    receive();
-    send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
-    send(
-        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "http", "version": 1, "text": request}}}),
-    );
-    let mut seen = String::new();
-    let diagnostics = loop {
-        let m = receive();
-        if m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri {
-            break m;
-        }
-    };
-    seen.push_str(&diagnostics.to_string());
+    let (mut child, mut c) = start_server(Some(dir.path()));
+    c.initialize(json!({"capabilities": {}}));
+    let diagnostics = c.open(&uri, "http", request);
+    let mut seen = Value::Array(diagnostics).to_string();
     assert!(seen.contains("ad-param-invalid"), "{seen}");
     // Hover and completion over the substituted params.
     for (id, method, character) in [
@@ -330,19 +258,13 @@ fn the_editor_masks_environment_values_and_variables() {
         (3, "textDocument/hover", 95),
         (4, "textDocument/completion", 75),
     ] {
-        send(
+        c.send(
             json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": character}}}),
         );
-        loop {
-            let m = receive();
-            if m["id"] == id {
-                seen.push_str(&m.to_string());
-                break;
-            }
-        }
+        seen.push_str(&c.response_to(&json!(id)).to_string());
     }
-    send(json!({"jsonrpc": "2.0", "id": 9, "method": "shutdown"}));
-    send(json!({"jsonrpc": "2.0", "method": "exit"}));
+    c.send(json!({"jsonrpc": "2.0", "id": 9, "method": "shutdown"}));
+    c.send(json!({"jsonrpc": "2.0", "method": "exit"}));
     let _ = child.wait();
     assert_no_secret(&seen, "the editor");
 }

@@ -36,3 +36,44 @@ pub fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
     }
     dir
 }
+
+/// Every report format, `human` first and `concise` second.
+pub const FORMATS: [&str; 5] = ["human", "concise", "json", "sarif", "github"];
+
+/// Fails the test when `output` holds any of `secrets`, or the part of one after its
+/// first `shown` characters (a message may name a public prefix).
+pub fn assert_none_of(output: &str, what: &str, secrets: &[&str], shown: usize) {
+    for secret in secrets {
+        assert!(
+            !output.contains(secret),
+            "{what} prints {secret}:\n{output}"
+        );
+        assert!(
+            !output.contains(&secret[shown..]),
+            "{what} prints most of {secret}:\n{output}"
+        );
+    }
+}
+
+/// `reqlint check FILE --color never EXTRA…` in every format of [`FORMATS`], in order,
+/// none a panic; `check` is given each output (standard output and error) with what it
+/// is.
+pub fn every_format(
+    dir: &Path,
+    file: &str,
+    extra: &[&str],
+    check: impl Fn(&str, &str),
+) -> Vec<String> {
+    FORMATS
+        .iter()
+        .map(|format| {
+            let mut args = vec!["check", file, "--format", format, "--color", "never"];
+            args.extend_from_slice(extra);
+            let out = run(dir, &args);
+            assert_ne!(out.status.code(), Some(101), "{format} panicked");
+            let all = all_text(&out);
+            check(&all, &format!("{file} in {format}"));
+            all
+        })
+        .collect()
+}
