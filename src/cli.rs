@@ -399,12 +399,17 @@ pub fn print_warning(message: &str) {
 /// What the run did, when it did what it was asked (`reqlint: wrote …`), on standard
 /// error.
 fn print_note(message: &str) {
-    let line = format!("reqlint: {}\n", crate::redact::log_line(message));
-    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+    print_stderr(&format!("reqlint: {}\n", crate::redact::log_line(message)));
 }
 
 fn print_line(kind: &str, message: &str) {
-    let line = format!("reqlint: {kind}: {}\n", crate::redact::log_line(message));
+    print_stderr(&format!(
+        "reqlint: {kind}: {}\n",
+        crate::redact::log_line(message)
+    ));
+}
+
+fn print_stderr(line: &str) {
     // A standard error that cannot be written to (full, closed) must not turn an error
     // into a panic: the exit code still tells.
     let _ = std::io::stderr().lock().write_all(line.as_bytes());

@@ -67,7 +67,6 @@ impl Redactor {
         let finder = aho_corasick::AhoCorasick::builder()
             .match_kind(aho_corasick::MatchKind::LeftmostLongest)
             .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
-            .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
             .build(&literals);
         match finder {
             Ok(finder) => Redactor {

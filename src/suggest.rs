@@ -48,7 +48,8 @@ pub fn only_close<'c>(
         return None;
     }
     let lower = word.to_lowercase();
-    let limit = (lower.chars().count() / 5).max(1);
+    let length = lower.chars().count();
+    let limit = (length / 5).max(1);
     let mut best: Option<(usize, &'c str)> = None;
     let mut second = usize::MAX;
     for c in candidates {
@@ -56,7 +57,7 @@ pub fn only_close<'c>(
             continue;
         }
         // A candidate far longer or shorter than the word cannot be within the limit.
-        if c.chars().count().abs_diff(lower.chars().count()) > limit {
+        if c.chars().count().abs_diff(length) > limit {
             continue;
         }
         let distance = strsim::damerau_levenshtein(&lower, &c.to_lowercase());

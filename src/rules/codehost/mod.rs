@@ -36,6 +36,13 @@ pub struct ResolvedToken<'a> {
 }
 
 impl ResolvedToken<'_> {
+    /// Whether the token holds a row's permission at its level or higher.
+    pub fn holds(&self, row: &Endpoint) -> bool {
+        self.granted
+            .get(&row.permission)
+            .is_some_and(|&held| held >= row.access)
+    }
+
     pub fn describe(&self) -> Cow<'_, str> {
         match self.name {
             Some(name) => Cow::Owned(format!("token `{name}`")),
@@ -320,12 +327,7 @@ pub enum Coverage {
 }
 
 pub fn coverage(alternatives: &[&'static Endpoint], token: &ResolvedToken<'_>) -> Coverage {
-    let satisfied = |row: &&&'static Endpoint| {
-        token
-            .granted
-            .get(&row.permission)
-            .is_some_and(|&held| held >= row.access)
-    };
+    let satisfied = |row: &&&'static Endpoint| token.holds(row);
     if let Some(row) = alternatives.iter().filter(satisfied).find(|r| !r.flagged) {
         return Coverage::Covered(row);
     }
@@ -334,7 +336,7 @@ pub fn coverage(alternatives: &[&'static Endpoint], token: &ResolvedToken<'_>) -
     // level, holds all the host says it needs.
     let flagged: Vec<&'static Endpoint> =
         alternatives.iter().copied().filter(|r| r.flagged).collect();
-    if flagged.len() > 1 && flagged.iter().all(|r| satisfied(&r)) {
+    if flagged.len() > 1 && flagged.iter().all(|r| token.holds(r)) {
         return Coverage::CoveredByAll(flagged);
     }
     match alternatives.iter().find(satisfied) {

@@ -304,12 +304,7 @@ fn flagged_help(
     }
     let lacking: Vec<String> = flagged
         .iter()
-        .filter(|r| {
-            token
-                .granted
-                .get(&r.permission)
-                .is_none_or(|&held| held < r.access)
-        })
+        .filter(|r| !token.holds(r))
         .map(|r| {
             let p = CATALOG.permission(r.permission);
             format!("\n  {}: {}: {}", p.scope, p.title, r.access)
