@@ -8,10 +8,11 @@ use std::path::{Path, PathBuf};
 use divan::{Bencher, black_box};
 use reqlint::catalog::codehost::{ApiVersion, CATALOG, Endpoint, Segment};
 use reqlint::engine::{Settings, lint_bytes};
+use reqlint::loading::encoded_params::decode_encoded_params;
 use reqlint::loading::{Format, Limits, load};
+use reqlint::model::FileModel;
 use reqlint::model::config::Config;
 use reqlint::model::context::ContextIndex;
-use reqlint::model::{FileModel, decode_encoded_params};
 
 // The same allocator as the binary, so that the figures are the binary's.
 #[global_allocator]
@@ -151,7 +152,12 @@ fn model_of_file(b: Bencher, kind: &str) {
     let format = Format::from_path(name);
     b.with_inputs(|| reqlint::loading::parse_text(&text, format, &Limits::DEFAULT).0)
         .bench_local_refs(|docs| {
-            decode_encoded_params(docs, &text, &Limits::DEFAULT);
+            decode_encoded_params(
+                docs,
+                &text,
+                &Limits::DEFAULT,
+                reqlint::apis::json_encoded_params(),
+            );
             black_box(FileModel::build(docs, &text).requests.len())
         });
 }

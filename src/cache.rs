@@ -25,11 +25,11 @@ use std::sync::Arc;
 
 use sha2::Digest as _;
 
+use crate::apis::codehost::TokenUses;
 use crate::diagnostic::{ApiError, Applicability, Diagnostic, Edit, Fix, Label, Severity};
 use crate::engine::{self, FileResult, ReadFile, Settings};
 use crate::loading::Span;
 use crate::rules::RunFacts;
-use crate::rules::codehost::TokenUses;
 
 const MAGIC: &[u8] = b"reqlint-cache 4\n";
 
@@ -235,7 +235,7 @@ fn file_named(settings: &Settings, dir: Option<&Path>, fingerprint: &Sha256) -> 
     Some(dir.join(format!(
         "{FILE_PREFIX}{}-{}-{}.bin",
         env!("CARGO_PKG_VERSION"),
-        crate::rules::shelf::time::today_in_days(),
+        crate::model::time::today_in_days(),
         hex(&fingerprint[..8])
     )))
 }
@@ -312,7 +312,7 @@ fn fingerprint(settings: &Settings) -> Sha256 {
         meta.len().hash(&mut h);
         meta.modified().ok().hash(&mut h);
     }
-    crate::rules::shelf::time::today_in_days().hash(&mut h);
+    crate::model::time::today_in_days().hash(&mut h);
     let config = &settings.config;
     config.path.hash(&mut h);
     config.root.hash(&mut h);

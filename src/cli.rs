@@ -12,8 +12,8 @@ use crate::engine::{self, FileResult, Settings};
 use crate::model::config::Config;
 use crate::reports;
 use crate::rules::{self, REGISTRY};
+use crate::run::walk;
 use crate::suggest::did_you_mean;
-use crate::walk;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -428,8 +428,8 @@ fn write_stdout(bytes: &[u8]) -> Result<ExitCode, String> {
 
 fn print_schema(kind: SchemaKind) -> Result<ExitCode, String> {
     let schema = match kind {
-        SchemaKind::Request => crate::schema::request(),
-        SchemaKind::Config => crate::schema::config(),
+        SchemaKind::Request => crate::docs::schema::request(),
+        SchemaKind::Config => crate::docs::schema::config(),
     };
     let text = serde_json::to_string_pretty(&schema).map_err(|e| e.to_string())?;
     write_stdout(format!("{text}\n").as_bytes())
@@ -499,7 +499,7 @@ pub fn explain_text(m: &rules::RuleMeta) -> String {
         name = m.name,
         group = m.group.as_str(),
         severity = m.severity,
-        summary = crate::rule_docs::capitalized(m.summary),
+        summary = crate::docs::rules::capitalized(m.summary),
         what = indent(&fill(m.what)),
         why = indent(&fill(m.why)),
         source = indent(m.source),
@@ -552,13 +552,13 @@ fn load_settings(args: &CheckArgs) -> Result<Settings, String> {
         },
     };
     let (mut settings, _) =
-        crate::settings::from_config_and_environments(config, &args.environment)?;
-    let choice = crate::settings::CommandLineSelection {
+        crate::run::settings::from_config_and_environments(config, &args.environment)?;
+    let choice = crate::run::settings::CommandLineSelection {
         select: args.select.clone(),
         extend_select: args.extend_select.clone(),
         ignore: args.ignore.clone(),
     };
-    crate::settings::select_on_command_line(&mut settings.config, &choice)?;
+    crate::run::settings::select_on_command_line(&mut settings.config, &choice)?;
     for file in &args.context {
         settings.context.add_file(file)?;
     }
@@ -566,9 +566,9 @@ fn load_settings(args: &CheckArgs) -> Result<Settings, String> {
 }
 
 fn scopes(args: ScopesArgs) -> Result<ExitCode, String> {
+    use crate::apis::codehost::scopes;
     use crate::loading;
     use crate::model::FileModel;
-    use crate::rules::codehost::scopes;
     let check_args = CheckArgs {
         config: args.config.clone(),
         ..CheckArgs::default()
@@ -753,7 +753,7 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             .replace('\\', "/")
     };
     if let Some(file) = &args.write_baseline {
-        let baseline = crate::baseline::of(&results, file_key);
+        let baseline = crate::run::baseline::of(&results, file_key);
         let json = serde_json::to_string_pretty(&baseline).map_err(|e| e.to_string())?;
         crate::files::create_named(file, &settings.config.root)?
             .write_all(format!("{json}\n").as_bytes())
@@ -769,8 +769,8 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
     }
     let mut baselined = 0;
     if let Some(file) = &args.baseline {
-        let baseline = crate::baseline::read(file)?;
-        baselined = crate::baseline::apply(&baseline, &mut results, file_key);
+        let baseline = crate::run::baseline::read(file)?;
+        baselined = crate::run::baseline::apply(&baseline, &mut results, file_key);
     }
     let floor = args
         .min_severity
@@ -1074,9 +1074,9 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         }
         let text =
             String::from_utf8(bytes).map_err(|_| "standard input is not UTF-8".to_string())?;
-        let result = crate::fix::fix_text(&name, Path::new(&name), &text, settings, mode);
+        let result = crate::engine::fix_text(&name, Path::new(&name), &text, settings, mode);
         let shown = if args.diff {
-            crate::fix::redacted_diff(&name, Path::new(&name), &text, &result.text, settings)
+            crate::engine::redacted_diff(&name, Path::new(&name), &text, &result.text, settings)
         } else {
             result.text.clone()
         };
@@ -1107,7 +1107,7 @@ fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutcome, String
         let Ok(text) = std::str::from_utf8(&read) else {
             continue;
         };
-        let result = crate::fix::fix_text(&display, &rel, text, settings, mode);
+        let result = crate::engine::fix_text(&display, &rel, text, settings, mode);
         unsafe_left += result.unsafe_left;
         facts.merge(result.facts.clone());
         for e in &result.elsewhere {
@@ -1282,7 +1282,7 @@ impl FixedFile<'_> {
     /// when the write failed (the error is printed) and its fixes do not count.
     fn show_or_write(&self, diff: bool, settings: &Settings, shown: &mut String) -> bool {
         if diff {
-            shown.push_str(&crate::fix::redacted_diff(
+            shown.push_str(&crate::engine::redacted_diff(
                 self.display,
                 self.rel,
                 self.before,

@@ -6,11 +6,11 @@
 
 use std::path::Path;
 
+use crate::apis::advertising::endpoint::{Recognized, recognize};
 use crate::catalog::codehost::{CATALOG, Scope};
 use crate::catalog::graph::{GType, GraphCall, enum_values};
 use crate::engine::Settings;
 use crate::model::{Api, FileModel, REQUEST_KEYS};
-use crate::rules::advertising::endpoint::{Recognized, recognize};
 
 /// One completion: its label, what it is, a detail line.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,12 +6,12 @@
 
 use std::path::Path;
 
+use crate::apis::advertising::endpoint::{Recognized, recognize};
 use crate::catalog::codehost::CATALOG;
 use crate::catalog::graph::{GType, GraphCall, enum_name, enum_values};
 use crate::engine::{FileResult, Settings};
 use crate::loading::Span;
 use crate::model::{Api, FileModel, Request};
-use crate::rules::advertising::endpoint::{Recognized, recognize};
 
 fn within(span: Span, offset: usize) -> bool {
     span.start <= offset && offset <= span.end && !span.is_empty()
@@ -31,9 +31,9 @@ pub fn hover(
             "**{}** ({}): {}.\n\n{}\n\n[Documentation]({})",
             meta.name,
             d.severity,
-            crate::rule_docs::capitalized(meta.summary),
+            crate::docs::rules::capitalized(meta.summary),
             d.message,
-            crate::rule_docs::rule_docs_url(meta.name)
+            crate::docs::rules::rule_docs_url(meta.name)
         ));
     }
     let loaded = crate::engine::load_file(
@@ -84,7 +84,7 @@ fn request_hover(
             let version = request
                 .api_version
                 .map_or(settings.config.api_version, |(v, _)| v);
-            let rows = crate::rules::codehost::endpoint_rows(line, version);
+            let rows = crate::apis::codehost::endpoint_rows(line, version);
             let first = rows.first()?;
             let needs: Vec<String> = rows
                 .iter()
@@ -121,7 +121,7 @@ fn field_hover(
     text: &str,
     offset: usize,
 ) -> Option<String> {
-    use crate::rules::advertising::field_list::{self, FieldItem};
+    use crate::apis::advertising::field_list::{self, FieldItem};
     let value = entry.value.as_str()?;
     let map = crate::loading::encoded::SourceMap::for_scalar(text, entry.value.span, value);
     let mut node = if call.edge.is_empty() {

@@ -6,10 +6,11 @@ use std::path::Path;
 
 use crate::engine::{FileResult, Settings, lint_bytes};
 use crate::loading::encoded::decode_in_place;
+use crate::loading::encoded_params::decode_encoded_params;
 use crate::loading::{self, Format, Limits, Node, Problem, Span, Value};
+use crate::model::FileModel;
 use crate::model::config::Config;
 use crate::model::context::ContextIndex;
-use crate::model::{FileModel, decode_encoded_params};
 
 fn check_span(text: &str, span: Span, what: &str) {
     assert!(
@@ -145,7 +146,12 @@ pub fn reader(data: &[u8], reader: loading::readers::Reader) {
 
 fn request_model_of(data: &[u8], format: Format) {
     let mut loaded = loading::load(data.to_vec(), format, &Limits::DEFAULT);
-    let problems = decode_encoded_params(&mut loaded.documents, &loaded.text, &Limits::DEFAULT);
+    let problems = decode_encoded_params(
+        &mut loaded.documents,
+        &loaded.text,
+        &Limits::DEFAULT,
+        crate::apis::json_encoded_params(),
+    );
     check_problems(&loaded.text, &problems);
     let model = FileModel::build(&loaded.documents, &loaded.text);
     let text = &loaded.text;
@@ -357,7 +363,7 @@ pub fn fixes_hold(data: &[u8], name: &str, result: &FileResult, s: &Settings) {
             // The same fixes as the safe run's.
             continue;
         }
-        let fixed = crate::fix::fix_text(name, Path::new(name), text, s, mode);
+        let fixed = crate::engine::fix_text(name, Path::new(name), text, s, mode);
         let after = lint_bytes(name, Path::new(name), fixed.text.clone().into_bytes(), s);
         check_result(&after);
         let count =
@@ -410,7 +416,12 @@ pub fn fixes_hold(data: &[u8], name: &str, result: &FileResult, s: &Settings) {
 fn renames_a_key(data: &[u8], name: &str, result: &FileResult, mode: crate::fix::Mode) -> bool {
     let format = Format::from_path(name);
     let mut loaded = loading::load(data.to_vec(), format, &Limits::DEFAULT);
-    decode_encoded_params(&mut loaded.documents, &loaded.text, &Limits::DEFAULT);
+    decode_encoded_params(
+        &mut loaded.documents,
+        &loaded.text,
+        &Limits::DEFAULT,
+        crate::apis::json_encoded_params(),
+    );
     let mut keys = Vec::new();
     for doc in &loaded.documents {
         doc.walk(|n| {

@@ -5,13 +5,13 @@
 //! [`engine`] runs one file through them; [`walk`] picks the files; [`cli`] ties it up.
 //! [`catalog`] holds the APIs' tables, compiled from `catalog/` at build time.
 
-pub mod baseline;
+pub mod apis;
 pub mod cache;
 pub mod catalog;
-pub mod catalog_docs;
 pub mod cli;
 pub mod complete;
 pub mod diagnostic;
+pub mod docs;
 pub mod engine;
 pub mod files;
 pub mod fix;
@@ -22,12 +22,9 @@ pub mod loading;
 pub mod model;
 pub mod redact;
 pub mod reports;
-pub mod rule_docs;
 pub mod rules;
-pub mod schema;
+pub mod run;
 pub mod server;
-pub mod settings;
 pub mod suggest;
 #[cfg(test)]
 pub mod testing;
-pub mod walk;

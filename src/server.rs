@@ -179,7 +179,7 @@ fn lint_in_config(
     path: &Path,
     text: &str,
 ) -> Option<(engine::FileResult, PathBuf)> {
-    let root = crate::walk::absolute(Path::new("/"), &settings.config.root);
+    let root = crate::run::walk::absolute(Path::new("/"), &settings.config.root);
     let rel = path.strip_prefix(&root).unwrap_or(path).to_path_buf();
     let config = &settings.config;
     if !config.include.is_match(&rel) || config.exclude.is_match(&rel) {
@@ -311,7 +311,7 @@ fn offset_of(text: &str, lines: &LineIndex, position: &Value, utf8: bool) -> usi
     end
 }
 
-pub use crate::rule_docs::rule_docs_url;
+pub use crate::docs::rules::rule_docs_url;
 
 /// Settings per config file, read once and read again when the config or one of its
 /// context snapshots changes.
@@ -375,10 +375,10 @@ fn load_settings(
         Some(p) => Config::load(p, &names)?,
         None => Config::defaults(dir.to_path_buf()),
     };
-    let (settings, files) = crate::settings::from_config(config)?;
+    let (settings, files) = crate::run::settings::from_config(config)?;
     let files = files
         .iter()
-        .map(|f| crate::walk::absolute(Path::new("/"), f))
+        .map(|f| crate::run::walk::absolute(Path::new("/"), f))
         .collect();
     Ok((settings, files))
 }
@@ -553,7 +553,7 @@ impl Server {
             return Vec::new();
         }
         // Shown as every other text about the file: through its redaction.
-        let root = crate::walk::absolute(Path::new("/"), &settings.config.root);
+        let root = crate::run::walk::absolute(Path::new("/"), &settings.config.root);
         let rel = path.strip_prefix(&root).unwrap_or(&path);
         let redactor = engine::file_redactor(&display, rel, &text, &settings);
         items
@@ -706,7 +706,7 @@ impl Server {
                     .chars()
                     .take_while(|c| *c == ' ' || *c == '\t')
                     .collect();
-                let newline = crate::rules::shelf::fix::line_break(&text, line_start);
+                let newline = crate::model::edits::line_break(&text, line_start);
                 let comment = format!("{indent}# reqlint: ignore[{}]{newline}", d.rule);
                 if silences(settings, uri, &text, result, d, line_start, &comment) {
                     let at = range(crate::loading::Span::empty(line_start));
@@ -728,7 +728,7 @@ impl Server {
         {
             let display = rel.to_string_lossy().into_owned();
             let fixed =
-                crate::fix::fix_text(&display, rel, &text, settings, crate::fix::Mode::Safe);
+                crate::engine::fix_text(&display, rel, &text, settings, crate::fix::Mode::Safe);
             if fixed.applied > 0 {
                 let whole = range(crate::loading::Span::new(0, text.len()));
                 actions.push(json!({

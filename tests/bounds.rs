@@ -7,8 +7,9 @@
 use std::path::Path;
 use std::process::Command;
 
+use reqlint::loading::encoded_params::decode_encoded_params;
 use reqlint::loading::{self, Format, Limits, work};
-use reqlint::model::{FileModel, decode_encoded_params};
+use reqlint::model::FileModel;
 use serde_json::Value;
 
 /// The work of reading a file as a check does, up to its requests' model.
@@ -19,7 +20,12 @@ fn work_of(name: &str, text: &str) -> u64 {
             Format::from_path(name),
             &Limits::DEFAULT,
         );
-        decode_encoded_params(&mut loaded.documents, &loaded.text, &Limits::DEFAULT);
+        decode_encoded_params(
+            &mut loaded.documents,
+            &loaded.text,
+            &Limits::DEFAULT,
+            reqlint::apis::json_encoded_params(),
+        );
         let model = FileModel::build(&loaded.documents, &loaded.text);
         model.requests.len() + model.problems.len()
     });

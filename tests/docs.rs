@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use reqlint::rule_docs::{index_page, rule_page};
+use reqlint::docs::rules::{index_page, rule_page};
 use reqlint::rules::REGISTRY;
 
 #[test]
@@ -60,11 +60,11 @@ fn catalog_reference_is_generated_from_the_catalog() {
     for (name, text) in [
         (
             "marketing-api-catalog.md",
-            reqlint::catalog_docs::catalog_page(),
+            reqlint::docs::catalog::catalog_page(),
         ),
         (
             "marketing-api-enums.md",
-            reqlint::catalog_docs::enums_page(),
+            reqlint::docs::catalog::enums_page(),
         ),
     ] {
         let path = root.join("docs").join(name);
@@ -91,8 +91,8 @@ fn schemas_are_published() {
     let update = std::env::var_os("UPDATE_DOCS").is_some();
     let mut stale = Vec::new();
     for (name, schema) in [
-        ("request.schema.json", reqlint::schema::request()),
-        ("config.schema.json", reqlint::schema::config()),
+        ("request.schema.json", reqlint::docs::schema::request()),
+        ("config.schema.json", reqlint::docs::schema::config()),
     ] {
         let text = format!("{}\n", serde_json::to_string_pretty(&schema).unwrap());
         let path = root.join("schemas").join(name);

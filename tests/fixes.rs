@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use reqlint::diagnostic::{Edit, Severity};
+use reqlint::engine::fix_text;
 use reqlint::engine::{Settings, lint_bytes};
-use reqlint::fix::{Mode, apply, fix_text};
+use reqlint::fix::{Mode, apply};
 use reqlint::loading::{Limits, Span};
 use reqlint::model::config::Config;
 use reqlint::model::context::ContextIndex;
@@ -19,7 +20,7 @@ fn root() -> PathBuf {
 
 fn settings() -> Settings {
     let config = Config::load(&root().join(".reqlint.yaml"), &reqlint::rules::names()).unwrap();
-    let (settings, _) = reqlint::settings::from_config(config).unwrap();
+    let (settings, _) = reqlint::run::settings::from_config(config).unwrap();
     let _ = (ContextIndex::default(), Limits::DEFAULT);
     settings
 }
@@ -520,7 +521,7 @@ fn rules_whose_every_finding_is_fixable_end_at_zero() {
 
 /// Settings of a directory without a config of its own.
 fn plain_settings() -> Settings {
-    let (settings, _) = reqlint::settings::from_config(Config::defaults(".".into())).unwrap();
+    let (settings, _) = reqlint::run::settings::from_config(Config::defaults(".".into())).unwrap();
     settings
 }
 

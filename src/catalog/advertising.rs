@@ -2,7 +2,7 @@
 //! their routes, each operation's params with their types and enums, the version
 //! calendar, and the ad set tables that single rules judge by.
 
-use crate::model::request_line::Method;
+use crate::catalog::Method;
 
 use super::sorted_get;
 

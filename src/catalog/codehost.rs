@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::model::request_line::Method;
+use crate::catalog::Method;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scope {

@@ -3,7 +3,7 @@
 //! and its edges with its params, and the enums those params take. Compiled by
 //! build/graph.rs; the lookups here are binary searches over static tables.
 
-use crate::model::request_line::Method;
+use crate::catalog::Method;
 
 use super::sorted_get;
 

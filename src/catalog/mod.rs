@@ -1,13 +1,17 @@
 //! The APIs' tables, compiled from the data under `catalog/` by the build step
 //! (build/main.rs): static arrays, sorted indexes and routers, with the few functions
 //! that look things up in them. Nothing here is parsed at run time, and this module
-//! imports nothing of the crate but the HTTP method and the name suggester.
+//! imports nothing of the crate but the name suggester; it owns the small types the
+//! tables and the request model share (the HTTP [`Method`]).
 
 pub mod advertising;
 pub mod codehost;
 pub mod geo;
 pub mod graph;
+mod method;
 pub mod names;
+
+pub use method::Method;
 
 /// `&[(key, value)]` sorted by key: the value of a key.
 pub fn sorted_get<'t, V>(table: &'t [(&str, V)], key: &str) -> Option<&'t V> {

@@ -5,6 +5,7 @@
 
 pub mod credentials;
 pub mod encoded;
+pub mod encoded_params;
 mod json;
 pub mod readers;
 pub mod span;

@@ -5,13 +5,15 @@
 
 pub mod config;
 pub mod context;
+pub mod edits;
 pub mod request_line;
 pub mod secrets;
 pub mod suppressions;
+pub mod time;
 pub mod token;
 pub mod variables;
 
-use crate::loading::encoded::{Lookup, NoVariables, decode_in_place};
+use crate::loading::encoded::{Lookup, NoVariables};
 use crate::loading::{Entry, Limits, Node, Problem, Span, Value};
 use crate::suggest::did_you_mean;
 pub use request_line::{Api, LineError, Method, RequestLine, Segment, Version};
@@ -40,7 +42,6 @@ pub const FILE_KEYS: &[&str] = &["requests", "token", "api-version", "name", "de
 
 /// Params that the form-encoded advertising API takes as JSON-encoded strings: invalid
 /// JSON in them is reported.
-pub use crate::catalog::advertising::JSON_ENCODED as JSON_ENCODED_PARAMS;
 use crate::catalog::codehost::{ApiVersion, VERSIONS};
 /// What an advertising path that names an object by id addresses (`object:`): any node
 /// type of the Marketing API graph, in snake_case (`campaign`, `ad_set`, `ad_creative`).
@@ -169,43 +170,6 @@ pub struct FileModel<'a> {
     /// Limits met while reading the requests (substituting variables), reported as
     /// `limit-exceeded` like the loader's.
     pub problems: Vec<Problem>,
-}
-
-/// Decodes JSON-encoded string params in place (docs/request-files.md), before requests borrow the
-/// documents. Returns the problems of strings that should hold JSON but do not.
-pub fn decode_encoded_params(documents: &mut [Node], file: &str, limits: &Limits) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    let mut decode_params = |request: &mut Node| {
-        let Value::Map(entries) = &mut request.value else {
-            return;
-        };
-        let Some(params) = entries.iter_mut().find(|e| e.key == "params") else {
-            return;
-        };
-        let Value::Map(params) = &mut params.value.value else {
-            return;
-        };
-        for param in params.iter_mut() {
-            if let Some(problem) = decode_in_place(&mut param.value, file, limits)
-                && JSON_ENCODED_PARAMS.contains(&param.key.as_str())
-            {
-                problems.push(problem);
-            }
-        }
-    };
-    for doc in documents.iter_mut() {
-        let Value::Map(entries) = &mut doc.value else {
-            continue;
-        };
-        if let Some(requests) = entries.iter_mut().find(|e| e.key == "requests") {
-            if let Value::Seq(items) = &mut requests.value.value {
-                items.iter_mut().for_each(&mut decode_params);
-            }
-        } else {
-            decode_params(doc);
-        }
-    }
-    problems
 }
 
 /// An item of a list that is a request: a mapping with a request line (or method and
@@ -526,7 +490,12 @@ mod tests {
     fn model_of(text: &str) -> (Vec<Node>, Vec<Problem>) {
         let (mut docs, problems) = parse_text(text, Format::Yaml, &Limits::DEFAULT);
         assert!(problems.is_empty());
-        let p = decode_encoded_params(&mut docs, text, &Limits::DEFAULT);
+        let p = crate::loading::encoded_params::decode_encoded_params(
+            &mut docs,
+            text,
+            &Limits::DEFAULT,
+            crate::catalog::advertising::JSON_ENCODED,
+        );
         (docs, p)
     }
 

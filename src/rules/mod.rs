@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 pub mod advertising;
 pub mod codehost;
 pub mod core;
-pub mod shelf;
 
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::loading::Problem;
@@ -137,14 +136,14 @@ pub enum Inspects {
     /// The whole file, once: [`Rule::check`].
     File,
     /// Each advertising call of these operations: [`Rule::check_call`].
-    Operations(&'static [advertising::Endpoint]),
+    Operations(&'static [crate::apis::advertising::Endpoint]),
     /// Each code-hosting request: [`Rule::check_request`].
     CodehostRequests,
 }
 
 impl Inspects {
     /// Whether the rule inspects calls of this operation.
-    pub fn operation(&self, op: advertising::Endpoint) -> bool {
+    pub fn operation(&self, op: crate::apis::advertising::Endpoint) -> bool {
         matches!(self, Inspects::Operations(ops) if ops.contains(&op))
     }
 
@@ -174,9 +173,9 @@ pub struct FileContext<'a> {
     pub config: &'a Config,
     pub context: &'a ContextIndex,
     /// What the advertising rules compute once per file.
-    pub advertising: advertising::FileCache,
+    pub advertising: crate::apis::advertising::FileCache,
     /// What the code-hosting rules compute once per file.
-    pub codehost: codehost::FileCache<'a>,
+    pub codehost: crate::apis::codehost::FileCache<'a>,
 }
 
 /// What files tell the rules that judge a whole run, gathered file by file and merged
@@ -184,7 +183,7 @@ pub struct FileContext<'a> {
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct RunFacts {
     /// Per named token (from the config): the permissions the run's requests need.
-    pub named_token_uses: BTreeMap<String, codehost::TokenUses>,
+    pub named_token_uses: BTreeMap<String, crate::apis::codehost::TokenUses>,
     /// The config's variables some file uses in a credential position: their values are
     /// masked in what is shown of every file (`model::secrets`).
     pub credential_variables: std::collections::BTreeSet<String>,
@@ -220,7 +219,7 @@ pub trait Rule: Sync + Send {
     fn check_call(
         &self,
         _file: &FileContext<'_>,
-        _call: &advertising::Call<'_>,
+        _call: &crate::apis::advertising::Call<'_>,
         _out: &mut Vec<Diagnostic>,
     ) {
     }
@@ -230,7 +229,7 @@ pub trait Rule: Sync + Send {
     fn check_request(
         &self,
         _file: &FileContext<'_>,
-        _request: &codehost::CodehostRequest<'_>,
+        _request: &crate::apis::codehost::CodehostRequest<'_>,
         _out: &mut Vec<Diagnostic>,
     ) {
     }
@@ -318,7 +317,7 @@ pub fn find(name: &str) -> Option<&'static dyn Rule> {
 /// the order of `Endpoint::ALL`: computed once from the metadata.
 pub fn by_operation() -> &'static [Vec<usize>] {
     static TABLE: std::sync::LazyLock<Vec<Vec<usize>>> = std::sync::LazyLock::new(|| {
-        advertising::Endpoint::ALL
+        crate::apis::advertising::Endpoint::ALL
             .iter()
             .map(|&op| {
                 (0..REGISTRY.len())
@@ -371,7 +370,7 @@ pub fn named(name: &str) -> Result<Vec<&'static str>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use advertising::Endpoint;
+    use crate::apis::advertising::Endpoint;
 
     /// Which rules look at a call is a question of the metadata, answered by the
     /// dispatch table the engine uses.

@@ -6,8 +6,8 @@ use crate::model::Method;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 use crate::suggest::did_you_mean;
 
-use super::Endpoint;
-use super::field_list::{self, FieldItem};
+use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::field_list::{self, FieldItem};
 
 pub struct AdFieldUnknown;
 
@@ -99,7 +99,7 @@ impl Rule for AdFieldUnknown {
     }
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (request, target, _) in super::graph_calls(file) {
+        for (request, target, _) in crate::apis::advertising::graph_calls(file) {
             let call = target.graph.get();
             if call.method != Method::Get {
                 continue;

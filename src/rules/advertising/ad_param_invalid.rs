@@ -2,7 +2,7 @@ use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
-use super::params::{DEFAULT_RULE, IssueKind};
+use crate::apis::advertising::params::{DEFAULT_RULE, IssueKind};
 
 pub struct AdParamInvalid;
 
@@ -39,7 +39,7 @@ impl Rule for AdParamInvalid {
     }
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        super::report_param_issues(
+        crate::apis::advertising::report_param_issues(
             file,
             &META,
             |k| matches!(k, IssueKind::Invalid { rule } if *rule == DEFAULT_RULE),

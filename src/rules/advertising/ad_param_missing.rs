@@ -2,7 +2,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::params::IssueKind;
+use crate::apis::advertising::params::IssueKind;
 
 pub struct AdParamMissing;
 
@@ -33,6 +33,12 @@ impl Rule for AdParamMissing {
     }
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        super::report_param_issues(file, &META, |k| *k == IssueKind::Missing, Some(100), out);
+        crate::apis::advertising::report_param_issues(
+            file,
+            &META,
+            |k| *k == IssueKind::Missing,
+            Some(100),
+            out,
+        );
     }
 }

@@ -2,7 +2,7 @@ use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
-use super::params::IssueKind;
+use crate::apis::advertising::params::IssueKind;
 
 pub struct AdParamNotUpdatable;
 
@@ -33,6 +33,12 @@ impl Rule for AdParamNotUpdatable {
     }
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        super::report_param_issues(file, &META, |k| *k == IssueKind::NotUpdatable, None, out);
+        crate::apis::advertising::report_param_issues(
+            file,
+            &META,
+            |k| *k == IssueKind::NotUpdatable,
+            None,
+            out,
+        );
     }
 }

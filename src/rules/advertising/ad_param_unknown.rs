@@ -2,7 +2,7 @@ use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
-use super::params::IssueKind;
+use crate::apis::advertising::params::IssueKind;
 
 pub struct AdParamUnknown;
 
@@ -43,7 +43,7 @@ impl Rule for AdParamUnknown {
     }
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        super::report_param_issues(
+        crate::apis::advertising::report_param_issues(
             file,
             &META,
             |k| matches!(k, IssueKind::Unknown | IssueKind::OutsideOpenEnum),

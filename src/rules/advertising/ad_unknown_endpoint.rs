@@ -38,11 +38,11 @@ impl Rule for AdUnknownEndpoint {
     }
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        for unknown in super::unknown_endpoints(file) {
+        for unknown in crate::apis::advertising::unknown_endpoints(file) {
             let line = unknown.line;
             let fix = unknown.fix.and_then(|edge| {
                 let written = file.text.get(unknown.span.range())?;
-                crate::rules::shelf::fix::rename(
+                crate::model::edits::rename(
                     file.text,
                     unknown.span,
                     written,
@@ -51,7 +51,7 @@ impl Rule for AdUnknownEndpoint {
                     crate::diagnostic::Applicability::Unsafe,
                 )
             });
-            let fix = crate::rules::shelf::fix::written_once_fix(file, fix);
+            let fix = crate::model::edits::written_once_fix(file, fix);
             out.push(
                 Diagnostic::new(
                     &META,

@@ -3,7 +3,7 @@ use crate::example;
 use crate::model::Api;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::versions::{CALENDAR, ended, today};
+use crate::apis::advertising::versions::{CALENDAR, ended, today};
 
 pub struct AdVersionDeprecated;
 

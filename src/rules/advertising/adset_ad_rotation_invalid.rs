@@ -3,8 +3,8 @@ use crate::example;
 use crate::loading::{Node, Value};
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Call;
-use super::{Endpoint, params};
+use crate::apis::advertising::Call;
+use crate::apis::advertising::{Endpoint, params};
 
 pub struct AdSetAdRotationInvalid;
 
@@ -32,7 +32,7 @@ static META: RuleMeta = RuleMeta {
     good: example!("adset-ad-rotation-invalid/good.req.yaml"),
 };
 
-use crate::rules::shelf::time::{civil_from_days, days_from_civil, days_in_month};
+use crate::model::time::{civil_from_days, days_from_civil, days_in_month};
 
 /// An ISO 8601 date-time with a UTC offset (`2025-06-01T00:00:00+0000`,
 /// `2025-06-01T02:00:00+02:00`, `2025-06-01T00:00Z`) as a UNIX timestamp; `None` for

@@ -2,8 +2,8 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::adset_lookup::{ad_set, text};
-use super::{Call, Endpoint};
+use crate::apis::advertising::adset_lookup::{ad_set, text};
+use crate::apis::advertising::{Call, Endpoint};
 use crate::catalog::advertising::COMMON;
 
 pub struct AdSetArchivedEdit;
@@ -113,7 +113,7 @@ impl Rule for AdSetArchivedEdit {
 
 #[cfg(test)]
 mod tests {
-    use super::super::adset_lookup::testing::spans;
+    use crate::apis::advertising::adset_lookup::testing::spans;
 
     const CONTEXT: &str = "ad_sets:\n  - {id: '901', status: ARCHIVED}\n  - {id: '902', status: DELETED}\n  - {id: '903', configured_status: ARCHIVED}\n  - {id: '904', status: PAUSED}\n";
 

@@ -3,9 +3,9 @@ use crate::example;
 use crate::loading::Node;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::FLAGGED;
-use super::adset_lookup::{Origin, id_text, set_by, targeted_audiences, text};
-use super::{Call, Endpoint};
+use crate::apis::advertising::FLAGGED;
+use crate::apis::advertising::adset_lookup::{Origin, id_text, set_by, targeted_audiences, text};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AdSetAudienceUnusable;
 
@@ -48,7 +48,7 @@ fn status<'a>(audience: &'a Node, field: &str) -> Option<(i64, Option<&'a str>)>
 
 /// Why the audience should not be relied on, if it should not.
 fn problem(audience: &Node) -> Option<String> {
-    if super::operation_status(audience) == Some(FLAGGED) {
+    if crate::apis::advertising::operation_status(audience) == Some(FLAGGED) {
         return None;
     }
     if let Some((code, description)) =
@@ -87,7 +87,7 @@ impl Rule for AdSetAudienceUnusable {
         };
         for (key, id_node) in targeted_audiences(targeting) {
             let Some(id) = id_text(id_node) else { continue };
-            let Some(audience) = super::audience(file.context, &id) else {
+            let Some(audience) = crate::apis::advertising::audience(file.context, &id) else {
                 continue;
             };
             let Some(why) = problem(audience) else {
@@ -117,7 +117,7 @@ impl Rule for AdSetAudienceUnusable {
 
 #[cfg(test)]
 mod tests {
-    use super::super::adset_lookup::testing::lint;
+    use crate::apis::advertising::adset_lookup::testing::lint;
 
     const CONTEXT: &str = "custom_audiences:\n  - {id: '71', operation_status: {code: 471}, delivery_status: {code: 400}}\n  - {id: '72', operation_status: {code: 100}}\n  - {id: '73', delivery_status: {code: 400}}\n  - {id: '74', operation_status: {code: 100}, delivery_status: {code: 300}}\n  - {id: '75', operation_status: {code: 200}, delivery_status: {code: 200}}\n  - {id: '76', operation_status: {code: 450}}\n";
 

@@ -3,7 +3,7 @@ use crate::example;
 use crate::loading::Value;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::{Call, Endpoint};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AdSetBidAmountMissing;
 
@@ -38,7 +38,8 @@ impl Rule for AdSetBidAmountMissing {
 
     fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
         let request = c.request;
-        let Some(strategy) = super::valid_param(file, request, "bid_strategy") else {
+        let Some(strategy) = crate::apis::advertising::valid_param(file, request, "bid_strategy")
+        else {
             return;
         };
         let Some((name, what)) = strategy

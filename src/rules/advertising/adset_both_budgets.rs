@@ -4,8 +4,8 @@ use crate::loading::Value;
 use crate::model::Request;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Call;
-use super::{Endpoint, params};
+use crate::apis::advertising::Call;
+use crate::apis::advertising::{Endpoint, params};
 
 pub struct AdSetBothBudgets;
 

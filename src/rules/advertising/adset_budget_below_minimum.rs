@@ -5,8 +5,8 @@ use crate::model::Request;
 use crate::model::context::Kind;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Call;
-use super::{Endpoint, params};
+use crate::apis::advertising::Call;
+use crate::apis::advertising::{Endpoint, params};
 
 pub struct AdSetBudgetBelowMinimum;
 
@@ -127,7 +127,7 @@ impl Rule for AdSetBudgetBelowMinimum {
         if budget == 0 && request.param("lifetime_budget").is_some() {
             return;
         }
-        let Some(account) = super::account(file.context, &account_id) else {
+        let Some(account) = crate::apis::advertising::account(file.context, &account_id) else {
             return;
         };
         let (Some(strategy), Some(billing)) = (

@@ -3,8 +3,8 @@ use crate::example;
 use crate::loading::Value;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::adset_geo::geo_locations;
-use super::{Call, Endpoint};
+use crate::apis::advertising::adset_geo::geo_locations;
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AdSetCountriesMissing;
 
@@ -80,7 +80,7 @@ impl Rule for AdSetCountriesMissing {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::advertising::adset_geo::testing::spans;
+    use crate::apis::advertising::adset_geo::testing::spans;
 
     const RULE: &str = "adset-countries-missing";
 

@@ -2,8 +2,8 @@ use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
-use super::adset_geo::{Fix, country, item_text, suggest};
-use super::{Call, Endpoint};
+use crate::apis::advertising::adset_geo::{Fix, country, item_text, suggest};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AdSetCountryCodeInvalid;
 
@@ -66,7 +66,7 @@ impl Rule for AdSetCountryCodeInvalid {
                 // written by name: one right answer each.
                 let fixed = match &suggestion {
                     Some(Fix::Case(c)) | Some(Fix::Alias(c, _)) | Some(Fix::Spelled(c, _)) => {
-                        crate::rules::shelf::fix::rename(
+                        crate::model::edits::rename(
                             file.text,
                             item.span,
                             &code,
@@ -76,7 +76,7 @@ impl Rule for AdSetCountryCodeInvalid {
                     }
                     _ => None,
                 };
-                let fixed = crate::rules::shelf::fix::written_once_fix(file, fixed);
+                let fixed = crate::model::edits::written_once_fix(file, fixed);
                 let help = match suggestion {
                     Some(Fix::Case(c)) => format!("write it in capitals: {c}"),
                     Some(Fix::Alias(c, why)) => format!("use {c}: {why}"),
@@ -106,7 +106,7 @@ impl Rule for AdSetCountryCodeInvalid {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::advertising::adset_geo::testing::lint;
+    use crate::apis::advertising::adset_geo::testing::lint;
 
     const RULE: &str = "adset-country-code-invalid";
 

@@ -2,8 +2,8 @@ use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
-use super::adset_lookup::{major, version};
-use super::{Call, Endpoint};
+use crate::apis::advertising::adset_lookup::{major, version};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AdSetDatePresetLifetime;
 
@@ -41,7 +41,8 @@ impl Rule for AdSetDatePresetLifetime {
         let Some(v) = version(request).filter(|v| *v >= major(REPLACED_IN)) else {
             return;
         };
-        let Some(entry) = super::valid_param(file, request, "date_preset") else {
+        let Some(entry) = crate::apis::advertising::valid_param(file, request, "date_preset")
+        else {
             return;
         };
         if entry.value.as_str().map(str::trim) != Some("lifetime") {
@@ -56,9 +57,9 @@ impl Rule for AdSetDatePresetLifetime {
                 ),
             )
             .with_help("write `date_preset: maximum` (statistics of up to the last 37 months)")
-            .with_fix_opt(crate::rules::shelf::fix::written_once_fix(
+            .with_fix_opt(crate::model::edits::written_once_fix(
                 file,
-                crate::rules::shelf::fix::rename(
+                crate::model::edits::rename(
                     file.text,
                     entry.value.span,
                     "lifetime",
@@ -72,7 +73,7 @@ impl Rule for AdSetDatePresetLifetime {
 
 #[cfg(test)]
 mod tests {
-    use super::super::adset_lookup::testing::spans;
+    use crate::apis::advertising::adset_lookup::testing::spans;
 
     const CONTEXT: &str = "ad_sets:\n  - {id: '901'}\n";
 

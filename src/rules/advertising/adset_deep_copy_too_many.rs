@@ -3,8 +3,8 @@ use crate::example;
 use crate::loading::{Node, Value};
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::adset_lookup::{ad_set, truthy};
-use super::{Call, Endpoint};
+use crate::apis::advertising::adset_lookup::{ad_set, truthy};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AdSetDeepCopyTooMany;
 
@@ -123,7 +123,7 @@ mod tests {
 
 #[cfg(test)]
 mod rule_tests {
-    use super::super::adset_lookup::testing::lint;
+    use crate::apis::advertising::adset_lookup::testing::lint;
 
     const CONTEXT: &str = "ad_sets:\n  - {id: '901', ads: {data: [], summary: {total_count: 60}}}\n  - {id: '902', ads: [{id: '1'}, {id: '2'}, {id: '3'}]}\n  - {id: '903', ads: {data: [{id: '1'}, {id: '2'}, {id: '3'}, {id: '4'}]}}\n  - {id: '904'}\n";
 

@@ -2,7 +2,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::adset_geo::{DsaField, report_dsa_gaps};
+use crate::apis::advertising::adset_geo::{DsaField, report_dsa_gaps};
 
 pub struct AdSetDsaBeneficiaryMissing;
 

@@ -4,8 +4,10 @@ use crate::loading::{Entry, Value};
 use crate::model::context::Kind;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::adset_geo::{context_targeting, eu_place, geo_locations, item_text, normalize};
-use super::{Call, Endpoint};
+use crate::apis::advertising::adset_geo::{
+    context_targeting, eu_place, geo_locations, item_text, normalize,
+};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AdSetDsaNotEu;
 
@@ -116,7 +118,7 @@ impl Rule for AdSetDsaNotEu {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::advertising::adset_geo::testing::{lint, spans};
+    use crate::apis::advertising::adset_geo::testing::{lint, spans};
 
     const RULE: &str = "adset-dsa-not-eu";
 

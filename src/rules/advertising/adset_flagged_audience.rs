@@ -2,9 +2,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::FLAGGED;
-use super::adset_lookup::{Origin, id_text, set_by, targeted_audiences, text};
-use super::{Call, Endpoint};
+use crate::apis::advertising::FLAGGED;
+use crate::apis::advertising::adset_lookup::{Origin, id_text, set_by, targeted_audiences, text};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AdSetFlaggedAudience;
 
@@ -54,8 +54,8 @@ impl Rule for AdSetFlaggedAudience {
             && !only_deletes(request))
         .then(|| {
             let id = call.object?;
-            let targeting =
-                super::adset_lookup::ad_set(file.context, &id.text)?.get_value("targeting")?;
+            let targeting = crate::apis::advertising::adset_lookup::ad_set(file.context, &id.text)?
+                .get_value("targeting")?;
             Some((targeting.resolved(), id))
         })
         .flatten();
@@ -136,8 +136,8 @@ fn flagged<'a>(
         .into_iter()
         .filter_map(move |(key, id_node)| {
             let id = id_text(id_node)?;
-            let audience = super::audience(file.context, &id)?;
-            (super::operation_status(audience) == Some(FLAGGED))
+            let audience = crate::apis::advertising::audience(file.context, &id)?;
+            (crate::apis::advertising::operation_status(audience) == Some(FLAGGED))
                 .then_some((key, id_node, id, audience))
         })
 }
@@ -153,7 +153,7 @@ fn only_deletes(request: &crate::model::Request<'_>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::adset_lookup::testing::{lint, spans};
+    use crate::apis::advertising::adset_lookup::testing::{lint, spans};
 
     const CONTEXT: &str = "custom_audiences:\n  - {id: '71', operation_status: {code: 471}}\n  - {id: '72', operation_status: {code: 200}}\nad_sets:\n  - {id: '901', targeting: {custom_audiences: [{id: '71'}]}}\n  - {id: '902', targeting: {excluded_custom_audiences: [{id: '71'}]}}\n  - {id: '903'}\n";
 

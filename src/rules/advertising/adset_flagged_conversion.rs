@@ -2,10 +2,10 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::adset_lookup::{
+use crate::apis::advertising::adset_lookup::{
     Origin, custom_conversion, custom_conversion_id, id_text, set_by, text, truthy,
 };
-use super::{Call, Endpoint};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AdSetFlaggedConversion;
 
@@ -94,7 +94,7 @@ impl Rule for AdSetFlaggedConversion {
 
 #[cfg(test)]
 mod tests {
-    use super::super::adset_lookup::testing::spans;
+    use crate::apis::advertising::adset_lookup::testing::spans;
 
     const CONTEXT: &str = "custom_conversions:\n  - {id: '81', flagged: true}\n  - {id: '82', flagged: 'true'}\n  - {id: '83', flagged: false}\n  - {id: '84'}\nad_sets:\n  - {id: '901', promoted_object: {custom_conversion_id: 81}}\n  - {id: '902', promoted_object: {pixel_id: '5'}}\n";
 

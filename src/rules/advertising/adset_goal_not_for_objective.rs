@@ -2,8 +2,8 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::adset_lookup::{campaign, id_text, text};
-use super::{Call, Endpoint};
+use crate::apis::advertising::adset_lookup::{campaign, id_text, text};
+use crate::apis::advertising::{Call, Endpoint};
 use crate::catalog::advertising::{ParamType, goals, objective as objective_row};
 
 pub struct AdSetGoalNotForObjective;
@@ -53,7 +53,7 @@ impl Rule for AdSetGoalNotForObjective {
     fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
         let request = c.request;
         let (Some(goal), Some(campaign_id)) = (
-            super::valid_param(file, request, "optimization_goal"),
+            crate::apis::advertising::valid_param(file, request, "optimization_goal"),
             request.param("campaign_id"),
         ) else {
             return;
@@ -232,7 +232,7 @@ mod tests {
 
 #[cfg(test)]
 mod rule_tests {
-    use super::super::adset_lookup::testing::spans;
+    use crate::apis::advertising::adset_lookup::testing::spans;
 
     const CONTEXT: &str = "campaigns:\n  - {id: '501', objective: OUTCOME_LEADS}\n  - {id: '502', objective: LINK_CLICKS}\n  - {id: '503', objective: OUTCOME_SALES}\n";
 

@@ -3,8 +3,8 @@ use crate::example;
 use crate::loading::Node;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::adset_lookup::{ad_set, campaign, id_text, major, text, version};
-use super::{Call, Endpoint};
+use crate::apis::advertising::adset_lookup::{ad_set, campaign, id_text, major, text, version};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AdSetImpressionsOnPost;
 
@@ -94,7 +94,7 @@ impl Rule for AdSetImpressionsOnPost {
 
 #[cfg(test)]
 mod tests {
-    use super::super::adset_lookup::testing::spans;
+    use crate::apis::advertising::adset_lookup::testing::spans;
 
     const CONTEXT: &str = "campaigns:\n  - {id: '501', objective: POST_ENGAGEMENT}\n  - {id: '502', objective: OUTCOME_ENGAGEMENT}\nad_sets:\n  - {id: '901', optimization_goal: IMPRESSIONS, destination_type: ON_POST}\n  - {id: '902', optimization_goal: REACH, campaign_id: '501'}\n";
 

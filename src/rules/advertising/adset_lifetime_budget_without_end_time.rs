@@ -3,8 +3,8 @@ use crate::example;
 use crate::loading::Value;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Call;
-use super::{Endpoint, params};
+use crate::apis::advertising::Call;
+use crate::apis::advertising::{Endpoint, params};
 
 pub struct AdSetLifetimeBudgetWithoutEndTime;
 

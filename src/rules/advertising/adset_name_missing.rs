@@ -2,7 +2,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::{Call, Endpoint};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AdSetNameMissing;
 
@@ -54,7 +54,7 @@ impl Rule for AdSetNameMissing {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::advertising::adset_geo::testing::spans;
+    use crate::apis::advertising::adset_geo::testing::spans;
 
     const RULE: &str = "adset-name-missing";
 

@@ -3,7 +3,7 @@ use crate::example;
 use crate::loading::{Node, Value};
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::{Call, Endpoint};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AdSetPromotedObjectMissing;
 
@@ -63,7 +63,8 @@ impl Rule for AdSetPromotedObjectMissing {
 
     fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
         let request = c.request;
-        let Some(goal) = super::valid_param(file, request, "optimization_goal") else {
+        let Some(goal) = crate::apis::advertising::valid_param(file, request, "optimization_goal")
+        else {
             return;
         };
         let Some(goal_name) = goal.value.as_str() else {

@@ -4,8 +4,8 @@ use crate::loading::encoded::SourceMap;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 use crate::suggest::did_you_mean;
 
-use super::field_list;
-use super::{Call, Endpoint};
+use crate::apis::advertising::field_list;
+use crate::apis::advertising::{Call, Endpoint};
 use crate::catalog::advertising::{AD_SET_FIELDS, DESCRIBED_UNNAMED, READ_ONLY};
 use crate::catalog::graph::GNode;
 
@@ -250,7 +250,7 @@ mod tests {
 
 #[cfg(test)]
 mod rule_tests {
-    use super::super::adset_lookup::testing::spans;
+    use crate::apis::advertising::adset_lookup::testing::spans;
 
     const CONTEXT: &str = "ad_sets:\n  - {id: '901'}\n";
 

@@ -2,8 +2,8 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::Call;
-use super::{Endpoint, params};
+use crate::apis::advertising::Call;
+use crate::apis::advertising::{Endpoint, params};
 
 pub struct AdSetSpendCapUnlimited;
 

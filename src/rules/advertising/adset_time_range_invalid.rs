@@ -3,7 +3,7 @@ use crate::example;
 use crate::loading::{Node, Span, Value};
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::{Call, Endpoint};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AdSetTimeRangeInvalid;
 
@@ -54,7 +54,7 @@ pub fn is_date(text: &str) -> bool {
     let (Some(y), Some(m), Some(d)) = (num(0..4), num(5..7), num(8..10)) else {
         return false;
     };
-    let days = crate::rules::shelf::time::days_in_month(i64::from(y), i64::from(m));
+    let days = crate::model::time::days_in_month(i64::from(y), i64::from(m));
     (1..=days).contains(&i64::from(d))
 }
 
@@ -160,7 +160,7 @@ mod tests {
 
 #[cfg(test)]
 mod rule_tests {
-    use super::super::adset_lookup::testing::spans;
+    use crate::apis::advertising::adset_lookup::testing::spans;
 
     const CONTEXT: &str = "ad_sets:\n  - {id: '901'}\n";
 

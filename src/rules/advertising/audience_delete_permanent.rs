@@ -2,7 +2,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::{Call, Endpoint};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AudienceDeletePermanent;
 

@@ -2,7 +2,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::{Call, Endpoint};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AudienceDeleteWithLookalikes;
 
@@ -29,10 +29,10 @@ impl Rule for AudienceDeleteWithLookalikes {
     fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
         let call = &c.call;
         let Some(id) = call.object else { return };
-        let Some(audience) = super::audience(file.context, &id.text) else {
+        let Some(audience) = crate::apis::advertising::audience(file.context, &id.text) else {
             return;
         };
-        let lookalikes = super::string_list(audience, "lookalike_audience_ids");
+        let lookalikes = crate::apis::advertising::string_list(audience, "lookalike_audience_ids");
         if lookalikes.is_empty() {
             return;
         }

@@ -2,7 +2,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::{Call, Endpoint, FLAGGED};
+use crate::apis::advertising::{Call, Endpoint, FLAGGED};
 
 pub struct AudienceFlaggedEdit;
 
@@ -36,10 +36,10 @@ impl Rule for AudienceFlaggedEdit {
     fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
         let (request, call) = (c.request, &c.call);
         let Some(id) = call.object else { return };
-        let Some(audience) = super::audience(file.context, &id.text) else {
+        let Some(audience) = crate::apis::advertising::audience(file.context, &id.text) else {
             return;
         };
-        if super::operation_status(audience) != Some(FLAGGED) {
+        if crate::apis::advertising::operation_status(audience) != Some(FLAGGED) {
             return;
         }
         let subtype = audience.get_value("subtype").and_then(|s| s.as_str());
@@ -62,7 +62,8 @@ impl Rule for AudienceFlaggedEdit {
             );
             return;
         }
-        let fields = super::string_list(audience, "fields_violating_integrity_policy");
+        let fields =
+            crate::apis::advertising::string_list(audience, "fields_violating_integrity_policy");
         if fields.is_empty() || fields.iter().any(|f| request.param(f).is_some()) {
             return;
         }

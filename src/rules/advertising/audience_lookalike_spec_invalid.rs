@@ -24,6 +24,6 @@ impl Rule for AudienceLookalikeSpecInvalid {
     }
 
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        super::report_routed(file, &META, 100, out);
+        crate::apis::advertising::report_routed(file, &META, 100, out);
     }
 }

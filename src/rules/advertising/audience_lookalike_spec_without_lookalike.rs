@@ -2,7 +2,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::{Call, Endpoint};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AudienceLookalikeSpecWithoutLookalike;
 
@@ -32,7 +32,7 @@ impl Rule for AudienceLookalikeSpecWithoutLookalike {
         let request = c.request;
         let (Some(spec), Some(subtype)) = (
             request.param("lookalike_spec"),
-            super::valid_param(file, request, "subtype"),
+            crate::apis::advertising::valid_param(file, request, "subtype"),
         ) else {
             return;
         };

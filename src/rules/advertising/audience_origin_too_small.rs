@@ -3,7 +3,7 @@ use crate::example;
 use crate::loading::Node;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::{Call, Endpoint};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AudienceOriginTooSmall;
 
@@ -56,7 +56,8 @@ impl Rule for AudienceOriginTooSmall {
             let Some(id) = id_node.scalar_text() else {
                 continue;
             };
-            let Some(n) = super::audience(file.context, &id).and_then(size) else {
+            let Some(n) = crate::apis::advertising::audience(file.context, &id).and_then(size)
+            else {
                 continue;
             };
             if n < MIN_ORIGIN_SIZE {

@@ -2,7 +2,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::{Call, Endpoint};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AudienceRetentionDaysNotCustomerFile;
 
@@ -34,7 +34,7 @@ impl Rule for AudienceRetentionDaysNotCustomerFile {
         let request = c.request;
         let (Some(retention), Some(subtype)) = (
             request.param("retention_days"),
-            super::valid_param(file, request, "subtype"),
+            crate::apis::advertising::valid_param(file, request, "subtype"),
         ) else {
             return;
         };

@@ -3,7 +3,7 @@ use crate::example;
 use crate::loading::Node;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::{Call, Endpoint};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AudienceTosNotAccepted;
 
@@ -34,8 +34,8 @@ impl Rule for AudienceTosNotAccepted {
         let Some(account) = call.account else {
             return;
         };
-        let Some(tos) =
-            super::account(file.context, &account.text).and_then(|a| a.get_value("tos_accepted"))
+        let Some(tos) = crate::apis::advertising::account(file.context, &account.text)
+            .and_then(|a| a.get_value("tos_accepted"))
         else {
             return;
         };

@@ -2,7 +2,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::{Call, Endpoint};
+use crate::apis::advertising::{Call, Endpoint};
 
 pub struct AudienceTravelContentTypeMissing;
 
@@ -36,7 +36,9 @@ impl Rule for AudienceTravelContentTypeMissing {
         ) {
             return;
         }
-        let Some(objective) = super::valid_param(file, request, "claim_objective") else {
+        let Some(objective) =
+            crate::apis::advertising::valid_param(file, request, "claim_objective")
+        else {
             return;
         };
         if objective.value.as_str() == Some("TRAVEL") && request.param("content_type").is_none() {

@@ -4,11 +4,11 @@ use crate::loading::Span;
 use crate::model::Method;
 use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
 
-use super::CodehostRequest;
+use crate::apis::codehost::CodehostRequest;
 
 use crate::catalog::codehost::{Access, CATALOG, Endpoint};
 
-use super::Coverage;
+use crate::apis::codehost::Coverage;
 
 pub struct TokenMissingPermission;
 
@@ -41,13 +41,13 @@ static META: RuleMeta = RuleMeta {
 /// request file's, or the config's with its path as `other`): its level raised where the
 /// token holds it lower, else a line after the last permission of that scope, indented
 /// as it is (a token in a block mapping only: `line_edits`, see
-/// [`crate::rules::shelf::fix::takes_line_edits`]). `once`: whether a span of `text` is
+/// [`crate::model::edits::takes_line_edits`]). `once`: whether a span of `text` is
 /// written once (no YAML alias shares it: an edit there would change other tokens too).
 fn add_permission(
     text: &str,
     line_edits: bool,
     other: Option<&std::path::Path>,
-    token: &super::ResolvedToken<'_>,
+    token: &crate::apis::codehost::ResolvedToken<'_>,
     row: &Endpoint,
     once: &dyn Fn(Span) -> bool,
 ) -> Option<crate::diagnostic::Fix> {
@@ -70,7 +70,7 @@ fn add_permission(
         if !once(g.level_span) || !once(g.name_span) || !token.token.written_in_scope(g) {
             return None;
         }
-        return crate::rules::shelf::fix::rename(
+        return crate::model::edits::rename(
             text,
             g.level_span,
             g.level.trim(),
@@ -151,11 +151,11 @@ fn add_permission(
         None => format!("{indent}{}: {level}", permission.title),
         Some(scope_indent) => format!(
             "{scope_indent}{scope}:{}{indent}{}: {level}",
-            crate::rules::shelf::fix::line_break(text, last.level_span.end),
+            crate::model::edits::line_break(text, last.level_span.end),
             permission.title
         ),
     };
-    let mut edit = crate::rules::shelf::fix::insert_line_after(text, last.level_span.end, &line);
+    let mut edit = crate::model::edits::insert_line_after(text, last.level_span.end, &line);
     edit.file = other.map(Into::into);
     let message = match new_scope {
         None => format!("add `{}: {level}` to the token", permission.title),
@@ -189,11 +189,11 @@ impl Rule for TokenMissingPermission {
                 return;
             }
         }
-        let alternatives = super::alternatives(file, i, line.method);
+        let alternatives = crate::apis::codehost::alternatives(file, i, line.method);
         let Some(&first) = alternatives.first() else {
             return;
         };
-        let Some(token) = super::token(file, i) else {
+        let Some(token) = crate::apis::codehost::token(file, i) else {
             return;
         };
         let label = |mut d: Diagnostic| {
@@ -206,7 +206,7 @@ impl Rule for TokenMissingPermission {
             let p = CATALOG.permission(row.permission);
             format!("the {} permission `{}` at {}", p.scope, p.title, row.access)
         };
-        match super::coverage(&alternatives, token) {
+        match crate::apis::codehost::coverage(&alternatives, token) {
             Coverage::Covered(_) | Coverage::CoveredByAll(_) => {}
             Coverage::Flagged(row) => {
                 let docs = row
@@ -257,16 +257,16 @@ impl Rule for TokenMissingPermission {
                         Some(config),
                         token,
                         target,
-                        &|span| crate::rules::shelf::fix::written_once_in_config(file.config, span),
+                        &|span| crate::model::edits::written_once_in_config(file.config, span),
                     ),
                     (Some(_), None) => None,
                     (None, _) => add_permission(
                         file.text,
-                        crate::rules::shelf::fix::takes_line_edits(file.path),
+                        crate::model::edits::takes_line_edits(file.path),
                         None,
                         token,
                         target,
-                        &|span| super::token_written_once(file, span),
+                        &|span| crate::apis::codehost::token_written_once(file, span),
                     ),
                 };
                 out.push(label(
@@ -293,7 +293,7 @@ impl Rule for TokenMissingPermission {
 /// endpoint's page and silence the line.
 fn flagged_help(
     alternatives: &[&'static Endpoint],
-    token: &super::ResolvedToken<'_>,
+    token: &crate::apis::codehost::ResolvedToken<'_>,
     docs: &str,
 ) -> String {
     let flagged: Vec<&Endpoint> = alternatives.iter().copied().filter(|r| r.flagged).collect();
@@ -329,7 +329,7 @@ fn flagged_help(
 /// the held level raised on its own line, a line added under the scope, or the scope
 /// added with the line where the token has none of it.
 fn permission_help(
-    token: &super::ResolvedToken<'_>,
+    token: &crate::apis::codehost::ResolvedToken<'_>,
     target: &Endpoint,
     held: Option<Access>,
 ) -> String {

@@ -7,7 +7,7 @@ use crate::model::TokenRef;
 use crate::model::token::Token;
 use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta, RunContext, RunFacts};
 
-use super::{TokenUses, request_need};
+use crate::apis::codehost::{TokenUses, request_need};
 use crate::catalog::codehost::{Access, CATALOG, Scope};
 
 pub struct TokenOverPrivileged;
@@ -40,7 +40,7 @@ static META: RuleMeta = RuleMeta {
 /// Reports the grants of `token` that `uses` does not need.
 /// `text` is the text the token is written in (the request file's, or the config's).
 /// `line_edits`: whether the token's text takes whole-line fixes (see
-/// [`crate::rules::shelf::fix::takes_line_edits`]). `once`: whether a span of `text` is
+/// [`crate::model::edits::takes_line_edits`]). `once`: whether a span of `text` is
 /// written once (no YAML alias shares it with another token, which a fix would change too).
 fn judge(
     text: &str,
@@ -127,7 +127,7 @@ fn judge(
                 )
                 .with_help(format!("write `{}: {needed}`", grant.name))
                 .with_fix_opt(
-                    crate::rules::shelf::fix::rename(
+                    crate::model::edits::rename(
                         text,
                         grant.level_span,
                         grant.level.trim(),
@@ -172,7 +172,7 @@ fn removal(
         if flow {
             return None;
         }
-        return crate::rules::shelf::fix::remove_lines(
+        return crate::model::edits::remove_lines(
             text,
             grant.name_span.start,
             grant.level_span.end,
@@ -192,7 +192,7 @@ fn removal(
         .max()
         .unwrap_or(grant.level_span.end);
     let end = if flow { value.end.max(last) } else { last };
-    crate::rules::shelf::fix::remove_lines(text, key_span.start, end)
+    crate::model::edits::remove_lines(text, key_span.start, end)
 }
 
 impl Rule for TokenOverPrivileged {
@@ -213,8 +213,8 @@ impl Rule for TokenOverPrivileged {
             });
             tokens[i].1.add(&request_need(file, r));
         }
-        let line_edits = crate::rules::shelf::fix::takes_line_edits(file.path);
-        let once = |span| super::token_written_once(file, span);
+        let line_edits = crate::model::edits::takes_line_edits(file.path);
+        let once = |span| crate::apis::codehost::token_written_once(file, span);
         for (node, uses) in &tokens {
             judge(file.text, line_edits, node, uses, "the token", &once, out);
         }
@@ -249,7 +249,7 @@ impl Rule for TokenOverPrivileged {
                     &run.config.tokens[name],
                     uses,
                     &format!("token `{name}`"),
-                    &|span| crate::rules::shelf::fix::written_once_in_config(run.config, span),
+                    &|span| crate::model::edits::written_once_in_config(run.config, span),
                     out,
                 );
             }

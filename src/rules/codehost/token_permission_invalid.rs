@@ -35,7 +35,7 @@ fn check_token(node: &Node, seen: &mut HashSet<Span>, out: &mut Vec<Diagnostic>)
     if !seen.insert(node.span) {
         return;
     }
-    for (span, message, help) in super::token_errors(node) {
+    for (span, message, help) in crate::apis::codehost::token_errors(node) {
         let mut d = Diagnostic::new(&META, span, message);
         if let Some(h) = help {
             d = d.with_help(h);

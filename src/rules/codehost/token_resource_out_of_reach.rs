@@ -2,7 +2,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::CodehostRequest;
+use crate::apis::codehost::CodehostRequest;
 
 pub struct TokenResourceOutOfReach;
 
@@ -51,7 +51,7 @@ impl Rule for TokenResourceOutOfReach {
         let [first, second, rest @ ..] = &segments[at..] else {
             return;
         };
-        let Some(token) = super::token(file, i) else {
+        let Some(token) = crate::apis::codehost::token(file, i) else {
             return;
         };
         if let Some((owner, _)) = &token.token.owner

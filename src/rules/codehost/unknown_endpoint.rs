@@ -4,7 +4,7 @@ use crate::example;
 use crate::model::Method;
 use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
 
-use super::CodehostRequest;
+use crate::apis::codehost::CodehostRequest;
 
 pub struct UnknownEndpoint;
 
@@ -38,13 +38,19 @@ impl Rule for UnknownEndpoint {
         out: &mut Vec<Diagnostic>,
     ) {
         let (i, line) = (r.index, r.line);
-        let rows = super::rows(file, i);
-        let version = super::api_version(r.request, file.config);
+        let rows = crate::apis::codehost::rows(file, i);
+        let version = crate::apis::codehost::api_version(r.request, file.config);
         if rows.is_empty() {
             let searched = file.codehost.suggestions.get();
             file.codehost.suggestions.set(searched + 1);
             let closest = (searched < MAX_SUGGESTIONS)
-                .then(|| closest_template(&super::path_segments(line), line.method, version))
+                .then(|| {
+                    closest_template(
+                        &crate::apis::codehost::path_segments(line),
+                        line.method,
+                        version,
+                    )
+                })
                 .flatten();
             let help = match closest {
                 Some((method, template)) => format!(

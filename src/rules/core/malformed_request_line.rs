@@ -41,9 +41,9 @@ impl Rule for MalformedRequestLine {
                 if let Some(fixed) = &e.fix
                     && let Some(written) = file.text.get(e.span.range())
                 {
-                    d = d.with_fix_opt(crate::rules::shelf::fix::written_once_fix(
+                    d = d.with_fix_opt(crate::model::edits::written_once_fix(
                         file,
-                        crate::rules::shelf::fix::rename(
+                        crate::model::edits::rename(
                             file.text,
                             e.span,
                             written.trim().trim_matches(['"', '\'']),

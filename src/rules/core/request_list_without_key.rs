@@ -77,7 +77,7 @@ fn wrap(file: &FileContext<'_>, list: Span) -> Option<Fix> {
         }
         edits
     } else {
-        let eol = crate::rules::shelf::fix::line_break(text, list.start);
+        let eol = crate::model::edits::line_break(text, list.start);
         vec![insert(list.start, &format!("requests:{eol}"))]
     };
     Some(Fix::safe("put the list under `requests:`", edits))

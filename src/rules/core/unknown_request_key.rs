@@ -60,7 +60,7 @@ fn check_keys(
         let fix = crate::suggest::only_close(&e.key, known.iter().copied())
             .filter(|s| !taken(s))
             .and_then(|s| {
-                crate::rules::shelf::fix::rename(
+                crate::model::edits::rename(
                     cx.text,
                     e.key_span,
                     &e.key,
@@ -69,7 +69,7 @@ fn check_keys(
                 )
             });
         // Not a key an alias reads (the anchored mapping of other requests).
-        let fix = crate::rules::shelf::fix::written_once_fix(cx, fix);
+        let fix = crate::model::edits::written_once_fix(cx, fix);
         out.push(
             Diagnostic::new(
                 &META,

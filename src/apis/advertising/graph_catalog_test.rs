@@ -5,9 +5,10 @@
 use serde_json::{Value as Json, json};
 
 use crate::catalog::graph::{GCallId, GType, GraphCall, enum_values};
+use crate::loading::encoded_params::decode_encoded_params;
 use crate::loading::{Format, Limits, parse_text};
+use crate::model::FileModel;
 use crate::model::context::ContextIndex;
-use crate::model::{FileModel, decode_encoded_params};
 
 use super::endpoint::{Recognized, recognize};
 use super::params::{IssueKind, check_call};
@@ -74,7 +75,12 @@ fn required(call: &GraphCall) -> serde_json::Map<String, Json> {
 fn lint(text: &str) -> Result<(GCallId, Vec<super::params::Issue>), String> {
     let (mut docs, problems) = parse_text(text, Format::Json, &Limits::DEFAULT);
     assert!(problems.is_empty(), "{problems:?}");
-    decode_encoded_params(&mut docs, text, &Limits::DEFAULT);
+    decode_encoded_params(
+        &mut docs,
+        text,
+        &Limits::DEFAULT,
+        crate::apis::json_encoded_params(),
+    );
     let model = FileModel::build(&docs, text);
     let context = ContextIndex::default();
     let r = &model.requests[0];

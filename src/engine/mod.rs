@@ -1,6 +1,10 @@
 //! One file through the pipeline: load → model → rules → suppressions. Never panics
 //! outward: whatever happens to one file, the others' results are kept.
 
+mod fixing;
+
+pub use fixing::{Fixed, fix_text, redacted_diff};
+
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
@@ -12,9 +16,7 @@ use crate::model::config::Config;
 use crate::model::context::ContextIndex;
 use crate::model::{self, FileModel, secrets};
 use crate::redact;
-use crate::rules::{
-    FileContext, Inspects, REGISTRY, Rule, RunContext, RunFacts, advertising, codehost,
-};
+use crate::rules::{FileContext, Inspects, REGISTRY, Rule, RunContext, RunFacts};
 
 /// What a run knows besides the files: the config and the context snapshots.
 pub struct Settings {
@@ -191,8 +193,12 @@ pub fn load_file(
     let format = Format::from_path(display);
     let options = read_options(&settings.config, &[rel, Path::new(display)]);
     let mut loaded = loading::load_with(bytes, format, &settings.limits, &options);
-    let decode_problems =
-        model::decode_encoded_params(&mut loaded.documents, &loaded.text, &settings.limits);
+    let decode_problems = crate::loading::encoded_params::decode_encoded_params(
+        &mut loaded.documents,
+        &loaded.text,
+        &settings.limits,
+        crate::apis::json_encoded_params(),
+    );
     loaded.problems.extend(decode_problems);
     loaded
 }
@@ -393,8 +399,8 @@ fn run_rules(
     // One walk of the file's requests: each call goes to the rules that asked for its
     // operation, each code-hosting request to the rules that asked for those.
     let by_operation = crate::rules::by_operation();
-    for (request, endpoint, call) in advertising::calls(&cx) {
-        let call = advertising::Call {
+    for (request, endpoint, call) in crate::apis::advertising::calls(&cx) {
+        let call = crate::apis::advertising::Call {
             request,
             endpoint,
             call,
@@ -411,10 +417,10 @@ fn run_rules(
         .collect();
     if !codehost_rules.is_empty() {
         for (index, request) in model.requests.iter().enumerate() {
-            let Some(line) = codehost::code_hosting_line(request) else {
+            let Some(line) = crate::apis::codehost::code_hosting_line(request) else {
                 continue;
             };
-            let request = codehost::CodehostRequest {
+            let request = crate::apis::codehost::CodehostRequest {
                 index,
                 request,
                 line,

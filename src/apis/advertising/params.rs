@@ -184,7 +184,7 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
         let fits = |new: &str| {
             // JSON that did not parse stays a string: under a JSON-encoded name it would be
             // reported as broken JSON.
-            if crate::model::JSON_ENCODED_PARAMS.contains(&new)
+            if crate::catalog::advertising::JSON_ENCODED.contains(&new)
                 && matches!(&entry.value.value, Value::String(t) if crate::loading::encoded::looks_like_json(t))
             {
                 return false;

@@ -4,7 +4,7 @@
 use crate::catalog::advertising::{RELEASES, Release, VERSIONS_CHECKED};
 use crate::model::Version;
 
-pub use crate::rules::shelf::time::Date;
+pub use crate::model::time::Date;
 
 /// The calendar: its releases, oldest first, and when it was last checked.
 pub struct Calendar {
@@ -24,7 +24,7 @@ fn version_of(release: &Release) -> Version {
     }
 }
 
-pub use crate::rules::shelf::time::{format_date, today};
+pub use crate::model::time::{format_date, today};
 
 /// Why a version can no longer be called on `today`, if it cannot, and whether the end
 /// is the vendor's (`true`) or an estimate.

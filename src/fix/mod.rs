@@ -86,27 +86,6 @@ fn touches(a: Span, b: Span) -> bool {
 /// applied too, below the rules.
 pub use crate::diagnostic::apply_edits as apply;
 
-/// The unified diff of a file's fix (`--diff`), with the secrets of the text before and
-/// after masked byte for byte, in the changed lines and in the context lines alike.
-pub fn redacted_diff(
-    display: &str,
-    rel: &std::path::Path,
-    before: &str,
-    after: &str,
-    settings: &crate::engine::Settings,
-) -> String {
-    let old = crate::engine::file_secrets(display, rel, before, settings);
-    let new = crate::engine::file_secrets(display, rel, after, settings);
-    let patch = unified_diff(
-        display,
-        &crate::redact::mask_spans(before, &old.spans),
-        &crate::redact::mask_spans(after, &new.spans),
-    );
-    let mut all = old;
-    all.literals.extend(new.literals);
-    crate::redact::Redactor::for_secrets(before, &all).lines(&patch)
-}
-
 /// The unified diff of a file's text before and after its fixes.
 pub fn unified_diff(path: &str, before: &str, after: &str) -> String {
     similar::TextDiff::from_lines(before, after)
@@ -114,6 +93,221 @@ pub fn unified_diff(path: &str, before: &str, after: &str) -> String {
         .context_radius(3)
         .header(&format!("a/{path}"), &format!("b/{path}"))
         .to_string()
+}
+
+/// The edits of other files that the chosen fixes of `diagnostics` need.
+pub fn edits_of_other_files(diagnostics: &[Diagnostic], mode: Mode) -> Vec<Edit> {
+    let mut out: Vec<Edit> = Vec::new();
+    for fix in diagnostics.iter().filter_map(|d| d.fix.as_ref()) {
+        if !mode.takes(fix) || fix.edits.iter().any(|e| e.file.is_none()) {
+            continue;
+        }
+        for e in &fix.edits {
+            if !out.contains(e) {
+                out.push(e.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Applies edits of another file (the config) gathered from every file's fixes: each
+/// once, in order, an edit that overlaps one before it left for the next run. Edits of
+/// one place that write one permission at different levels (a file needs `Issues: read`,
+/// another `Issues: write`: two lines added after the same line, or one level raised to
+/// two) are merged into the highest, else the key would be written twice. Returns the
+/// new text and how many edits were applied.
+pub fn apply_elsewhere(text: &str, edits: &[Edit]) -> (String, usize) {
+    let sorted = in_order_once(edits.iter());
+    let mut merged: Vec<&Edit> = Vec::with_capacity(sorted.len());
+    for e in sorted {
+        let key = permission_line(&e.replacement);
+        let same = merged.iter().position(|m| {
+            m.span == e.span
+                && key.is_some()
+                && permission_line(&m.replacement).map(|k| k.0) == key.map(|k| k.0)
+        });
+        match (same, key) {
+            (Some(i), Some((_, level))) => {
+                if permission_line(&merged[i].replacement).is_some_and(|(_, held)| level > held) {
+                    merged[i] = e;
+                }
+            }
+            _ => merged.push(e),
+        }
+    }
+    // Insertions at one place that each start the same new scope (`user:` and a
+    // permission under it, from two files) become one block, else the scope's key would
+    // be written twice.
+    let mut blocks: Vec<(Edit, usize)> = Vec::with_capacity(merged.len());
+    fn head(replacement: &str) -> Option<&str> {
+        block_lines(replacement).map(|(head, _)| head)
+    }
+    for e in merged {
+        let opens = |c: &Edit| {
+            c.span == e.span
+                && e.span.is_empty()
+                && head(&c.replacement).is_some()
+                && head(&c.replacement) == head(&e.replacement)
+        };
+        match blocks.iter_mut().find(|(c, _)| opens(c)) {
+            Some((c, n)) => {
+                c.replacement = merge_block(&c.replacement, &e.replacement);
+                *n += 1;
+            }
+            None => blocks.push((e.clone(), 1)),
+        }
+    }
+    let mut chosen: Vec<&Edit> = Vec::new();
+    let mut count = 0;
+    // Insertions (the permissions tokens lack) before removals and replacements: a
+    // removal that one touches waits for the next run, not the permission a request
+    // needs (the config is edited once a run, without rounds).
+    let (insertions, others): (Vec<_>, Vec<_>) =
+        blocks.iter().partition(|(e, _)| e.span.is_empty());
+    for (e, n) in insertions.into_iter().chain(others) {
+        if e.span.end > text.len() {
+            continue;
+        }
+        // (Lines added at one place, after one permission, all go in: in the order of
+        // their text.)
+        let overlaps = chosen
+            .iter()
+            .any(|c| touches(c.span, e.span) && !(c.span == e.span && c.span.is_empty()));
+        if !overlaps {
+            chosen.push(e);
+            count += n;
+        }
+    }
+    (apply(text, &chosen), count)
+}
+
+/// The edits by place (then text), each once: an edit that several fixes make is made
+/// once.
+pub fn in_order_once<'e>(edits: impl Iterator<Item = &'e Edit>) -> Vec<&'e Edit> {
+    let mut sorted: Vec<&Edit> = edits.collect();
+    sorted.sort_by(|a, b| {
+        (a.span.start, a.span.end, &a.replacement).cmp(&(b.span.start, b.span.end, &b.replacement))
+    });
+    sorted.dedup();
+    sorted
+}
+
+/// A replacement of several lines: its first line (the scope's key) and the rest.
+fn block_lines(replacement: &str) -> Option<(&str, Vec<&str>)> {
+    let mut lines = replacement.lines().filter(|l| !l.trim().is_empty());
+    let head = lines.next()?;
+    let rest: Vec<&str> = lines.collect();
+    (!rest.is_empty()).then_some((head, rest))
+}
+
+/// Two blocks of one new scope as one: the first's lines, then each of the second's
+/// permissions the first lacks, a permission both give at the higher level.
+fn merge_block(first: &str, second: &str) -> String {
+    let eol = if first.contains("\r\n") { "\r\n" } else { "\n" };
+    let (Some((head, mut lines)), Some((_, more))) = (block_lines(first), block_lines(second))
+    else {
+        return first.to_string();
+    };
+    for line in more {
+        let Some((name, level)) = permission_line(line) else {
+            continue;
+        };
+        match lines
+            .iter()
+            .position(|l| permission_line(l).is_some_and(|(n, _)| n == name))
+        {
+            Some(i) => {
+                if permission_line(lines[i]).is_some_and(|(_, held)| level > held) {
+                    lines[i] = line;
+                }
+            }
+            None => lines.push(line),
+        }
+    }
+    let leading = &first[..first.len() - first.trim_start_matches(['\r', '\n']).len()];
+    let trailing = if first.ends_with('\n') { eol } else { "" };
+    let body: Vec<&str> = std::iter::once(head).chain(lines).collect();
+    format!("{leading}{}{trailing}", body.join(eol))
+}
+
+/// The permission name and level a replacement writes: a line `  Issues: write` (the
+/// name, and its level), or a level alone (`write`, raising the one written: no name).
+fn permission_line(replacement: &str) -> Option<(&str, crate::catalog::codehost::Access)> {
+    let line = replacement.trim_matches(['\r', '\n']);
+    if line.contains('\n') {
+        return None;
+    }
+    let (name, level) = match line.rsplit_once(':') {
+        Some((name, level)) => (name.trim(), level.trim()),
+        None => ("", line.trim()),
+    };
+    Some((name, crate::catalog::codehost::Access::parse(level)?))
+}
+
+/// Writes a fixed file in place, through [`crate::files::replace`]: to a temporary file
+/// beside it (created exclusively, under an unpredictable name), with its permissions,
+/// then renamed over it, so that a reader never sees half a file. The file's content is
+/// read again just before the rename and the file is left as it is when it changed since
+/// `read` (an editor saved it meanwhile). A symbolic link stays a link, the file it
+/// points to is the one rewritten, but only inside the project `root`: a link in the
+/// project that leads out of it is refused.
+pub fn write_in_place(
+    path: &std::path::Path,
+    root: &std::path::Path,
+    read: &[u8],
+    fixed: &str,
+) -> Result<(), String> {
+    write_in_place_checked(path, root, read, fixed, || {})
+}
+
+/// [`write_in_place`], with `before_check` run once the fixed text is written beside the
+/// file and before its content is compared (a test saves an edit there).
+fn write_in_place_checked(
+    path: &std::path::Path,
+    root: &std::path::Path,
+    read: &[u8],
+    fixed: &str,
+    before_check: impl FnOnce(),
+) -> Result<(), String> {
+    let changed = || {
+        format!(
+            "{} changed while it was being fixed; it was left as it is",
+            path.display()
+        )
+    };
+    crate::files::check_link_stays_inside(path, root)
+        .map_err(|e| format!("{e}; {} was not fixed", path.display()))?;
+    let unchanged = |file: &std::path::Path| {
+        // Read no more than the text it must equal: a file that grew meanwhile (or became
+        // a FIFO) is not read whole.
+        crate::loading::read_regular_file(file, read.len() as u64).map(|now| match now {
+            crate::loading::ReadFile::Bytes(now) => now == read,
+            crate::loading::ReadFile::TooLarge(_) => false,
+        })
+    };
+    if !unchanged(path).map_err(|e| format!("cannot read {}: {e}", path.display()))? {
+        return Err(changed());
+    }
+    let target =
+        std::fs::canonicalize(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let permissions = std::fs::metadata(&target)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        .permissions();
+    let mut edited = false;
+    let written = crate::files::replace(&target, fixed.as_bytes(), Some(permissions), || {
+        before_check();
+        if !unchanged(&target)? {
+            edited = true;
+            return Err(std::io::Error::other("changed"));
+        }
+        Ok(())
+    });
+    match written {
+        Ok(()) => Ok(()),
+        Err(_) if edited => Err(changed()),
+        Err(e) => Err(format!("cannot write {}: {e}", path.display())),
+    }
 }
 
 #[cfg(test)]
@@ -213,296 +407,6 @@ mod tests {
         let d = unified_diff("a.req.yaml", "a: 1\nb: 2\n", "a: 1\nb: 3\n");
         assert!(d.contains("--- a/a.req.yaml"), "{d}");
         assert!(d.contains("-b: 2\n+b: 3"), "{d}");
-    }
-}
-
-/// What fixing one file's text did.
-#[derive(Debug, Default)]
-pub struct Fixed {
-    pub text: String,
-    /// Fixes applied, over every round.
-    pub applied: usize,
-    /// Unsafe fixes left that `--unsafe-fixes` would apply.
-    pub unsafe_left: usize,
-    /// Edits of other files (the config) that the file's fixes need, each once.
-    pub elsewhere: Vec<Edit>,
-    /// What the fixed file tells the run-level rules (the permissions its requests use).
-    pub facts: crate::rules::RunFacts,
-}
-
-/// The edits of other files that the chosen fixes of `diagnostics` need.
-fn elsewhere(diagnostics: &[Diagnostic], mode: Mode) -> Vec<Edit> {
-    let mut out: Vec<Edit> = Vec::new();
-    for fix in diagnostics.iter().filter_map(|d| d.fix.as_ref()) {
-        if !mode.takes(fix) || fix.edits.iter().any(|e| e.file.is_none()) {
-            continue;
-        }
-        for e in &fix.edits {
-            if !out.contains(e) {
-                out.push(e.clone());
-            }
-        }
-    }
-    out
-}
-
-/// Applies edits of another file (the config) gathered from every file's fixes: each
-/// once, in order, an edit that overlaps one before it left for the next run. Edits of
-/// one place that write one permission at different levels (a file needs `Issues: read`,
-/// another `Issues: write`: two lines added after the same line, or one level raised to
-/// two) are merged into the highest, else the key would be written twice. Returns the
-/// new text and how many edits were applied.
-pub fn apply_elsewhere(text: &str, edits: &[Edit]) -> (String, usize) {
-    let sorted = in_order_once(edits.iter());
-    let mut merged: Vec<&Edit> = Vec::with_capacity(sorted.len());
-    for e in sorted {
-        let key = permission_line(&e.replacement);
-        let same = merged.iter().position(|m| {
-            m.span == e.span
-                && key.is_some()
-                && permission_line(&m.replacement).map(|k| k.0) == key.map(|k| k.0)
-        });
-        match (same, key) {
-            (Some(i), Some((_, level))) => {
-                if permission_line(&merged[i].replacement).is_some_and(|(_, held)| level > held) {
-                    merged[i] = e;
-                }
-            }
-            _ => merged.push(e),
-        }
-    }
-    // Insertions at one place that each start the same new scope (`user:` and a
-    // permission under it, from two files) become one block, else the scope's key would
-    // be written twice.
-    let mut blocks: Vec<(Edit, usize)> = Vec::with_capacity(merged.len());
-    fn head(replacement: &str) -> Option<&str> {
-        block_lines(replacement).map(|(head, _)| head)
-    }
-    for e in merged {
-        let opens = |c: &Edit| {
-            c.span == e.span
-                && e.span.is_empty()
-                && head(&c.replacement).is_some()
-                && head(&c.replacement) == head(&e.replacement)
-        };
-        match blocks.iter_mut().find(|(c, _)| opens(c)) {
-            Some((c, n)) => {
-                c.replacement = merge_block(&c.replacement, &e.replacement);
-                *n += 1;
-            }
-            None => blocks.push((e.clone(), 1)),
-        }
-    }
-    let mut chosen: Vec<&Edit> = Vec::new();
-    let mut count = 0;
-    // Insertions (the permissions tokens lack) before removals and replacements: a
-    // removal that one touches waits for the next run, not the permission a request
-    // needs (the config is edited once a run, without rounds).
-    let (insertions, others): (Vec<_>, Vec<_>) =
-        blocks.iter().partition(|(e, _)| e.span.is_empty());
-    for (e, n) in insertions.into_iter().chain(others) {
-        if e.span.end > text.len() {
-            continue;
-        }
-        // (Lines added at one place, after one permission, all go in: in the order of
-        // their text.)
-        let overlaps = chosen
-            .iter()
-            .any(|c| touches(c.span, e.span) && !(c.span == e.span && c.span.is_empty()));
-        if !overlaps {
-            chosen.push(e);
-            count += n;
-        }
-    }
-    (apply(text, &chosen), count)
-}
-
-/// The edits by place (then text), each once: an edit that several fixes make is made
-/// once.
-fn in_order_once<'e>(edits: impl Iterator<Item = &'e Edit>) -> Vec<&'e Edit> {
-    let mut sorted: Vec<&Edit> = edits.collect();
-    sorted.sort_by(|a, b| {
-        (a.span.start, a.span.end, &a.replacement).cmp(&(b.span.start, b.span.end, &b.replacement))
-    });
-    sorted.dedup();
-    sorted
-}
-
-/// A replacement of several lines: its first line (the scope's key) and the rest.
-fn block_lines(replacement: &str) -> Option<(&str, Vec<&str>)> {
-    let mut lines = replacement.lines().filter(|l| !l.trim().is_empty());
-    let head = lines.next()?;
-    let rest: Vec<&str> = lines.collect();
-    (!rest.is_empty()).then_some((head, rest))
-}
-
-/// Two blocks of one new scope as one: the first's lines, then each of the second's
-/// permissions the first lacks, a permission both give at the higher level.
-fn merge_block(first: &str, second: &str) -> String {
-    let eol = if first.contains("\r\n") { "\r\n" } else { "\n" };
-    let (Some((head, mut lines)), Some((_, more))) = (block_lines(first), block_lines(second))
-    else {
-        return first.to_string();
-    };
-    for line in more {
-        let Some((name, level)) = permission_line(line) else {
-            continue;
-        };
-        match lines
-            .iter()
-            .position(|l| permission_line(l).is_some_and(|(n, _)| n == name))
-        {
-            Some(i) => {
-                if permission_line(lines[i]).is_some_and(|(_, held)| level > held) {
-                    lines[i] = line;
-                }
-            }
-            None => lines.push(line),
-        }
-    }
-    let leading = &first[..first.len() - first.trim_start_matches(['\r', '\n']).len()];
-    let trailing = if first.ends_with('\n') { eol } else { "" };
-    let body: Vec<&str> = std::iter::once(head).chain(lines).collect();
-    format!("{leading}{}{trailing}", body.join(eol))
-}
-
-/// The permission name and level a replacement writes: a line `  Issues: write` (the
-/// name, and its level), or a level alone (`write`, raising the one written: no name).
-fn permission_line(replacement: &str) -> Option<(&str, crate::catalog::codehost::Access)> {
-    let line = replacement.trim_matches(['\r', '\n']);
-    if line.contains('\n') {
-        return None;
-    }
-    let (name, level) = match line.rsplit_once(':') {
-        Some((name, level)) => (name.trim(), level.trim()),
-        None => ("", line.trim()),
-    };
-    Some((name, crate::catalog::codehost::Access::parse(level)?))
-}
-
-/// Rounds of the chosen fixes of a file's text until none is left (at most ten: a fix
-/// never undoes another, but a file is not rewritten forever).
-pub fn fix_text(
-    display: &str,
-    rel: &std::path::Path,
-    text: &str,
-    settings: &crate::engine::Settings,
-    mode: Mode,
-) -> Fixed {
-    const ROUNDS: usize = 10;
-    let mut text = text.to_string();
-    let mut applied = 0;
-    let mut others: Vec<Edit> = Vec::new();
-    // Each round lints the text as it is. The last (nothing left to apply, or out of
-    // rounds) gives what is left and what the run learns of the file: the permissions
-    // its requests need, of the text as it now is.
-    let mut round = 0;
-    let (last, facts) = loop {
-        let result = crate::engine::lint_bytes(display, rel, text.clone().into_bytes(), settings);
-        for e in elsewhere(&result.diagnostics, mode) {
-            if !others.contains(&e) {
-                others.push(e);
-            }
-        }
-        let chosen = if round < ROUNDS {
-            choose(&result.diagnostics, mode, text.len())
-        } else {
-            Vec::new()
-        };
-        let next = (!chosen.is_empty()).then(|| {
-            apply(
-                &text,
-                &in_order_once(chosen.iter().flat_map(|f| f.edits.iter())),
-            )
-        });
-        match next {
-            Some(next) if next != text => {
-                applied += chosen.len();
-                text = next;
-                round += 1;
-            }
-            _ => break (result.diagnostics, result.facts),
-        }
-    };
-    let unsafe_left = last
-        .iter()
-        .filter(|d| {
-            d.fix
-                .as_ref()
-                .is_some_and(|f| f.applicability == Applicability::Unsafe)
-        })
-        .count();
-    Fixed {
-        text,
-        applied,
-        unsafe_left: if mode == Mode::Unsafe { 0 } else { unsafe_left },
-        elsewhere: others,
-        facts,
-    }
-}
-
-/// Writes a fixed file in place, through [`crate::files::replace`]: to a temporary file
-/// beside it (created exclusively, under an unpredictable name), with its permissions,
-/// then renamed over it, so that a reader never sees half a file. The file's content is
-/// read again just before the rename and the file is left as it is when it changed since
-/// `read` (an editor saved it meanwhile). A symbolic link stays a link, the file it
-/// points to is the one rewritten, but only inside the project `root`: a link in the
-/// project that leads out of it is refused.
-pub fn write_in_place(
-    path: &std::path::Path,
-    root: &std::path::Path,
-    read: &[u8],
-    fixed: &str,
-) -> Result<(), String> {
-    write_in_place_checked(path, root, read, fixed, || {})
-}
-
-/// [`write_in_place`], with `before_check` run once the fixed text is written beside the
-/// file and before its content is compared (a test saves an edit there).
-fn write_in_place_checked(
-    path: &std::path::Path,
-    root: &std::path::Path,
-    read: &[u8],
-    fixed: &str,
-    before_check: impl FnOnce(),
-) -> Result<(), String> {
-    let changed = || {
-        format!(
-            "{} changed while it was being fixed; it was left as it is",
-            path.display()
-        )
-    };
-    crate::files::check_link_stays_inside(path, root)
-        .map_err(|e| format!("{e}; {} was not fixed", path.display()))?;
-    let unchanged = |file: &std::path::Path| {
-        // Read no more than the text it must equal: a file that grew meanwhile (or became
-        // a FIFO) is not read whole.
-        crate::loading::read_regular_file(file, read.len() as u64).map(|now| match now {
-            crate::loading::ReadFile::Bytes(now) => now == read,
-            crate::loading::ReadFile::TooLarge(_) => false,
-        })
-    };
-    if !unchanged(path).map_err(|e| format!("cannot read {}: {e}", path.display()))? {
-        return Err(changed());
-    }
-    let target =
-        std::fs::canonicalize(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let permissions = std::fs::metadata(&target)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
-        .permissions();
-    let mut edited = false;
-    let written = crate::files::replace(&target, fixed.as_bytes(), Some(permissions), || {
-        before_check();
-        if !unchanged(&target)? {
-            edited = true;
-            return Err(std::io::Error::other("changed"));
-        }
-        Ok(())
-    });
-    match written {
-        Ok(()) => Ok(()),
-        Err(_) if edited => Err(changed()),
-        Err(e) => Err(format!("cannot write {}: {e}", path.display())),
     }
 }
 

@@ -1,0 +1,271 @@
+//! Rules of the advertising API (Meta's Marketing API; its references for custom
+//! audiences and ad sets, and its specs in catalog/advertising/): the shared layer
+//! (endpoints, parameter tables, versions, context lookups) and the rules built on it.
+
+pub mod endpoint;
+pub mod field_list;
+#[cfg(test)]
+mod graph_catalog_test;
+pub mod graph_types;
+pub mod params;
+pub mod values;
+pub mod versions;
+
+#[cfg(test)]
+mod adset_enums_test;
+pub mod adset_geo;
+pub mod adset_lookup;
+
+use std::cell::OnceCell;
+
+use crate::diagnostic::Diagnostic;
+use crate::loading::Node;
+use crate::model::Request;
+use crate::model::context::{ContextIndex, Kind};
+use crate::rules::{FileContext, RuleMeta};
+
+pub use endpoint::{AdCall, Endpoint, Recognized, Target};
+
+/// How one advertising request of a file was recognized, kept once for all rules.
+struct Recognition {
+    request: usize,
+    /// `None`: a path of the API whose node type nothing tells.
+    target: Option<Target>,
+    account: Option<usize>,
+    object: Option<usize>,
+    /// Why no call of the catalog matches, where, and the one close edge.
+    no_endpoint: Option<(crate::loading::Span, String, Option<String>)>,
+}
+
+/// How many paths of a file get a "did you mean" edge.
+const MAX_EDGE_SEARCHES: usize = 200;
+
+fn recognitions<'f>(file: &'f FileContext<'_>) -> &'f [Recognition] {
+    let requests = &file.model.requests;
+    file.advertising.calls.get_or_init(|| {
+        let index_of = |line: &crate::model::RequestLine, seg: Option<&crate::model::Segment>| {
+            seg.and_then(|s| line.segments.iter().position(|x| std::ptr::eq(x, s)))
+        };
+        // A file of many misspelt paths must stay linear: the closest edge is looked
+        // for in the first few only.
+        let mut searches = 0;
+        requests
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let found = endpoint::recognize(r, file.context, searches < MAX_EDGE_SEARCHES)?;
+                if matches!(found, Recognized::NoEndpoint { .. }) {
+                    searches += 1;
+                }
+                let (target, call, no_endpoint) = match found {
+                    Recognized::Call(t, call) => (Some(t), Some(call), None),
+                    Recognized::UnknownKind(call) => (None, Some(call), None),
+                    Recognized::NoEndpoint {
+                        span, reason, fix, ..
+                    } => (None, None, Some((span, reason, fix))),
+                };
+                Some(Recognition {
+                    request: i,
+                    target,
+                    account: call.as_ref().and_then(|c| index_of(c.line, c.account)),
+                    object: call.as_ref().and_then(|c| index_of(c.line, c.object)),
+                    no_endpoint,
+                })
+            })
+            .collect()
+    })
+}
+
+/// Every recognized advertising call of a file: its request, what it calls, its segments.
+pub fn graph_calls<'f>(
+    file: &'f FileContext<'_>,
+) -> impl Iterator<Item = (&'f Request<'f>, Target, AdCall<'f>)> {
+    let requests = &file.model.requests;
+    recognitions(file).iter().filter_map(move |c| {
+        let request = &requests[c.request];
+        let line = request.line()?;
+        let call = AdCall {
+            line,
+            account: c.account.map(|k| &line.segments[k]),
+            object: c.object.map(|k| &line.segments[k]),
+        };
+        Some((request, c.target?, call))
+    })
+}
+
+/// Every advertising request of a file that calls an operation of the reference
+/// documents, with that operation.
+pub fn calls<'f>(
+    file: &'f FileContext<'_>,
+) -> impl Iterator<Item = (&'f Request<'f>, Endpoint, AdCall<'f>)> {
+    graph_calls(file).filter_map(|(request, target, call)| Some((request, target.op?, call)))
+}
+
+/// An advertising request that no call of the catalog matches.
+pub struct UnknownEndpoint<'f> {
+    pub line: &'f crate::model::RequestLine,
+    /// The part of its request line that is wrong.
+    pub span: crate::loading::Span,
+    pub reason: &'f str,
+    /// The one close edge for a misspelt one.
+    pub fix: Option<&'f str>,
+}
+
+/// Every advertising request that no call of the catalog matches.
+pub fn unknown_endpoints<'f>(
+    file: &'f FileContext<'_>,
+) -> impl Iterator<Item = UnknownEndpoint<'f>> {
+    let requests = &file.model.requests;
+    recognitions(file).iter().filter_map(move |c| {
+        let (span, reason, fix) = c.no_endpoint.as_ref()?;
+        Some(UnknownEndpoint {
+            line: requests[c.request].line()?,
+            span: *span,
+            reason: reason.as_str(),
+            fix: fix.as_deref(),
+        })
+    })
+}
+
+/// An advertising call as a rule's `check_call` sees it.
+pub struct Call<'f> {
+    pub request: &'f Request<'f>,
+    pub endpoint: Endpoint,
+    pub call: AdCall<'f>,
+}
+
+/// What the advertising rules of one file share, computed once for all of them.
+#[derive(Default)]
+pub struct FileCache {
+    calls: OnceCell<Vec<Recognition>>,
+    issues: OnceCell<Vec<params::Issue>>,
+    /// The spans written once but read at several places of the file's tree (YAML
+    /// aliases), which every rule's fixes stay out of: see
+    /// [`crate::model::edits::written_once`].
+    pub aliased: OnceCell<Vec<crate::loading::Span>>,
+}
+
+/// The param findings of every advertising call of the file.
+fn param_issues<'f>(file: &'f FileContext<'_>) -> &'f [params::Issue] {
+    file.advertising.issues.get_or_init(|| {
+        graph_calls(file)
+            .flat_map(|(request, target, _)| params::check_call(target, request))
+            .collect()
+    })
+}
+
+/// The edits of a param finding's fix: a rename in place (safe), or the removal of the
+/// param's whole lines (unsafe: the request then does something else).
+fn issue_fix(
+    text: &str,
+    line_edits: bool,
+    span: crate::loading::Span,
+    fix: &params::IssueFix,
+) -> Option<crate::diagnostic::Fix> {
+    use crate::diagnostic::{Applicability, Fix};
+    use crate::model::edits::{remove_lines, rename};
+    match fix {
+        params::IssueFix::Rename { old, new } => rename(text, span, old, new, Applicability::Safe),
+        params::IssueFix::Remove { start, end } if line_edits => {
+            let edit = remove_lines(text, *start, *end)?;
+            Some(Fix::unsafe_("remove the param", vec![edit]))
+        }
+        params::IssueFix::Remove { .. } => None,
+    }
+}
+
+/// Reports the param-table findings of `kind` for every advertising call.
+pub fn report_param_issues(
+    file: &FileContext<'_>,
+    meta: &'static RuleMeta,
+    wanted: impl Fn(&params::IssueKind) -> bool,
+    api_error: Option<u32>,
+    out: &mut Vec<Diagnostic>,
+) {
+    for issue in param_issues(file).iter().filter(|i| wanted(&i.kind)) {
+        let mut d = Diagnostic::new(meta, issue.span, issue.message.clone());
+        let line_edits = crate::model::edits::takes_line_edits(file.path);
+        d = d.with_fix_opt(
+            issue
+                .fix
+                .as_ref()
+                .and_then(|fix| issue_fix(file.text, line_edits, issue.span, fix))
+                .and_then(|fix| crate::model::edits::written_once_fix(file, Some(fix))),
+        );
+        if let Some(help) = &issue.help {
+            d = d.with_help(help.clone());
+        }
+        if let Some(code) = api_error {
+            d = d.with_api_error(code, None);
+        }
+        out.push(d);
+    }
+}
+
+/// Reports the param-table findings routed to `meta`'s rule by params.yaml.
+pub fn report_routed(
+    file: &FileContext<'_>,
+    meta: &'static RuleMeta,
+    api_error: u32,
+    out: &mut Vec<Diagnostic>,
+) {
+    report_param_issues(
+        file,
+        meta,
+        |k| matches!(k, params::IssueKind::Invalid { rule } if *rule == meta.name),
+        Some(api_error),
+        out,
+    );
+}
+
+/// A request's param, unless the param tables find its value invalid (outside its enum,
+/// of the wrong type): a rule that depends on the value stays silent then, since the value
+/// is reported already and anything judged from it would be noise.
+pub fn valid_param<'r>(
+    file: &FileContext<'_>,
+    request: &'r Request<'_>,
+    name: &str,
+) -> Option<&'r crate::loading::Entry> {
+    let entry = request.param(name)?;
+    let value = entry.value.span;
+    let invalid = param_issues(file).iter().any(|i| {
+        matches!(
+            i.kind,
+            params::IssueKind::Invalid { .. } | params::IssueKind::OutsideOpenEnum
+        ) && i.span.start >= value.start
+            && i.span.end <= value.end
+    });
+    (!invalid).then_some(entry)
+}
+
+/// The context snapshot of an audience, when the context holds it.
+pub fn audience<'c>(context: &'c ContextIndex, id: &str) -> Option<&'c Node> {
+    context.get(Kind::CustomAudiences, id)
+}
+
+/// The context snapshot of an ad account, by `act_<id>` or `<id>`.
+pub fn account<'c>(context: &'c ContextIndex, id: &str) -> Option<&'c Node> {
+    context.get(Kind::AdAccounts, id)
+}
+
+/// `operation_status.code` of an audience flagged for integrity reasons.
+pub const FLAGGED: i64 = 471;
+
+/// An audience's `operation_status.code`.
+pub fn operation_status(audience: &Node) -> Option<i64> {
+    audience
+        .get_value("operation_status")?
+        .get_value("code")?
+        .as_i64()
+}
+
+/// The strings of a list field of a snapshot object (`lookalike_audience_ids`, ...).
+pub fn string_list(object: &Node, field: &str) -> Vec<String> {
+    object
+        .get_value(field)
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|n| n.scalar_text().map(|t| t.into_owned()))
+        .collect()
+}

@@ -1,0 +1,497 @@
+//! Rules of the code-hosting API: token scope coverage and reach, after GitHub's
+//! "Permissions required for fine-grained personal access tokens"
+//! (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens)
+//! and its permission tables (catalog/codehost/).
+
+pub mod scopes;
+
+use std::borrow::Cow;
+use std::cell::OnceCell;
+use std::collections::HashMap;
+
+use crate::catalog::codehost::{Access, ApiVersion, CATALOG, NameError, PermissionId, Scope};
+
+use crate::catalog::codehost::Endpoint;
+use crate::loading::{Node, Span};
+use crate::model::config::Config;
+use crate::model::token::{Grant, TOKEN_KEYS, Token};
+use crate::model::{Api, Method, Request, RequestLine, TokenRef};
+use crate::rules::FileContext;
+use crate::suggest::did_you_mean;
+
+/// A token's grants checked against the catalog.
+pub struct ResolvedToken<'a> {
+    /// The config name, for a named token.
+    pub name: Option<&'a str>,
+    pub token: Token,
+    pub granted: HashMap<PermissionId, Access>,
+    /// Where the request names or writes it, when that is in the linted file.
+    pub span: Span,
+}
+
+impl ResolvedToken<'_> {
+    /// Whether the token holds a row's permission at its level or higher.
+    pub fn holds(&self, row: &Endpoint) -> bool {
+        self.granted
+            .get(&row.permission)
+            .is_some_and(|&held| held >= row.access)
+    }
+
+    pub fn describe(&self) -> Cow<'_, str> {
+        match self.name {
+            Some(name) => Cow::Owned(format!("token `{name}`")),
+            None => Cow::Borrowed("the request's token"),
+        }
+    }
+}
+
+/// Why a grant is not valid, as a message; `None` when it is.
+pub fn grant_error(grant: &Grant) -> Option<(Span, String, Option<String>)> {
+    let Some(scope) = Scope::parse(&grant.scope) else {
+        let names = Scope::ALL.map(Scope::as_str);
+        let help = did_you_mean(&grant.scope, names)
+            .map(|s| format!("did you mean `{s}`?"))
+            .unwrap_or_else(|| "scopes are organization, repository and user".into());
+        return Some((
+            grant.scope_span,
+            format!("unknown permission scope `{}`", grant.scope),
+            Some(help),
+        ));
+    };
+    match CATALOG.lookup(scope, &grant.name) {
+        Ok(_) => {}
+        Err(NameError::Unknown { suggestion }) => {
+            let help = suggestion
+                .map(|s| format!("did you mean `{s}`?"))
+                .unwrap_or_else(|| format!("`reqlint explain token-permission-invalid` tells where the {scope} permissions are listed"));
+            return Some((
+                grant.name_span,
+                format!("unknown {scope} permission `{}`", grant.name),
+                Some(help),
+            ));
+        }
+        Err(NameError::WrongScope { belongs_to }) => {
+            let scopes: Vec<&str> = belongs_to.iter().map(|s| s.as_str()).collect();
+            return Some((
+                grant.name_span,
+                format!(
+                    "`{}` is a permission of the {} scope, not of the {scope} scope",
+                    grant.name,
+                    scopes.join(" and ")
+                ),
+                Some(format!("move it under `{}:`", scopes[0])),
+            ));
+        }
+    }
+    if Access::parse(&grant.level).is_none() {
+        return Some((
+            grant.level_span,
+            format!(
+                "unknown access level `{}` for `{}`",
+                grant.level, grant.name
+            ),
+            Some("levels are `read`, `write` and `admin`".into()),
+        ));
+    }
+    None
+}
+
+/// Every problem of a token as written: unknown keys, names, scopes and levels.
+pub fn token_errors(node: &crate::loading::Node) -> Vec<(Span, String, Option<String>)> {
+    let token = Token::read(node);
+    let keys = node
+        .as_map()
+        .unwrap_or_default()
+        .iter()
+        .map(|e| (&e.key, e.key_span));
+    let mut errors: Vec<_> = token
+        .issues
+        .iter()
+        .map(|(s, m)| (*s, m.clone(), None))
+        .collect();
+    for (key, span) in keys {
+        if !TOKEN_KEYS.contains(&key.as_str()) {
+            let help = did_you_mean(key, TOKEN_KEYS.iter().copied())
+                .map(|s| format!("did you mean `{s}`?"))
+                .unwrap_or_else(|| "a token has owner, repositories and permissions".into());
+            errors.push((span, format!("unknown token key `{key}`"), Some(help)));
+        }
+    }
+    errors.extend(token.grants.iter().filter_map(grant_error));
+    errors
+}
+
+fn resolve<'a>(token: Token, name: Option<&'a str>, span: Span) -> ResolvedToken<'a> {
+    let mut granted: HashMap<PermissionId, Access> = HashMap::new();
+    for g in &token.grants {
+        let (Some(scope), Some(level)) = (Scope::parse(&g.scope), Access::parse(&g.level)) else {
+            continue;
+        };
+        if let Ok(id) = CATALOG.lookup(scope, &g.name) {
+            let entry = granted.entry(id).or_insert(level);
+            *entry = (*entry).max(level);
+        }
+    }
+    ResolvedToken {
+        name,
+        token,
+        granted,
+        span,
+    }
+}
+
+/// The token a request runs with, when it is known: inline, or named and defined.
+pub fn request_token<'a>(request: &Request<'a>, config: &'a Config) -> Option<ResolvedToken<'a>> {
+    match request.token? {
+        TokenRef::Inline(node) => Some(resolve(Token::read(node), None, node.span)),
+        TokenRef::Named { name, span } => {
+            let node = config.tokens.get(name)?;
+            Some(resolve(Token::read(node), Some(name), span))
+        }
+    }
+}
+
+/// What the code-hosting rules of one file share, computed once for all of them: every
+/// request's endpoint rows, and every distinct token resolved once (a file's requests
+/// mostly share one).
+#[derive(Default)]
+pub struct FileCache<'a> {
+    /// How many did-you-mean searches over the templates the file has had: they are
+    /// bounded per file, so that a file of many unknown paths stays linear.
+    pub suggestions: std::cell::Cell<usize>,
+    rows: OnceCell<Vec<Vec<&'static crate::catalog::codehost::Endpoint>>>,
+    tokens: OnceCell<Tokens<'a>>,
+    /// The spans of the file's tokens that a YAML alias shares between two tokens, or
+    /// between two places of one token (see [`token_written_once`]).
+    token_aliases: OnceCell<Vec<Span>>,
+}
+
+/// Whether `span` of a token written in the file is written once: not shared by a YAML
+/// alias with another token (`permissions: *p`), another place of the same token
+/// (`Contents: *lvl`) or anything else of the file (a request's `params: *p`), where a
+/// fix for one would change the other too. A token that several requests name by one
+/// alias (`token: *t`) is one token: that counts once.
+pub fn token_written_once(file: &FileContext<'_>, span: Span) -> bool {
+    let aliased = file.codehost.token_aliases.get_or_init(|| {
+        if !file.text.contains('*') {
+            return Vec::new();
+        }
+        let mut distinct: Vec<&Node> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for request in &file.model.requests {
+            if let Some(TokenRef::Inline(node)) = request.token
+                && seen.insert(node.span)
+            {
+                distinct.push(node);
+            }
+        }
+        // The documents without their tokens (wherever a token's node stands: its
+        // anchor's place too), then each distinct token once.
+        let spans: std::collections::HashSet<Span> = distinct.iter().map(|d| d.span).collect();
+        crate::loading::tree::aliased_except(
+            file.model.documents.iter().map(|d| d.root),
+            |n| spans.contains(&n.span),
+            distinct.iter().copied(),
+        )
+    });
+    crate::model::edits::outside(aliased, span)
+}
+
+#[derive(Default)]
+struct Tokens<'a> {
+    resolved: Vec<ResolvedToken<'a>>,
+    /// Per request, its token's place in `resolved`.
+    of_request: Vec<Option<usize>>,
+}
+
+/// The endpoint rows of request `i`'s path: none when it is not a code-hosting request
+/// with a readable line.
+pub fn rows<'f>(
+    file: &'f FileContext<'_>,
+    i: usize,
+) -> &'f [&'static crate::catalog::codehost::Endpoint] {
+    let rows = file.codehost.rows.get_or_init(|| {
+        file.model
+            .requests
+            .iter()
+            .map(|r| {
+                code_hosting_line(r)
+                    .map(|line| endpoint_rows(line, api_version(r, file.config)))
+                    .unwrap_or_default()
+            })
+            .collect()
+    });
+    &rows[i]
+}
+
+/// The token request `i` runs with, when it is known (see [`request_token`]).
+pub fn token<'f, 'a>(file: &'f FileContext<'a>, i: usize) -> Option<&'f ResolvedToken<'a>> {
+    let tokens = file.codehost.tokens.get_or_init(|| {
+        let mut tokens = Tokens::default();
+        // The same token: the same node, or the same name named at the same place.
+        let mut seen: HashMap<(usize, Option<&str>, Span), Option<usize>> = HashMap::new();
+        for request in &file.model.requests {
+            let key = match request.token {
+                Some(TokenRef::Inline(node)) => (node as *const Node as usize, None, node.span),
+                Some(TokenRef::Named { name, span }) => (0, Some(name), span),
+                None => {
+                    tokens.of_request.push(None);
+                    continue;
+                }
+            };
+            let index = *seen.entry(key).or_insert_with(|| {
+                let resolved = request_token(request, file.config)?;
+                tokens.resolved.push(resolved);
+                Some(tokens.resolved.len() - 1)
+            });
+            tokens.of_request.push(index);
+        }
+        tokens
+    });
+    tokens.of_request[i].map(|k| &tokens.resolved[k])
+}
+
+/// What one request needs of its token.
+pub enum RequestNeed<'r> {
+    /// Not a code-hosting request.
+    Elsewhere,
+    /// A GET of a public resource (`public: true`): no permission.
+    Nothing,
+    /// The permission its endpoint row lists.
+    Row(&'static crate::catalog::codehost::Endpoint, &'r RequestLine),
+    /// Every permission the host lists for an endpoint it flags as needing more than
+    /// one, held by the token: it uses them all.
+    AllOf(Vec<&'static crate::catalog::codehost::Endpoint>),
+    /// Its line cannot be read, or no row lists its path and method.
+    Unknown,
+}
+
+/// What request `i` of a file needs of its token.
+pub fn request_need<'f>(file: &'f FileContext<'_>, i: usize) -> RequestNeed<'f> {
+    let request = &file.model.requests[i];
+    let line = match &request.line {
+        Ok(line) if line.api == Api::CodeHosting => line,
+        Ok(_) => return RequestNeed::Elsewhere,
+        Err(_) => return RequestNeed::Unknown,
+    };
+    if line.method == crate::model::Method::Get && request.public.is_some_and(|(p, _)| p) {
+        return RequestNeed::Nothing;
+    }
+    let alternatives = alternatives(file, i, line.method);
+    let chosen = match token(file, i).map(|t| coverage(&alternatives, t)) {
+        Some(Coverage::Covered(row) | Coverage::Flagged(row)) => Some(row),
+        Some(Coverage::CoveredByAll(rows)) => return RequestNeed::AllOf(rows),
+        _ => alternatives.first().copied(),
+    };
+    match chosen {
+        Some(row) => RequestNeed::Row(row, line),
+        None => RequestNeed::Unknown,
+    }
+}
+
+/// The rows of request `i`'s endpoint for a method: the permissions any one of which
+/// lets a token call it (the host lists an endpoint under every permission that grants
+/// it), one row per permission and level.
+pub fn alternatives(file: &FileContext<'_>, i: usize, method: Method) -> Vec<&'static Endpoint> {
+    let mut out: Vec<&'static Endpoint> = Vec::new();
+    for &row in rows(file, i).iter().filter(|e| e.method == method) {
+        let same = out.iter().position(|o| o.permission == row.permission);
+        match same {
+            // The lower level of one permission is the one that suffices.
+            Some(k) if row.access < out[k].access => out[k] = row,
+            Some(_) => {}
+            None => out.push(row),
+        }
+    }
+    out
+}
+
+/// What a token does for an endpoint's alternatives.
+pub enum Coverage {
+    /// It satisfies a row the host does not flag.
+    Covered(&'static Endpoint),
+    /// It holds every row of an endpoint the host flags and lists under several
+    /// permissions: all the host says it needs.
+    CoveredByAll(Vec<&'static Endpoint>),
+    /// It satisfies only rows the host flags as needing or accepting more permissions,
+    /// without saying which: it may need more.
+    Flagged(&'static Endpoint),
+    /// It satisfies none.
+    Missing,
+}
+
+pub fn coverage(alternatives: &[&'static Endpoint], token: &ResolvedToken<'_>) -> Coverage {
+    let satisfied = |row: &&&'static Endpoint| token.holds(row);
+    if let Some(row) = alternatives.iter().filter(satisfied).find(|r| !r.flagged) {
+        return Coverage::Covered(row);
+    }
+    // The host flags an endpoint that needs more than one of its rows' permissions, and
+    // lists it under each of them: a token that holds every one it lists, each at its
+    // level, holds all the host says it needs.
+    let flagged: Vec<&'static Endpoint> =
+        alternatives.iter().copied().filter(|r| r.flagged).collect();
+    if flagged.len() > 1 && flagged.iter().all(|r| token.holds(r)) {
+        return Coverage::CoveredByAll(flagged);
+    }
+    match alternatives.iter().find(satisfied) {
+        Some(row) => Coverage::Flagged(row),
+        None => Coverage::Missing,
+    }
+}
+
+/// The permissions a token's requests need, merged over files.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TokenUses {
+    pub needs: std::collections::BTreeMap<PermissionId, Access>,
+    /// Some request's need is unknown: nothing can be called unused.
+    pub unknown: bool,
+    pub requests: usize,
+}
+
+impl TokenUses {
+    pub fn add(&mut self, need: &RequestNeed<'_>) {
+        // A request to another API (a file's token shared with Marketing API calls)
+        // neither uses the token's code-hosting permissions nor hides what the others use.
+        if matches!(need, RequestNeed::Elsewhere) {
+            return;
+        }
+        self.requests += 1;
+        match need {
+            RequestNeed::Row(row, _) => self.need(row),
+            RequestNeed::AllOf(rows) => rows.iter().for_each(|row| self.need(row)),
+            RequestNeed::Unknown => self.unknown = true,
+            RequestNeed::Elsewhere => {}
+            RequestNeed::Nothing => {}
+        }
+    }
+
+    fn need(&mut self, row: &Endpoint) {
+        let level = self.needs.entry(row.permission).or_insert(row.access);
+        *level = (*level).max(row.access);
+    }
+
+    pub fn merge(&mut self, other: TokenUses) {
+        for (id, access) in other.needs {
+            let level = self.needs.entry(id).or_insert(access);
+            *level = (*level).max(access);
+        }
+        self.unknown |= other.unknown;
+        self.requests += other.requests;
+    }
+}
+
+/// The code-hosting API version a request is judged against: its own `api-version`
+/// (or its file's), else the config's, else the host's default.
+pub fn api_version(request: &Request<'_>, config: &Config) -> ApiVersion {
+    request
+        .api_version
+        .map_or(config.api_version, |(version, _)| version)
+}
+
+/// The path segments of a code-hosting request line, without the `/api/v3` prefix of
+/// the host's enterprise server form.
+pub fn path_segments(line: &RequestLine) -> Vec<&str> {
+    let segments: Vec<&str> = line.segments.iter().map(|s| s.text.as_str()).collect();
+    match segments.as_slice() {
+        ["api", "v3", rest @ ..] if !rest.is_empty() => rest.to_vec(),
+        _ => segments,
+    }
+}
+
+/// The endpoint rows of the templates a request line's path matches in an API version.
+pub fn endpoint_rows(
+    line: &RequestLine,
+    version: ApiVersion,
+) -> Vec<&'static crate::catalog::codehost::Endpoint> {
+    CATALOG.match_path(&path_segments(line), version)
+}
+
+/// A code-hosting request with a readable line.
+/// A code-hosting request as a rule's `check_request` sees it: its index in the file's
+/// requests (for the cached rows and token) and its request line.
+pub struct CodehostRequest<'f> {
+    pub index: usize,
+    pub request: &'f Request<'f>,
+    pub line: &'f RequestLine,
+}
+
+pub fn code_hosting_line<'r>(request: &'r Request<'_>) -> Option<&'r RequestLine> {
+    request.line().filter(|l| l.api == Api::CodeHosting)
+}
+
+/// Checks the permission names of every token in the config: a wrong one stops the
+/// run like any other config error.
+pub fn validate_config_tokens(config: &Config) -> Result<(), String> {
+    let path = config
+        .path
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let index = crate::loading::LineIndex::new(&config.text);
+    let mut names: Vec<&String> = config.tokens.keys().collect();
+    names.sort();
+    for name in names {
+        let node = &config.tokens[name];
+        if let Some((span, message, help)) = token_errors(node).into_iter().next() {
+            let pos = index.position(&config.text, span.start);
+            let help = help.map(|h| format!(" ({h})")).unwrap_or_default();
+            return Err(format!(
+                "{path}:{}:{}: token `{name}`: {message}{help}",
+                pos.line, pos.column
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::*;
+
+    fn config(text: &str) -> Config {
+        Config::parse(
+            text.as_bytes().to_vec(),
+            Path::new(".reqlint.yaml"),
+            PathBuf::from("."),
+            &crate::rules::names(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn config_tokens_are_validated_with_a_position() {
+        let c = config(
+            "tokens:\n  ci-bot:\n    permissions:\n      repository: {Comit statuses: write}\n",
+        );
+        let e = validate_config_tokens(&c).unwrap_err();
+        assert_eq!(
+            e,
+            ".reqlint.yaml:4:20: token `ci-bot`: unknown repository permission `Comit statuses` (did you mean `Commit statuses`?)"
+        );
+        let c =
+            config("tokens:\n  ci-bot:\n    permissions:\n      organization: {gists: write}\n");
+        assert!(
+            validate_config_tokens(&c)
+                .unwrap_err()
+                .contains("not of the organization scope")
+        );
+        let c = config("tokens:\n  ci-bot:\n    permissions:\n      user: {gists: owner}\n");
+        assert!(
+            validate_config_tokens(&c)
+                .unwrap_err()
+                .contains("unknown access level `owner`")
+        );
+        let c = config("tokens:\n  ci-bot:\n    permisions: {}\n");
+        assert!(
+            validate_config_tokens(&c)
+                .unwrap_err()
+                .contains("did you mean `permissions`")
+        );
+        let c = config(
+            "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      user: {Gists: admin}\n",
+        );
+        assert!(validate_config_tokens(&c).is_ok());
+    }
+}
