@@ -25,10 +25,10 @@ use std::sync::Arc;
 
 use sha2::Digest as _;
 
-use crate::apis::codehost::TokenUses;
 use crate::diagnostic::{ApiError, Applicability, Diagnostic, Edit, Fix, Label, Severity};
 use crate::engine::{self, FileResult, ReadFile, Settings};
 use crate::loading::Span;
+use crate::model::token::TokenUses;
 use crate::rules::RunFacts;
 
 const MAGIC: &[u8] = b"reqlint-cache 4\n";

@@ -10,7 +10,7 @@ use crate::apis::advertising::endpoint::{Recognized, recognize};
 use crate::catalog::codehost::{CATALOG, Scope};
 use crate::catalog::graph::{GType, GraphCall, enum_values};
 use crate::engine::Settings;
-use crate::model::{Api, FileModel, REQUEST_KEYS};
+use crate::model::{FileModel, REQUEST_KEYS};
 
 /// One completion: its label, what it is, a detail line.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,7 +75,7 @@ pub fn complete(text: &str, display: &str, settings: &Settings, offset: usize) -
         .find(|r| r.node.span.start <= offset);
     let call = request.and_then(|r| {
         let line = r.line()?;
-        if line.api != Api::Advertising {
+        if crate::apis::route(crate::apis::APIS, line) != Some(crate::apis::advertising::ID) {
             return None;
         }
         match recognize(r, &settings.context, false)? {

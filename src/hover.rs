@@ -11,7 +11,7 @@ use crate::catalog::codehost::CATALOG;
 use crate::catalog::graph::{GType, GraphCall, enum_name, enum_values};
 use crate::engine::{FileResult, Settings};
 use crate::loading::Span;
-use crate::model::{Api, FileModel, Request};
+use crate::model::{FileModel, Request};
 
 fn within(span: Span, offset: usize) -> bool {
     span.start <= offset && offset <= span.end && !span.is_empty()
@@ -65,8 +65,9 @@ fn request_hover(
     if !on_line && on_param.is_none() {
         return None;
     }
-    match line.api {
-        Api::Advertising => {
+    let api = crate::apis::route(crate::apis::APIS, line);
+    match api {
+        Some(crate::apis::advertising::ID) => {
             let Some(Recognized::Call(target, _)) = recognize(request, &settings.context, true)
             else {
                 return None;
@@ -80,7 +81,7 @@ fn request_hover(
                 None => Some(call_hover(call)),
             }
         }
-        Api::CodeHosting if on_line => {
+        Some(crate::apis::codehost::ID) if on_line => {
             let version = request
                 .api_version
                 .map_or(settings.config.api_version, |(v, _)| v);
@@ -109,7 +110,7 @@ fn request_hover(
                     .unwrap_or_default()
             ))
         }
-        Api::CodeHosting => None,
+        _ => None,
     }
 }
 

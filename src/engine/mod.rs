@@ -10,13 +10,15 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::apis::{APIS, Api};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::loading::{self, Format, Limits, Position, Span};
 use crate::model::config::Config;
 use crate::model::context::ContextIndex;
+use crate::model::file::{FileContext, FileMemo};
 use crate::model::{self, FileModel, secrets};
 use crate::redact;
-use crate::rules::{FileContext, Inspects, REGISTRY, Rule, RunContext, RunFacts};
+use crate::rules::{Inspects, REGISTRY, Rule, RunContext, RunFacts};
 
 /// What a run knows besides the files: the config and the context snapshots.
 pub struct Settings {
@@ -348,6 +350,59 @@ pub fn file_redactor(
     redact::Redactor::for_secrets(text, &file_secrets(display, rel, text, settings))
 }
 
+/// The APIs and the rules a lint runs with, and which rules inspect each operation of
+/// each API: the built-in ones ([`Registry::builtin`]), or others (a test registers a toy
+/// API beside them without touching the engine).
+pub struct Registry {
+    pub apis: Vec<&'static dyn Api>,
+    pub rules: Vec<&'static dyn Rule>,
+    /// Per API (in the order of `apis`), per operation: the indexes in `rules` of the
+    /// rules that inspect its requests.
+    dispatch: Vec<Vec<Vec<usize>>>,
+}
+
+impl Registry {
+    pub fn new(apis: Vec<&'static dyn Api>, rules: Vec<&'static dyn Rule>) -> Registry {
+        let dispatch = apis
+            .iter()
+            .map(|api| {
+                (0..api.operation_count())
+                    .map(|operation| {
+                        (0..rules.len())
+                            .filter(|&i| match rules[i].meta().inspects {
+                                Inspects::Requests(set) => {
+                                    set.api() == api.id() && set.includes(operation)
+                                }
+                                Inspects::File => false,
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        Registry {
+            apis,
+            rules,
+            dispatch,
+        }
+    }
+
+    /// The APIs of `crate::apis::APIS` and the rules of `crate::rules::REGISTRY`.
+    pub fn builtin() -> &'static Registry {
+        static BUILTIN: std::sync::LazyLock<Registry> =
+            std::sync::LazyLock::new(|| Registry::new(APIS.to_vec(), REGISTRY.to_vec()));
+        &BUILTIN
+    }
+
+    /// The rules that inspect requests routed to operation `operation` of API `api` (its
+    /// place in `apis`), as indexes into `rules`.
+    pub fn rules_for(&self, api: usize, operation: u32) -> &[usize] {
+        self.dispatch[api]
+            .get(operation as usize)
+            .map_or(&[], Vec::as_slice)
+    }
+}
+
 fn run_rules(
     display: &str,
     text: &str,
@@ -356,6 +411,36 @@ fn run_rules(
     rel: &Path,
     settings: &Settings,
 ) -> (Vec<Diagnostic>, RunFacts) {
+    run_rules_of(
+        Registry::builtin(),
+        display,
+        text,
+        problems,
+        model,
+        rel,
+        settings,
+    )
+}
+
+/// Runs `registry`'s rules on one file: the file rules once, then, for each API, each of
+/// its routed requests through the rules that asked for its operation.
+pub fn run_rules_of(
+    registry: &Registry,
+    display: &str,
+    text: &str,
+    problems: &[loading::Problem],
+    model: &FileModel<'_>,
+    rel: &Path,
+    settings: &Settings,
+) -> (Vec<Diagnostic>, RunFacts) {
+    let routes = model
+        .requests
+        .iter()
+        .map(|r| {
+            r.line()
+                .and_then(|line| crate::apis::route(&registry.apis, line))
+        })
+        .collect();
     let cx = FileContext {
         path: display,
         text,
@@ -363,15 +448,15 @@ fn run_rules(
         model,
         config: &settings.config,
         context: &settings.context,
-        advertising: Default::default(),
-        codehost: Default::default(),
+        routes,
+        memo: FileMemo::default(),
     };
     let mut diagnostics = Vec::new();
     let mut facts = RunFacts::default();
     let paths = [rel, Path::new(display)];
     // Each rule's configured severity, or `None` where it does not run on this file.
-    let mut enabled: Vec<Option<Severity>> = Vec::with_capacity(REGISTRY.len());
-    for rule in REGISTRY {
+    let mut enabled: Vec<Option<Severity>> = Vec::with_capacity(registry.rules.len());
+    for rule in &registry.rules {
         let meta = rule.meta();
         let Some(severity) = settings.config.severity(meta.name, meta.severity) else {
             enabled.push(None);
@@ -385,49 +470,30 @@ fn run_rules(
                diagnostics: &mut Vec<Diagnostic>,
                hook: &dyn Fn(&dyn Rule, &mut Vec<Diagnostic>)| {
         if let Some(severity) = enabled[index] {
-            let rule = REGISTRY[index];
+            let rule = registry.rules[index];
             let from = diagnostics.len();
             hook(rule, diagnostics);
             set_severity(&mut diagnostics[from..], rule.meta().severity, severity);
         }
     };
-    for (index, rule) in REGISTRY.iter().enumerate() {
+    for (index, rule) in registry.rules.iter().enumerate() {
         if matches!(rule.meta().inspects, Inspects::File) {
             run(index, &mut diagnostics, &|rule, out| rule.check(&cx, out));
         }
     }
-    // One walk of the file's requests: each call goes to the rules that asked for its
-    // operation, each code-hosting request to the rules that asked for those.
-    let by_operation = crate::rules::by_operation();
-    for (request, endpoint, call) in crate::apis::advertising::calls(&cx) {
-        let call = crate::apis::advertising::Call {
-            request,
-            endpoint,
-            call,
-        };
-        for &index in &by_operation[endpoint as usize] {
-            run(index, &mut diagnostics, &|rule, out| {
-                rule.check_call(&cx, &call, out)
-            });
+    // One walk of each API's requests: each goes to the rules that asked for its
+    // operation. An API none of whose rules runs is not asked to recognize anything.
+    for (api_index, api) in registry.apis.iter().enumerate() {
+        let wanted = (0..api.operation_count())
+            .flat_map(|op| registry.rules_for(api_index, op))
+            .any(|&rule| enabled[rule].is_some());
+        if !wanted {
+            continue;
         }
-    }
-    let codehost_rules: Vec<usize> = (0..REGISTRY.len())
-        .filter(|&i| matches!(REGISTRY[i].meta().inspects, Inspects::CodehostRequests))
-        .filter(|&i| enabled[i].is_some())
-        .collect();
-    if !codehost_rules.is_empty() {
-        for (index, request) in model.requests.iter().enumerate() {
-            let Some(line) = crate::apis::codehost::code_hosting_line(request) else {
-                continue;
-            };
-            let request = crate::apis::codehost::CodehostRequest {
-                index,
-                request,
-                line,
-            };
-            for &rule in &codehost_rules {
-                run(rule, &mut diagnostics, &|rule, out| {
-                    rule.check_request(&cx, &request, out)
+        for routed in api.operations(&cx) {
+            for &index in registry.rules_for(api_index, routed.operation) {
+                run(index, &mut diagnostics, &|rule, out| {
+                    rule.check_request(&cx, routed, out)
                 });
             }
         }

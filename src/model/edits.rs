@@ -4,7 +4,7 @@
 
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::loading::{Format, Span};
-use crate::rules::FileContext;
+use crate::model::file::FileContext;
 
 /// An edit that replaces `old` with `new` inside the text `span` covers (a key or a
 /// scalar as written, quoted or inside a JSON-encoded string), when `old` stands there
@@ -110,9 +110,18 @@ pub fn insert_line_after(text: &str, at: usize, line: &str) -> Edit {
 /// alias reads later (the alias would then name no anchor). An insertion (an empty span)
 /// counts when it falls inside such text.
 pub fn written_once(file: &FileContext<'_>, span: Span) -> bool {
-    let aliased = file.advertising.aliased.get_or_init(|| aliased_spans(file));
+    let aliased = file
+        .memo
+        .get::<AliasedSpans>()
+        .0
+        .get_or_init(|| aliased_spans(file));
     outside(aliased, span)
 }
+
+/// The spans of a file written once but read at several places of its tree (YAML
+/// aliases), which every rule's fixes stay out of: found once a file.
+#[derive(Default)]
+struct AliasedSpans(std::cell::OnceCell<Vec<Span>>);
 
 /// Whether `span` lies outside every one of the `aliased` spans (an insertion, an empty
 /// span, counts when it falls strictly inside one).

@@ -6,6 +6,8 @@
 pub mod config;
 pub mod context;
 pub mod edits;
+pub mod facts;
+pub mod file;
 pub mod request_line;
 pub mod secrets;
 pub mod suppressions;
@@ -16,7 +18,7 @@ pub mod variables;
 use crate::loading::encoded::{Lookup, NoVariables};
 use crate::loading::{Entry, Limits, Node, Problem, Span, Value};
 use crate::suggest::did_you_mean;
-pub use request_line::{Api, LineError, Method, RequestLine, Segment, Version};
+pub use request_line::{LineError, Method, RequestLine, Segment, Version};
 use variables::{Budget, Variables};
 
 /// Keys of one request.
@@ -102,10 +104,6 @@ pub struct Request<'a> {
 impl<'a> Request<'a> {
     pub fn line(&self) -> Option<&RequestLine> {
         self.line.as_ref().ok()
-    }
-
-    pub fn api(&self) -> Option<Api> {
-        self.line().map(|l| l.api)
     }
 
     pub fn method(&self) -> Option<Method> {
@@ -507,7 +505,6 @@ mod tests {
         assert_eq!(m.requests.len(), 1);
         let r = &m.requests[0];
         assert_eq!(r.method(), Some(Method::Post));
-        assert_eq!(r.api(), Some(Api::Advertising));
         assert_eq!(r.param("name").unwrap().value.as_str(), Some("x"));
         assert_eq!(r.object.unwrap().0.name(), "ad_set");
     }

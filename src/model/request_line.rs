@@ -7,13 +7,6 @@ use crate::loading::{Entry, Node, Span, Value};
 
 pub use crate::catalog::Method;
 
-/// Which API a request is for, from the first path segment (docs/request-files.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Api {
-    CodeHosting,
-    Advertising,
-}
-
 /// An advertising API version segment, `v<major>.<minor>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Version {
@@ -59,7 +52,8 @@ pub struct RequestLine {
     pub segments: Vec<Segment>,
     /// Pairs of the query string, which count as params.
     pub query: Vec<Entry>,
-    pub api: Api,
+    /// The host of a full URL as written (with any port or user part), else `None`.
+    pub host: Option<String>,
     /// The version segment of an advertising path.
     pub version: Option<(Version, Span)>,
 }
@@ -325,17 +319,7 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
     let host = full
         .find("://")
         .map(|at| &full[at + 3..])
-        .map(|h| h.split(['/', '?', '#']).next().unwrap_or(""));
-    let api = if version.is_some()
-        || host.is_some_and(is_graph_host)
-        || segments
-            .first()
-            .is_some_and(|s| starts_advertising_path(&s.text))
-    {
-        Api::Advertising
-    } else {
-        Api::CodeHosting
-    };
+        .map(|h| h.split(['/', '?', '#']).next().unwrap_or("").to_string());
     let mut query = Vec::new();
     if let Some((q_start, q)) = query_part {
         let q = q.split('#').next().unwrap_or("");
@@ -362,39 +346,9 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
         path_span,
         segments,
         query,
-        api,
+        host,
         version,
     })
-}
-
-/// The Graph API's hosts (`graph.facebook.com`, `graph-video.facebook.com`, with a port or
-/// credentials or not).
-fn is_graph_host(host: &str) -> bool {
-    let host = host.rsplit('@').next().unwrap_or(host);
-    let host = host.split(':').next().unwrap_or(host).to_ascii_lowercase();
-    host.starts_with("graph") && host.ends_with(".facebook.com")
-}
-
-/// A first segment that only the advertising API's paths start with, when they come
-/// without a version (the API then serves the app's default version): an ad account
-/// (`act_<digits>`) or an object id (digits, or digits `_` digits). No code-hosting path
-/// starts with either.
-fn starts_advertising_path(segment: &str) -> bool {
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let variable = |s: &str| s.starts_with("{{") && s.ends_with("}}");
-    if let Some(id) = segment.strip_prefix("act_") {
-        return digits(id) || variable(id);
-    }
-    // `{{ad_account_id}}`: a variable named for an ad account, or for the version of the
-    // Graph API (`{{api_version}}`, `{{graph_version}}`).
-    if variable(segment) {
-        let name = segment.to_ascii_lowercase();
-        return name.contains("account") || name.starts_with("{{act") || name.contains("version");
-    }
-    match segment.split_once('_') {
-        Some((a, b)) => digits(a) && digits(b),
-        None => digits(segment),
-    }
 }
 
 #[cfg(test)]
@@ -422,7 +376,6 @@ mod tests {
         let file = "request: POST /v24.0/act_123/adsets";
         let l = line(file, "POST /v24.0/act_123/adsets").unwrap();
         assert_eq!(l.method, Method::Post);
-        assert_eq!(l.api, Api::Advertising);
         assert_eq!(
             l.version.unwrap().0,
             Version {
@@ -444,7 +397,6 @@ mod tests {
             "GET https://api.example.com/repos/acme/web/commits?per_page=30&q=a%20b",
         )
         .unwrap();
-        assert_eq!(l.api, Api::CodeHosting);
         assert_eq!(l.path, "/repos/acme/web/commits");
         assert_eq!(l.query.len(), 2);
         assert_eq!(l.query[0].key, "per_page");
@@ -498,32 +450,6 @@ mod tests {
         .unwrap();
         assert_eq!(l.method, Method::Get);
         assert_eq!(&file[l.path_span.range()], "/user/emails");
-    }
-
-    #[test]
-    fn advertising_paths_without_a_version() {
-        for (text, api) in [
-            ("POST /act_123/campaigns", Api::Advertising),
-            ("GET /120210000000000001/insights", Api::Advertising),
-            ("GET /123_456", Api::Advertising),
-            (
-                "GET https://graph.facebook.com/me/adaccounts",
-                Api::Advertising,
-            ),
-            (
-                "GET https://graph.facebook.com:443/v25.0/act_1",
-                Api::Advertising,
-            ),
-            ("GET /repos/acme/web", Api::CodeHosting),
-            ("GET /act_x/campaigns", Api::CodeHosting),
-            ("GET /act_{{account}}/campaigns", Api::Advertising),
-            ("GET /{{ad_account_id}}/campaigns", Api::Advertising),
-            ("GET /repos/{{owner}}/web", Api::CodeHosting),
-            ("GET https://api.example.com/user", Api::CodeHosting),
-        ] {
-            let file = format!("request: {text}");
-            assert_eq!(line(&file, text).unwrap().api, api, "{text}");
-        }
     }
 
     #[test]

@@ -129,3 +129,32 @@ impl Token {
         token
     }
 }
+
+/// The permissions a token's requests need, merged over files.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TokenUses {
+    pub needs: std::collections::BTreeMap<
+        crate::catalog::codehost::PermissionId,
+        crate::catalog::codehost::Access,
+    >,
+    /// Some request's need is unknown: nothing can be called unused.
+    pub unknown: bool,
+    pub requests: usize,
+}
+
+impl TokenUses {
+    /// The permission of an endpoint row, at least at its level.
+    pub fn need(&mut self, row: &crate::catalog::codehost::Endpoint) {
+        let level = self.needs.entry(row.permission).or_insert(row.access);
+        *level = (*level).max(row.access);
+    }
+
+    pub fn merge(&mut self, other: TokenUses) {
+        for (id, access) in other.needs {
+            let level = self.needs.entry(id).or_insert(access);
+            *level = (*level).max(access);
+        }
+        self.unknown |= other.unknown;
+        self.requests += other.requests;
+    }
+}

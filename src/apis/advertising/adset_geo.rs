@@ -9,7 +9,7 @@ use crate::diagnostic::Diagnostic;
 use crate::loading::{Entry, Node, Span, Value};
 use crate::model::Request;
 use crate::model::context::Kind;
-use crate::rules::{FileContext, RuleMeta};
+use crate::model::file::FileContext;
 use crate::suggest::did_you_mean;
 
 use super::Endpoint;
@@ -316,7 +316,7 @@ pub fn dsa_gaps(file: &FileContext<'_>, field: DsaField) -> Vec<DsaGap> {
 
 /// Reports the gaps of `field` as diagnostics of `meta`'s rule, with the API's error.
 pub fn report_dsa_gaps(
-    meta: &'static RuleMeta,
+    meta: &'static (impl crate::diagnostic::Reporter + Sync),
     field: DsaField,
     file: &FileContext<'_>,
     out: &mut Vec<Diagnostic>,

@@ -110,9 +110,7 @@ pub fn recognize<'r>(
     context: &ContextIndex,
     suggest: bool,
 ) -> Option<Recognized<'r>> {
-    let line = request
-        .line()
-        .filter(|l| l.api == crate::model::Api::Advertising)?;
+    let line = request.line().filter(|l| super::routing::claims(l))?;
     // A version given by a variable whose value is not known (`{{api_version}}`) is
     // a version all the same.
     let version_variable = line.segments.first().is_some_and(|s| {

@@ -8,6 +8,7 @@ pub mod field_list;
 mod graph_catalog_test;
 pub mod graph_types;
 pub mod params;
+pub mod routing;
 pub mod values;
 pub mod versions;
 
@@ -19,12 +20,93 @@ pub mod adset_lookup;
 use std::cell::OnceCell;
 
 use crate::diagnostic::Diagnostic;
+use crate::diagnostic::Reporter;
 use crate::loading::Node;
 use crate::model::Request;
 use crate::model::context::{ContextIndex, Kind};
-use crate::rules::{FileContext, RuleMeta};
+use crate::model::file::{ApiId, FileContext, OperationSet, Routed};
 
 pub use endpoint::{AdCall, Endpoint, Recognized, Target};
+
+/// The advertising API's name: its config section and its rules' group.
+pub const ID: ApiId = ApiId("advertising");
+
+/// The advertising API's wing, as the engine sees it.
+pub struct Advertising;
+
+pub static ADVERTISING: Advertising = Advertising;
+
+impl crate::apis::Api for Advertising {
+    fn id(&self) -> ApiId {
+        ID
+    }
+
+    fn claims(&self, line: &crate::model::RequestLine) -> bool {
+        routing::claims(line)
+    }
+
+    fn operation_count(&self) -> u32 {
+        Endpoint::ALL.len() as u32
+    }
+
+    fn operations(&self, file: &FileContext<'_>) -> Vec<Routed> {
+        recognitions(file)
+            .iter()
+            .filter_map(|c| {
+                let op = c.target?.op?;
+                file.model.requests[c.request].line()?;
+                Some(Routed {
+                    index: c.request,
+                    operation: op as u32,
+                })
+            })
+            .collect()
+    }
+
+    fn json_encoded_params(&self) -> &'static [&'static str] {
+        crate::catalog::advertising::JSON_ENCODED
+    }
+}
+
+/// The operations of the reference documents a rule inspects:
+/// `Inspects::Requests(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate])`.
+impl<const N: usize> OperationSet for [Endpoint; N] {
+    fn api(&self) -> ApiId {
+        ID
+    }
+
+    fn includes(&self, operation: u32) -> bool {
+        self.iter().any(|&op| op as u32 == operation)
+    }
+
+    fn describe(&self) -> String {
+        let names: Vec<String> = self
+            .iter()
+            .map(|op| format!("{} {}", op.node().title(), op.verb().replace('_', " ")))
+            .collect();
+        format!("advertising calls: {}", names.join(", "))
+    }
+}
+
+/// The call a routed request makes, as the engine handed it to a rule.
+pub fn call<'f>(file: &'f FileContext<'_>, routed: Routed) -> Call<'f> {
+    let recognitions = recognitions(file);
+    let at = recognitions.partition_point(|c| c.request < routed.index);
+    let c = &recognitions[at];
+    let request = &file.model.requests[c.request];
+    let line = request
+        .line()
+        .expect("only requests with a readable line are routed");
+    Call {
+        request,
+        endpoint: Endpoint::ALL[routed.operation as usize],
+        call: AdCall {
+            line,
+            account: c.account.map(|k| &line.segments[k]),
+            object: c.object.map(|k| &line.segments[k]),
+        },
+    }
+}
 
 /// How one advertising request of a file was recognized, kept once for all rules.
 struct Recognition {
@@ -42,7 +124,7 @@ const MAX_EDGE_SEARCHES: usize = 200;
 
 fn recognitions<'f>(file: &'f FileContext<'_>) -> &'f [Recognition] {
     let requests = &file.model.requests;
-    file.advertising.calls.get_or_init(|| {
+    file.memo.get::<FileCache>().calls.get_or_init(|| {
         let index_of = |line: &crate::model::RequestLine, seg: Option<&crate::model::Segment>| {
             seg.and_then(|s| line.segments.iter().position(|x| std::ptr::eq(x, s)))
         };
@@ -52,6 +134,7 @@ fn recognitions<'f>(file: &'f FileContext<'_>) -> &'f [Recognition] {
         requests
             .iter()
             .enumerate()
+            .filter(|(i, _)| file.routed_to(*i, ID))
             .filter_map(|(i, r)| {
                 let found = endpoint::recognize(r, file.context, searches < MAX_EDGE_SEARCHES)?;
                 if matches!(found, Recognized::NoEndpoint { .. }) {
@@ -127,27 +210,24 @@ pub fn unknown_endpoints<'f>(
     })
 }
 
-/// An advertising call as a rule's `check_call` sees it.
+/// An advertising call as a rule's `check_request` sees it ([`call`]).
 pub struct Call<'f> {
     pub request: &'f Request<'f>,
     pub endpoint: Endpoint,
     pub call: AdCall<'f>,
 }
 
-/// What the advertising rules of one file share, computed once for all of them.
+/// What the advertising rules of one file share, computed once for all of them (kept in
+/// the file's memo).
 #[derive(Default)]
-pub struct FileCache {
+struct FileCache {
     calls: OnceCell<Vec<Recognition>>,
     issues: OnceCell<Vec<params::Issue>>,
-    /// The spans written once but read at several places of the file's tree (YAML
-    /// aliases), which every rule's fixes stay out of: see
-    /// [`crate::model::edits::written_once`].
-    pub aliased: OnceCell<Vec<crate::loading::Span>>,
 }
 
 /// The param findings of every advertising call of the file.
 fn param_issues<'f>(file: &'f FileContext<'_>) -> &'f [params::Issue] {
-    file.advertising.issues.get_or_init(|| {
+    file.memo.get::<FileCache>().issues.get_or_init(|| {
         graph_calls(file)
             .flat_map(|(request, target, _)| params::check_call(target, request))
             .collect()
@@ -177,7 +257,7 @@ fn issue_fix(
 /// Reports the param-table findings of `kind` for every advertising call.
 pub fn report_param_issues(
     file: &FileContext<'_>,
-    meta: &'static RuleMeta,
+    meta: &'static (impl Reporter + Sync),
     wanted: impl Fn(&params::IssueKind) -> bool,
     api_error: Option<u32>,
     out: &mut Vec<Diagnostic>,
@@ -205,14 +285,14 @@ pub fn report_param_issues(
 /// Reports the param-table findings routed to `meta`'s rule by params.yaml.
 pub fn report_routed(
     file: &FileContext<'_>,
-    meta: &'static RuleMeta,
+    meta: &'static (impl Reporter + Sync),
     api_error: u32,
     out: &mut Vec<Diagnostic>,
 ) {
     report_param_issues(
         file,
         meta,
-        |k| matches!(k, params::IssueKind::Invalid { rule } if *rule == meta.name),
+        |k| matches!(k, params::IssueKind::Invalid { rule } if *rule == meta.rule_name()),
         Some(api_error),
         out,
     );

@@ -14,22 +14,88 @@ use crate::catalog::codehost::{Access, ApiVersion, CATALOG, NameError, Permissio
 use crate::catalog::codehost::Endpoint;
 use crate::loading::{Node, Span};
 use crate::model::config::Config;
-use crate::model::token::{Grant, TOKEN_KEYS, Token};
-use crate::model::{Api, Method, Request, RequestLine, TokenRef};
-use crate::rules::FileContext;
+use crate::model::file::{ApiId, FileContext, OperationSet, Routed};
+use crate::model::token::{Grant, TOKEN_KEYS, Token, TokenUses};
+use crate::model::{Method, Request, RequestLine, TokenRef};
 use crate::suggest::did_you_mean;
 
+/// The code-hosting API's name: its config section and its rules' group.
+pub const ID: ApiId = ApiId("code-hosting");
+
+/// The code-hosting API's wing, as the engine sees it.
+pub struct CodeHosting;
+
+pub static CODE_HOSTING: CodeHosting = CodeHosting;
+
+impl crate::apis::Api for CodeHosting {
+    fn id(&self) -> ApiId {
+        ID
+    }
+
+    /// Any request line no API before it claims (it is last in the registry).
+    fn claims(&self, _line: &RequestLine) -> bool {
+        true
+    }
+
+    fn operation_count(&self) -> u32 {
+        1
+    }
+
+    /// Every request routed here with a readable line: the rules look its path up in
+    /// the permission tables themselves ([`rows`]).
+    fn operations(&self, file: &FileContext<'_>) -> Vec<Routed> {
+        file.requests_of(ID)
+            .map(|(index, _)| Routed {
+                index,
+                operation: 0,
+            })
+            .collect()
+    }
+}
+
+/// What code-hosting rules inspect: each code-hosting request.
+pub struct EveryRequest;
+
+/// `Inspects::Requests(&EVERY_REQUEST)`.
+pub static EVERY_REQUEST: EveryRequest = EveryRequest;
+
+impl OperationSet for EveryRequest {
+    fn api(&self) -> ApiId {
+        ID
+    }
+
+    fn includes(&self, _operation: u32) -> bool {
+        true
+    }
+
+    fn describe(&self) -> String {
+        "each code-hosting request".into()
+    }
+}
+
+/// The request a routed request is, as the engine handed it to a rule.
+pub fn request<'f>(file: &'f FileContext<'_>, routed: Routed) -> CodehostRequest<'f> {
+    let request = &file.model.requests[routed.index];
+    CodehostRequest {
+        index: routed.index,
+        request,
+        line: request
+            .line()
+            .expect("only requests with a readable line are routed"),
+    }
+}
+
 /// A token's grants checked against the catalog.
-pub struct ResolvedToken<'a> {
+pub struct ResolvedToken {
     /// The config name, for a named token.
-    pub name: Option<&'a str>,
+    pub name: Option<String>,
     pub token: Token,
     pub granted: HashMap<PermissionId, Access>,
     /// Where the request names or writes it, when that is in the linted file.
     pub span: Span,
 }
 
-impl ResolvedToken<'_> {
+impl ResolvedToken {
     /// Whether the token holds a row's permission at its level or higher.
     pub fn holds(&self, row: &Endpoint) -> bool {
         self.granted
@@ -38,7 +104,7 @@ impl ResolvedToken<'_> {
     }
 
     pub fn describe(&self) -> Cow<'_, str> {
-        match self.name {
+        match self.name.as_deref() {
             Some(name) => Cow::Owned(format!("token `{name}`")),
             None => Cow::Borrowed("the request's token"),
         }
@@ -121,7 +187,7 @@ pub fn token_errors(node: &crate::loading::Node) -> Vec<(Span, String, Option<St
     errors
 }
 
-fn resolve<'a>(token: Token, name: Option<&'a str>, span: Span) -> ResolvedToken<'a> {
+fn resolve(token: Token, name: Option<&str>, span: Span) -> ResolvedToken {
     let mut granted: HashMap<PermissionId, Access> = HashMap::new();
     for g in &token.grants {
         let (Some(scope), Some(level)) = (Scope::parse(&g.scope), Access::parse(&g.level)) else {
@@ -133,7 +199,7 @@ fn resolve<'a>(token: Token, name: Option<&'a str>, span: Span) -> ResolvedToken
         }
     }
     ResolvedToken {
-        name,
+        name: name.map(str::to_string),
         token,
         granted,
         span,
@@ -141,7 +207,7 @@ fn resolve<'a>(token: Token, name: Option<&'a str>, span: Span) -> ResolvedToken
 }
 
 /// The token a request runs with, when it is known: inline, or named and defined.
-pub fn request_token<'a>(request: &Request<'a>, config: &'a Config) -> Option<ResolvedToken<'a>> {
+pub fn request_token(request: &Request<'_>, config: &Config) -> Option<ResolvedToken> {
     match request.token? {
         TokenRef::Inline(node) => Some(resolve(Token::read(node), None, node.span)),
         TokenRef::Named { name, span } => {
@@ -155,15 +221,24 @@ pub fn request_token<'a>(request: &Request<'a>, config: &'a Config) -> Option<Re
 /// request's endpoint rows, and every distinct token resolved once (a file's requests
 /// mostly share one).
 #[derive(Default)]
-pub struct FileCache<'a> {
+struct FileCache {
     /// How many did-you-mean searches over the templates the file has had: they are
     /// bounded per file, so that a file of many unknown paths stays linear.
-    pub suggestions: std::cell::Cell<usize>,
+    suggestions: std::cell::Cell<usize>,
     rows: OnceCell<Vec<Vec<&'static crate::catalog::codehost::Endpoint>>>,
-    tokens: OnceCell<Tokens<'a>>,
+    tokens: OnceCell<Tokens>,
     /// The spans of the file's tokens that a YAML alias shares between two tokens, or
     /// between two places of one token (see [`token_written_once`]).
     token_aliases: OnceCell<Vec<Span>>,
+}
+
+/// How many did-you-mean searches over the templates the file has had before this one
+/// (which it counts).
+pub fn suggestions_made(file: &FileContext<'_>) -> usize {
+    let made = &file.memo.get::<FileCache>().suggestions;
+    let before = made.get();
+    made.set(before + 1);
+    before
 }
 
 /// Whether `span` of a token written in the file is written once: not shared by a YAML
@@ -172,7 +247,7 @@ pub struct FileCache<'a> {
 /// fix for one would change the other too. A token that several requests name by one
 /// alias (`token: *t`) is one token: that counts once.
 pub fn token_written_once(file: &FileContext<'_>, span: Span) -> bool {
-    let aliased = file.codehost.token_aliases.get_or_init(|| {
+    let aliased = file.memo.get::<FileCache>().token_aliases.get_or_init(|| {
         if !file.text.contains('*') {
             return Vec::new();
         }
@@ -198,8 +273,8 @@ pub fn token_written_once(file: &FileContext<'_>, span: Span) -> bool {
 }
 
 #[derive(Default)]
-struct Tokens<'a> {
-    resolved: Vec<ResolvedToken<'a>>,
+struct Tokens {
+    resolved: Vec<ResolvedToken>,
     /// Per request, its token's place in `resolved`.
     of_request: Vec<Option<usize>>,
 }
@@ -210,12 +285,14 @@ pub fn rows<'f>(
     file: &'f FileContext<'_>,
     i: usize,
 ) -> &'f [&'static crate::catalog::codehost::Endpoint] {
-    let rows = file.codehost.rows.get_or_init(|| {
+    let rows = file.memo.get::<FileCache>().rows.get_or_init(|| {
         file.model
             .requests
             .iter()
-            .map(|r| {
-                code_hosting_line(r)
+            .enumerate()
+            .map(|(i, r)| {
+                r.line()
+                    .filter(|_| file.routed_to(i, ID))
                     .map(|line| endpoint_rows(line, api_version(r, file.config)))
                     .unwrap_or_default()
             })
@@ -225,8 +302,8 @@ pub fn rows<'f>(
 }
 
 /// The token request `i` runs with, when it is known (see [`request_token`]).
-pub fn token<'f, 'a>(file: &'f FileContext<'a>, i: usize) -> Option<&'f ResolvedToken<'a>> {
-    let tokens = file.codehost.tokens.get_or_init(|| {
+pub fn token<'f>(file: &'f FileContext<'_>, i: usize) -> Option<&'f ResolvedToken> {
+    let tokens = file.memo.get::<FileCache>().tokens.get_or_init(|| {
         let mut tokens = Tokens::default();
         // The same token: the same node, or the same name named at the same place.
         let mut seen: HashMap<(usize, Option<&str>, Span), Option<usize>> = HashMap::new();
@@ -270,8 +347,8 @@ pub enum RequestNeed<'r> {
 pub fn request_need<'f>(file: &'f FileContext<'_>, i: usize) -> RequestNeed<'f> {
     let request = &file.model.requests[i];
     let line = match &request.line {
-        Ok(line) if line.api == Api::CodeHosting => line,
-        Ok(_) => return RequestNeed::Elsewhere,
+        Ok(_) if !file.routed_to(i, ID) => return RequestNeed::Elsewhere,
+        Ok(line) => line,
         Err(_) => return RequestNeed::Unknown,
     };
     if line.method == crate::model::Method::Get && request.public.is_some_and(|(p, _)| p) {
@@ -320,7 +397,7 @@ pub enum Coverage {
     Missing,
 }
 
-pub fn coverage(alternatives: &[&'static Endpoint], token: &ResolvedToken<'_>) -> Coverage {
+pub fn coverage(alternatives: &[&'static Endpoint], token: &ResolvedToken) -> Coverage {
     let satisfied = |row: &&&'static Endpoint| token.holds(row);
     if let Some(row) = alternatives.iter().filter(satisfied).find(|r| !r.flagged) {
         return Coverage::Covered(row);
@@ -339,44 +416,20 @@ pub fn coverage(alternatives: &[&'static Endpoint], token: &ResolvedToken<'_>) -
     }
 }
 
-/// The permissions a token's requests need, merged over files.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct TokenUses {
-    pub needs: std::collections::BTreeMap<PermissionId, Access>,
-    /// Some request's need is unknown: nothing can be called unused.
-    pub unknown: bool,
-    pub requests: usize,
-}
-
-impl TokenUses {
-    pub fn add(&mut self, need: &RequestNeed<'_>) {
-        // A request to another API (a file's token shared with Marketing API calls)
-        // neither uses the token's code-hosting permissions nor hides what the others use.
-        if matches!(need, RequestNeed::Elsewhere) {
-            return;
-        }
-        self.requests += 1;
-        match need {
-            RequestNeed::Row(row, _) => self.need(row),
-            RequestNeed::AllOf(rows) => rows.iter().for_each(|row| self.need(row)),
-            RequestNeed::Unknown => self.unknown = true,
-            RequestNeed::Elsewhere => {}
-            RequestNeed::Nothing => {}
-        }
+/// Records what request's need tells of its token's uses.
+pub fn add_need(uses: &mut TokenUses, need: &RequestNeed<'_>) {
+    // A request to another API (a file's token shared with Marketing API calls)
+    // neither uses the token's code-hosting permissions nor hides what the others use.
+    if matches!(need, RequestNeed::Elsewhere) {
+        return;
     }
-
-    fn need(&mut self, row: &Endpoint) {
-        let level = self.needs.entry(row.permission).or_insert(row.access);
-        *level = (*level).max(row.access);
-    }
-
-    pub fn merge(&mut self, other: TokenUses) {
-        for (id, access) in other.needs {
-            let level = self.needs.entry(id).or_insert(access);
-            *level = (*level).max(access);
-        }
-        self.unknown |= other.unknown;
-        self.requests += other.requests;
+    uses.requests += 1;
+    match need {
+        RequestNeed::Row(row, _) => uses.need(row),
+        RequestNeed::AllOf(rows) => rows.iter().for_each(|row| uses.need(row)),
+        RequestNeed::Unknown => uses.unknown = true,
+        RequestNeed::Elsewhere => {}
+        RequestNeed::Nothing => {}
     }
 }
 
@@ -415,8 +468,12 @@ pub struct CodehostRequest<'f> {
     pub line: &'f RequestLine,
 }
 
+/// The line of a request that the registered APIs route to the code-hosting API (outside
+/// a lint, where no file context has routed it).
 pub fn code_hosting_line<'r>(request: &'r Request<'_>) -> Option<&'r RequestLine> {
-    request.line().filter(|l| l.api == Api::CodeHosting)
+    request
+        .line()
+        .filter(|l| crate::apis::route(crate::apis::APIS, l) == Some(ID))
 }
 
 /// Checks the permission names of every token in the config: a wrong one stops the

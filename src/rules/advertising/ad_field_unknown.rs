@@ -3,37 +3,37 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::encoded::SourceMap;
 use crate::model::Method;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule};
 use crate::suggest::did_you_mean;
 
 use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::field_list::{self, FieldItem};
 
-pub struct AdFieldUnknown;
-
-static META: RuleMeta = RuleMeta {
-    name: "ad-field-unknown",
-    group: Group::Advertising,
-    severity: Severity::Warning,
-    summary: "a read's `fields` names a field or edge that the node does not have",
-    what: "For every read of the Marketing API (`GET /<id>`, `GET /act_<id>/<edge>`, \
-           `GET /?ids=...` with `object:`), splits `fields` (as a param or in the query \
-           string) into names and checks each against the node the call returns: its \
-           fields and its edges, in the vendor's specs. Expansions are followed: in \
-           `creative{id,title}` the names inside the braces are checked against the \
-           field's node type (AdCreative), in `insights.date_preset(last_7d){spend}` \
-           against what the edge returns (AdsInsights). The span is the name inside the \
-           string, with the closest field. The top-level names of an ad set read are \
-           adset-read-unknown-field's.",
-    why: "The API refuses a read that asks for a field the node does not have (error \
-          100, \"Tried accessing nonexisting field\"), or the caller works without the \
-          data it meant to ask for.",
-    source: "Meta's Graph API reference, \"Using the Graph API\" (field expansion), and the fields of each node in Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), as Meta's Business SDK codegen specs list them",
-    fixes: &[],
-    inspects: Inspects::File,
-    bad: example!("ad-field-unknown/bad.req.yaml"),
-    good: example!("ad-field-unknown/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdFieldUnknown {
+        name: "ad-field-unknown",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Warning,
+        summary: "a read's `fields` names a field or edge that the node does not have",
+        what: "For every read of the Marketing API (`GET /<id>`, `GET /act_<id>/<edge>`, \
+               `GET /?ids=...` with `object:`), splits `fields` (as a param or in the query \
+               string) into names and checks each against the node the call returns: its \
+               fields and its edges, in the vendor's specs. Expansions are followed: in \
+               `creative{id,title}` the names inside the braces are checked against the \
+               field's node type (AdCreative), in `insights.date_preset(last_7d){spend}` \
+               against what the edge returns (AdsInsights). The span is the name inside the \
+               string, with the closest field. The top-level names of an ad set read are \
+               adset-read-unknown-field's.",
+        why: "The API refuses a read that asks for a field the node does not have (error \
+              100, \"Tried accessing nonexisting field\"), or the caller works without the \
+              data it meant to ask for.",
+        source: "Meta's Graph API reference, \"Using the Graph API\" (field expansion), and the fields of each node in Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), as Meta's Business SDK codegen specs list them",
+        fixes: &[],
+        inspects: Inspects::File,
+        bad: example!("ad-field-unknown/bad.req.yaml"),
+        good: example!("ad-field-unknown/good.req.yaml"),
+    }
+}
 
 fn is_name(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
@@ -94,10 +94,6 @@ impl Walk<'_> {
 }
 
 impl Rule for AdFieldUnknown {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         for (request, target, _) in crate::apis::advertising::graph_calls(file) {
             let call = target.graph.get();

@@ -1,43 +1,39 @@
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule};
 
 use crate::apis::advertising::params::{DEFAULT_RULE, IssueKind};
 
-pub struct AdParamInvalid;
-
-static META: RuleMeta = RuleMeta {
-    name: "ad-param-invalid",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "an advertising param has the wrong type, a value outside its enum or range, or is too long",
-    what: "Walks the params of every advertising call against the call's params in the \
-           vendor's specs: strings, integers and unsigned integers (a number or a string of \
-           digits: the API takes form fields), numbers, booleans, date-times (ISO 8601 or \
-           a UNIX timestamp), lists and their items, maps, objects of a node type (a \
-           mapping or a JSON-encoded string) and enums (with the closest value). For \
-           custom audiences and ad sets it also walks the reference's tables (kept as data \
-           in catalog/advertising/params.yaml): numeric IDs, ranges, lengths counted in \
-           characters and refused values; where the two disagree on a type or an enum, a \
-           value either accepts is accepted. A value that stands for another (`${ID}`, \
-           `{{id}}`, `<id>`) is not judged. Params with a rule of their own \
-           (retention_days, subtype, ...) are reported by that rule instead.",
-    why: "The API refuses the whole call with error 100 (invalid parameter).",
-    source: "Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), the parameters of each endpoint, as Meta's Business SDK codegen specs list them; Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\" (read, create, update); Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\" (read, create, copy)",
-    fixes: &[FixMeta {
-        applicability: Applicability::Safe,
-        what: "an enum value with one close candidate is replaced (`IMPRESSION` → `IMPRESSIONS`), also inside a JSON-encoded string or a comma-separated list",
-    }],
-    inspects: Inspects::File,
-    bad: example!("ad-param-invalid/bad.req.yaml"),
-    good: example!("ad-param-invalid/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdParamInvalid {
+        name: "ad-param-invalid",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "an advertising param has the wrong type, a value outside its enum or range, or is too long",
+        what: "Walks the params of every advertising call against the call's params in the \
+               vendor's specs: strings, integers and unsigned integers (a number or a string of \
+               digits: the API takes form fields), numbers, booleans, date-times (ISO 8601 or \
+               a UNIX timestamp), lists and their items, maps, objects of a node type (a \
+               mapping or a JSON-encoded string) and enums (with the closest value). For \
+               custom audiences and ad sets it also walks the reference's tables (kept as data \
+               in catalog/advertising/params.yaml): numeric IDs, ranges, lengths counted in \
+               characters and refused values; where the two disagree on a type or an enum, a \
+               value either accepts is accepted. A value that stands for another (`${ID}`, \
+               `{{id}}`, `<id>`) is not judged. Params with a rule of their own \
+               (retention_days, subtype, ...) are reported by that rule instead.",
+        why: "The API refuses the whole call with error 100 (invalid parameter).",
+        source: "Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), the parameters of each endpoint, as Meta's Business SDK codegen specs list them; Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\" (read, create, update); Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\" (read, create, copy)",
+        fixes: &[FixMeta {
+            applicability: Applicability::Safe,
+            what: "an enum value with one close candidate is replaced (`IMPRESSION` → `IMPRESSIONS`), also inside a JSON-encoded string or a comma-separated list",
+        }],
+        inspects: Inspects::File,
+        bad: example!("ad-param-invalid/bad.req.yaml"),
+        good: example!("ad-param-invalid/good.req.yaml"),
+    }
+}
 
 impl Rule for AdParamInvalid {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         crate::apis::advertising::report_param_issues(
             file,

@@ -1,37 +1,33 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
 use crate::apis::advertising::params::IssueKind;
 
-pub struct AdParamMissing;
-
-static META: RuleMeta = RuleMeta {
-    name: "ad-param-missing",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "an advertising call without a param that the call requires",
-    what: "For every call of the Marketing API that reqlint recognizes, reports each param \
-           the vendor's specs mark as required and the request does not give, as a param or \
-           in the query string: `special_ad_categories` to create a campaign, `name` and \
-           `creative` to create an ad, `q` to search targeting, `delete_strategy` to delete \
-           an account's campaigns. It points at the `params` key (at the request line when \
-           there are no params). Where a rule of its own reports a missing param (an ad \
-           set's `name`: adset-name-missing), that rule does.",
-    why: "The API refuses the whole call with error 100 (invalid parameter) and says \
-          which param it requires.",
-    source: "Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), the parameter table of each endpoint (\"Required\"), as Meta's Business SDK codegen specs list them",
-    fixes: &[],
-    inspects: Inspects::File,
-    bad: example!("ad-param-missing/bad.req.yaml"),
-    good: example!("ad-param-missing/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdParamMissing {
+        name: "ad-param-missing",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "an advertising call without a param that the call requires",
+        what: "For every call of the Marketing API that reqlint recognizes, reports each param \
+               the vendor's specs mark as required and the request does not give, as a param or \
+               in the query string: `special_ad_categories` to create a campaign, `name` and \
+               `creative` to create an ad, `q` to search targeting, `delete_strategy` to delete \
+               an account's campaigns. It points at the `params` key (at the request line when \
+               there are no params). Where a rule of its own reports a missing param (an ad \
+               set's `name`: adset-name-missing), that rule does.",
+        why: "The API refuses the whole call with error 100 (invalid parameter) and says \
+              which param it requires.",
+        source: "Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), the parameter table of each endpoint (\"Required\"), as Meta's Business SDK codegen specs list them",
+        fixes: &[],
+        inspects: Inspects::File,
+        bad: example!("ad-param-missing/bad.req.yaml"),
+        good: example!("ad-param-missing/good.req.yaml"),
+    }
+}
 
 impl Rule for AdParamMissing {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         crate::apis::advertising::report_param_issues(
             file,

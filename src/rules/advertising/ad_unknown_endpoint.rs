@@ -1,42 +1,38 @@
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule};
 
-pub struct AdUnknownEndpoint;
-
-static META: RuleMeta = RuleMeta {
-    name: "ad-unknown-endpoint",
-    group: Group::Advertising,
-    severity: Severity::Warning,
-    summary: "an advertising path or method that no call of the Marketing API matches",
-    what: "Recognizes every call of Meta's Marketing API that the vendor's specs list \
-           (993 node types, 1,469 calls): an ad account's edges (`/act_<id>/<edge>`), the \
-           account itself (`/act_<id>`), an object's edges (`/<id>/<edge>`) and the object \
-           itself (`GET|POST|DELETE /<id>`), after an optional version (`/v25.0`) and host \
-           (`https://graph.facebook.com`); several objects at once (`GET /?ids=a,b`). The \
-           node type of an id comes from `object:`, the context snapshots or the params. \
-           Reports an edge no node has (at the edge, with the closest edge: `adsets` for \
-           `ad_sets`), an edge the node named by `object:` does not have, and a method the \
-           call does not take (at the method). An edge several node types have, with \
-           nothing to tell which, is not reported; its params are not checked.",
-    why: "A typo in the path sends the call nowhere (the API answers an unknown path \
-          error, or `Unsupported post request`), and reqlint cannot check what it does \
-          not recognize.",
-    source: "Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), the \"Edges\" and \"Endpoints\" of each node, as Meta's Business SDK codegen specs list them",
-    fixes: &[FixMeta {
-        applicability: Applicability::Unsafe,
-        what: "a misspelt edge with one close candidate is renamed (`ad_sets` → `adsets`): the call then goes somewhere it did not",
-    }],
-    inspects: Inspects::File,
-    bad: example!("ad-unknown-endpoint/bad.req.yaml"),
-    good: example!("ad-unknown-endpoint/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdUnknownEndpoint {
+        name: "ad-unknown-endpoint",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Warning,
+        summary: "an advertising path or method that no call of the Marketing API matches",
+        what: "Recognizes every call of Meta's Marketing API that the vendor's specs list \
+               (993 node types, 1,469 calls): an ad account's edges (`/act_<id>/<edge>`), the \
+               account itself (`/act_<id>`), an object's edges (`/<id>/<edge>`) and the object \
+               itself (`GET|POST|DELETE /<id>`), after an optional version (`/v25.0`) and host \
+               (`https://graph.facebook.com`); several objects at once (`GET /?ids=a,b`). The \
+               node type of an id comes from `object:`, the context snapshots or the params. \
+               Reports an edge no node has (at the edge, with the closest edge: `adsets` for \
+               `ad_sets`), an edge the node named by `object:` does not have, and a method the \
+               call does not take (at the method). An edge several node types have, with \
+               nothing to tell which, is not reported; its params are not checked.",
+        why: "A typo in the path sends the call nowhere (the API answers an unknown path \
+              error, or `Unsupported post request`), and reqlint cannot check what it does \
+              not recognize.",
+        source: "Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), the \"Edges\" and \"Endpoints\" of each node, as Meta's Business SDK codegen specs list them",
+        fixes: &[FixMeta {
+            applicability: Applicability::Unsafe,
+            what: "a misspelt edge with one close candidate is renamed (`ad_sets` → `adsets`): the call then goes somewhere it did not",
+        }],
+        inspects: Inspects::File,
+        bad: example!("ad-unknown-endpoint/bad.req.yaml"),
+        good: example!("ad-unknown-endpoint/good.req.yaml"),
+    }
+}
 
 impl Rule for AdUnknownEndpoint {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         for unknown in crate::apis::advertising::unknown_endpoints(file) {
             let line = unknown.line;

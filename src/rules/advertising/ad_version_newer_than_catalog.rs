@@ -1,41 +1,37 @@
 use crate::catalog::graph::{GRAPH_VERSION, graph_version};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::model::{Api, Version};
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::Version;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-pub struct AdVersionNewerThanCatalog;
-
-static META: RuleMeta = RuleMeta {
-    name: "ad-version-newer-than-catalog",
-    group: Group::Advertising,
-    severity: Severity::Info,
-    summary: "an advertising call to a version newer than reqlint's catalog of the API",
-    what: "Reads the `v<major>.<minor>` segment of an advertising path. reqlint's catalog \
-           of the Marketing API (every node, edge, param, field and enum) is the vendor's \
-           specs of one version; a call to a newer version is checked against that catalog \
-           all the same, and this rule says so once per run, at the first such call (in \
-           the order of the files' paths). A param or field that the newer version added \
-           may then be reported as unknown.",
-    why: "So that a finding about a newer version is read for what it is: judged by the \
-          newest catalog reqlint has, not by the version called.",
-    source: "Meta's Marketing API versioning page (https://developers.facebook.com/docs/marketing-api/versions/); the catalog's version is in catalog/advertising/vendor/specs/version.txt",
-    fixes: &[],
-    inspects: Inspects::File,
-    bad: example!("ad-version-newer-than-catalog/bad.req.yaml"),
-    good: example!("ad-version-newer-than-catalog/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdVersionNewerThanCatalog {
+        name: "ad-version-newer-than-catalog",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Info,
+        summary: "an advertising call to a version newer than reqlint's catalog of the API",
+        what: "Reads the `v<major>.<minor>` segment of an advertising path. reqlint's catalog \
+               of the Marketing API (every node, edge, param, field and enum) is the vendor's \
+               specs of one version; a call to a newer version is checked against that catalog \
+               all the same, and this rule says so once per run, at the first such call (in \
+               the order of the files' paths). A param or field that the newer version added \
+               may then be reported as unknown.",
+        why: "So that a finding about a newer version is read for what it is: judged by the \
+              newest catalog reqlint has, not by the version called.",
+        source: "Meta's Marketing API versioning page (https://developers.facebook.com/docs/marketing-api/versions/); the catalog's version is in catalog/advertising/vendor/specs/version.txt",
+        fixes: &[],
+        inspects: Inspects::File,
+        bad: example!("ad-version-newer-than-catalog/bad.req.yaml"),
+        good: example!("ad-version-newer-than-catalog/good.req.yaml"),
+    }
+}
 
 impl Rule for AdVersionNewerThanCatalog {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         let (major, minor) = graph_version();
         let catalog = Version { major, minor };
-        for request in &file.model.requests {
-            let Some(line) = request.line().filter(|l| l.api == Api::Advertising) else {
+        for (_, request) in file.requests_of(crate::apis::advertising::ID) {
+            let Some(line) = request.line() else {
                 continue;
             };
             let Some((version, span)) = line.version.filter(|(v, _)| *v > catalog) else {

@@ -1,36 +1,36 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Value};
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::advertising::Call;
 use crate::apis::advertising::{Endpoint, params};
 
-pub struct AdSetAdRotationInvalid;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-ad-rotation-invalid",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "time based ad rotation that breaks the reference's limits",
-    what: "For an ad set create or update that sends `time_based_ad_rotation_intervals` or \
-           `time_based_ad_rotation_id_blocks`: fewer than two date ranges; a number of id \
-           blocks other than one per interval (when both are sent); a first interval \
-           timestamp other than the `start_time` of the same request; a last interval \
-           timestamp less than one hour before the `end_time` of the same request. \
-           start_time and end_time may be UNIX timestamps or ISO 8601 date-times with a UTC \
-           offset (`Z`, `+0200`, `+02:00`); a date-time without an offset is not judged, \
-           nor is what the request does not show. An empty list is not judged.",
-    why: "Time based ad rotation shows each block of ads in its own date range: the ranges \
-          start at the start, the last begins at least an hour before the end, and there \
-          are at least two. The API refuses other rotations with error 100.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Limits\" (time based ad rotation) and \"Endpoints\": Create an ad set \
-             (time_based_ad_rotation_id_blocks, time_based_ad_rotation_intervals)",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
-    bad: example!("adset-ad-rotation-invalid/bad.req.yaml"),
-    good: example!("adset-ad-rotation-invalid/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetAdRotationInvalid {
+        name: "adset-ad-rotation-invalid",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "time based ad rotation that breaks the reference's limits",
+        what: "For an ad set create or update that sends `time_based_ad_rotation_intervals` or \
+               `time_based_ad_rotation_id_blocks`: fewer than two date ranges; a number of id \
+               blocks other than one per interval (when both are sent); a first interval \
+               timestamp other than the `start_time` of the same request; a last interval \
+               timestamp less than one hour before the `end_time` of the same request. \
+               start_time and end_time may be UNIX timestamps or ISO 8601 date-times with a UTC \
+               offset (`Z`, `+0200`, `+02:00`); a date-time without an offset is not judged, \
+               nor is what the request does not show. An empty list is not judged.",
+        why: "Time based ad rotation shows each block of ads in its own date range: the ranges \
+              start at the start, the last begins at least an hour before the end, and there \
+              are at least two. The API refuses other rotations with error 100.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Limits\" (time based ad rotation) and \"Endpoints\": Create an ad set \
+                 (time_based_ad_rotation_id_blocks, time_based_ad_rotation_intervals)",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
+        bad: example!("adset-ad-rotation-invalid/bad.req.yaml"),
+        good: example!("adset-ad-rotation-invalid/good.req.yaml"),
+    }
+}
 
 use crate::model::time::{civil_from_days, days_from_civil, days_in_month};
 
@@ -135,11 +135,8 @@ fn utc(ts: i64) -> String {
 }
 
 impl Rule for AdSetAdRotationInvalid {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let intervals = request.param("time_based_ad_rotation_intervals");
         let blocks = request.param("time_based_ad_rotation_id_blocks");

@@ -1,45 +1,43 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
+use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::adset_lookup::{ad_set, text};
-use crate::apis::advertising::{Call, Endpoint};
 use crate::catalog::advertising::COMMON;
 
-pub struct AdSetArchivedEdit;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-archived-edit",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "an update of an archived or deleted ad set that changes more than the API allows",
-    what: "For an ad set update whose ad set the context shows ARCHIVED or DELETED (its \
-           `status`, else `configured_status`): an archived ad set may change only `name`, \
-           and its status only to DELETED; a deleted ad set may change only `name`. Every \
-           other param is reported at its key, and a status other than DELETED at its \
-           value. The status field is `status`, `configured_status` or `campaign_status` \
-           (the name the reference's statement of the rule uses); sending the status the ad set \
-           already has changes nothing and is not reported. `access_token` and \
-           `appsecret_proof` do not count. An ad set the context does not hold is not \
-           judged.",
-    why: "Archived and deleted ad sets are frozen: the API refuses the update with error \
-          100, and an archived ad set can only be renamed or deleted.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"States and transitions\" and \"Endpoints\": Update an ad set",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AdSetUpdate]),
-    bad: example!("adset-archived-edit/bad.req.yaml"),
-    good: example!("adset-archived-edit/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetArchivedEdit {
+        name: "adset-archived-edit",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "an update of an archived or deleted ad set that changes more than the API allows",
+        what: "For an ad set update whose ad set the context shows ARCHIVED or DELETED (its \
+               `status`, else `configured_status`): an archived ad set may change only `name`, \
+               and its status only to DELETED; a deleted ad set may change only `name`. Every \
+               other param is reported at its key, and a status other than DELETED at its \
+               value. The status field is `status`, `configured_status` or `campaign_status` \
+               (the name the reference's statement of the rule uses); sending the status the ad set \
+               already has changes nothing and is not reported. `access_token` and \
+               `appsecret_proof` do not count. An ad set the context does not hold is not \
+               judged.",
+        why: "Archived and deleted ad sets are frozen: the API refuses the update with error \
+              100, and an archived ad set can only be renamed or deleted.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"States and transitions\" and \"Endpoints\": Update an ad set",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AdSetUpdate]),
+        bad: example!("adset-archived-edit/bad.req.yaml"),
+        good: example!("adset-archived-edit/good.req.yaml"),
+    }
+}
 
 /// The names of the status field of an update.
 const STATUS_FIELDS: [&str; 3] = ["status", "configured_status", "campaign_status"];
 
 impl Rule for AdSetArchivedEdit {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let (request, call) = (c.request, &c.call);
         let Some(id) = call.object else { return };
         let Some(state) = ad_set(file.context, &id.text)

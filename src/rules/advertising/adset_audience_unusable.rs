@@ -1,40 +1,41 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Node;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
+use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::FLAGGED;
 use crate::apis::advertising::adset_lookup::{Origin, id_text, set_by, targeted_audiences, text};
-use crate::apis::advertising::{Call, Endpoint};
 
-pub struct AdSetAudienceUnusable;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-audience-unusable",
-    group: Group::Advertising,
-    severity: Severity::Warning,
-    summary: "an ad set that uses an expiring or unusable custom audience",
-    what: "For an ad set create or update (and for a copy, the source ad set's targeting \
-           in the context), looks up every audience of `targeting` (`custom_audiences` and \
-           `excluded_custom_audiences`) in the context snapshots and reports one whose \
-           `delivery_status.code` is 300 or more (not usable in ads), or whose \
-           `operation_status.code` is 100 (expiring). A flagged audience (operation_status \
-           471) is `adset-flagged-audience`'s, and an audience the context does not hold \
-           is not judged.",
-    why: "An audience that is not usable does not deliver (or, excluded, excludes nobody), \
-          and an expiring audience has gone unused for two years and is deleted after 90 \
-          more unused days: the ad set may not reach the people it was meant for.",
-    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), overview, CustomAudienceStatus (delivery_status \
-             codes) and operation_status codes; Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Targeting rules\"",
-    fixes: &[],
-    inspects: Inspects::Operations(&[
-        Endpoint::AdSetCreate,
-        Endpoint::AdSetUpdate,
-        Endpoint::AdSetCopy,
-    ]),
-    bad: example!("adset-audience-unusable/bad.req.yaml"),
-    good: example!("adset-audience-unusable/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetAudienceUnusable {
+        name: "adset-audience-unusable",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Warning,
+        summary: "an ad set that uses an expiring or unusable custom audience",
+        what: "For an ad set create or update (and for a copy, the source ad set's targeting \
+               in the context), looks up every audience of `targeting` (`custom_audiences` and \
+               `excluded_custom_audiences`) in the context snapshots and reports one whose \
+               `delivery_status.code` is 300 or more (not usable in ads), or whose \
+               `operation_status.code` is 100 (expiring). A flagged audience (operation_status \
+               471) is `adset-flagged-audience`'s, and an audience the context does not hold \
+               is not judged.",
+        why: "An audience that is not usable does not deliver (or, excluded, excludes nobody), \
+              and an expiring audience has gone unused for two years and is deleted after 90 \
+              more unused days: the ad set may not reach the people it was meant for.",
+        source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), overview, CustomAudienceStatus (delivery_status \
+                 codes) and operation_status codes; Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Targeting rules\"",
+        fixes: &[],
+        inspects: Inspects::Requests(&[
+            Endpoint::AdSetCreate,
+            Endpoint::AdSetUpdate,
+            Endpoint::AdSetCopy,
+        ]),
+        bad: example!("adset-audience-unusable/bad.req.yaml"),
+        good: example!("adset-audience-unusable/good.req.yaml"),
+    }
+}
 
 /// operation_status of an audience unused for over two years.
 const EXPIRING: i64 = 100;
@@ -74,11 +75,8 @@ fn problem(audience: &Node) -> Option<String> {
 }
 
 impl Rule for AdSetAudienceUnusable {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let (request, endpoint, call) = (c.request, c.endpoint, &c.call);
 
         let Some((targeting, origin)) = set_by(request, endpoint, call, file.context, "targeting")

@@ -1,11 +1,10 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Value;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::advertising::{Call, Endpoint};
-
-pub struct AdSetBidAmountMissing;
+use crate::apis::advertising::Endpoint;
 
 /// Bid strategies whose bid is `bid_amount`: the bid cap, or the target cost.
 const NEEDS_BID_AMOUNT: &[(&str, &str)] = &[
@@ -13,30 +12,29 @@ const NEEDS_BID_AMOUNT: &[(&str, &str)] = &[
     ("COST_CAP", "the target cost"),
 ];
 
-static META: RuleMeta = RuleMeta {
-    name: "adset-bid-amount-missing",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "an ad set created with a bid cap or cost cap strategy but no `bid_amount`",
-    what: "For an ad set create whose `bid_strategy` is LOWEST_COST_WITH_BID_CAP or \
-           COST_CAP, reports a missing (or null) `bid_amount`, at the `bid_strategy` value. \
-           Updates are not judged: the ad set may hold its bid already.",
-    why: "`bid_amount` is the bid cap or the target cost: these strategies have nothing to \
-          bid without it, and the API refuses the create with error 100.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Resources and their fields\" (bid_amount: bid cap or target cost) and \
-             \"Endpoints\": Create an ad set (bid_amount, bid_strategy)",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
-    bad: example!("adset-bid-amount-missing/bad.req.yaml"),
-    good: example!("adset-bid-amount-missing/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetBidAmountMissing {
+        name: "adset-bid-amount-missing",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "an ad set created with a bid cap or cost cap strategy but no `bid_amount`",
+        what: "For an ad set create whose `bid_strategy` is LOWEST_COST_WITH_BID_CAP or \
+               COST_CAP, reports a missing (or null) `bid_amount`, at the `bid_strategy` value. \
+               Updates are not judged: the ad set may hold its bid already.",
+        why: "`bid_amount` is the bid cap or the target cost: these strategies have nothing to \
+              bid without it, and the API refuses the create with error 100.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Resources and their fields\" (bid_amount: bid cap or target cost) and \
+                 \"Endpoints\": Create an ad set (bid_amount, bid_strategy)",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AdSetCreate]),
+        bad: example!("adset-bid-amount-missing/bad.req.yaml"),
+        good: example!("adset-bid-amount-missing/good.req.yaml"),
+    }
+}
 
 impl Rule for AdSetBidAmountMissing {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let Some(strategy) = crate::apis::advertising::valid_param(file, request, "bid_strategy")
         else {

@@ -2,30 +2,30 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Value;
 use crate::model::Request;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::advertising::Call;
 use crate::apis::advertising::{Endpoint, params};
 
-pub struct AdSetBothBudgets;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-both-budgets",
-    group: Group::Advertising,
-    severity: Severity::Warning,
-    summary: "an ad set request gives both `daily_budget` and `lifetime_budget`",
-    what: "For an ad set create or update, reports a request that sends both \
-           `daily_budget` and `lifetime_budget`, at the one written second. A budget of 0 \
-           beside the other (a switch from one kind to the other) is not judged.",
-    why: "An ad set shares a daily or a lifetime budget among its ads, not both; which one \
-          the API keeps, or whether it refuses the request, the reference does not say.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview (a daily or lifetime budget) and \
-             \"Endpoints\": Create an ad set (daily_budget, lifetime_budget)",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
-    bad: example!("adset-both-budgets/bad.req.yaml"),
-    good: example!("adset-both-budgets/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetBothBudgets {
+        name: "adset-both-budgets",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Warning,
+        summary: "an ad set request gives both `daily_budget` and `lifetime_budget`",
+        what: "For an ad set create or update, reports a request that sends both \
+               `daily_budget` and `lifetime_budget`, at the one written second. A budget of 0 \
+               beside the other (a switch from one kind to the other) is not judged.",
+        why: "An ad set shares a daily or a lifetime budget among its ads, not both; which one \
+              the API keeps, or whether it refuses the request, the reference does not say.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview (a daily or lifetime budget) and \
+                 \"Endpoints\": Create an ad set (daily_budget, lifetime_budget)",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
+        bad: example!("adset-both-budgets/bad.req.yaml"),
+        good: example!("adset-both-budgets/good.req.yaml"),
+    }
+}
 
 /// A budget param that is set: present, not null, not 0.
 fn set<'r>(request: &'r Request<'_>, name: &str) -> Option<&'r crate::loading::Entry> {
@@ -35,11 +35,8 @@ fn set<'r>(request: &'r Request<'_>, name: &str) -> Option<&'r crate::loading::E
 }
 
 impl Rule for AdSetBothBudgets {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let (Some(daily), Some(lifetime)) = (
             set(request, "daily_budget"),

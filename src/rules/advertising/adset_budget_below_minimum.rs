@@ -3,47 +3,47 @@ use crate::example;
 use crate::loading::{Node, Span};
 use crate::model::Request;
 use crate::model::context::Kind;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::advertising::Call;
 use crate::apis::advertising::{Endpoint, params};
 
-pub struct AdSetBudgetBelowMinimum;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-budget-below-minimum",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "an ad set's `daily_budget` is below the minimum daily budget",
-    what: "For an ad set create, and for an update that changes `daily_budget`, compares \
-           the daily budget with the reference's minimum daily budget table \
-           (catalog/advertising/adset_budget_minimums.yaml): under \
-           LOWEST_COST_WITHOUT_CAP, USD 0.50 billed on IMPRESSIONS and USD 2.50 billed on \
-           clicks, likes or video views (CLICKS, LINK_CLICKS, PAGE_LIKES, THRUPLAY); under \
-           LOWEST_COST_WITH_BID_CAP, one times `bid_amount` billed on IMPRESSIONS and five \
-           times `bid_amount` billed on clicks or actions. The minimums are doubled for ad \
-           accounts whose `business_country_code` is one of the reference's countries (AU, AT, \
-           BE, CA, DK, FI, FR, DE, GR, HK, IL, IT, JP, NL, NZ, NO, SG, KR, ES, SE, CH, TW, \
-           GB, US). The ad account comes from the path (create) or from the context's ad \
-           set `account_id` (update); `bid_strategy`, `billing_event` and `bid_amount` \
-           from the request, else from the context's ad set. The budget is in the account \
-           currency's minor unit (cents of USD): USD minimums are judged for USD accounts, \
-           and for other accounts only where `advertising.currency-rates` in .reqlint.yaml \
-           gives the rate (for example `{EUR: 0.92}`). Not judged: an account the context \
-           does not hold, COST_CAP and LOWEST_COST_WITH_MIN_ROAS (no row), billing events \
-           the reference does not place in a row (NONE; POST_ENGAGEMENT, APP_INSTALLS, \
-           OFFER_CLAIMS, PURCHASE and LISTING_INTERACTION under LOWEST_COST_WITHOUT_CAP, \
-           whose \"Low-frequency Actions\" the reference does not define). The reference does not \
-           show what quantity the bid-cap multiples apply to; the rule takes `daily_budget`.",
-    why: "Since version 2.4 ad sets have a minimum budget, and budget changes must respect \
-          it: the API refuses a smaller daily budget with error 100.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Limits\" (minimum daily budget, doubled countries), \"Endpoints\": \
-             Update an ad set, and \"Versioning\"",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
-    bad: example!("adset-budget-below-minimum/bad.req.yaml"),
-    good: example!("adset-budget-below-minimum/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetBudgetBelowMinimum {
+        name: "adset-budget-below-minimum",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "an ad set's `daily_budget` is below the minimum daily budget",
+        what: "For an ad set create, and for an update that changes `daily_budget`, compares \
+               the daily budget with the reference's minimum daily budget table \
+               (catalog/advertising/adset_budget_minimums.yaml): under \
+               LOWEST_COST_WITHOUT_CAP, USD 0.50 billed on IMPRESSIONS and USD 2.50 billed on \
+               clicks, likes or video views (CLICKS, LINK_CLICKS, PAGE_LIKES, THRUPLAY); under \
+               LOWEST_COST_WITH_BID_CAP, one times `bid_amount` billed on IMPRESSIONS and five \
+               times `bid_amount` billed on clicks or actions. The minimums are doubled for ad \
+               accounts whose `business_country_code` is one of the reference's countries (AU, AT, \
+               BE, CA, DK, FI, FR, DE, GR, HK, IL, IT, JP, NL, NZ, NO, SG, KR, ES, SE, CH, TW, \
+               GB, US). The ad account comes from the path (create) or from the context's ad \
+               set `account_id` (update); `bid_strategy`, `billing_event` and `bid_amount` \
+               from the request, else from the context's ad set. The budget is in the account \
+               currency's minor unit (cents of USD): USD minimums are judged for USD accounts, \
+               and for other accounts only where `advertising.currency-rates` in .reqlint.yaml \
+               gives the rate (for example `{EUR: 0.92}`). Not judged: an account the context \
+               does not hold, COST_CAP and LOWEST_COST_WITH_MIN_ROAS (no row), billing events \
+               the reference does not place in a row (NONE; POST_ENGAGEMENT, APP_INSTALLS, \
+               OFFER_CLAIMS, PURCHASE and LISTING_INTERACTION under LOWEST_COST_WITHOUT_CAP, \
+               whose \"Low-frequency Actions\" the reference does not define). The reference does not \
+               show what quantity the bid-cap multiples apply to; the rule takes `daily_budget`.",
+        why: "Since version 2.4 ad sets have a minimum budget, and budget changes must respect \
+              it: the API refuses a smaller daily budget with error 100.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Limits\" (minimum daily budget, doubled countries), \"Endpoints\": \
+                 Update an ad set, and \"Versioning\"",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
+        bad: example!("adset-budget-below-minimum/bad.req.yaml"),
+        good: example!("adset-budget-below-minimum/good.req.yaml"),
+    }
+}
 
 /// A row's minimum, before doubling.
 pub use crate::catalog::advertising::{Minimum, MinimumRow as Row};
@@ -91,11 +91,8 @@ struct Judged {
 }
 
 impl Rule for AdSetBudgetBelowMinimum {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let (request, endpoint, call) = (c.request, c.endpoint, &c.call);
 
         let (account_id, ad_set) = match endpoint {

@@ -1,43 +1,41 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Value;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
+use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::adset_geo::geo_locations;
-use crate::apis::advertising::{Call, Endpoint};
 
-pub struct AdSetCountriesMissing;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-countries-missing",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "an ad set create whose targeting names no geo_locations.countries",
-    what: "For an ad set create, reports targeting without `geo_locations.countries`: at \
-           the `params` key (or the request line) when there is no `targeting`, at \
-           `targeting` when it has no `geo_locations`, at `geo_locations` when it has no \
-           `countries`, and at `countries` when the list is empty. Targeting may be a \
-           mapping or a JSON-encoded string; targeting or geo_locations that is not a \
-           mapping is left to the rules about types and syntax.",
-    why: "The create call takes targeting with `countries` inside `geo_locations`, and \
-          requires it; the API answers error 100 (invalid parameter) without it.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (targeting: countries is required \
-             inside geo_locations)",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
-    bad: example!("adset-countries-missing/bad.req.yaml"),
-    good: example!("adset-countries-missing/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetCountriesMissing {
+        name: "adset-countries-missing",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "an ad set create whose targeting names no geo_locations.countries",
+        what: "For an ad set create, reports targeting without `geo_locations.countries`: at \
+               the `params` key (or the request line) when there is no `targeting`, at \
+               `targeting` when it has no `geo_locations`, at `geo_locations` when it has no \
+               `countries`, and at `countries` when the list is empty. Targeting may be a \
+               mapping or a JSON-encoded string; targeting or geo_locations that is not a \
+               mapping is left to the rules about types and syntax.",
+        why: "The create call takes targeting with `countries` inside `geo_locations`, and \
+              requires it; the API answers error 100 (invalid parameter) without it.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (targeting: countries is required \
+                 inside geo_locations)",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AdSetCreate]),
+        bad: example!("adset-countries-missing/bad.req.yaml"),
+        good: example!("adset-countries-missing/good.req.yaml"),
+    }
+}
 
 const HELP: &str = "add `targeting: {geo_locations: {countries: [...]}}` with the ISO codes \
                     of the countries to reach, for example [US]";
 
 impl Rule for AdSetCountriesMissing {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let (span, message) = match request.param("targeting") {
             None => (

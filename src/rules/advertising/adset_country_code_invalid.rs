@@ -1,46 +1,44 @@
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule};
 
+use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::adset_geo::{Fix, country, item_text, suggest};
-use crate::apis::advertising::{Call, Endpoint};
 
-pub struct AdSetCountryCodeInvalid;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-country-code-invalid",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "a targeted country that is not an ISO 3166-1 alpha-2 code",
-    what: "For an ad set create or update, checks every item of \
-           `targeting.geo_locations.countries` and `targeting.excluded_geo_locations.countries` \
-           against the 249 officially assigned ISO 3166-1 alpha-2 codes (catalog/geo/iso_countries.tsv; \
-           XK, Kosovo, a user-assigned code the API takes, is not reported). The help \
-           names the code meant where it is clear: GB for UK, GR for EL, DE for `de`, \
-           `DEU` or `Germany`, else a close code.",
-    why: "The API reads countries as ISO 3166-1 alpha-2 codes and answers error 100 \
-          (invalid parameter) for any other value; UK and EL in particular are common \
-          abbreviations that are not ISO codes.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (targeting: geo_locations \
-             {countries: list<string>}) and Update an ad set",
-    fixes: &[FixMeta {
-        applicability: Applicability::Safe,
-        what: "a country code in lower case is written in capitals, an alias becomes the code it stands for (`UK` → `GB`), a country written by name its code (`Germany` → `DE`), also inside a JSON-encoded targeting",
-    }],
-    inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
-    bad: example!("adset-country-code-invalid/bad.req.yaml"),
-    good: example!("adset-country-code-invalid/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetCountryCodeInvalid {
+        name: "adset-country-code-invalid",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "a targeted country that is not an ISO 3166-1 alpha-2 code",
+        what: "For an ad set create or update, checks every item of \
+               `targeting.geo_locations.countries` and `targeting.excluded_geo_locations.countries` \
+               against the 249 officially assigned ISO 3166-1 alpha-2 codes (catalog/geo/iso_countries.tsv; \
+               XK, Kosovo, a user-assigned code the API takes, is not reported). The help \
+               names the code meant where it is clear: GB for UK, GR for EL, DE for `de`, \
+               `DEU` or `Germany`, else a close code.",
+        why: "The API reads countries as ISO 3166-1 alpha-2 codes and answers error 100 \
+              (invalid parameter) for any other value; UK and EL in particular are common \
+              abbreviations that are not ISO codes.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (targeting: geo_locations \
+                 {countries: list<string>}) and Update an ad set",
+        fixes: &[FixMeta {
+            applicability: Applicability::Safe,
+            what: "a country code in lower case is written in capitals, an alias becomes the code it stands for (`UK` → `GB`), a country written by name its code (`Germany` → `DE`), also inside a JSON-encoded targeting",
+        }],
+        inspects: Inspects::Requests(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
+        bad: example!("adset-country-code-invalid/bad.req.yaml"),
+        good: example!("adset-country-code-invalid/good.req.yaml"),
+    }
+}
 
 /// The lists of countries inside targeting.
 const LISTS: &[&str] = &["geo_locations", "excluded_geo_locations"];
 
 impl Rule for AdSetCountryCodeInvalid {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let Some(targeting) = request.param("targeting") else {
             return;

@@ -1,42 +1,40 @@
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule};
 
+use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::adset_lookup::{major, version};
-use crate::apis::advertising::{Call, Endpoint};
 
-pub struct AdSetDatePresetLifetime;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-date-preset-lifetime",
-    group: Group::Advertising,
-    severity: Severity::Warning,
-    summary: "`date_preset: lifetime` on version 10.0 or later, where `maximum` replaces it",
-    what: "For an ad set read (the `date_preset` param or query pair) on a path of version \
-           v10.0 or later, reports `date_preset` `lifetime` at its value, with the fix \
-           `maximum`. On v9.0 and older the API still takes `lifetime` (as `maximum`, \
-           returning the last 37 months), so older versions are not reported here.",
-    why: "`lifetime` is deprecated from version 10.0 and replaced by `maximum`; a read \
-          that keeps it does not get the statistics window it asks for.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Versioning\" and \"Endpoints\": Read an ad set (date_preset)",
-    fixes: &[FixMeta {
-        applicability: Applicability::Safe,
-        what: "`date_preset: lifetime` becomes `maximum`",
-    }],
-    inspects: Inspects::Operations(&[Endpoint::AdSetRead]),
-    bad: example!("adset-date-preset-lifetime/bad.req.yaml"),
-    good: example!("adset-date-preset-lifetime/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetDatePresetLifetime {
+        name: "adset-date-preset-lifetime",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Warning,
+        summary: "`date_preset: lifetime` on version 10.0 or later, where `maximum` replaces it",
+        what: "For an ad set read (the `date_preset` param or query pair) on a path of version \
+               v10.0 or later, reports `date_preset` `lifetime` at its value, with the fix \
+               `maximum`. On v9.0 and older the API still takes `lifetime` (as `maximum`, \
+               returning the last 37 months), so older versions are not reported here.",
+        why: "`lifetime` is deprecated from version 10.0 and replaced by `maximum`; a read \
+              that keeps it does not get the statistics window it asks for.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Versioning\" and \"Endpoints\": Read an ad set (date_preset)",
+        fixes: &[FixMeta {
+            applicability: Applicability::Safe,
+            what: "`date_preset: lifetime` becomes `maximum`",
+        }],
+        inspects: Inspects::Requests(&[Endpoint::AdSetRead]),
+        bad: example!("adset-date-preset-lifetime/bad.req.yaml"),
+        good: example!("adset-date-preset-lifetime/good.req.yaml"),
+    }
+}
 
 /// The first version without `lifetime`.
 const REPLACED_IN: u32 = 10;
 
 impl Rule for AdSetDatePresetLifetime {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let Some(v) = version(request).filter(|v| *v >= major(REPLACED_IN)) else {
             return;

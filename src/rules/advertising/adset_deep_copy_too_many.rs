@@ -1,33 +1,34 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Value};
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
+use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::adset_lookup::{ad_set, truthy};
-use crate::apis::advertising::{Call, Endpoint};
 
-pub struct AdSetDeepCopyTooMany;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-deep-copy-too-many",
-    group: Group::Advertising,
-    severity: Severity::Warning,
-    summary: "a deep copy of an ad set with more child ads than a synchronous copy takes",
-    what: "For an ad set copy with `deep_copy` true, reads the source ad set in the context \
-           snapshots and reports `deep_copy` when the ad set has more than 3 ads. The ads \
-           are the snapshot's `ads` field as the API returns the edge when a read asks \
-           for `fields=ads.summary(true)`: `ads: {data: [...], summary: {total_count: N}}` \
-           (the total count, else the number of items in `data`), or a plain list of ads. \
-           An ad set the context does not hold, or whose snapshot has no `ads`, is not \
-           judged.",
-    why: "A synchronous copy copies at most 3 child ads; a deep copy of up to 51 needs an \
-          asynchronous call, and more than 51 cannot be deep-copied at all.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Copy an ad set (deep_copy) and \"Limits\"",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AdSetCopy]),
-    bad: example!("adset-deep-copy-too-many/bad.req.yaml"),
-    good: example!("adset-deep-copy-too-many/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetDeepCopyTooMany {
+        name: "adset-deep-copy-too-many",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Warning,
+        summary: "a deep copy of an ad set with more child ads than a synchronous copy takes",
+        what: "For an ad set copy with `deep_copy` true, reads the source ad set in the context \
+               snapshots and reports `deep_copy` when the ad set has more than 3 ads. The ads \
+               are the snapshot's `ads` field as the API returns the edge when a read asks \
+               for `fields=ads.summary(true)`: `ads: {data: [...], summary: {total_count: N}}` \
+               (the total count, else the number of items in `data`), or a plain list of ads. \
+               An ad set the context does not hold, or whose snapshot has no `ads`, is not \
+               judged.",
+        why: "A synchronous copy copies at most 3 child ads; a deep copy of up to 51 needs an \
+              asynchronous call, and more than 51 cannot be deep-copied at all.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Copy an ad set (deep_copy) and \"Limits\"",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AdSetCopy]),
+        bad: example!("adset-deep-copy-too-many/bad.req.yaml"),
+        good: example!("adset-deep-copy-too-many/good.req.yaml"),
+    }
+}
 
 /// Children of a synchronous deep copy.
 const SYNC_LIMIT: i64 = 3;
@@ -52,11 +53,8 @@ pub fn ad_count(ad_set: &Node) -> Option<i64> {
 }
 
 impl Rule for AdSetDeepCopyTooMany {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let (request, call) = (c.request, &c.call);
         let Some(deep) = request.param("deep_copy") else {
             return;

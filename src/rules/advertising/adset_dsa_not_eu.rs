@@ -2,47 +2,45 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Entry, Value};
 use crate::model::context::Kind;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
+use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::adset_geo::{
     context_targeting, eu_place, geo_locations, item_text, normalize,
 };
-use crate::apis::advertising::{Call, Endpoint};
 
-pub struct AdSetDsaNotEu;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-dsa-not-eu",
-    group: Group::Advertising,
-    severity: Severity::Info,
-    summary: "dsa_payor or dsa_beneficiary on an ad set that targets no EU country",
-    what: "For an ad set create or update that sets `dsa_payor` or `dsa_beneficiary`, \
-           reads the targeting (the request's, else, for an update, the ad set's in the \
-           context) and reports the first of the two keys when \
-           `targeting.geo_locations.countries` lists countries and none is in the EU (the \
-           member states and the parts of the Union with ISO codes of their own, as for \
-           adset-dsa-payor-missing). Targeting whose geo_locations also holds other places \
-           (regions, cities, zips, country groups) or a country code that cannot be read \
-           is not judged.",
-    why: "The payor and the beneficiary apply only to ad sets that target the EU or \
-          associated territories: elsewhere they do nothing, which often means the \
-          targeting is not the one that was meant.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Payor and beneficiary\"",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
-    bad: example!("adset-dsa-not-eu/bad.req.yaml"),
-    good: example!("adset-dsa-not-eu/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetDsaNotEu {
+        name: "adset-dsa-not-eu",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Info,
+        summary: "dsa_payor or dsa_beneficiary on an ad set that targets no EU country",
+        what: "For an ad set create or update that sets `dsa_payor` or `dsa_beneficiary`, \
+               reads the targeting (the request's, else, for an update, the ad set's in the \
+               context) and reports the first of the two keys when \
+               `targeting.geo_locations.countries` lists countries and none is in the EU (the \
+               member states and the parts of the Union with ISO codes of their own, as for \
+               adset-dsa-payor-missing). Targeting whose geo_locations also holds other places \
+               (regions, cities, zips, country groups) or a country code that cannot be read \
+               is not judged.",
+        why: "The payor and the beneficiary apply only to ad sets that target the EU or \
+              associated territories: elsewhere they do nothing, which often means the \
+              targeting is not the one that was meant.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Payor and beneficiary\"",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
+        bad: example!("adset-dsa-not-eu/bad.req.yaml"),
+        good: example!("adset-dsa-not-eu/good.req.yaml"),
+    }
+}
 
 /// Keys of geo_locations that do not name places.
 const NOT_PLACES: &[&str] = &["countries", "location_types"];
 
 impl Rule for AdSetDsaNotEu {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let (request, endpoint, call) = (c.request, c.endpoint, &c.call);
         let dsa: Vec<&Entry> = ["dsa_payor", "dsa_beneficiary"]
             .iter()

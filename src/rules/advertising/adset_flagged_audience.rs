@@ -1,50 +1,48 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
+use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::FLAGGED;
 use crate::apis::advertising::adset_lookup::{Origin, id_text, set_by, targeted_audiences, text};
-use crate::apis::advertising::{Call, Endpoint};
 
-pub struct AdSetFlaggedAudience;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-flagged-audience",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "an ad set that uses a flagged custom or lookalike audience",
-    what: "For an ad set create or update, looks up every audience of `targeting` \
-           (`custom_audiences` and `excluded_custom_audiences`, `{id: ...}` items; \
-           `targeting` may be a JSON-encoded string) in the context snapshots and reports \
-           one whose `operation_status.code` is 471 (flagged for integrity reasons), at \
-           its id. For a copy, which takes the source ad set's targeting, the source's \
-           `targeting` in the context is read and the diagnostic points at the source's \
-           id in the path. An update that does not send `targeting` changes an ad set that \
-           still uses its audiences: the ad set's `targeting` in the context is read, and \
-           the diagnostic points at its id in the path (an update that only sets \
-           `status: DELETED` is not judged). An audience the context does not hold is not \
-           judged.",
-    why: "Since 2025-09-02 custom and lookalike audiences that suggest health conditions \
-          or financial status are flagged; the API refuses to create or modify an ad set \
-          that uses one (error_subcode 246003, listing the restricted audience ids).",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview and \"Errors\" (flagged assets); Meta's \
-             Marketing API reference for custom audiences, operation_status codes (471)",
-    fixes: &[],
-    inspects: Inspects::Operations(&[
-        Endpoint::AdSetCreate,
-        Endpoint::AdSetUpdate,
-        Endpoint::AdSetCopy,
-    ]),
-    bad: example!("adset-flagged-audience/bad.req.yaml"),
-    good: example!("adset-flagged-audience/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetFlaggedAudience {
+        name: "adset-flagged-audience",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "an ad set that uses a flagged custom or lookalike audience",
+        what: "For an ad set create or update, looks up every audience of `targeting` \
+               (`custom_audiences` and `excluded_custom_audiences`, `{id: ...}` items; \
+               `targeting` may be a JSON-encoded string) in the context snapshots and reports \
+               one whose `operation_status.code` is 471 (flagged for integrity reasons), at \
+               its id. For a copy, which takes the source ad set's targeting, the source's \
+               `targeting` in the context is read and the diagnostic points at the source's \
+               id in the path. An update that does not send `targeting` changes an ad set that \
+               still uses its audiences: the ad set's `targeting` in the context is read, and \
+               the diagnostic points at its id in the path (an update that only sets \
+               `status: DELETED` is not judged). An audience the context does not hold is not \
+               judged.",
+        why: "Since 2025-09-02 custom and lookalike audiences that suggest health conditions \
+              or financial status are flagged; the API refuses to create or modify an ad set \
+              that uses one (error_subcode 246003, listing the restricted audience ids).",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview and \"Errors\" (flagged assets); Meta's \
+                 Marketing API reference for custom audiences, operation_status codes (471)",
+        fixes: &[],
+        inspects: Inspects::Requests(&[
+            Endpoint::AdSetCreate,
+            Endpoint::AdSetUpdate,
+            Endpoint::AdSetCopy,
+        ]),
+        bad: example!("adset-flagged-audience/bad.req.yaml"),
+        good: example!("adset-flagged-audience/good.req.yaml"),
+    }
+}
 
 impl Rule for AdSetFlaggedAudience {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let (request, endpoint, call) = (c.request, c.endpoint, &c.call);
 
         // The API refuses every change to an ad set that uses a flagged audience, not

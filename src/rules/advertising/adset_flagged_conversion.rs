@@ -1,47 +1,45 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
+use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::adset_lookup::{
     Origin, custom_conversion, custom_conversion_id, id_text, set_by, text, truthy,
 };
-use crate::apis::advertising::{Call, Endpoint};
 
-pub struct AdSetFlaggedConversion;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-flagged-conversion",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "an ad set that optimizes for a flagged custom conversion",
-    what: "For an ad set create or update, reads the custom conversion the ad set \
-           references, `promoted_object.custom_conversion_id` (`promoted_object` may be a \
-           JSON-encoded string), looks it up in the context snapshots (`custom_conversions`) \
-           and reports it at its id when the snapshot says `flagged: true`. For a copy, the \
-           source ad set's `promoted_object` in the context is read and the diagnostic \
-           points at the source's id in the path. An update that does not send \
-           `promoted_object`, and a conversion the context does not hold, are not judged.",
-    why: "Since 2025-09-02 custom conversions that suggest health conditions or financial \
-          status are flagged; the API refuses to create or modify an ad set that holds one \
-          (error_subcode 246004, naming the restricted custom conversion id).",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview, \"Errors\" (flagged assets) and \"States \
-             and transitions\"",
-    fixes: &[],
-    inspects: Inspects::Operations(&[
-        Endpoint::AdSetCreate,
-        Endpoint::AdSetUpdate,
-        Endpoint::AdSetCopy,
-    ]),
-    bad: example!("adset-flagged-conversion/bad.req.yaml"),
-    good: example!("adset-flagged-conversion/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetFlaggedConversion {
+        name: "adset-flagged-conversion",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "an ad set that optimizes for a flagged custom conversion",
+        what: "For an ad set create or update, reads the custom conversion the ad set \
+               references, `promoted_object.custom_conversion_id` (`promoted_object` may be a \
+               JSON-encoded string), looks it up in the context snapshots (`custom_conversions`) \
+               and reports it at its id when the snapshot says `flagged: true`. For a copy, the \
+               source ad set's `promoted_object` in the context is read and the diagnostic \
+               points at the source's id in the path. An update that does not send \
+               `promoted_object`, and a conversion the context does not hold, are not judged.",
+        why: "Since 2025-09-02 custom conversions that suggest health conditions or financial \
+              status are flagged; the API refuses to create or modify an ad set that holds one \
+              (error_subcode 246004, naming the restricted custom conversion id).",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview, \"Errors\" (flagged assets) and \"States \
+                 and transitions\"",
+        fixes: &[],
+        inspects: Inspects::Requests(&[
+            Endpoint::AdSetCreate,
+            Endpoint::AdSetUpdate,
+            Endpoint::AdSetCopy,
+        ]),
+        bad: example!("adset-flagged-conversion/bad.req.yaml"),
+        good: example!("adset-flagged-conversion/good.req.yaml"),
+    }
+}
 
 impl Rule for AdSetFlaggedConversion {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let (request, endpoint, call) = (c.request, c.endpoint, &c.call);
 
         let Some((promoted, origin)) =

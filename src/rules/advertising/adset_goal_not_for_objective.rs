@@ -1,37 +1,38 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
+use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::adset_lookup::{campaign, id_text, text};
-use crate::apis::advertising::{Call, Endpoint};
 use crate::catalog::advertising::{ParamType, goals, objective as objective_row};
 
-pub struct AdSetGoalNotForObjective;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-goal-not-for-objective",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "an ad set optimization goal that its campaign's objective does not offer",
-    what: "For an ad set create, looks up the campaign (`campaign_id`) in the context \
-           snapshots and, when its `objective` is outcome-driven (OUTCOME_AWARENESS, \
-           OUTCOME_TRAFFIC, OUTCOME_ENGAGEMENT, OUTCOME_LEADS, OUTCOME_APP_PROMOTION, \
-           OUTCOME_SALES), reports an `optimization_goal` that the reference's objective mapping \
-           does not list for that objective at any of its locations. The table is data \
-           (adset_objective_goals.yaml): the reference's goal words map to optimization_goal \
-           values (Daily Unique Reach is REACH, Conversions and App Events are \
-           OFFSITE_CONVERSIONS, Leads are LEAD_GENERATION and QUALITY_LEAD, Calls are \
-           QUALITY_CALL); \"2 second continuous view\" names no value of the reference's list and \
-           adds none. Legacy objectives, campaigns the context does not hold and goals \
-           outside the enum (ad-param-invalid's) are not judged.",
-    why: "An outcome-driven campaign takes only the optimization goals its objective \
-          offers: the API refuses an ad set with another goal.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Objective mapping\"",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
-    bad: example!("adset-goal-not-for-objective/bad.req.yaml"),
-    good: example!("adset-goal-not-for-objective/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetGoalNotForObjective {
+        name: "adset-goal-not-for-objective",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "an ad set optimization goal that its campaign's objective does not offer",
+        what: "For an ad set create, looks up the campaign (`campaign_id`) in the context \
+               snapshots and, when its `objective` is outcome-driven (OUTCOME_AWARENESS, \
+               OUTCOME_TRAFFIC, OUTCOME_ENGAGEMENT, OUTCOME_LEADS, OUTCOME_APP_PROMOTION, \
+               OUTCOME_SALES), reports an `optimization_goal` that the reference's objective mapping \
+               does not list for that objective at any of its locations. The table is data \
+               (adset_objective_goals.yaml): the reference's goal words map to optimization_goal \
+               values (Daily Unique Reach is REACH, Conversions and App Events are \
+               OFFSITE_CONVERSIONS, Leads are LEAD_GENERATION and QUALITY_LEAD, Calls are \
+               QUALITY_CALL); \"2 second continuous view\" names no value of the reference's list and \
+               adds none. Legacy objectives, campaigns the context does not hold and goals \
+               outside the enum (ad-param-invalid's) are not judged.",
+        why: "An outcome-driven campaign takes only the optimization goals its objective \
+              offers: the API refuses an ad set with another goal.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Objective mapping\"",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AdSetCreate]),
+        bad: example!("adset-goal-not-for-objective/bad.req.yaml"),
+        good: example!("adset-goal-not-for-objective/good.req.yaml"),
+    }
+}
 
 /// The optimization_goal values of the ad set create table.
 fn goal_enum() -> &'static [&'static str] {
@@ -46,11 +47,8 @@ fn goal_enum() -> &'static [&'static str] {
 }
 
 impl Rule for AdSetGoalNotForObjective {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let (Some(goal), Some(campaign_id)) = (
             crate::apis::advertising::valid_param(file, request, "optimization_goal"),

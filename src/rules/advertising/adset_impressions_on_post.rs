@@ -1,34 +1,35 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Node;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
+use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::adset_lookup::{ad_set, campaign, id_text, major, text, version};
-use crate::apis::advertising::{Call, Endpoint};
 
-pub struct AdSetImpressionsOnPost;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-impressions-on-post",
-    group: Group::Advertising,
-    severity: Severity::Warning,
-    summary: "the IMPRESSIONS goal for ON_POST or the legacy Post Engagement objective from v20.0",
-    what: "For an ad set create or update on version v20.0 or later, reports \
-           `optimization_goal` IMPRESSIONS when the ad set's `destination_type` is ON_POST, \
-           or when its campaign (context `campaigns`, by `campaign_id`) has the legacy \
-           objective POST_ENGAGEMENT. For an update, what the request does not send is read \
-           from the ad set's snapshot in the context (`optimization_goal`, \
-           `destination_type`, `campaign_id`); an update that sends neither the goal nor \
-           the destination is not judged. The diagnostic points at whichever of the two \
-           the request sends.",
-    why: "From version 20.0 the Impressions optimization goal is deprecated for the legacy \
-          Post Engagement objective and for destination_type ON_POST.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Versioning\" and \"Objective mapping\"",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
-    bad: example!("adset-impressions-on-post/bad.req.yaml"),
-    good: example!("adset-impressions-on-post/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetImpressionsOnPost {
+        name: "adset-impressions-on-post",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Warning,
+        summary: "the IMPRESSIONS goal for ON_POST or the legacy Post Engagement objective from v20.0",
+        what: "For an ad set create or update on version v20.0 or later, reports \
+               `optimization_goal` IMPRESSIONS when the ad set's `destination_type` is ON_POST, \
+               or when its campaign (context `campaigns`, by `campaign_id`) has the legacy \
+               objective POST_ENGAGEMENT. For an update, what the request does not send is read \
+               from the ad set's snapshot in the context (`optimization_goal`, \
+               `destination_type`, `campaign_id`); an update that sends neither the goal nor \
+               the destination is not judged. The diagnostic points at whichever of the two \
+               the request sends.",
+        why: "From version 20.0 the Impressions optimization goal is deprecated for the legacy \
+              Post Engagement objective and for destination_type ON_POST.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Versioning\" and \"Objective mapping\"",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
+        bad: example!("adset-impressions-on-post/bad.req.yaml"),
+        good: example!("adset-impressions-on-post/good.req.yaml"),
+    }
+}
 
 /// The first version where the goal is deprecated.
 const DEPRECATED_IN: u32 = 20;
@@ -36,11 +37,8 @@ const DEPRECATED_IN: u32 = 20;
 const LEGACY_POST_ENGAGEMENT: &str = "POST_ENGAGEMENT";
 
 impl Rule for AdSetImpressionsOnPost {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let (request, endpoint, call) = (c.request, c.endpoint, &c.call);
 
         let snapshot = match endpoint {

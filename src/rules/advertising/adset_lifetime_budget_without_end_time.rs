@@ -1,39 +1,36 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Value;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::advertising::Call;
 use crate::apis::advertising::{Endpoint, params};
 
-pub struct AdSetLifetimeBudgetWithoutEndTime;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-lifetime-budget-without-end-time",
-    group: Group::Advertising,
-    severity: Severity::Warning,
-    summary: "an ad set created with a `lifetime_budget` but no `end_time`",
-    what: "For an ad set create that sends `lifetime_budget`, reports a missing `end_time` \
-           (the legacy `time_stop` counts as one), at the `lifetime_budget` key. A lifetime \
-           budget of 0 is not judged.",
-    why: "A lifetime budget is spent over the ad set's whole run, so the run needs an end. \
-          The reference's lifetime budget sample sends start_time and end_time and the API \
-          refuses a lifetime budget without an end; the reference does not show that error's \
-          code, hence a warning.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (\"A lifetime budget sample also sends \
-             start_time and end_time\")",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
-    bad: example!("adset-lifetime-budget-without-end-time/bad.req.yaml"),
-    good: example!("adset-lifetime-budget-without-end-time/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetLifetimeBudgetWithoutEndTime {
+        name: "adset-lifetime-budget-without-end-time",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Warning,
+        summary: "an ad set created with a `lifetime_budget` but no `end_time`",
+        what: "For an ad set create that sends `lifetime_budget`, reports a missing `end_time` \
+               (the legacy `time_stop` counts as one), at the `lifetime_budget` key. A lifetime \
+               budget of 0 is not judged.",
+        why: "A lifetime budget is spent over the ad set's whole run, so the run needs an end. \
+              The reference's lifetime budget sample sends start_time and end_time and the API \
+              refuses a lifetime budget without an end; the reference does not show that error's \
+              code, hence a warning.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (\"A lifetime budget sample also sends \
+                 start_time and end_time\")",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AdSetCreate]),
+        bad: example!("adset-lifetime-budget-without-end-time/bad.req.yaml"),
+        good: example!("adset-lifetime-budget-without-end-time/good.req.yaml"),
+    }
+}
 
 impl Rule for AdSetLifetimeBudgetWithoutEndTime {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let Some(lifetime) = request.param("lifetime_budget") else {
             return;

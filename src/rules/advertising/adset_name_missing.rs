@@ -1,35 +1,33 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::advertising::{Call, Endpoint};
+use crate::apis::advertising::Endpoint;
 
-pub struct AdSetNameMissing;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-name-missing",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "an ad set create without a name",
-    what: "For an ad set create (`POST /{version}/act_<id>/adsets`), reports a missing \
-           `name` at the `params` key (at the request line when there are no params), and \
-           a blank one at its value. A name that is not a string is ad-param-invalid's, as \
-           is its 400-character limit.",
-    why: "The create call requires a name; without one the API answers error 100 \
-          (invalid parameter).",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (name: required)",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
-    bad: example!("adset-name-missing/bad.req.yaml"),
-    good: example!("adset-name-missing/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetNameMissing {
+        name: "adset-name-missing",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "an ad set create without a name",
+        what: "For an ad set create (`POST /{version}/act_<id>/adsets`), reports a missing \
+               `name` at the `params` key (at the request line when there are no params), and \
+               a blank one at its value. A name that is not a string is ad-param-invalid's, as \
+               is its 400-character limit.",
+        why: "The create call requires a name; without one the API answers error 100 \
+              (invalid parameter).",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (name: required)",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AdSetCreate]),
+        bad: example!("adset-name-missing/bad.req.yaml"),
+        good: example!("adset-name-missing/good.req.yaml"),
+    }
+}
 
 impl Rule for AdSetNameMissing {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let diagnostic = match request.param("name") {
             None => Diagnostic::new(

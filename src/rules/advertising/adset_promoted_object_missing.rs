@@ -1,11 +1,10 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Value};
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::advertising::{Call, Endpoint};
-
-pub struct AdSetPromotedObjectMissing;
+use crate::apis::advertising::Endpoint;
 
 /// Goals whose promoted object is a page: `{page_id}`. Meta's reference for ad sets
 /// needs `{page_id}` when the goal is LEAD_GENERATION, and its page likes sample sends
@@ -26,28 +25,30 @@ pub const APP_GOALS: &[&str] = &[
 
 const APP_FIELDS: &[&str] = &["application_id", "object_store_url"];
 
-static META: RuleMeta = RuleMeta {
-    name: "adset-promoted-object-missing",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "an ad set's goal needs a `promoted_object` that the create does not give",
-    what: "For an ad set create: `optimization_goal` LEAD_GENERATION or PAGE_LIKES without \
-           `promoted_object.page_id` (at the goal, or inside `promoted_object` when it is \
-           there without page_id); and an app goal (APP_INSTALLS, \
-           APP_INSTALLS_AND_OFFSITE_CONVERSIONS, IN_APP_VALUE) whose `promoted_object` lacks \
-           `application_id` or `object_store_url`. `promoted_object` may be a mapping or a \
-           JSON-encoded string. An app goal without any promoted_object, and updates, are \
-           not judged.",
-    why: "promoted_object is required with certain objectives: a lead or page like ad set \
-          promotes a page, an app ad set an app in its store. The API refuses the create \
-          with error 100.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (promoted_object) and \"Objective \
-             mapping\" (page likes sample)",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AdSetCreate]),
-    bad: example!("adset-promoted-object-missing/bad.req.yaml"),
-    good: example!("adset-promoted-object-missing/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetPromotedObjectMissing {
+        name: "adset-promoted-object-missing",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "an ad set's goal needs a `promoted_object` that the create does not give",
+        what: "For an ad set create: `optimization_goal` LEAD_GENERATION or PAGE_LIKES without \
+               `promoted_object.page_id` (at the goal, or inside `promoted_object` when it is \
+               there without page_id); and an app goal (APP_INSTALLS, \
+               APP_INSTALLS_AND_OFFSITE_CONVERSIONS, IN_APP_VALUE) whose `promoted_object` lacks \
+               `application_id` or `object_store_url`. `promoted_object` may be a mapping or a \
+               JSON-encoded string. An app goal without any promoted_object, and updates, are \
+               not judged.",
+        why: "promoted_object is required with certain objectives: a lead or page like ad set \
+              promotes a page, an app ad set an app in its store. The API refuses the create \
+              with error 100.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (promoted_object) and \"Objective \
+                 mapping\" (page likes sample)",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AdSetCreate]),
+        bad: example!("adset-promoted-object-missing/bad.req.yaml"),
+        good: example!("adset-promoted-object-missing/good.req.yaml"),
+    }
+}
 
 /// A promoted_object field that is there: not null, not an empty string.
 fn has(object: &Node, field: &str) -> bool {
@@ -57,11 +58,8 @@ fn has(object: &Node, field: &str) -> bool {
 }
 
 impl Rule for AdSetPromotedObjectMissing {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let Some(goal) = crate::apis::advertising::valid_param(file, request, "optimization_goal")
         else {

@@ -1,38 +1,39 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::encoded::SourceMap;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 use crate::suggest::did_you_mean;
 
+use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::field_list;
-use crate::apis::advertising::{Call, Endpoint};
 use crate::catalog::advertising::{AD_SET_FIELDS, DESCRIBED_UNNAMED, READ_ONLY};
 use crate::catalog::graph::GNode;
 
-pub struct AdSetReadUnknownField;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-read-unknown-field",
-    group: Group::Advertising,
-    severity: Severity::Warning,
-    summary: "an ad set read that asks for a field the ad set does not have",
-    what: "For an ad set read, splits `fields` (comma-separated, as a param or in the query \
-           string) into names and reports a name that is not an AdSet field, pointing \
-           inside the string, with the closest field. The fields are the AdSet fields of the \
-           vendor's specs and the reference's AdSet field table (the fields an update may send, `ad_set_fields` in catalog/advertising/params.yaml, and the \
-           read-only ones in adset_read_fields.yaml) and the two read fields the reference \
-           describes without naming. A name followed by an expansion or a modifier \
-           (`campaign{name}`, `ads.limit(5)`) may be an edge, and is left to \
-           `ad-field-unknown`, which judges edges and what is inside the braces.",
-    why: "A misspelt field is not returned; the read fails or the caller works without the \
-          data it asked for.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Resources and their fields\" (AdSet fields) and \"Endpoints\": \
-             Read an ad set",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AdSetRead]),
-    bad: example!("adset-read-unknown-field/bad.req.yaml"),
-    good: example!("adset-read-unknown-field/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetReadUnknownField {
+        name: "adset-read-unknown-field",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Warning,
+        summary: "an ad set read that asks for a field the ad set does not have",
+        what: "For an ad set read, splits `fields` (comma-separated, as a param or in the query \
+               string) into names and reports a name that is not an AdSet field, pointing \
+               inside the string, with the closest field. The fields are the AdSet fields of the \
+               vendor's specs and the reference's AdSet field table (the fields an update may send, `ad_set_fields` in catalog/advertising/params.yaml, and the \
+               read-only ones in adset_read_fields.yaml) and the two read fields the reference \
+               describes without naming. A name followed by an expansion or a modifier \
+               (`campaign{name}`, `ads.limit(5)`) may be an edge, and is left to \
+               `ad-field-unknown`, which judges edges and what is inside the braces.",
+        why: "A misspelt field is not returned; the read fails or the caller works without the \
+              data it asked for.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Resources and their fields\" (AdSet fields) and \"Endpoints\": \
+                 Read an ad set",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AdSetRead]),
+        bad: example!("adset-read-unknown-field/bad.req.yaml"),
+        good: example!("adset-read-unknown-field/good.req.yaml"),
+    }
+}
 
 /// Every field name an ad set read may ask for: the fields an update may send, the
 /// read-only ones, and the ones the reference describes without naming; and the AdSet
@@ -54,11 +55,8 @@ fn is_name(s: &str) -> bool {
 }
 
 impl Rule for AdSetReadUnknownField {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let Some(entry) = request.param("fields") else {
             return;

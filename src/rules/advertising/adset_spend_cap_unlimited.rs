@@ -1,41 +1,38 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::advertising::Call;
 use crate::apis::advertising::{Endpoint, params};
-
-pub struct AdSetSpendCapUnlimited;
 
 /// The value that removes a spend cap (Meta's Marketing API reference for ad sets,
 /// https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/, "Limits").
 pub const NO_CAP: i64 = 922_337_203_685_478;
 
-static META: RuleMeta = RuleMeta {
-    name: "adset-spend-cap-unlimited",
-    group: Group::Advertising,
-    severity: Severity::Info,
-    summary: "`daily_spend_cap` or `lifetime_spend_cap` is 922337203685478, which removes the cap",
-    what: "For an ad set create or update, points out a `daily_spend_cap` or \
-           `lifetime_spend_cap` of 922337203685478: the API reads it as \"no cap\", not as an \
-           amount.",
-    why: "The value looks like an overflow or a typo, and someone may \"fix\" it into a real \
-          amount, which would cap the ad set's spending; or someone meant a cap and the ad \
-          set has none. The note says what it does so that either is a choice.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (daily_spend_cap, lifetime_spend_cap) \
-             and \"Limits\" (value that removes a spend cap)",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
-    bad: example!("adset-spend-cap-unlimited/bad.req.yaml"),
-    good: example!("adset-spend-cap-unlimited/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetSpendCapUnlimited {
+        name: "adset-spend-cap-unlimited",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Info,
+        summary: "`daily_spend_cap` or `lifetime_spend_cap` is 922337203685478, which removes the cap",
+        what: "For an ad set create or update, points out a `daily_spend_cap` or \
+               `lifetime_spend_cap` of 922337203685478: the API reads it as \"no cap\", not as an \
+               amount.",
+        why: "The value looks like an overflow or a typo, and someone may \"fix\" it into a real \
+              amount, which would cap the ad set's spending; or someone meant a cap and the ad \
+              set has none. The note says what it does so that either is a choice.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (daily_spend_cap, lifetime_spend_cap) \
+                 and \"Limits\" (value that removes a spend cap)",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
+        bad: example!("adset-spend-cap-unlimited/bad.req.yaml"),
+        good: example!("adset-spend-cap-unlimited/good.req.yaml"),
+    }
+}
 
 impl Rule for AdSetSpendCapUnlimited {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         for (name, kind) in [
             ("daily_spend_cap", "daily"),

@@ -1,30 +1,31 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Span, Value};
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::advertising::{Call, Endpoint};
+use crate::apis::advertising::Endpoint;
 
-pub struct AdSetTimeRangeInvalid;
-
-static META: RuleMeta = RuleMeta {
-    name: "adset-time-range-invalid",
-    group: Group::Advertising,
-    severity: Severity::Warning,
-    summary: "an ad set read whose `time_range` the API would ignore",
-    what: "For an ad set read, reports a `time_range` (a mapping, a JSON-encoded string, or \
-           a JSON object in the query string) whose `since` or `until` is not a date \
-           written YYYY-MM-DD (a real calendar date), at that value, and a range whose \
-           `since` is after its `until`, at `since`; in the query string too, the \
-           diagnostic points inside the JSON.",
-    why: "The API ignores an invalid range silently: the read returns statistics for a \
-          window the caller did not ask for, with no error to tell.",
-    source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Read an ad set (time_range)",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AdSetRead]),
-    bad: example!("adset-time-range-invalid/bad.req.yaml"),
-    good: example!("adset-time-range-invalid/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AdSetTimeRangeInvalid {
+        name: "adset-time-range-invalid",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Warning,
+        summary: "an ad set read whose `time_range` the API would ignore",
+        what: "For an ad set read, reports a `time_range` (a mapping, a JSON-encoded string, or \
+               a JSON object in the query string) whose `since` or `until` is not a date \
+               written YYYY-MM-DD (a real calendar date), at that value, and a range whose \
+               `since` is after its `until`, at `since`; in the query string too, the \
+               diagnostic points inside the JSON.",
+        why: "The API ignores an invalid range silently: the read returns statistics for a \
+              window the caller did not ask for, with no error to tell.",
+        source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Read an ad set (time_range)",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AdSetRead]),
+        bad: example!("adset-time-range-invalid/bad.req.yaml"),
+        good: example!("adset-time-range-invalid/good.req.yaml"),
+    }
+}
 
 /// Text shaped YYYY-MM-DD (digits and hyphens), whether or not the date exists.
 fn is_date_shape(text: &str) -> bool {
@@ -70,11 +71,8 @@ fn bound(range: &Node, key: &str) -> Option<(String, Span)> {
 }
 
 impl Rule for AdSetTimeRangeInvalid {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let Some(entry) = request.param("time_range") else {
             return;

@@ -1,32 +1,30 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::advertising::{Call, Endpoint};
+use crate::apis::advertising::Endpoint;
 
-pub struct AudienceDeleteWithLookalikes;
-
-static META: RuleMeta = RuleMeta {
-    name: "audience-delete-with-lookalikes",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "deleting an audience that lookalike audiences are built from",
-    what: "Reports the delete of an audience whose context snapshot lists \
-           `lookalike_audience_ids`, naming them.",
-    why: "The deletion fails with error 2656 while lookalike audiences built from it exist.",
-    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Delete an audience, and \"Errors\" (2656)",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AudienceDelete]),
-    bad: example!("audience-delete-with-lookalikes/bad.req.yaml"),
-    good: example!("audience-delete-with-lookalikes/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AudienceDeleteWithLookalikes {
+        name: "audience-delete-with-lookalikes",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "deleting an audience that lookalike audiences are built from",
+        what: "Reports the delete of an audience whose context snapshot lists \
+               `lookalike_audience_ids`, naming them.",
+        why: "The deletion fails with error 2656 while lookalike audiences built from it exist.",
+        source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Delete an audience, and \"Errors\" (2656)",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AudienceDelete]),
+        bad: example!("audience-delete-with-lookalikes/bad.req.yaml"),
+        good: example!("audience-delete-with-lookalikes/good.req.yaml"),
+    }
+}
 
 impl Rule for AudienceDeleteWithLookalikes {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let call = &c.call;
         let Some(id) = call.object else { return };
         let Some(audience) = crate::apis::advertising::audience(file.context, &id.text) else {

@@ -1,39 +1,37 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::advertising::{Call, Endpoint, FLAGGED};
+use crate::apis::advertising::{Endpoint, FLAGGED};
 
-pub struct AudienceFlaggedEdit;
-
-static META: RuleMeta = RuleMeta {
-    name: "audience-flagged-edit",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "an edit of a flagged audience that the API refuses",
-    what: "For an audience update whose audience the context shows flagged \
-           (`operation_status.code` 471): a lookalike audience, or a customer file \
-           audience (subtype CUSTOM with a `customer_file_source`), cannot be edited at \
-           all (error 100, subcode 1713228); any other flagged audience can be edited only \
-           by changing a field listed in its `fields_violating_integrity_policy` (error \
-           100, subcode 1713231 otherwise, naming the fields to change).",
-    why: "Since 2025-09-02 audiences that suggest health conditions or financial status \
-          are flagged; the API refuses these edits, and a flagged audience cannot run ads \
-          until it is resolved.",
-    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), overview, and \"Endpoints\": Update an \
-             audience (flag rules)",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AudienceUpdate]),
-    bad: example!("audience-flagged-edit/bad.req.yaml"),
-    good: example!("audience-flagged-edit/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AudienceFlaggedEdit {
+        name: "audience-flagged-edit",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "an edit of a flagged audience that the API refuses",
+        what: "For an audience update whose audience the context shows flagged \
+               (`operation_status.code` 471): a lookalike audience, or a customer file \
+               audience (subtype CUSTOM with a `customer_file_source`), cannot be edited at \
+               all (error 100, subcode 1713228); any other flagged audience can be edited only \
+               by changing a field listed in its `fields_violating_integrity_policy` (error \
+               100, subcode 1713231 otherwise, naming the fields to change).",
+        why: "Since 2025-09-02 audiences that suggest health conditions or financial status \
+              are flagged; the API refuses these edits, and a flagged audience cannot run ads \
+              until it is resolved.",
+        source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), overview, and \"Endpoints\": Update an \
+                 audience (flag rules)",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AudienceUpdate]),
+        bad: example!("audience-flagged-edit/bad.req.yaml"),
+        good: example!("audience-flagged-edit/good.req.yaml"),
+    }
+}
 
 impl Rule for AudienceFlaggedEdit {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let (request, call) = (c.request, &c.call);
         let Some(id) = call.object else { return };
         let Some(audience) = crate::apis::advertising::audience(file.context, &id.text) else {

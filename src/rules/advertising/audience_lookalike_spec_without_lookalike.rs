@@ -1,34 +1,32 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::advertising::{Call, Endpoint};
+use crate::apis::advertising::Endpoint;
 
-pub struct AudienceLookalikeSpecWithoutLookalike;
-
-static META: RuleMeta = RuleMeta {
-    name: "audience-lookalike-spec-without-lookalike",
-    group: Group::Advertising,
-    severity: Severity::Warning,
-    summary: "`lookalike_spec` on an audience whose subtype is not LOOKALIKE",
-    what: "Reports `lookalike_spec` on an audience create whose `subtype` is given and is \
-           not LOOKALIKE.",
-    why: "The reference says a lookalike_spec is present only when the subtype is LOOKALIKE: \
-          on any other audience it is not what the author meant.",
-    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Resources and their fields\" (lookalike_spec: present only when \
-             subtype is LOOKALIKE)",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AudienceCreate]),
-    bad: example!("audience-lookalike-spec-without-lookalike/bad.req.yaml"),
-    good: example!("audience-lookalike-spec-without-lookalike/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AudienceLookalikeSpecWithoutLookalike {
+        name: "audience-lookalike-spec-without-lookalike",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Warning,
+        summary: "`lookalike_spec` on an audience whose subtype is not LOOKALIKE",
+        what: "Reports `lookalike_spec` on an audience create whose `subtype` is given and is \
+               not LOOKALIKE.",
+        why: "The reference says a lookalike_spec is present only when the subtype is LOOKALIKE: \
+              on any other audience it is not what the author meant.",
+        source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Resources and their fields\" (lookalike_spec: present only when \
+                 subtype is LOOKALIKE)",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AudienceCreate]),
+        bad: example!("audience-lookalike-spec-without-lookalike/bad.req.yaml"),
+        good: example!("audience-lookalike-spec-without-lookalike/good.req.yaml"),
+    }
+}
 
 impl Rule for AudienceLookalikeSpecWithoutLookalike {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let (Some(spec), Some(subtype)) = (
             request.param("lookalike_spec"),

@@ -1,35 +1,33 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::advertising::{Call, Endpoint};
+use crate::apis::advertising::Endpoint;
 use crate::catalog::advertising::COMMON;
 
-pub struct AudienceOptOutEmpty;
-
-static META: RuleMeta = RuleMeta {
-    name: "audience-opt-out-empty",
-    group: Group::Advertising,
-    severity: Severity::Warning,
-    summary: "an opt-out call that names no people to remove",
-    what: "Reports `DELETE /{v}/act_{id}/usersofanyaudience` without any param besides \
-           `access_token`: the call takes the fields of a user update (the people to \
-           remove), whose names the reference does not show.",
-    why: "The opt-out must be made for every person who opted out through the opt-out \
-          URL; a call without people removes no one.",
-    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Opt a person out of all audiences",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AudienceOptOut]),
-    bad: example!("audience-opt-out-empty/bad.req.yaml"),
-    good: example!("audience-opt-out-empty/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AudienceOptOutEmpty {
+        name: "audience-opt-out-empty",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Warning,
+        summary: "an opt-out call that names no people to remove",
+        what: "Reports `DELETE /{v}/act_{id}/usersofanyaudience` without any param besides \
+               `access_token`: the call takes the fields of a user update (the people to \
+               remove), whose names the reference does not show.",
+        why: "The opt-out must be made for every person who opted out through the opt-out \
+              URL; a call without people removes no one.",
+        source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Opt a person out of all audiences",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AudienceOptOut]),
+        bad: example!("audience-opt-out-empty/bad.req.yaml"),
+        good: example!("audience-opt-out-empty/good.req.yaml"),
+    }
+}
 
 impl Rule for AudienceOptOutEmpty {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, _file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let people = request.params().any(|p| !COMMON.contains(&p.key.as_str()));
         if !people {

@@ -1,34 +1,35 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Node;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::advertising::{Call, Endpoint};
-
-pub struct AudienceOriginTooSmall;
+use crate::apis::advertising::Endpoint;
 
 /// The minimum size of an origin audience (Meta's Marketing API reference for custom
 /// audiences, https://developers.facebook.com/docs/marketing-api/reference/custom-audience/).
 const MIN_ORIGIN_SIZE: i64 = 100;
 
-static META: RuleMeta = RuleMeta {
-    name: "audience-origin-too-small",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "the origin audience of a lookalike has fewer than 100 people",
-    what: "Looks up `origin_audience_id` (a create param, or inside `lookalike_spec`) in \
-           the context snapshots and reports it when the audience's approximate size \
-           (`approximate_count`, else `approximate_count_upper_bound`) is under 100. An \
-           audience the context does not hold, or whose size is -1 (an inactive \
-           lookalike), is not judged.",
-    why: "The origin audience must have a minimum size of 100; the lookalike cannot be \
-          built from a smaller one.",
-    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience (origin_audience_id) and \"Limits\"",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AudienceCreate]),
-    bad: example!("audience-origin-too-small/bad.req.yaml"),
-    good: example!("audience-origin-too-small/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AudienceOriginTooSmall {
+        name: "audience-origin-too-small",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "the origin audience of a lookalike has fewer than 100 people",
+        what: "Looks up `origin_audience_id` (a create param, or inside `lookalike_spec`) in \
+               the context snapshots and reports it when the audience's approximate size \
+               (`approximate_count`, else `approximate_count_upper_bound`) is under 100. An \
+               audience the context does not hold, or whose size is -1 (an inactive \
+               lookalike), is not judged.",
+        why: "The origin audience must have a minimum size of 100; the lookalike cannot be \
+              built from a smaller one.",
+        source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience (origin_audience_id) and \"Limits\"",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AudienceCreate]),
+        bad: example!("audience-origin-too-small/bad.req.yaml"),
+        good: example!("audience-origin-too-small/good.req.yaml"),
+    }
+}
 
 fn size(audience: &Node) -> Option<i64> {
     ["approximate_count", "approximate_count_upper_bound"]
@@ -38,11 +39,8 @@ fn size(audience: &Node) -> Option<i64> {
 }
 
 impl Rule for AudienceOriginTooSmall {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let in_spec = request
             .param("lookalike_spec")

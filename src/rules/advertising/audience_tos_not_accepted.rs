@@ -1,35 +1,33 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Node;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::advertising::{Call, Endpoint};
+use crate::apis::advertising::Endpoint;
 
-pub struct AudienceTosNotAccepted;
-
-static META: RuleMeta = RuleMeta {
-    name: "audience-tos-not-accepted",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "creating an audience in an account that has not accepted the custom audience terms",
-    what: "For an audience create, looks up the ad account in the context snapshots and \
-           reports it when its `tos_accepted` does not hold `custom_audience_tos: 1`. An \
-           account the context does not hold, or without `tos_accepted`, is not judged.",
-    why: "Business users must accept the custom audience terms of service before using \
-          audiences; the create fails with error 2663.",
-    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), overview, \"Authentication\" and \"Errors\" (2663)",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AudienceCreate]),
-    bad: example!("audience-tos-not-accepted/bad.req.yaml"),
-    good: example!("audience-tos-not-accepted/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AudienceTosNotAccepted {
+        name: "audience-tos-not-accepted",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "creating an audience in an account that has not accepted the custom audience terms",
+        what: "For an audience create, looks up the ad account in the context snapshots and \
+               reports it when its `tos_accepted` does not hold `custom_audience_tos: 1`. An \
+               account the context does not hold, or without `tos_accepted`, is not judged.",
+        why: "Business users must accept the custom audience terms of service before using \
+              audiences; the create fails with error 2663.",
+        source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), overview, \"Authentication\" and \"Errors\" (2663)",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AudienceCreate]),
+        bad: example!("audience-tos-not-accepted/bad.req.yaml"),
+        good: example!("audience-tos-not-accepted/good.req.yaml"),
+    }
+}
 
 impl Rule for AudienceTosNotAccepted {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let call = &c.call;
         let Some(account) = call.account else {
             return;

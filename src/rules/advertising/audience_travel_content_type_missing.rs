@@ -1,33 +1,31 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::advertising::{Call, Endpoint};
+use crate::apis::advertising::Endpoint;
 
-pub struct AudienceTravelContentTypeMissing;
-
-static META: RuleMeta = RuleMeta {
-    name: "audience-travel-content-type-missing",
-    group: Group::Advertising,
-    severity: Severity::Error,
-    summary: "`claim_objective: TRAVEL` without `content_type`",
-    what: "Reports an audience create or update with `claim_objective` TRAVEL and no \
-           `content_type`, which the reference calls mandatory for that objective.",
-    why: "The API refuses the call with error 100 (invalid parameter).",
-    source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience (content_type: mandatory for the \
-             TRAVEL claim objective)",
-    fixes: &[],
-    inspects: Inspects::Operations(&[Endpoint::AudienceCreate, Endpoint::AudienceUpdate]),
-    bad: example!("audience-travel-content-type-missing/bad.req.yaml"),
-    good: example!("audience-travel-content-type-missing/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct AudienceTravelContentTypeMissing {
+        name: "audience-travel-content-type-missing",
+        group: Group::of(crate::apis::advertising::ID),
+        severity: Severity::Error,
+        summary: "`claim_objective: TRAVEL` without `content_type`",
+        what: "Reports an audience create or update with `claim_objective` TRAVEL and no \
+               `content_type`, which the reference calls mandatory for that objective.",
+        why: "The API refuses the call with error 100 (invalid parameter).",
+        source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience (content_type: mandatory for the \
+                 TRAVEL claim objective)",
+        fixes: &[],
+        inspects: Inspects::Requests(&[Endpoint::AudienceCreate, Endpoint::AudienceUpdate]),
+        bad: example!("audience-travel-content-type-missing/bad.req.yaml"),
+        good: example!("audience-travel-content-type-missing/good.req.yaml"),
+    }
+}
 
 impl Rule for AudienceTravelContentTypeMissing {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_call(&self, file: &FileContext<'_>, c: &Call<'_>, out: &mut Vec<Diagnostic>) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let c = &crate::apis::advertising::call(file, routed);
         let (request, endpoint) = (c.request, c.endpoint);
 
         if !matches!(

@@ -2,40 +2,39 @@ use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
 use crate::loading::Span;
 use crate::model::Method;
-use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
-
-use crate::apis::codehost::CodehostRequest;
+use crate::model::file::Routed;
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule};
 
 use crate::catalog::codehost::{Access, CATALOG, Endpoint};
 
 use crate::apis::codehost::Coverage;
 
-pub struct TokenMissingPermission;
-
-static META: RuleMeta = RuleMeta {
-    name: "token-missing-permission",
-    group: Group::CodeHosting,
-    severity: Severity::Error,
-    summary: "the request's token lacks the permission its endpoint needs",
-    what: "Checks each code-hosting request against its token (its own, the file's \
-           `token:`, or one named under `tokens:` in the config): the permission that \
-           GitHub's reference \"Permissions required for fine-grained personal access tokens\" lists for the endpoint must be granted, at `read` for GET and `write` \
-           for PUT, POST, PATCH and DELETE; `write` covers `read`. The help says what to \
-           write, as the fix does: the held level raised, a line added to the scope, or \
-           the scope added with its line. `public: true` on a GET needs no permission; on any other \
-           method it is reported here. A request without a token, or whose token or \
-           endpoint is unknown, is left to other rules.",
-    why: "The call would be refused (403) when it runs, in CI or in a bot, long after \
-          the change was merged.",
-    source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" and \"Authentication\"; reqlint's token format (docs/request-files.md)",
-    fixes: &[FixMeta {
-        applicability: Applicability::Safe,
-        what: "the permission is given to the token where it is written (in the request file, or in `.reqlint.yaml` for a named token), at the level needed: its level raised, or a line after the last permission of that scope (or the scope too, after the last scope) in a YAML block mapping; not where a YAML alias shares the token's permissions with another token",
-    }],
-    inspects: Inspects::CodehostRequests,
-    bad: example!("token-missing-permission/bad.req.yaml"),
-    good: example!("token-missing-permission/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct TokenMissingPermission {
+        name: "token-missing-permission",
+        group: Group::of(crate::apis::codehost::ID),
+        severity: Severity::Error,
+        summary: "the request's token lacks the permission its endpoint needs",
+        what: "Checks each code-hosting request against its token (its own, the file's \
+               `token:`, or one named under `tokens:` in the config): the permission that \
+               GitHub's reference \"Permissions required for fine-grained personal access tokens\" lists for the endpoint must be granted, at `read` for GET and `write` \
+               for PUT, POST, PATCH and DELETE; `write` covers `read`. The help says what to \
+               write, as the fix does: the held level raised, a line added to the scope, or \
+               the scope added with its line. `public: true` on a GET needs no permission; on any other \
+               method it is reported here. A request without a token, or whose token or \
+               endpoint is unknown, is left to other rules.",
+        why: "The call would be refused (403) when it runs, in CI or in a bot, long after \
+              the change was merged.",
+        source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" and \"Authentication\"; reqlint's token format (docs/request-files.md)",
+        fixes: &[FixMeta {
+            applicability: Applicability::Safe,
+            what: "the permission is given to the token where it is written (in the request file, or in `.reqlint.yaml` for a named token), at the level needed: its level raised, or a line after the last permission of that scope (or the scope too, after the last scope) in a YAML block mapping; not where a YAML alias shares the token's permissions with another token",
+        }],
+        inspects: Inspects::Requests(&crate::apis::codehost::EVERY_REQUEST),
+        bad: example!("token-missing-permission/bad.req.yaml"),
+        good: example!("token-missing-permission/good.req.yaml"),
+    }
+}
 
 /// The permission an endpoint needs, added to the token where it is written (`text`: the
 /// request file's, or the config's with its path as `other`): its level raised where the
@@ -47,7 +46,7 @@ fn add_permission(
     text: &str,
     line_edits: bool,
     other: Option<&std::path::Path>,
-    token: &crate::apis::codehost::ResolvedToken<'_>,
+    token: &crate::apis::codehost::ResolvedToken,
     row: &Endpoint,
     once: &dyn Fn(Span) -> bool,
 ) -> Option<crate::diagnostic::Fix> {
@@ -168,16 +167,8 @@ fn add_permission(
 }
 
 impl Rule for TokenMissingPermission {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_request(
-        &self,
-        file: &FileContext<'_>,
-        r: &CodehostRequest<'_>,
-        out: &mut Vec<Diagnostic>,
-    ) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let r = &crate::apis::codehost::request(file, routed);
         let (i, request, line) = (r.index, r.request, r.line);
         if let Some((true, span)) = request.public {
             if line.method != Method::Get {
@@ -250,7 +241,7 @@ impl Rule for TokenMissingPermission {
                 // (one permission, not a second one beside it).
                 let target = held.map_or(first, |(row, _)| *row);
                 // A token named from the config is fixed in the config.
-                let fix = match (token.name, &file.config.path) {
+                let fix = match (token.name.as_deref(), &file.config.path) {
                     (Some(_), Some(config)) => add_permission(
                         &file.config.text,
                         true,
@@ -293,7 +284,7 @@ impl Rule for TokenMissingPermission {
 /// endpoint's page and silence the line.
 fn flagged_help(
     alternatives: &[&'static Endpoint],
-    token: &crate::apis::codehost::ResolvedToken<'_>,
+    token: &crate::apis::codehost::ResolvedToken,
     docs: &str,
 ) -> String {
     let flagged: Vec<&Endpoint> = alternatives.iter().copied().filter(|r| r.flagged).collect();
@@ -329,7 +320,7 @@ fn flagged_help(
 /// the held level raised on its own line, a line added under the scope, or the scope
 /// added with the line where the token has none of it.
 fn permission_help(
-    token: &crate::apis::codehost::ResolvedToken<'_>,
+    token: &crate::apis::codehost::ResolvedToken,
     target: &Endpoint,
     held: Option<Access>,
 ) -> String {

@@ -5,37 +5,38 @@ use crate::example;
 use crate::loading::{Node, Span};
 use crate::model::TokenRef;
 use crate::model::token::Token;
-use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta, RunContext, RunFacts};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RunContext, RunFacts};
 
-use crate::apis::codehost::{TokenUses, request_need};
+use crate::apis::codehost::{add_need, request_need};
 use crate::catalog::codehost::{Access, CATALOG, Scope};
+use crate::model::token::TokenUses;
 
-pub struct TokenOverPrivileged;
-
-static META: RuleMeta = RuleMeta {
-    name: "token-over-privileged",
-    group: Group::CodeHosting,
-    severity: Severity::Warning,
-    summary: "a token holds a permission its requests do not use, or write where they only read",
-    what: "For each token, gathers the permissions its code-hosting requests need (the \
-           host's endpoint tables) and reports, on the permission's line, a permission no \
-           request uses and `write` where every request only reads. A token written in \
-           place is judged over the requests of its file. A token named from \
-           .reqlint.yaml is judged over every file of the run, and only when the run \
-           walked directories (a pre-commit hook that passes a few files cannot tell what \
-           is unused); those diagnostics point into .reqlint.yaml. A token with a request \
-           whose endpoint is unknown, or with no request at all, is not judged.",
-    why: "Least privilege: a leaked token can do only what it holds. A permission kept \
-          \"just in case\" is the one an attacker uses.",
-    source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), overview, and \"Endpoints\"; reqlint's token format (docs/request-files.md) and configuration (docs/configuration.md, `tokens`)",
-    fixes: &[FixMeta {
-        applicability: Applicability::Unsafe,
-        what: "the unused permission is removed, its line of a YAML block mapping (with its scope when it was the scope's last, but never the last scope), or lowered to the level the requests need; not where a YAML alias shares it with another token",
-    }],
-    inspects: Inspects::File,
-    bad: example!("token-over-privileged/bad.req.yaml"),
-    good: example!("token-over-privileged/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct TokenOverPrivileged {
+        name: "token-over-privileged",
+        group: Group::of(crate::apis::codehost::ID),
+        severity: Severity::Warning,
+        summary: "a token holds a permission its requests do not use, or write where they only read",
+        what: "For each token, gathers the permissions its code-hosting requests need (the \
+               host's endpoint tables) and reports, on the permission's line, a permission no \
+               request uses and `write` where every request only reads. A token written in \
+               place is judged over the requests of its file. A token named from \
+               .reqlint.yaml is judged over every file of the run, and only when the run \
+               walked directories (a pre-commit hook that passes a few files cannot tell what \
+               is unused); those diagnostics point into .reqlint.yaml. A token with a request \
+               whose endpoint is unknown, or with no request at all, is not judged.",
+        why: "Least privilege: a leaked token can do only what it holds. A permission kept \
+              \"just in case\" is the one an attacker uses.",
+        source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), overview, and \"Endpoints\"; reqlint's token format (docs/request-files.md) and configuration (docs/configuration.md, `tokens`)",
+        fixes: &[FixMeta {
+            applicability: Applicability::Unsafe,
+            what: "the unused permission is removed, its line of a YAML block mapping (with its scope when it was the scope's last, but never the last scope), or lowered to the level the requests need; not where a YAML alias shares it with another token",
+        }],
+        inspects: Inspects::File,
+        bad: example!("token-over-privileged/bad.req.yaml"),
+        good: example!("token-over-privileged/good.req.yaml"),
+    }
+}
 
 /// Reports the grants of `token` that `uses` does not need.
 /// `text` is the text the token is written in (the request file's, or the config's).
@@ -196,10 +197,6 @@ fn removal(
 }
 
 impl Rule for TokenOverPrivileged {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         let mut tokens: Vec<(&Node, TokenUses)> = Vec::new();
         let mut index: HashMap<Span, usize> = HashMap::new();
@@ -211,7 +208,7 @@ impl Rule for TokenOverPrivileged {
                 tokens.push((node, TokenUses::default()));
                 tokens.len() - 1
             });
-            tokens[i].1.add(&request_need(file, r));
+            add_need(&mut tokens[i].1, &request_need(file, r));
         }
         let line_edits = crate::model::edits::takes_line_edits(file.path);
         let once = |span| crate::apis::codehost::token_written_once(file, span);
@@ -226,11 +223,8 @@ impl Rule for TokenOverPrivileged {
                 continue;
             };
             if file.config.tokens.contains_key(name) {
-                facts
-                    .named_token_uses
-                    .entry(name.to_string())
-                    .or_default()
-                    .add(&request_need(file, r));
+                let uses = facts.named_token_uses.entry(name.to_string()).or_default();
+                add_need(uses, &request_need(file, r));
             }
         }
     }

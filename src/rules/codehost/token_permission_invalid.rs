@@ -4,32 +4,32 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Span};
 use crate::model::TokenRef;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-pub struct TokenPermissionInvalid;
-
-static META: RuleMeta = RuleMeta {
-    name: "token-permission-invalid",
-    group: Group::CodeHosting,
-    severity: Severity::Error,
-    summary: "a token written in place names an unknown permission, scope, level or key",
-    what: "Checks a token written in a request file: every permission name must be one \
-           of GitHub's reference \"Permissions required for fine-grained personal access tokens\"'s permissions at the scope it is listed under (its title such as \
-           `Commit statuses`, in any case, with spaces, hyphens or underscores alike, or \
-           the host's API slug such as `statuses`); a permission at the wrong scope is \
-           reported with the scope it belongs to; levels are `read`, `write` and `admin` (each \
-           covers the ones before it); a token's keys are owner, repositories and permissions. \
-           Tokens named from .reqlint.yaml are checked when the config is read, and a \
-           mistake there stops the run.",
-    why: "A misspelt permission is a permission the token does not have: every request \
-          that needs it would be refused with 403 while the file looks right.",
-    source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" (the three permission tables) and \"Permissions that \
-             exist without an endpoint row\"; reqlint's token format (docs/request-files.md)",
-    fixes: &[],
-    inspects: Inspects::File,
-    bad: example!("token-permission-invalid/bad.req.yaml"),
-    good: example!("token-permission-invalid/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct TokenPermissionInvalid {
+        name: "token-permission-invalid",
+        group: Group::of(crate::apis::codehost::ID),
+        severity: Severity::Error,
+        summary: "a token written in place names an unknown permission, scope, level or key",
+        what: "Checks a token written in a request file: every permission name must be one \
+               of GitHub's reference \"Permissions required for fine-grained personal access tokens\"'s permissions at the scope it is listed under (its title such as \
+               `Commit statuses`, in any case, with spaces, hyphens or underscores alike, or \
+               the host's API slug such as `statuses`); a permission at the wrong scope is \
+               reported with the scope it belongs to; levels are `read`, `write` and `admin` (each \
+               covers the ones before it); a token's keys are owner, repositories and permissions. \
+               Tokens named from .reqlint.yaml are checked when the config is read, and a \
+               mistake there stops the run.",
+        why: "A misspelt permission is a permission the token does not have: every request \
+              that needs it would be refused with 403 while the file looks right.",
+        source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" (the three permission tables) and \"Permissions that \
+                 exist without an endpoint row\"; reqlint's token format (docs/request-files.md)",
+        fixes: &[],
+        inspects: Inspects::File,
+        bad: example!("token-permission-invalid/bad.req.yaml"),
+        good: example!("token-permission-invalid/good.req.yaml"),
+    }
+}
 
 fn check_token(node: &Node, seen: &mut HashSet<Span>, out: &mut Vec<Diagnostic>) {
     if !seen.insert(node.span) {
@@ -45,10 +45,6 @@ fn check_token(node: &Node, seen: &mut HashSet<Span>, out: &mut Vec<Diagnostic>)
 }
 
 impl Rule for TokenPermissionInvalid {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         let mut seen = HashSet::new();
         for doc in &file.model.documents {

@@ -1,43 +1,34 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::codehost::CodehostRequest;
-
-pub struct TokenResourceOutOfReach;
-
-static META: RuleMeta = RuleMeta {
-    name: "token-resource-out-of-reach",
-    group: Group::CodeHosting,
-    severity: Severity::Error,
-    summary: "the request reaches an owner or repository its token was not made for",
-    what: "A token with `owner` reaches only that owner's resources: a path \
-           `/repos/{owner}/…`, `/orgs/{org}/…` or `/organizations/{org}/…` (at the start of \
-           the path or further in, as `/users/{username}/events/orgs/{org}`) naming another \
-           owner is reported (owners compare without regard to case). A token with \
-           `repositories` reaches only those repositories of its owner: \
-           `/repos/{owner}/{repo}/…` naming another is reported.",
-    why: "A fine-grained token is made for one resource owner and, optionally, a \
-          selection of its repositories; any other is refused whatever its permissions.",
-    source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), overview (a permission defines which resources \
-             the token may reach); reqlint's token format (docs/request-files.md): `owner`, `repositories`",
-    fixes: &[],
-    inspects: Inspects::CodehostRequests,
-    bad: example!("token-resource-out-of-reach/bad.req.yaml"),
-    good: example!("token-resource-out-of-reach/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct TokenResourceOutOfReach {
+        name: "token-resource-out-of-reach",
+        group: Group::of(crate::apis::codehost::ID),
+        severity: Severity::Error,
+        summary: "the request reaches an owner or repository its token was not made for",
+        what: "A token with `owner` reaches only that owner's resources: a path \
+               `/repos/{owner}/…`, `/orgs/{org}/…` or `/organizations/{org}/…` (at the start of \
+               the path or further in, as `/users/{username}/events/orgs/{org}`) naming another \
+               owner is reported (owners compare without regard to case). A token with \
+               `repositories` reaches only those repositories of its owner: \
+               `/repos/{owner}/{repo}/…` naming another is reported.",
+        why: "A fine-grained token is made for one resource owner and, optionally, a \
+              selection of its repositories; any other is refused whatever its permissions.",
+        source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), overview (a permission defines which resources \
+                 the token may reach); reqlint's token format (docs/request-files.md): `owner`, `repositories`",
+        fixes: &[],
+        inspects: Inspects::Requests(&crate::apis::codehost::EVERY_REQUEST),
+        bad: example!("token-resource-out-of-reach/bad.req.yaml"),
+        good: example!("token-resource-out-of-reach/good.req.yaml"),
+    }
+}
 
 impl Rule for TokenResourceOutOfReach {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_request(
-        &self,
-        file: &FileContext<'_>,
-        r: &CodehostRequest<'_>,
-        out: &mut Vec<Diagnostic>,
-    ) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let r = &crate::apis::codehost::request(file, routed);
         let (i, line) = (r.index, r.line);
         // The owner is named after `repos`, `orgs` or `organizations`, at the start of
         // the path or further in (`/users/{username}/events/orgs/{org}`).

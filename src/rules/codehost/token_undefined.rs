@@ -1,33 +1,29 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::model::{TokenRef, secrets};
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule};
 use crate::suggest::did_you_mean;
 
-pub struct TokenUndefined;
-
-static META: RuleMeta = RuleMeta {
-    name: "token-undefined",
-    group: Group::CodeHosting,
-    severity: Severity::Warning,
-    summary: "a request names a token that .reqlint.yaml does not define",
-    what: "Reports `token: NAME` where NAME is not a key of `tokens:` in the config, with \
-           the closest defined name. The requests that use it are not checked for \
-           permissions.",
-    why: "Without the token's permissions reqlint cannot tell whether the calls would \
-          be allowed; a typo in the name hides every coverage error.",
-    source: "reqlint's request file format (docs/request-files.md): a token is a name defined under `tokens:` in the configuration (docs/configuration.md)",
-    fixes: &[],
-    inspects: Inspects::File,
-    bad: example!("token-undefined/bad.req.yaml"),
-    good: example!("token-undefined/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct TokenUndefined {
+        name: "token-undefined",
+        group: Group::of(crate::apis::codehost::ID),
+        severity: Severity::Warning,
+        summary: "a request names a token that .reqlint.yaml does not define",
+        what: "Reports `token: NAME` where NAME is not a key of `tokens:` in the config, with \
+               the closest defined name. The requests that use it are not checked for \
+               permissions.",
+        why: "Without the token's permissions reqlint cannot tell whether the calls would \
+              be allowed; a typo in the name hides every coverage error.",
+        source: "reqlint's request file format (docs/request-files.md): a token is a name defined under `tokens:` in the configuration (docs/configuration.md)",
+        fixes: &[],
+        inspects: Inspects::File,
+        bad: example!("token-undefined/bad.req.yaml"),
+        good: example!("token-undefined/good.req.yaml"),
+    }
+}
 
 impl Rule for TokenUndefined {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         let mut seen = std::collections::HashSet::new();
         for request in &file.model.requests {

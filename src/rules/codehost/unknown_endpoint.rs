@@ -2,47 +2,37 @@ use crate::catalog::codehost::{ApiVersion, CATALOG, Segment};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::model::Method;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::model::file::Routed;
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-use crate::apis::codehost::CodehostRequest;
-
-pub struct UnknownEndpoint;
-
-static META: RuleMeta = RuleMeta {
-    name: "unknown-endpoint",
-    group: Group::CodeHosting,
-    severity: Severity::Warning,
-    summary: "a code-hosting path or method that no permission table row lists",
-    what: "Matches a code-hosting request's path against the templates of GitHub's reference \"Permissions required for fine-grained personal access tokens\"'s \
-           endpoint tables (literal segments win over placeholders; the query string is \
-           ignored). A path that no row matches, or a method that the matching path's \
-           rows do not list, is reported with the methods the path has.",
-    why: "Permission coverage cannot be checked for an endpoint reqlint does not know; \
-          a wrong method usually means a wrong call (the API answers 404).",
-    source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\"",
-    fixes: &[],
-    inspects: Inspects::CodehostRequests,
-    bad: example!("unknown-endpoint/bad.req.yaml"),
-    good: example!("unknown-endpoint/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct UnknownEndpoint {
+        name: "unknown-endpoint",
+        group: Group::of(crate::apis::codehost::ID),
+        severity: Severity::Warning,
+        summary: "a code-hosting path or method that no permission table row lists",
+        what: "Matches a code-hosting request's path against the templates of GitHub's reference \"Permissions required for fine-grained personal access tokens\"'s \
+               endpoint tables (literal segments win over placeholders; the query string is \
+               ignored). A path that no row matches, or a method that the matching path's \
+               rows do not list, is reported with the methods the path has.",
+        why: "Permission coverage cannot be checked for an endpoint reqlint does not know; \
+              a wrong method usually means a wrong call (the API answers 404).",
+        source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\"",
+        fixes: &[],
+        inspects: Inspects::Requests(&crate::apis::codehost::EVERY_REQUEST),
+        bad: example!("unknown-endpoint/bad.req.yaml"),
+        good: example!("unknown-endpoint/good.req.yaml"),
+    }
+}
 
 impl Rule for UnknownEndpoint {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
-    fn check_request(
-        &self,
-        file: &FileContext<'_>,
-        r: &CodehostRequest<'_>,
-        out: &mut Vec<Diagnostic>,
-    ) {
+    fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
+        let r = &crate::apis::codehost::request(file, routed);
         let (i, line) = (r.index, r.line);
         let rows = crate::apis::codehost::rows(file, i);
         let version = crate::apis::codehost::api_version(r.request, file.config);
         if rows.is_empty() {
-            let searched = file.codehost.suggestions.get();
-            file.codehost.suggestions.set(searched + 1);
+            let searched = crate::apis::codehost::suggestions_made(file);
             let closest = (searched < MAX_SUGGESTIONS)
                 .then(|| {
                     closest_template(

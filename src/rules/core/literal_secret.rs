@@ -2,40 +2,40 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Span;
 use crate::model::secrets::{self, Found, TokenMatch};
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-pub struct LiteralSecret;
-
-static META: RuleMeta = RuleMeta {
-    name: "literal-secret",
-    group: Group::Files,
-    severity: Severity::Error,
-    summary: "a credential is written in the request file",
-    what: "Reports a literal credential in a credential position: an `access_token`, \
-           `client_secret` or `password` param, an `Authorization`, `Proxy-Authorization` or \
-           `X-Api-Key`-like header (in params, in the query string, anywhere in the file, a \
-           list or mapping of them too), an auth block (used or not), a Basic-auth pair, or \
-           the definition of a variable used in one of those (`@token = …` for \
-           `Authorization: Bearer {{token}}`); and any word that has a real credential's \
-           shape, wherever it is written (a value, a key, a comment, a line that does not \
-           parse): the code-hosting host's tokens (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` \
-           and 36 characters, `github_pat_` and 82), the advertising API's user tokens \
-           (`EAA…`) and JSON Web Tokens. References (`${FB_TOKEN}`, `$GH_TOKEN`, \
-           `{{token}}`, `<token>`) and placeholders (`xxx`, `YOUR_TOKEN`, `ghp_12324`) are \
-           not credentials, and a value that comes from an environment file is not written \
-           in the request file. The secret is never printed back: messages name its kind \
-           only, and every output masks it, whether this rule is enabled or not.",
-    why: "A token committed to a repository is a leaked token: anyone who can read the \
-          repository can call the API as its owner until it is revoked.",
-    source: "GitHub Docs, \"About authentication to GitHub\", section \"GitHub's token \
-             formats\" (https://docs.github.com/en/authentication/keeping-your-account-and-data-secure/about-authentication-to-github#githubs-token-formats); \
-             Meta for Developers, \"Access Tokens\" \
-             (https://developers.facebook.com/docs/facebook-login/guides/access-tokens)",
-    fixes: &[],
-    inspects: Inspects::File,
-    bad: example!("literal-secret/bad.req.yaml"),
-    good: example!("literal-secret/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct LiteralSecret {
+        name: "literal-secret",
+        group: Group::FILES,
+        severity: Severity::Error,
+        summary: "a credential is written in the request file",
+        what: "Reports a literal credential in a credential position: an `access_token`, \
+               `client_secret` or `password` param, an `Authorization`, `Proxy-Authorization` or \
+               `X-Api-Key`-like header (in params, in the query string, anywhere in the file, a \
+               list or mapping of them too), an auth block (used or not), a Basic-auth pair, or \
+               the definition of a variable used in one of those (`@token = …` for \
+               `Authorization: Bearer {{token}}`); and any word that has a real credential's \
+               shape, wherever it is written (a value, a key, a comment, a line that does not \
+               parse): the code-hosting host's tokens (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` \
+               and 36 characters, `github_pat_` and 82), the advertising API's user tokens \
+               (`EAA…`) and JSON Web Tokens. References (`${FB_TOKEN}`, `$GH_TOKEN`, \
+               `{{token}}`, `<token>`) and placeholders (`xxx`, `YOUR_TOKEN`, `ghp_12324`) are \
+               not credentials, and a value that comes from an environment file is not written \
+               in the request file. The secret is never printed back: messages name its kind \
+               only, and every output masks it, whether this rule is enabled or not.",
+        why: "A token committed to a repository is a leaked token: anyone who can read the \
+              repository can call the API as its owner until it is revoked.",
+        source: "GitHub Docs, \"About authentication to GitHub\", section \"GitHub's token \
+                 formats\" (https://docs.github.com/en/authentication/keeping-your-account-and-data-secure/about-authentication-to-github#githubs-token-formats); \
+                 Meta for Developers, \"Access Tokens\" \
+                 (https://developers.facebook.com/docs/facebook-login/guides/access-tokens)",
+        fixes: &[],
+        inspects: Inspects::File,
+        bad: example!("literal-secret/bad.req.yaml"),
+        good: example!("literal-secret/good.req.yaml"),
+    }
+}
 
 /// A literal scalar under a credential key.
 fn keyed_diagnostic(span: Span, key: &str) -> Diagnostic {
@@ -72,10 +72,6 @@ pub fn in_environment(text: &str) -> Vec<Diagnostic> {
 }
 
 impl Rule for LiteralSecret {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check(&self, file: &FileContext<'_>, sink: &mut Vec<Diagnostic>) {
         // Values a duplicate key replaced are no longer in the tree, but still in the
         // file; query parameters are entries of the request line.

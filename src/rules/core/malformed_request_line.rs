@@ -1,35 +1,31 @@
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule};
 
-pub struct MalformedRequestLine;
-
-static META: RuleMeta = RuleMeta {
-    name: "malformed-request-line",
-    group: Group::Files,
-    severity: Severity::Error,
-    summary: "the request line is not `METHOD PATH` with a known method and a path from `/`",
-    what: "Reports a request line whose method is not one of GET, POST, PUT, PATCH and \
-           DELETE (in capitals), whose path does not start with `/` (a full URL is fine), \
-           that has no method, no path or no space between them, and a request with \
-           `method` but no `path` or the other way round. The help gives the corrected line.",
-    why: "Every other rule starts from the method and the path; a request whose line \
-          cannot be read is not checked at all, and the API would not route it.",
-    source: "reqlint's request file format (docs/request-files.md): `request: \"METHOD PATH\"`, or `method`, `path`, `url`",
-    fixes: &[FixMeta {
-        applicability: Applicability::Safe,
-        what: "a method in lower case is written in capitals (`post` → `POST`)",
-    }],
-    inspects: Inspects::File,
-    bad: example!("malformed-request-line/bad.req.yaml"),
-    good: example!("malformed-request-line/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct MalformedRequestLine {
+        name: "malformed-request-line",
+        group: Group::FILES,
+        severity: Severity::Error,
+        summary: "the request line is not `METHOD PATH` with a known method and a path from `/`",
+        what: "Reports a request line whose method is not one of GET, POST, PUT, PATCH and \
+               DELETE (in capitals), whose path does not start with `/` (a full URL is fine), \
+               that has no method, no path or no space between them, and a request with \
+               `method` but no `path` or the other way round. The help gives the corrected line.",
+        why: "Every other rule starts from the method and the path; a request whose line \
+              cannot be read is not checked at all, and the API would not route it.",
+        source: "reqlint's request file format (docs/request-files.md): `request: \"METHOD PATH\"`, or `method`, `path`, `url`",
+        fixes: &[FixMeta {
+            applicability: Applicability::Safe,
+            what: "a method in lower case is written in capitals (`post` → `POST`)",
+        }],
+        inspects: Inspects::File,
+        bad: example!("malformed-request-line/bad.req.yaml"),
+        good: example!("malformed-request-line/good.req.yaml"),
+    }
+}
 
 impl Rule for MalformedRequestLine {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         for request in &file.model.requests {
             if let Err(e) = &request.line {

@@ -1,32 +1,28 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::model::DocumentKind;
-use crate::rules::{FileContext, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, Rule};
 
-pub struct NotARequestFile;
-
-static META: RuleMeta = RuleMeta {
-    name: "not-a-request-file",
-    group: Group::Files,
-    severity: Severity::Warning,
-    summary: "a document holds no request",
-    what: "Reports a document whose top level is not a mapping (a list, a scalar), or a \
-           mapping with neither `request` (or `method` and `path`) nor `requests`. An \
-           empty document beside request documents, such as a trailing `---`, is fine.",
-    why: "A file that matches the include globs but holds no request is usually a \
-          mistake in the globs or in the file; nothing in it is checked.",
-    source: "reqlint's request file format (docs/request-files.md): one request, several requests",
-    fixes: &[],
-    inspects: Inspects::File,
-    bad: example!("not-a-request-file/bad.req.yaml"),
-    good: example!("not-a-request-file/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct NotARequestFile {
+        name: "not-a-request-file",
+        group: Group::FILES,
+        severity: Severity::Warning,
+        summary: "a document holds no request",
+        what: "Reports a document whose top level is not a mapping (a list, a scalar), or a \
+               mapping with neither `request` (or `method` and `path`) nor `requests`. An \
+               empty document beside request documents, such as a trailing `---`, is fine.",
+        why: "A file that matches the include globs but holds no request is usually a \
+              mistake in the globs or in the file; nothing in it is checked.",
+        source: "reqlint's request file format (docs/request-files.md): one request, several requests",
+        fixes: &[],
+        inspects: Inspects::File,
+        bad: example!("not-a-request-file/bad.req.yaml"),
+        good: example!("not-a-request-file/good.req.yaml"),
+    }
+}
 
 impl Rule for NotARequestFile {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         let docs = &file.model.documents;
         let any_request = docs

@@ -2,32 +2,32 @@ use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::example;
 use crate::loading::{Format, Span};
 use crate::model::DocumentKind;
-use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule};
 
-pub struct RequestListWithoutKey;
-
-static META: RuleMeta = RuleMeta {
-    name: "request-list-without-key",
-    group: Group::Files,
-    severity: Severity::Error,
-    summary: "requests are listed at the top level instead of under `requests:`",
-    what: "Reports a document whose top level is a list whose items look like requests \
-           (a mapping with `request` or `method`, or a string such as `GET /user`): a \
-           file of several requests holds them under `requests:`. The items are still \
-           checked as requests, so their own findings are reported too.",
-    why: "Tools that send request files read the list under `requests:`; a bare list is \
-          no request file to them. Reported only as a file that holds no request, it \
-          would pass a CI lint step with every request in it unchecked.",
-    source: "reqlint's request file format: several requests in one file (the \
-             `requests:` key), docs/request-files.md",
-    fixes: &[FixMeta {
-        applicability: Applicability::Safe,
-        what: "the list of requests written at the top level is put under `requests:`",
-    }],
-    inspects: Inspects::File,
-    bad: example!("request-list-without-key/bad.req.yaml"),
-    good: example!("request-list-without-key/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct RequestListWithoutKey {
+        name: "request-list-without-key",
+        group: Group::FILES,
+        severity: Severity::Error,
+        summary: "requests are listed at the top level instead of under `requests:`",
+        what: "Reports a document whose top level is a list whose items look like requests \
+               (a mapping with `request` or `method`, or a string such as `GET /user`): a \
+               file of several requests holds them under `requests:`. The items are still \
+               checked as requests, so their own findings are reported too.",
+        why: "Tools that send request files read the list under `requests:`; a bare list is \
+              no request file to them. Reported only as a file that holds no request, it \
+              would pass a CI lint step with every request in it unchecked.",
+        source: "reqlint's request file format: several requests in one file (the \
+                 `requests:` key), docs/request-files.md",
+        fixes: &[FixMeta {
+            applicability: Applicability::Safe,
+            what: "the list of requests written at the top level is put under `requests:`",
+        }],
+        inspects: Inspects::File,
+        bad: example!("request-list-without-key/bad.req.yaml"),
+        good: example!("request-list-without-key/good.req.yaml"),
+    }
+}
 
 /// The list under `requests:`: a YAML block list at the start of its lines takes the key
 /// on the line above (YAML lets a list stand at its key's indentation, and the line takes
@@ -84,10 +84,6 @@ fn wrap(file: &FileContext<'_>, list: Span) -> Option<Fix> {
 }
 
 impl Rule for RequestListWithoutKey {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         for doc in &file.model.documents {
             let DocumentKind::BareList { span } = doc.kind else {

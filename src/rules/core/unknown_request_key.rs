@@ -2,32 +2,32 @@ use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Value};
 use crate::model::{DocumentKind, EXTENSION_PREFIX, FILE_KEYS, REQUEST_KEYS};
-use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RuleMeta};
+use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule};
 use crate::suggest::did_you_mean;
 
-pub struct UnknownRequestKey;
-
-static META: RuleMeta = RuleMeta {
-    name: "unknown-request-key",
-    group: Group::Files,
-    severity: Severity::Error,
-    summary: "a request or file has a key that the request file format does not define",
-    what: "Reports a key of a request other than request, method, path, url, params, \
-           token, object, public, name and description, and a key beside `requests:` \
-           other than token, name and description, with the closest known key. Keys \
-           starting with `x-` are extensions that rules ignore: a place for anchors \
-           shared by several requests, as in other YAML tools.",
-    why: "A misspelt key (`parms:`) is silently ignored: the request would be sent \
-          without what the author meant to send, and no rule would check it.",
-    source: "reqlint's request file format (docs/request-files.md): the keys of one request and of several requests",
-    fixes: &[FixMeta {
-        applicability: Applicability::Safe,
-        what: "a misspelt key with one close candidate is renamed (`parms` → `params`)",
-    }],
-    inspects: Inspects::File,
-    bad: example!("unknown-request-key/bad.req.yaml"),
-    good: example!("unknown-request-key/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct UnknownRequestKey {
+        name: "unknown-request-key",
+        group: Group::FILES,
+        severity: Severity::Error,
+        summary: "a request or file has a key that the request file format does not define",
+        what: "Reports a key of a request other than request, method, path, url, params, \
+               token, object, public, name and description, and a key beside `requests:` \
+               other than token, name and description, with the closest known key. Keys \
+               starting with `x-` are extensions that rules ignore: a place for anchors \
+               shared by several requests, as in other YAML tools.",
+        why: "A misspelt key (`parms:`) is silently ignored: the request would be sent \
+              without what the author meant to send, and no rule would check it.",
+        source: "reqlint's request file format (docs/request-files.md): the keys of one request and of several requests",
+        fixes: &[FixMeta {
+            applicability: Applicability::Safe,
+            what: "a misspelt key with one close candidate is renamed (`parms` → `params`)",
+        }],
+        inspects: Inspects::File,
+        bad: example!("unknown-request-key/bad.req.yaml"),
+        good: example!("unknown-request-key/good.req.yaml"),
+    }
+}
 
 fn check_keys(
     cx: &FileContext<'_>,
@@ -83,10 +83,6 @@ fn check_keys(
 }
 
 impl Rule for UnknownRequestKey {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         for doc in &file.model.documents {
             match doc.kind {

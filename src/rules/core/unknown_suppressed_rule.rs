@@ -2,33 +2,29 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Format, Node};
 use crate::model::suppressions;
-use crate::rules::{FileContext, Group, Inspects, REGISTRY, Rule, RuleMeta};
+use crate::rules::{FileContext, Group, Inspects, REGISTRY, Rule};
 use crate::suggest::did_you_mean;
 
-pub struct UnknownSuppressedRule;
-
-static META: RuleMeta = RuleMeta {
-    name: "unknown-suppressed-rule",
-    group: Group::Files,
-    severity: Severity::Warning,
-    summary: "a `# reqlint: ignore[...]` comment names a rule that does not exist",
-    what: "Reports every name in an inline suppression comment (`# reqlint: \
-           ignore[rule-a, rule-b]`) that is not the name of a rule, with the closest \
-           rule name. The comment still silences the rules it names correctly.",
-    why: "A misspelt name silences nothing: the diagnostic the comment was written for is \
-          still reported, and nothing else says why the comment did not work.",
-    source: "reqlint's suppression comments (docs/usage.md, \"Suppressing diagnostics\")",
-    fixes: &[],
-    inspects: Inspects::File,
-    bad: example!("unknown-suppressed-rule/bad.req.yaml"),
-    good: example!("unknown-suppressed-rule/good.req.yaml"),
-};
+crate::declare_rule! {
+    pub struct UnknownSuppressedRule {
+        name: "unknown-suppressed-rule",
+        group: Group::FILES,
+        severity: Severity::Warning,
+        summary: "a `# reqlint: ignore[...]` comment names a rule that does not exist",
+        what: "Reports every name in an inline suppression comment (`# reqlint: \
+               ignore[rule-a, rule-b]`) that is not the name of a rule, with the closest \
+               rule name. The comment still silences the rules it names correctly.",
+        why: "A misspelt name silences nothing: the diagnostic the comment was written for is \
+              still reported, and nothing else says why the comment did not work.",
+        source: "reqlint's suppression comments (docs/usage.md, \"Suppressing diagnostics\")",
+        fixes: &[],
+        inspects: Inspects::File,
+        bad: example!("unknown-suppressed-rule/bad.req.yaml"),
+        good: example!("unknown-suppressed-rule/good.req.yaml"),
+    }
+}
 
 impl Rule for UnknownSuppressedRule {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         // Suppression comments are YAML's; JSON has no comments.
         if Format::from_path(file.path) != Format::Yaml {
