@@ -73,9 +73,9 @@ pub(super) fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutc
         settings.config.path.as_ref(),
         engine::lint_run(settings, &facts, complete),
     ) {
-        for fix in run.diagnostics.iter().filter_map(|d| d.fix.as_ref()) {
-            if mode.takes(fix) {
-                let edits = fix.edits.iter().map(|e| Edit {
+        for run_fix in run.diagnostics.iter().filter_map(|d| d.fix.as_ref()) {
+            if mode.takes(run_fix) {
+                let edits = run_fix.edits.iter().map(|e| Edit {
                     file: Some(config.clone()),
                     ..e.clone()
                 });
