@@ -8,8 +8,7 @@ const GH_SECRET: &str = "ghp_Rdct3dS3cretN0tInAnyFixture123456789";
 const FB_SECRET: &str = "EAAXq7RedactionSecretNotInFixtures42";
 const PLAIN_SECRET: &str = "s3cr3t-plain-v4lue-not-shaped";
 
-#[path = "support/project.rs"]
-mod project;
+use crate::support::project;
 use project::{FORMATS, all_text, assert_none_of, bin, every_format, project, run};
 
 /// Neither the secret nor the part of it after a prefix that a message may name.

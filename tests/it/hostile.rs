@@ -1,7 +1,7 @@
 //! The acceptance check for hostile input: a directory of files built to cost unbounded
 //! time, memory or stack is linted to the end, every such file is reported, and an
 //! ordinary file beside them is still linted. What bounds the work is checked by
-//! counting (memory, output size; n against 10n in tests/bounds.rs and the readers'
+//! counting (memory, output size; n against 10n in tests/it/bounds.rs and the readers'
 //! unit tests); a run that never ends fails through the watchdog, which is no timing
 //! assertion (BENCHMARKS.md has the timings).
 
@@ -11,8 +11,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-#[path = "support/watchdog.rs"]
-mod watchdog;
+use crate::support::watchdog;
 
 const DEPTH: usize = 200_000;
 

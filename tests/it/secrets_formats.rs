@@ -20,11 +20,9 @@ const PLAIN: [&str; 6] = [
     "pl41n-s3cret-s1x-value",
 ];
 
-#[path = "support/lsp_client.rs"]
-mod lsp_client;
+use crate::support::lsp_client;
+use crate::support::project;
 use lsp_client::start_server;
-#[path = "support/project.rs"]
-mod project;
 use project::{FORMATS, all_text, assert_none_of, every_format, project, run};
 
 /// No secret, and no large part of one (a message may keep a public prefix).

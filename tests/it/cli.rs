@@ -8,6 +8,8 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+use crate::support::spans::spanned;
+
 /// What one run of the binary gave.
 #[derive(Debug)]
 struct Run {
@@ -149,7 +151,7 @@ fn dup() -> String {
 
 // ---------------------------------------------------------------------------------------
 // Snapshots of the three reports over a fixed few fixtures (each rule's own cases and
-// their expected output are under fixtures/<rule>/, run by tests/fixtures.rs)
+// their expected output are under fixtures/<rule>/, run by tests/it/fixtures.rs)
 // ---------------------------------------------------------------------------------------
 
 /// Fixtures that show every part of a report: a syntax error, labels, help, API error
@@ -369,12 +371,10 @@ fn diagnostics_point_at_the_exact_text() {
             let file = d["file"].as_str().unwrap();
             // A file that is not UTF-8 (a case of invalid-syntax) has its own expected output.
             let text = std::fs::read_to_string(root.join(file)).ok()?;
-            let offset = d["span"]["offset"].as_u64().unwrap() as usize;
-            let length = d["span"]["length"].as_u64().unwrap() as usize;
             Some((
                 file.to_string(),
                 d["rule"].as_str().unwrap().to_string(),
-                text[offset..offset + length].to_string(),
+                spanned(&text, d).to_string(),
             ))
         })
         .collect();

@@ -6,8 +6,7 @@ use std::fs::File;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-#[path = "support/watchdog.rs"]
-mod watchdog;
+use crate::support::watchdog;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -1,7 +1,5 @@
 //! A language-server client for the tests: `reqlint server` started with piped standard
 //! input and output, and JSON-RPC messages framed with `Content-Length`.
-// Each test binary includes this file and uses part of it.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;

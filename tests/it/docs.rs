@@ -1,5 +1,5 @@
 //! `docs/rules/` is generated from the rules' metadata: this test fails when a page is
-//! stale, missing or left over. `UPDATE_DOCS=1 cargo test --test docs` writes them.
+//! stale, missing or left over. `UPDATE_DOCS=1 cargo test --test it docs::` writes them.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -46,7 +46,7 @@ fn rule_pages_are_generated_from_the_metadata() {
     }
     assert!(
         stale.is_empty(),
-        "docs/rules/ is stale; run `UPDATE_DOCS=1 cargo test --test docs`: {}",
+        "docs/rules/ is stale; run `UPDATE_DOCS=1 cargo test --test it docs::`: {}",
         stale.join(", ")
     );
 }
@@ -78,7 +78,7 @@ fn catalog_reference_is_generated_from_the_catalog() {
     }
     assert!(
         stale.is_empty(),
-        "docs/ is stale; run `UPDATE_DOCS=1 cargo test --test docs`: {}",
+        "docs/ is stale; run `UPDATE_DOCS=1 cargo test --test it docs::`: {}",
         stale.join(", ")
     );
 }
@@ -107,7 +107,7 @@ fn schemas_are_published() {
     }
     assert!(
         stale.is_empty(),
-        "schemas/ is stale; run `UPDATE_DOCS=1 cargo test --test docs`: {}",
+        "schemas/ is stale; run `UPDATE_DOCS=1 cargo test --test it docs::`: {}",
         stale.join(", ")
     );
 }

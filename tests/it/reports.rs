@@ -5,8 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-#[path = "support/watchdog.rs"]
-mod watchdog;
+use crate::support::watchdog;
 
 fn run(dir: &Path, args: &[&str]) -> Output {
     watchdog::output(

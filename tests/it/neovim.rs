@@ -1,4 +1,4 @@
-//! Neovim, a real LSP client, drives `reqlint server` headless (tests/support/nvim_lsp.lua),
+//! Neovim, a real LSP client, drives `reqlint server` headless (tests/it/support/nvim_lsp.lua),
 //! set up by the block of docs/ci-and-editors.md written for its generation (0.7, 0.8 to
 //! 0.10, 0.11 and later), so that the documented set-up is the tested one: the
 //! diagnostics it shows, a quick fix applied through `vim.lsp.buf.code_action`, and hover
@@ -8,8 +8,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-#[path = "support/watchdog.rs"]
-mod watchdog;
+use crate::support::watchdog;
 
 #[test]
 fn neovim_shows_diagnostics_applies_a_quick_fix_and_hovers() {
@@ -30,7 +29,7 @@ fn neovim_shows_diagnostics_applies_a_quick_fix_and_hovers() {
     )
     .unwrap();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let script = root.join("tests/support/nvim_lsp.lua");
+    let script = root.join("tests/it/support/nvim_lsp.lua");
     let version = Command::new("nvim").arg("--version").output().unwrap();
     let version = String::from_utf8_lossy(&version.stdout).into_owned();
     let docs = std::fs::read_to_string(root.join("docs/ci-and-editors.md")).unwrap();

@@ -6,34 +6,21 @@
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use serde_json::Value;
+use crate::support::spans::rules_and_texts;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// (rule, the text the diagnostic's span covers) of each diagnostic, in order.
-fn spans(rel: &str) -> Vec<(String, String)> {
+fn rules_and_texts_of(rel: &str) -> Vec<(String, String)> {
     let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
         .current_dir(root())
         .args(["check", rel, "--format", "json"])
         .output()
         .unwrap();
     let text = std::fs::read_to_string(root().join(rel)).unwrap();
-    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
-    json["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            let at = d["span"]["offset"].as_u64().unwrap() as usize;
-            let len = d["span"]["length"].as_u64().unwrap() as usize;
-            (
-                d["rule"].as_str().unwrap().to_string(),
-                text[at..at + len].to_string(),
-            )
-        })
-        .collect()
+    rules_and_texts(&text, &serde_json::from_slice(&out.stdout).unwrap())
 }
 
 fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -45,7 +32,7 @@ fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
 #[test]
 fn postman_spans_land_on_the_text_written() {
     assert_eq!(
-        spans("fixtures/formats/postman/mistakes.postman_collection.json"),
+        rules_and_texts_of("fixtures/formats/postman/mistakes.postman_collection.json"),
         pairs(&[
             (
                 "ad-param-missing",
@@ -63,7 +50,7 @@ fn postman_spans_land_on_the_text_written() {
 #[test]
 fn http_spans_land_on_the_text_written() {
     assert_eq!(
-        spans("fixtures/formats/http/mistakes.http"),
+        rules_and_texts_of("fixtures/formats/http/mistakes.http"),
         pairs(&[
             ("ad-param-invalid", "OUTCOME_SALEZ"),
             ("ad-param-invalid", "\"PAUSD\""),
@@ -79,7 +66,7 @@ fn http_spans_land_on_the_text_written() {
 #[test]
 fn bruno_spans_land_on_the_text_written() {
     assert_eq!(
-        spans("fixtures/formats/bruno/marketing-api/Campaigns/mistakes.bru"),
+        rules_and_texts_of("fixtures/formats/bruno/marketing-api/Campaigns/mistakes.bru"),
         pairs(&[
             (
                 "ad-param-missing",
@@ -92,7 +79,7 @@ fn bruno_spans_land_on_the_text_written() {
 
 #[test]
 fn tokens_named_by_a_variable_are_checked() {
-    let found = spans("fixtures/formats/postman/github.postman_collection.json");
+    let found = rules_and_texts_of("fixtures/formats/postman/github.postman_collection.json");
     assert!(
         found
             .iter()
@@ -100,7 +87,7 @@ fn tokens_named_by_a_variable_are_checked() {
                 && text == "\"{{gh_base}}/repos/{{owner}}/{{repo}}/pulls/1347/merge\""),
         "{found:?}"
     );
-    let found = spans("fixtures/formats/http/github.http");
+    let found = rules_and_texts_of("fixtures/formats/http/github.http");
     assert!(
         found
             .iter()

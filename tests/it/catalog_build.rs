@@ -6,18 +6,18 @@
 
 #![allow(dead_code)]
 
-#[path = "../build/advertising.rs"]
+#[path = "../../build/advertising.rs"]
 mod advertising;
-#[path = "../build/codehost.rs"]
+#[path = "../../build/codehost.rs"]
 mod codehost;
-#[path = "../build/geo.rs"]
-mod geo;
-#[path = "../src/catalog/names.rs"]
-mod names;
-#[path = "../build/rule_names.rs"]
+#[path = "../../build/geo.rs"]
+pub(crate) mod geo;
+#[path = "../../src/catalog/names.rs"]
+pub(crate) mod names;
+#[path = "../../build/rule_names.rs"]
 mod rule_names;
-#[path = "../build/source.rs"]
-mod source;
+#[path = "../../build/source.rs"]
+pub(crate) mod source;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -47,6 +47,14 @@ fn child_generates() {
     }
 }
 
+/// This module as the test harness names its tests: the module path without the test
+/// binary's root (`catalog_build`, whose `child_generates` the children run).
+fn test_module() -> &'static str {
+    module_path!()
+        .split_once("::")
+        .map_or(module_path!(), |(_, module)| module)
+}
+
 /// The catalog with `file`'s text `from` replaced by `to`, generated in a child process:
 /// its exit status and standard error.
 fn broken(file: &str, from: &str, to: &str) -> (i32, String) {
@@ -59,7 +67,7 @@ fn broken(file: &str, from: &str, to: &str) -> (i32, String) {
     let out = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "child_generates",
+            &format!("{}::child_generates", test_module()),
             "--nocapture",
             "--test-threads=1",
         ])

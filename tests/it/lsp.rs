@@ -6,8 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-#[path = "support/lsp_client.rs"]
-mod lsp_client;
+use crate::support::lsp_client;
 use lsp_client::{Client, start_server};
 
 #[test]

@@ -6,7 +6,7 @@
 # `file` calls "static-pie linked", not "statically linked": this accepts both kinds and
 # nothing that would need a dynamic loader or a libc on the machine.
 #
-# Usage: tests/support/static_elf.sh FILE...   (needs readelf, from binutils)
+# Usage: tests/it/support/static_elf.sh FILE...   (needs readelf, from binutils)
 # Exit 0: all static; 1: one is not (or is no ELF file); 2: usage, or no readelf.
 set -euo pipefail
 [ "$#" -gt 0 ] || { echo "usage: $0 FILE..." >&2; exit 2; }

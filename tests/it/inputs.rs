@@ -6,8 +6,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-#[path = "support/watchdog.rs"]
-mod watchdog;
+use crate::support::watchdog;
 
 /// Runs reqlint; one that blocks on a FIFO or walks without end fails the watchdog.
 fn run(dir: &Path, args: &[&str]) -> Output {

@@ -1,7 +1,5 @@
 //! What the tests that run reqlint on a project of their own share: the binary, a run
 //! with the CI and colour variables removed, its whole output, and a temporary project.
-// Each test binary includes this file and uses part of it.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

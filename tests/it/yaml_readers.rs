@@ -3,7 +3,7 @@
 //! problems. Checked on every fixture, on generated request-like texts, and on
 //! generated texts full of the characters where YAML is subtle.
 //!
-//! `REQLINT_YAML_DIR=<dir> cargo test --test yaml_readers` also checks every `.yaml`
+//! `REQLINT_YAML_DIR=<dir> cargo test --test it yaml_readers::` also checks every `.yaml`
 //! file under a directory (a generated benchmark corpus, say).
 
 use std::path::{Path, PathBuf};

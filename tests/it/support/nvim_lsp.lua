@@ -1,4 +1,4 @@
--- Neovim as a real LSP client of `reqlint server` (run by tests/neovim.rs), set up by
+-- Neovim as a real LSP client of `reqlint server` (run by tests/it/neovim.rs), set up by
 -- the block of docs/ci-and-editors.md for this Neovim's generation ($REQLINT_SETUP; it
 -- starts `reqlint` from PATH): diagnostics, a quick fix applied through
 -- vim.lsp.buf.code_action, hover text.

@@ -6,15 +6,15 @@
 # Then, unless REQLINT_WHEEL_SKIP_SOURCE=1, `pip install .` into another fresh virtual
 # environment (the source install: maturin from PyPI, the `release` profile).
 #
-# Usage: tests/support/wheel.sh
+# Usage: tests/it/support/wheel.sh
 #   REQLINT_WHEEL_DIR   where the wheel is written (default: target/wheels); the pre-commit
-#                       test (tests/support/precommit.sh) installs the wheel hook from there
+#                       test (tests/it/support/precommit.sh) installs the wheel hook from there
 #   CARGO_TARGET_DIR    Cargo's target directory, as usual: the binary of the wheel is also
 #                       left at $CARGO_TARGET_DIR/dist/reqlint (default: target/dist/reqlint)
 #   MATURIN             a maturin to use; else `maturin` on PATH, else one pip-installs
 #                       from PyPI into a throwaway virtual environment
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root"
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 [ -n "$version" ] || { echo "error: no version in Cargo.toml" >&2; exit 1; }

@@ -9,25 +9,25 @@
 #   source  the hook `reqlint` of this checkout's .pre-commit-hooks.yaml (language: rust):
 #           pre-commit builds reqlint with `cargo install`
 #   system  the hook `reqlint-system` of the same file (language: system): runs the
-#           reqlint on PATH; here the binary built by tests/support/wheel.sh (or $REQLINT_BIN)
+#           reqlint on PATH; here the binary built by tests/it/support/wheel.sh (or $REQLINT_BIN)
 #   wheel   the hook of the pre-commit mirror (language: python), made from
 #           pre-commit-mirror/ into a temporary git repository: pip installs its package,
 #           whose dependency `reqlint-cli==VERSION` comes from the wheel built by
-#           tests/support/wheel.sh in place of PyPI (PIP_NO_INDEX, PIP_FIND_LINKS); `cargo`
+#           tests/it/support/wheel.sh in place of PyPI (PIP_NO_INDEX, PIP_FIND_LINKS); `cargo`
 #           and `rustc` on PATH are stubs that fail, so the install cannot compile reqlint
 #
 # Each hook runs with an empty PRE_COMMIT_HOME; the time of its first run (the hook's
 # install included) and of its second run are printed.
 #
-# Usage: tests/support/precommit.sh [REPO]  (default: this checkout)
+# Usage: tests/it/support/precommit.sh [REPO]  (default: this checkout)
 #   REQLINT_HOOKS   the hooks to run (default: "source system wheel")
 #   REQLINT_WHEEL   a wheel to install for the wheel hook (default: build one with
-#                   tests/support/wheel.sh into $REQLINT_WHEEL_DIR, default target/wheels)
+#                   tests/it/support/wheel.sh into $REQLINT_WHEEL_DIR, default target/wheels)
 #   REQLINT_BIN     the binary for the system hook (default: $CARGO_TARGET_DIR/dist/reqlint,
-#                   which tests/support/wheel.sh leaves)
+#                   which tests/it/support/wheel.sh leaves)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "${1:-$here/../..}" && pwd)
+repo=$(cd "${1:-$here/../../..}" && pwd)
 hooks=${REQLINT_HOOKS:-source system wheel}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

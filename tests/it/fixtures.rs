@@ -2,7 +2,7 @@
 //! file under `fixtures/<rule>/` is linted alone (from the repository root, so the root
 //! `.reqlint.yaml` and its context snapshots apply) and its concise output, without the
 //! summary line, must equal `<case>.out` beside it; a case without `.out` must lint
-//! clean. `UPDATE_EXPECT=1 cargo test --test fixtures` writes the `.out` files (read
+//! clean. `UPDATE_EXPECT=1 cargo test --test it fixtures::` writes the `.out` files (read
 //! the diff before committing it).
 
 use std::path::{Path, PathBuf};
