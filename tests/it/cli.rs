@@ -324,24 +324,24 @@ fn json_matches_spec_5_field_for_field() {
     assert_eq!(json["summary"]["errors"], errors);
     assert_eq!(json["summary"]["warnings"], warnings);
     assert_eq!(json["summary"]["infos"], infos);
-    // fixtures/context holds the context snapshot, not request files.
-    let fixture_files = std::fs::read_dir(root.join("fixtures"))
-        .unwrap()
-        .map(|dir| dir.unwrap().path())
-        .filter(|dir| !dir.ends_with("context") && !dir.ends_with("formats"))
-        .map(|dir| {
-            std::fs::read_dir(dir)
-                .unwrap()
-                .filter(|f| {
-                    f.as_ref()
-                        .unwrap()
-                        .path()
-                        .extension()
-                        .is_none_or(|e| e != "out")
-                })
-                .count()
-        })
-        .sum::<usize>();
+    // fixtures/context holds the context snapshot, not request files; beside each case are
+    // its expectations (tests/it/fixtures.rs: `.out`, `.fixed`, `.config.diff`).
+    let fixture_files =
+        std::fs::read_dir(root.join("fixtures"))
+            .unwrap()
+            .map(|dir| dir.unwrap().path())
+            .filter(|dir| !dir.ends_with("context") && !dir.ends_with("formats"))
+            .map(|dir| {
+                std::fs::read_dir(dir)
+                    .unwrap()
+                    .filter(|f| {
+                        f.as_ref().unwrap().path().extension().is_none_or(|e| {
+                            !["out", "fixed", "diff"].contains(&e.to_str().unwrap())
+                        })
+                    })
+                    .count()
+            })
+            .sum::<usize>();
     // fixtures/formats holds the files of the other formats, Bruno collections in folders.
     let mut format_files = 0;
     let mut stack = vec![root.join("fixtures/formats")];

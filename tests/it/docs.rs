@@ -2,10 +2,30 @@
 //! stale, missing or left over. `UPDATE_DOCS=1 cargo test --test it docs::` writes them.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use reqlint::rule_docs::{index_page, rule_page};
 use reqlint::rules::REGISTRY;
+
+/// What `reqlint check --format concise` says of a file (the bad example, on its rule's
+/// page), from the repository root, without the summary line.
+fn concise_output(root: &Path, path: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+        .current_dir(root)
+        .args(["check", path, "--format", "concise", "--color", "never"])
+        .args(["--no-cache"])
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .unwrap();
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{path}: {out:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("Found ") && !l.starts_with("All checks passed"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
 
 #[test]
 fn rule_pages_are_generated_from_the_metadata() {
@@ -15,9 +35,10 @@ fn rule_pages_are_generated_from_the_metadata() {
     pages.insert("README.md".to_string(), index_page());
     for rule in REGISTRY {
         let m = rule.meta();
-        let out = std::fs::read_to_string(root.join("fixtures").join(m.name).join("bad.out"))
-            .unwrap_or_default();
-        pages.insert(format!("{}.md", m.name), rule_page(m, &out));
+        pages.insert(
+            format!("{}.md", m.name),
+            rule_page(m, &concise_output(&root, m.bad.path)),
+        );
     }
     let update = std::env::var_os("UPDATE_DOCS").is_some();
     if update {
