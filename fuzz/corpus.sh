@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The full fuzz corpora live outside the repository: fuzz/corpus/ is ignored by git, and
 # this script builds, restores or packs it. The repository keeps only the inputs that
-# tests/fuzz_replay.rs replays (fuzz/regressions/<target>/: crashes fixed, and a few
+# tests/it/fuzz_replay.rs replays (fuzz/regressions/<target>/: crashes fixed, and a few
 # dozen per target chosen by fuzz/select_regressions.py).
 #
 #   bash fuzz/corpus.sh seed               fuzz/corpus/ from fixtures/ and the kept inputs

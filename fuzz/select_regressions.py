@@ -8,7 +8,7 @@ behave in distinct ways: for each distinct set of (rule, severity) pairs that
 first enough to show every (rule, severity) once, then the richest, then inputs
 spread over the sizes, up to --per-target inputs. They go to
 fuzz/regressions/<target>/kept-<sha1 prefix>, beside the named inputs of crashes
-fixed (which this never touches). tests/fuzz_replay.rs replays them in every
+fixed (which this never touches). tests/it/fuzz_replay.rs replays them in every
 `cargo test`.
 
 Usage: python3 fuzz/select_regressions.py --corpus fuzz/corpus --reqlint target/debug/reqlint

@@ -454,7 +454,7 @@ pub fn reports_hold(result: &FileResult) {
     let summary = reports::Summary::new(results, 1, result.requests);
     let mut outputs: Vec<Vec<u8>> = vec![Vec::new(); 5];
     // The human report of a file with many findings costs most of a replay's time in a
-    // debug build; tests/reports.rs renders such files.
+    // debug build; tests/it/reports.rs renders such files.
     let human = if result.diagnostics.len() <= 20 {
         reports::human::write(results, summary, false, &mut outputs[0])
     } else {

@@ -1,6 +1,6 @@
 //! The catalog reference of the Marketing API (`docs/marketing-api-catalog.md` and
 //! `docs/marketing-api-enums.md`), generated from the compiled graph: every call with its
-//! params, every node with its fields, every enum the params take. `tests/docs.rs`
+//! params, every node with its fields, every enum the params take. `tests/it/docs.rs`
 //! fails when the committed pages are stale.
 
 use std::fmt::Write;
@@ -39,7 +39,7 @@ pub fn catalog_page() -> String {
          Every call and node of Meta's Marketing API that reqlint knows (Graph API {GRAPH_VERSION}), \
          generated from `catalog/advertising/graph/` (Meta's Business SDK codegen specs; see \
          [catalog/advertising/README.md](../catalog/advertising/README.md)). Do not edit: \
-         `UPDATE_DOCS=1 cargo test --test docs` writes it. [Back to the advertising API](advertising.md).\n\n\
+         `UPDATE_DOCS=1 cargo test --test it docs::` writes it. [Back to the advertising API](advertising.md).\n\n\
          {calls} calls on {} node types. A param in **bold** is required (`ad-param-missing`); \
          the `object:` value of a node is its name in snake_case. Enums link to their values in \
          [the enum list](marketing-api-enums.md).\n",
@@ -107,7 +107,7 @@ pub fn enums_page() -> String {
         "# The Marketing API's enums\n\n\
          The values of every enum that a param of the [catalog](marketing-api-catalog.md) takes \
          (Graph API {GRAPH_VERSION}), as Meta's Business SDK codegen specs list them. Do not \
-         edit: `UPDATE_DOCS=1 cargo test --test docs` writes it. A value outside its enum is \
+         edit: `UPDATE_DOCS=1 cargo test --test it docs::` writes it. A value outside its enum is \
          `ad-param-invalid`.\n"
     );
     for (name, values) in GRAPH_ENUMS {

@@ -1,11 +1,11 @@
 //! The rules' documentation pages (`docs/rules/`), generated from the same metadata as
-//! `reqlint rules` and `reqlint explain`; `tests/docs.rs` fails when the committed pages
-//! are stale (`UPDATE_DOCS=1 cargo test --test docs` writes them).
+//! `reqlint rules` and `reqlint explain`; `tests/it/docs.rs` fails when the committed pages
+//! are stale (`UPDATE_DOCS=1 cargo test --test it docs::` writes them).
 
 use crate::rules::{REGISTRY, RuleMeta};
 
-/// `docs/rules/<rule>.md`. `bad_output` is the concise output of the bad example (its
-/// `fixtures/<rule>/bad.out`), shown as what the rule reports.
+/// `docs/rules/<rule>.md`. `bad_output` is the concise output of the bad example (the docs test
+/// lints it), shown as what the rule reports.
 pub fn rule_page(m: &RuleMeta, bad_output: &str) -> String {
     let lang = |path: &str| {
         if path.ends_with(".json") {
@@ -16,7 +16,7 @@ pub fn rule_page(m: &RuleMeta, bad_output: &str) -> String {
     };
     let mut page = format!(
         "# {name}\n\n\
-         <!-- Generated from the rule's metadata (src/rules/); edit it there and run `UPDATE_DOCS=1 cargo test --test docs`. -->\n\n\
+         <!-- Generated from the rule's metadata (src/rules/); edit it there and run `UPDATE_DOCS=1 cargo test --test it docs::`. -->\n\n\
          {summary}.\n\n\
          | | |\n|---|---|\n| Group | {group} |\n| Default severity | {severity} |\n| Fix | {fix_kinds} |\n| Inspects | {inspects} |\n\n\
          ## What it checks\n\n{what}\n\n\
@@ -78,7 +78,7 @@ pub fn rule_page(m: &RuleMeta, bad_output: &str) -> String {
 pub fn index_page() -> String {
     let mut page = String::from(
         "# Rules\n\n\
-         <!-- Generated from the rules' metadata (src/rules/); run `UPDATE_DOCS=1 cargo test --test docs`. -->\n\n\
+         <!-- Generated from the rules' metadata (src/rules/); run `UPDATE_DOCS=1 cargo test --test it docs::`. -->\n\n\
          Every rule reqlint has, in the order `reqlint rules` lists them. `reqlint explain RULE` \
          prints a rule's page in the terminal.\n\n\
          `Fix`: `safe` where `--fix` fixes some of its findings, `unsafe` where \

@@ -402,6 +402,35 @@ pub fn decode_in_place(node: &mut Node, file: &str, limits: &Limits) -> Option<P
     }
 }
 
+/// `%XX` escapes and `+` (a space) of a query string or a form body decoded; an escape
+/// that is not one is kept as written.
+pub fn percent_decode(text: &str) -> String {
+    if !text.contains(['%', '+']) {
+        return text.to_string();
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 #[cfg(test)]
 mod substitute_tests {
     use super::*;
@@ -569,33 +598,4 @@ mod tests {
         assert_eq!(map.span(2..3), Span::new(16, 17));
         assert_eq!(map.span(1..2), Span::new(14, 16));
     }
-}
-
-/// `%XX` escapes and `+` (a space) of a query string or a form body decoded; an escape
-/// that is not one is kept as written.
-pub fn percent_decode(text: &str) -> String {
-    if !text.contains(['%', '+']) {
-        return text.to_string();
-    }
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                    Some(b) => {
-                        out.push(b);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }

@@ -1,0 +1,197 @@
+//! The catalog build step (build/) on broken tables: each fails with the file and line
+//! and a message, never a panic; the committed catalog builds the same twice.
+//!
+//! The build modules are compiled into this test; a broken table ends the process (as
+//! it ends the build), so each case runs in a child process of this test binary.
+
+#![allow(dead_code)]
+
+#[path = "../../build/advertising.rs"]
+mod advertising;
+#[path = "../../build/codehost.rs"]
+mod codehost;
+#[path = "../../build/geo.rs"]
+pub(crate) mod geo;
+#[path = "../../src/catalog/names.rs"]
+pub(crate) mod names;
+#[path = "../../build/rule_names.rs"]
+mod rule_names;
+#[path = "../../build/source.rs"]
+pub(crate) mod source;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every generated table of a catalog folder.
+fn generate(catalog: &Path) -> Vec<String> {
+    let rules = rule_names::read(&root().join("src/rules"));
+    let (geo, countries) = geo::generate(catalog);
+    vec![
+        geo,
+        codehost::generate(catalog),
+        advertising::generate(catalog, &rules, &countries),
+    ]
+}
+
+const CHILD: &str = "REQLINT_CATALOG_CASE";
+
+/// Run in a child: generate the catalog the parent prepared (and exit 1 on an error).
+#[test]
+fn child_generates() {
+    if let Some(dir) = std::env::var_os(CHILD) {
+        let _ = generate(Path::new(&dir));
+    }
+}
+
+/// This module as the test harness names its tests: the module path without the test
+/// binary's root (`catalog_build`, whose `child_generates` the children run).
+fn test_module() -> &'static str {
+    module_path!()
+        .split_once("::")
+        .map_or(module_path!(), |(_, module)| module)
+}
+
+/// The catalog with `file`'s text `from` replaced by `to`, generated in a child process:
+/// its exit status and standard error.
+fn broken(file: &str, from: &str, to: &str) -> (i32, String) {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("catalog"), dir.path());
+    let path = dir.path().join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{file} has no {from:?}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            &format!("{}::child_generates", test_module()),
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD, dir.path())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn line_of(file: &str, needle: &str) -> usize {
+    let text = std::fs::read_to_string(root().join("catalog").join(file)).unwrap();
+    text.lines().position(|l| l.contains(needle)).unwrap() + 1
+}
+
+#[test]
+fn the_committed_catalog_builds_the_same_twice() {
+    let catalog = root().join("catalog");
+    let first = generate(&catalog);
+    assert_eq!(first, generate(&catalog));
+    assert!(first.iter().all(|t| !t.is_empty()));
+}
+
+#[test]
+fn broken_tables_fail_with_file_and_line() {
+    let retention = line_of("advertising/params.yaml", "retention_days:");
+    let blocks = line_of("codehost/permissions.tsv", "/orgs/{org}/blocks/{username}");
+    let v20 = line_of("advertising/versions.tsv", "v20.0");
+    let cases = [
+        (
+            "advertising/params.yaml",
+            "rule: audience-retention-days-range",
+            "rule: audience-retention-day-range",
+            format!(
+                "catalog/advertising/params.yaml:{retention}: no rule is named `audience-retention-day-range`"
+            ),
+        ),
+        (
+            "advertising/params.yaml",
+            "retention_days: {type: int64,",
+            "retention_days: {type: int46,",
+            format!("catalog/advertising/params.yaml:{retention}: unknown type `int46`"),
+        ),
+        (
+            "codehost/permissions.tsv",
+            "PUT\t/orgs/{org}/blocks/{username}\twrite",
+            "PUT\t/orgs/{org}/blocks/{username}\twrote",
+            format!("catalog/codehost/permissions.tsv:{blocks}: unknown access `wrote`"),
+        ),
+        (
+            "advertising/versions.tsv",
+            "v20.0\t2024-05-21",
+            "v20.0\t2024-13-21",
+            format!("catalog/advertising/versions.tsv:{v20}: `2024-13-21` is not a date"),
+        ),
+        (
+            "advertising/operations.tsv",
+            "ad_set_copy\tad_set\tcopy",
+            "ad_set_copy\tad_sett\tcopy",
+            "catalog/advertising/operations.tsv:".to_string(),
+        ),
+        (
+            "advertising/adset_budget_minimums.yaml",
+            "  GB: United Kingdom",
+            "  UK: United Kingdom",
+            "`UK` is not in geo/iso_countries.tsv".to_string(),
+        ),
+        (
+            "advertising/params.yaml",
+            "  audience_read:",
+            "  audience_reed:",
+            "`audience_reed` is not an operation of advertising/operations.tsv".to_string(),
+        ),
+    ];
+    for (file, from, to, expected) in cases {
+        let (status, stderr) = broken(file, from, to);
+        assert_eq!(status, 1, "{file}: {stderr}");
+        assert!(
+            stderr.contains(&expected),
+            "{file}: expected {expected:?} in\n{stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+/// The generators give the committed tables from the vendor files (they are
+/// deterministic: rows sorted, nothing from the clock or the environment): the
+/// code-hosting endpoints.tsv and the advertising graph/.
+#[test]
+fn generator_output_is_committed() {
+    for generator in [
+        "catalog/codehost/generate.py",
+        "catalog/advertising/generate.py",
+    ] {
+        let out = match Command::new("python3")
+            .arg(root().join(generator))
+            .arg("--check")
+            .output()
+        {
+            Ok(out) => out,
+            Err(e) => {
+                eprintln!("skipped: python3 cannot run ({e})");
+                return;
+            }
+        };
+        assert!(
+            out.status.success(),
+            "{generator}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -1,0 +1,150 @@
+//! The request formats reqlint's readers read (Postman collections, `.http`, Bruno and
+//! Hurl files): every diagnostic points at the exact text written in the original file,
+//! inside URL query strings, JSON bodies (also when the body is a JSON string of a JSON
+//! collection), form fields and headers; and standard input picks the reader by name.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use crate::support::spans::rules_and_texts;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// (rule, the text the diagnostic's span covers) of each diagnostic, in order.
+fn rules_and_texts_of(rel: &str) -> Vec<(String, String)> {
+    let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+        .current_dir(root())
+        .args(["check", rel, "--format", "json"])
+        .output()
+        .unwrap();
+    let text = std::fs::read_to_string(root().join(rel)).unwrap();
+    rules_and_texts(&text, &serde_json::from_slice(&out.stdout).unwrap())
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(r, t)| (r.to_string(), t.to_string()))
+        .collect()
+}
+
+#[test]
+fn postman_spans_land_on_the_text_written() {
+    assert_eq!(
+        rules_and_texts_of("fixtures/formats/postman/mistakes.postman_collection.json"),
+        pairs(&[
+            (
+                "ad-param-missing",
+                "\"{{base_url}}/act_{{ad_account_id}}/campaigns?objective=OUTCOME_SALEZ\"",
+            ),
+            ("ad-param-invalid", "OUTCOME_SALEZ"),
+            ("ad-param-invalid", "\\\"PAUSD\\\""),
+            ("ad-field-unknown", "objectve"),
+            ("ad-unknown-endpoint", "ad_sets"),
+            ("literal-secret", "\"Bearer EAAGm0PX4ZCpsBAOtzZBcTkZD\""),
+        ])
+    );
+}
+
+#[test]
+fn http_spans_land_on_the_text_written() {
+    assert_eq!(
+        rules_and_texts_of("fixtures/formats/http/mistakes.http"),
+        pairs(&[
+            ("ad-param-invalid", "OUTCOME_SALEZ"),
+            ("ad-param-invalid", "\"PAUSD\""),
+            (
+                "ad-param-missing",
+                "GET {{base_url}}/act_{{ad_account_id}}/targetingsearch"
+            ),
+            ("ad-field-unknown", "titel"),
+        ])
+    );
+}
+
+#[test]
+fn bruno_spans_land_on_the_text_written() {
+    assert_eq!(
+        rules_and_texts_of("fixtures/formats/bruno/marketing-api/Campaigns/mistakes.bru"),
+        pairs(&[
+            (
+                "ad-param-missing",
+                "{{base_url}}/act_{{ad_account_id}}/campaigns",
+            ),
+            ("ad-param-invalid", "OUTCOME_SALEZ"),
+        ])
+    );
+}
+
+#[test]
+fn tokens_named_by_a_variable_are_checked() {
+    let found = rules_and_texts_of("fixtures/formats/postman/github.postman_collection.json");
+    assert!(
+        found
+            .iter()
+            .any(|(rule, text)| rule == "token-missing-permission"
+                && text == "\"{{gh_base}}/repos/{{owner}}/{{repo}}/pulls/1347/merge\""),
+        "{found:?}"
+    );
+    let found = rules_and_texts_of("fixtures/formats/http/github.http");
+    assert!(
+        found
+            .iter()
+            .any(|(rule, _)| rule == "token-missing-permission"),
+        "{found:?}"
+    );
+}
+
+/// `check -` reads standard input with the reader its `--stdin-filename` selects.
+#[test]
+fn standard_input_picks_the_reader_by_name() {
+    let text = std::fs::read(root().join("fixtures/formats/http/mistakes.http")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+        .current_dir(root())
+        .args([
+            "check",
+            "-",
+            "--stdin-filename",
+            "fixtures/formats/http/mistakes.http",
+            "--format",
+            "human",
+            "--color",
+            "never",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(&text).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    // The file's report as fixtures.rs pins it, then the summary line.
+    let expected =
+        std::fs::read_to_string(root().join("fixtures/formats/http/mistakes.out")).unwrap();
+    assert!(
+        stdout.starts_with(&expected) && stdout[expected.len()..].starts_with("Found "),
+        "expected\n{expected}got\n{stdout}"
+    );
+}
+
+/// `reqlint scopes` reads collections and `.http` files as the check does: the token a
+/// `{{variable}}` stands for, and the permissions its requests need.
+#[test]
+fn scopes_of_collections() {
+    let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+        .current_dir(root())
+        .args([
+            "scopes",
+            "fixtures/formats/http/github.http",
+            "fixtures/formats/postman/github.postman_collection.json",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("collections-bot:"), "{text}");
+    for needed in ["Contents: write", "Issues: write", "Pull requests: read"] {
+        assert!(text.contains(needed), "{needed} not in\n{text}");
+    }
+}
