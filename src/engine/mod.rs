@@ -356,6 +356,8 @@ pub fn file_redactor(
 pub struct Registry {
     pub apis: Vec<&'static dyn Api>,
     pub rules: Vec<&'static dyn Rule>,
+    /// The rules' names, in the order of `rules`.
+    pub rule_names: Vec<&'static str>,
     /// Per API (in the order of `apis`), per operation: the indexes in `rules` of the
     /// rules that inspect its requests.
     dispatch: Vec<Vec<Vec<usize>>>,
@@ -382,6 +384,7 @@ impl Registry {
             .collect();
         Registry {
             apis,
+            rule_names: rules.iter().map(|r| r.meta().name).collect(),
             rules,
             dispatch,
         }
@@ -448,6 +451,7 @@ pub fn run_rules_of(
         model,
         config: &settings.config,
         context: &settings.context,
+        rule_names: &registry.rule_names,
         routes,
         memo: FileMemo::default(),
     };

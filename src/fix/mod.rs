@@ -313,6 +313,21 @@ fn write_in_place_checked(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Which rule a diagnostic comes from does not matter to choosing fixes.
+    struct SomeRule;
+
+    static SOME_RULE: SomeRule = SomeRule;
+
+    impl crate::diagnostic::Reporter for SomeRule {
+        fn rule_name(&self) -> &'static str {
+            "some-rule"
+        }
+
+        fn default_severity(&self) -> crate::diagnostic::Severity {
+            crate::diagnostic::Severity::Warning
+        }
+    }
     use crate::loading::Span;
 
     fn edit(start: usize, end: usize, text: &str) -> Edit {
@@ -334,15 +349,14 @@ mod tests {
     #[test]
     fn overlapping_fixes_wait_for_the_next_round() {
         let d = |start, end, text: &str| {
-            let rule = crate::rules::find("unknown-request-key").unwrap().meta();
-            Diagnostic::new(rule, Span::new(start, end), "x")
+            Diagnostic::new(&SOME_RULE, Span::new(start, end), "x")
                 .with_fix(Fix::safe("x", vec![edit(start, end, text)]))
         };
         let diags = [d(0, 4, "a"), d(2, 6, "b"), d(8, 9, "c")];
         let chosen = choose(&diags, Mode::Safe, 10);
         assert_eq!(chosen.len(), 2);
         let unsafe_one = Diagnostic::new(
-            crate::rules::find("unknown-request-key").unwrap().meta(),
+            &SOME_RULE,
             Span::new(0, 1),
             "x",
         )
@@ -392,9 +406,8 @@ mod tests {
     /// scope's lines) are all applied, by one edit.
     #[test]
     fn fixes_making_the_same_edit_are_applied_once() {
-        let rule = crate::rules::find("token-over-privileged").unwrap().meta();
         let d = |start| {
-            Diagnostic::new(rule, Span::new(start, start + 1), "x")
+            Diagnostic::new(&SOME_RULE, Span::new(start, start + 1), "x")
                 .with_fix(Fix::unsafe_("drop", vec![edit(0, 6, "")]))
         };
         let diags = [d(1), d(3)];

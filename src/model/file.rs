@@ -78,6 +78,8 @@ pub struct FileContext<'a> {
     pub model: &'a FileModel<'a>,
     pub config: &'a Config,
     pub context: &'a ContextIndex,
+    /// The names of the rules of the run, which suppressions may name.
+    pub rule_names: &'a [&'static str],
     /// Per request of `model.requests`, the API it was routed to (none: its line could
     /// not be read, or no API claims it).
     pub routes: Vec<Option<ApiId>>,

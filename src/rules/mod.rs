@@ -5,7 +5,7 @@
 pub mod advertising;
 pub mod codehost;
 pub mod core;
-mod rule;
+pub mod rule;
 
 pub use crate::model::facts::{RunContext, RunFacts};
 pub use crate::model::file::FileContext;

@@ -37,7 +37,7 @@ pub struct Example {
 #[macro_export]
 macro_rules! example {
     ($path:literal) => {
-        $crate::rules::Example {
+        $crate::rules::rule::Example {
             path: concat!("fixtures/", $path),
             text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/", $path)),
         }
@@ -65,12 +65,12 @@ macro_rules! declare_rule {
         $vis struct $rule;
 
         /// The rule's metadata.
-        pub static META: $crate::rules::RuleMeta = $crate::rules::RuleMeta {
+        pub static META: $crate::rules::rule::RuleMeta = $crate::rules::rule::RuleMeta {
             $($field: $value,)*
         };
 
-        impl $crate::rules::Declared for $rule {
-            fn metadata(&self) -> &'static $crate::rules::RuleMeta {
+        impl $crate::rules::rule::Declared for $rule {
+            fn metadata(&self) -> &'static $crate::rules::rule::RuleMeta {
                 &META
             }
         }

@@ -1,6 +1,7 @@
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule};
+use crate::model::file::FileContext;
+use crate::rules::rule::{FixMeta, Group, Inspects, Rule};
 
 use crate::apis::advertising::params::IssueKind;
 

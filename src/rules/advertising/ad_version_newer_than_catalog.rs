@@ -2,7 +2,8 @@ use crate::catalog::graph::{GRAPH_VERSION, graph_version};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::model::Version;
-use crate::rules::{FileContext, Group, Inspects, Rule};
+use crate::model::file::FileContext;
+use crate::rules::rule::{Group, Inspects, Rule};
 
 crate::declare_rule! {
     pub struct AdVersionNewerThanCatalog {

@@ -1,8 +1,9 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Value};
+use crate::model::file::FileContext;
 use crate::model::file::Routed;
-use crate::rules::{FileContext, Group, Inspects, Rule};
+use crate::rules::rule::{Group, Inspects, Rule};
 
 use crate::apis::advertising::{Endpoint, params};
 

@@ -2,8 +2,9 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Value;
 use crate::model::Request;
+use crate::model::file::FileContext;
 use crate::model::file::Routed;
-use crate::rules::{FileContext, Group, Inspects, Rule};
+use crate::rules::rule::{Group, Inspects, Rule};
 
 use crate::apis::advertising::{Endpoint, params};
 

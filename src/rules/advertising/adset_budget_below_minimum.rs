@@ -3,8 +3,9 @@ use crate::example;
 use crate::loading::{Node, Span};
 use crate::model::Request;
 use crate::model::context::Kind;
+use crate::model::file::FileContext;
 use crate::model::file::Routed;
-use crate::rules::{FileContext, Group, Inspects, Rule};
+use crate::rules::rule::{Group, Inspects, Rule};
 
 use crate::apis::advertising::{Endpoint, params};
 

@@ -1,7 +1,8 @@
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
+use crate::model::file::FileContext;
 use crate::model::file::Routed;
-use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule};
+use crate::rules::rule::{FixMeta, Group, Inspects, Rule};
 
 use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::adset_geo::{Fix, country, item_text, suggest};

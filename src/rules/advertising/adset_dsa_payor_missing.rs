@@ -1,6 +1,7 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::rules::{FileContext, Group, Inspects, Rule};
+use crate::model::file::FileContext;
+use crate::rules::rule::{Group, Inspects, Rule};
 
 use crate::apis::advertising::adset_geo::{DsaField, report_dsa_gaps};
 

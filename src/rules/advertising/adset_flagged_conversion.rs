@@ -1,7 +1,8 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
+use crate::model::file::FileContext;
 use crate::model::file::Routed;
-use crate::rules::{FileContext, Group, Inspects, Rule};
+use crate::rules::rule::{Group, Inspects, Rule};
 
 use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::adset_lookup::{

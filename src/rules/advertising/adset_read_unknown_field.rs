@@ -1,8 +1,9 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::encoded::SourceMap;
+use crate::model::file::FileContext;
 use crate::model::file::Routed;
-use crate::rules::{FileContext, Group, Inspects, Rule};
+use crate::rules::rule::{Group, Inspects, Rule};
 use crate::suggest::did_you_mean;
 
 use crate::apis::advertising::Endpoint;

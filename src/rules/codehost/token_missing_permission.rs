@@ -2,8 +2,9 @@ use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
 use crate::loading::Span;
 use crate::model::Method;
+use crate::model::file::FileContext;
 use crate::model::file::Routed;
-use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule};
+use crate::rules::rule::{FixMeta, Group, Inspects, Rule};
 
 use crate::catalog::codehost::{Access, CATALOG, Endpoint};
 

@@ -4,8 +4,10 @@ use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Span};
 use crate::model::TokenRef;
+use crate::model::facts::{RunContext, RunFacts};
+use crate::model::file::FileContext;
 use crate::model::token::Token;
-use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule, RunContext, RunFacts};
+use crate::rules::rule::{FixMeta, Group, Inspects, Rule};
 
 use crate::apis::codehost::{add_need, request_need};
 use crate::catalog::codehost::{Access, CATALOG, Scope};

@@ -2,8 +2,9 @@ use crate::catalog::codehost::{ApiVersion, CATALOG, Segment};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::model::Method;
+use crate::model::file::FileContext;
 use crate::model::file::Routed;
-use crate::rules::{FileContext, Group, Inspects, Rule};
+use crate::rules::rule::{Group, Inspects, Rule};
 
 crate::declare_rule! {
     pub struct UnknownEndpoint {

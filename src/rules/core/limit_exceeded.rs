@@ -1,7 +1,8 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Limits, ProblemKind};
-use crate::rules::{FileContext, Group, Inspects, Rule};
+use crate::model::file::FileContext;
+use crate::rules::rule::{Group, Inspects, Rule};
 
 crate::declare_rule! {
     pub struct LimitExceeded {

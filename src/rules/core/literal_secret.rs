@@ -1,8 +1,9 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::Span;
+use crate::model::file::FileContext;
 use crate::model::secrets::{self, Found, TokenMatch};
-use crate::rules::{FileContext, Group, Inspects, Rule};
+use crate::rules::rule::{Group, Inspects, Rule};
 
 crate::declare_rule! {
     pub struct LiteralSecret {

@@ -2,7 +2,8 @@ use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::example;
 use crate::loading::{Format, Span};
 use crate::model::DocumentKind;
-use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule};
+use crate::model::file::FileContext;
+use crate::rules::rule::{FixMeta, Group, Inspects, Rule};
 
 crate::declare_rule! {
     pub struct RequestListWithoutKey {

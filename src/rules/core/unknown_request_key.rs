@@ -1,8 +1,9 @@
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Node, Value};
+use crate::model::file::FileContext;
 use crate::model::{DocumentKind, EXTENSION_PREFIX, FILE_KEYS, REQUEST_KEYS};
-use crate::rules::{FileContext, FixMeta, Group, Inspects, Rule};
+use crate::rules::rule::{FixMeta, Group, Inspects, Rule};
 use crate::suggest::did_you_mean;
 
 crate::declare_rule! {

@@ -1,8 +1,9 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::loading::{Format, Node};
+use crate::model::file::FileContext;
 use crate::model::suppressions;
-use crate::rules::{FileContext, Group, Inspects, REGISTRY, Rule};
+use crate::rules::rule::{Group, Inspects, Rule};
 use crate::suggest::did_you_mean;
 
 crate::declare_rule! {
@@ -33,10 +34,10 @@ impl Rule for UnknownSuppressedRule {
         let roots: Vec<&Node> = file.model.documents.iter().map(|d| d.root).collect();
         for suppression in suppressions::comments(file.text, &roots) {
             for (name, span) in &suppression.rules {
-                if REGISTRY.iter().any(|r| r.meta().name == name) {
+                if file.rule_names.contains(&name.as_str()) {
                     continue;
                 }
-                let help = match did_you_mean(name, REGISTRY.iter().map(|r| r.meta().name)) {
+                let help = match did_you_mean(name, file.rule_names.iter().copied()) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => "`reqlint rules` lists every rule".to_string(),
                 };
