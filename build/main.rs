@@ -13,14 +13,12 @@ mod geo;
 mod graph;
 #[path = "../src/catalog/names.rs"]
 mod names;
-mod rule_names;
 mod source;
 
 use std::path::{Path, PathBuf};
 
 fn main() {
     println!("cargo:rerun-if-changed=build");
-    println!("cargo:rerun-if-changed=src/rules");
     println!("cargo:rerun-if-env-changed=REQLINT_CATALOG_DIR");
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let root = std::env::var_os("REQLINT_CATALOG_DIR")
@@ -28,7 +26,6 @@ fn main() {
         .unwrap_or_else(|| manifest.join("catalog"));
     println!("cargo:rerun-if-changed={}", root.display());
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo"));
-    let rules = rule_names::read(&manifest.join("src/rules"));
     let (geo, countries) = geo::generate(&root);
     write(&out, "geo.rs", &geo);
     write(&out, "codehost.rs", &codehost::generate(&root));
@@ -36,7 +33,7 @@ fn main() {
     write(
         &out,
         "advertising.rs",
-        &advertising::generate(&root, &rules, &countries),
+        &advertising::generate(&root, &countries),
     );
 }
 

@@ -14,11 +14,11 @@ mod generated {
 pub use generated::{
     ACCOUNT_EDGES, AD_SET_FIELDS, BILLING_EVENTS, BY_ID, COMMON, CURRENCY_UNITS, DESCRIBED_UNNAMED,
     DOUBLED_COUNTRIES, GOAL_WORDS, JSON_ENCODED, MINIMUM_ROWS, Node, OBJECT_EDGES, OBJECTIVES, Op,
-    PARAM_TABLES, READ_ONLY, RELEASES, UNMAPPED_GOAL_WORDS, VERSIONS_CHECKED,
+    PARAM_TABLES, ParamRule, READ_ONLY, RELEASES, UNMAPPED_GOAL_WORDS, VERSIONS_CHECKED,
 };
 
 /// The rule that reports a param's type, enum and range errors unless its table names another.
-pub const DEFAULT_RULE: &str = "ad-param-invalid";
+pub const DEFAULT_RULE: ParamRule = ParamRule::AdParamInvalid;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ParamType {
@@ -50,10 +50,10 @@ pub enum ParamType {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParamSpec {
     pub ty: ParamType,
-    pub rule: &'static str,
+    pub rule: ParamRule,
     pub required: bool,
     /// The rule that reports the param's absence, where the reference documents have one.
-    pub missing: Option<&'static str>,
+    pub missing: Option<ParamRule>,
 }
 
 /// An operation's param table.

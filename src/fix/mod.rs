@@ -355,12 +355,8 @@ mod tests {
         let diags = [d(0, 4, "a"), d(2, 6, "b"), d(8, 9, "c")];
         let chosen = choose(&diags, Mode::Safe, 10);
         assert_eq!(chosen.len(), 2);
-        let unsafe_one = Diagnostic::new(
-            &SOME_RULE,
-            Span::new(0, 1),
-            "x",
-        )
-        .with_fix(Fix::unsafe_("drop", vec![edit(0, 1, "")]));
+        let unsafe_one = Diagnostic::new(&SOME_RULE, Span::new(0, 1), "x")
+            .with_fix(Fix::unsafe_("drop", vec![edit(0, 1, "")]));
         assert!(choose(std::slice::from_ref(&unsafe_one), Mode::Safe, 10).is_empty());
         assert_eq!(
             choose(std::slice::from_ref(&unsafe_one), Mode::Unsafe, 10).len(),

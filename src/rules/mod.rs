@@ -124,6 +124,19 @@ pub fn named(name: &str) -> Result<Vec<&'static str>, String> {
 mod tests {
     use super::*;
 
+    /// The param tables route findings to rules by a typed name: each must be a rule.
+    #[test]
+    fn every_param_route_names_a_rule() {
+        let names = names();
+        for route in crate::catalog::advertising::ParamRule::ALL {
+            assert!(
+                names.contains(&route.name()),
+                "catalog/advertising/params.yaml routes to `{}`, which is no rule",
+                route.name()
+            );
+        }
+    }
+
     #[test]
     fn names_are_unique_kebab_case() {
         let mut seen = std::collections::HashSet::new();

@@ -14,8 +14,6 @@ mod codehost;
 pub(crate) mod geo;
 #[path = "../../src/catalog/names.rs"]
 pub(crate) mod names;
-#[path = "../../build/rule_names.rs"]
-mod rule_names;
 #[path = "../../build/source.rs"]
 pub(crate) mod source;
 
@@ -28,12 +26,11 @@ fn root() -> PathBuf {
 
 /// Every generated table of a catalog folder.
 fn generate(catalog: &Path) -> Vec<String> {
-    let rules = rule_names::read(&root().join("src/rules"));
     let (geo, countries) = geo::generate(catalog);
     vec![
         geo,
         codehost::generate(catalog),
-        advertising::generate(catalog, &rules, &countries),
+        advertising::generate(catalog, &countries),
     ]
 }
 
@@ -115,9 +112,9 @@ fn broken_tables_fail_with_file_and_line() {
         (
             "advertising/params.yaml",
             "rule: audience-retention-days-range",
-            "rule: audience-retention-day-range",
+            "rule: Audience-Retention-Days-Range",
             format!(
-                "catalog/advertising/params.yaml:{retention}: no rule is named `audience-retention-day-range`"
+                "catalog/advertising/params.yaml:{retention}: `Audience-Retention-Days-Range` is not a rule name (kebab-case)"
             ),
         ),
         (

@@ -286,13 +286,14 @@ pub fn report_param_issues(
 pub fn report_routed(
     file: &FileContext<'_>,
     meta: &'static (impl Reporter + Sync),
+    route: crate::catalog::advertising::ParamRule,
     api_error: u32,
     out: &mut Vec<Diagnostic>,
 ) {
     report_param_issues(
         file,
         meta,
-        |k| matches!(k, params::IssueKind::Invalid { rule } if *rule == meta.rule_name()),
+        |k| matches!(k, params::IssueKind::Invalid { rule } if *rule == route),
         Some(api_error),
         out,
     );

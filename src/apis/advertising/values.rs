@@ -1,13 +1,14 @@
 //! What the param checkers find, and how the API reads a form field's value: shared by
 //! the checks of the reference documents' tables and of the vendor's specs.
 
+use crate::catalog::advertising::ParamRule;
 use crate::loading::{Node, Span, Value};
 
 /// What the checker found about one param.
 #[derive(Debug, Clone, PartialEq)]
 pub enum IssueKind {
     /// Wrong type, not in the enum, out of range, too long: reported by `rule`.
-    Invalid { rule: &'static str },
+    Invalid { rule: ParamRule },
     /// A value outside an enum whose list the reference says is incomplete.
     OutsideOpenEnum,
     /// The endpoint's table does not list the param.

@@ -21,6 +21,12 @@ crate::declare_rule! {
 
 impl Rule for AudienceRetentionDaysRange {
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        crate::apis::advertising::report_routed(file, &META, 100, out);
+        crate::apis::advertising::report_routed(
+            file,
+            &META,
+            crate::catalog::advertising::ParamRule::AudienceRetentionDaysRange,
+            100,
+            out,
+        );
     }
 }
