@@ -687,10 +687,12 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             None
         } else {
             // A cache that is not the user's own is neither read nor written.
-            crate::cache::Cache::open(&settings, args.cache_dir.as_deref()).unwrap_or_else(|e| {
-                print_warning(&format!("{e}; the result cache is not used"));
-                None
-            })
+            crate::run::cache::Cache::open(&settings, args.cache_dir.as_deref()).unwrap_or_else(
+                |e| {
+                    print_warning(&format!("{e}; the result cache is not used"));
+                    None
+                },
+            )
         };
         let mut run = lint_all(
             &inputs,
@@ -923,7 +925,7 @@ fn show(args: &CheckArgs, settings: &Settings) -> Result<ExitCode, String> {
         let cache = if args.no_cache {
             "off (--no-cache)".to_string()
         } else {
-            crate::cache::file_for(settings, args.cache_dir.as_deref()).map_or_else(
+            crate::run::cache::file_for(settings, args.cache_dir.as_deref()).map_or_else(
                 || "off (no user cache directory)".to_string(),
                 |file| file.display().to_string(),
             )
@@ -1314,7 +1316,7 @@ struct RunResults {
     /// What the walk could not read: the run fails as for an unreadable file.
     walk_errors: Vec<String>,
     /// What the result cache is to keep of this run.
-    cache_updates: Vec<crate::cache::Update>,
+    cache_updates: Vec<crate::run::cache::Update>,
 }
 
 impl RunResults {
@@ -1351,7 +1353,7 @@ fn lint_all(
     paths: &walk::Paths,
     threads: Option<usize>,
     keep_text: bool,
-    cache: Option<&crate::cache::Cache>,
+    cache: Option<&crate::run::cache::Cache>,
 ) -> Result<RunResults, String> {
     let per_thread = walk::visit(
         inputs,

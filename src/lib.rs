@@ -6,7 +6,6 @@
 //! [`catalog`] holds the APIs' tables, compiled from `catalog/` at build time.
 
 pub mod baseline;
-pub mod cache;
 pub mod catalog;
 pub mod catalog_docs;
 pub mod cli;
@@ -24,6 +23,7 @@ pub mod redact;
 pub mod reports;
 pub mod rule_docs;
 pub mod rules;
+pub mod run;
 pub mod schema;
 pub mod server;
 pub mod settings;

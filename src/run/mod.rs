@@ -1,0 +1,3 @@
+//! What a run keeps between files and between runs.
+
+pub mod cache;
