@@ -12,6 +12,7 @@ use crate::engine::{self, FileResult, Settings};
 use crate::model::config::Config;
 use crate::reports;
 use crate::rules::{self, REGISTRY};
+use crate::run::cache::Cache;
 use crate::suggest::did_you_mean;
 use crate::walk;
 
@@ -687,12 +688,10 @@ fn check(args: CheckArgs) -> Result<ExitCode, String> {
             None
         } else {
             // A cache that is not the user's own is neither read nor written.
-            crate::run::cache::Cache::open(&settings, args.cache_dir.as_deref()).unwrap_or_else(
-                |e| {
-                    print_warning(&format!("{e}; the result cache is not used"));
-                    None
-                },
-            )
+            Cache::open(&settings, args.cache_dir.as_deref()).unwrap_or_else(|e| {
+                print_warning(&format!("{e}; the result cache is not used"));
+                None
+            })
         };
         let mut run = lint_all(
             &inputs,
@@ -1353,7 +1352,7 @@ fn lint_all(
     paths: &walk::Paths,
     threads: Option<usize>,
     keep_text: bool,
-    cache: Option<&crate::run::cache::Cache>,
+    cache: Option<&Cache>,
 ) -> Result<RunResults, String> {
     let per_thread = walk::visit(
         inputs,
