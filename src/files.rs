@@ -5,8 +5,8 @@
 //! reqlint is about to create, a link that leads out of it, or a cache made to look like
 //! reqlint's. So a file reqlint replaces is written to a temporary file that `tempfile`
 //! creates exclusively (`O_CREAT|O_EXCL`, which no link passes, not even one to nothing),
-//! under a name no one can guess, in the directory of the file it replaces, then renamed
-//! over that file: a planted link is never written through, at most replaced. A file
+//! under a random name, in the directory of the file it replaces, then renamed over that
+//! file: a planted link is never written through, at most replaced. A file
 //! created in place (the cache's markers) is created exclusively too, and on Unix with
 //! `O_NOFOLLOW`. A path inside the project is followed only while it stays inside it.
 
@@ -43,9 +43,9 @@ fn directory_of(path: &Path) -> &Path {
 
 /// A new temporary file beside `target`, removed when dropped unless persisted: created
 /// by `tempfile` exclusively (`O_CREAT|O_EXCL`: POSIX has such an `open` fail on any link,
-/// dangling or not, and `tempfile` draws another name), readable by its user only, under
-/// a name drawn from a generator seeded from the system's random source: a link planted
-/// under any name reqlint might choose is never written through.
+/// dangling or not), readable by its user only, under a random name. A name taken makes
+/// `tempfile` draw another, from the system's random source after three: links planted
+/// under names reqlint might choose are never written through, and cannot stop the write.
 pub fn create_temp_beside(target: &Path) -> io::Result<tempfile::NamedTempFile> {
     let name = target
         .file_name()
