@@ -5,8 +5,9 @@
 //! day (version rules depend on the date) and a hash of the reqlint binary, the config's
 //! text and rules, the variables and every context snapshot read. A run that writes the
 //! cache removes the files of other days or other versions, which no run can use again.
-//! Inside, each file is keyed by its path relative to the config's directory, with the
-//! length and the SHA-256 of its bytes; the file starts with the SHA-256 of the settings.
+//! Inside (in postcard, after a line with the format's version), each file is keyed by
+//! its path relative to the config's directory, with the length and the SHA-256 of its
+//! bytes, after the SHA-256 of the settings.
 //! A file that cannot be reused is linted as before; a cache that cannot be read or
 //! written is ignored: the cache never changes what a run reports, only how fast.
 //!
@@ -198,13 +199,9 @@ impl Cache {
 }
 
 /// At most `limit` bytes of `file`: nothing when it is longer or cannot be read whole.
-fn read_whole(mut file: impl Read, limit: u64) -> Vec<u8> {
+fn read_whole(file: impl Read, limit: u64) -> Vec<u8> {
     let mut data = Vec::new();
-    match file
-        .by_ref()
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut data)
-    {
+    match file.take(limit.saturating_add(1)).read_to_end(&mut data) {
         Ok(read) if read as u64 <= limit => data,
         _ => Vec::new(),
     }
