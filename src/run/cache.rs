@@ -802,7 +802,6 @@ mod tests {
     /// it uses as credentials, comes back too.
     #[test]
     fn token_facts_round_trip() {
-        use crate::catalog::codehost::Access;
         let mut uses = TokenUses::default();
         uses.needs.insert(3, Access::Write);
         uses.needs.insert(7, Access::Admin);
@@ -832,6 +831,48 @@ mod tests {
         let back = decode_result(&encoded, "f", String::new()).unwrap();
         assert_eq!(back.facts, result.facts);
         assert_eq!(back.requests, 2);
+    }
+
+    /// An edit of another file (the config) keeps its path, and its span, which is in
+    /// that file, is not held against this file's text; a span of this file's own edit
+    /// past its text is.
+    #[test]
+    fn edits_of_another_file_round_trip() {
+        let edit = |file: Option<&str>| Edit {
+            span: Span::new(40, 44),
+            replacement: "read".into(),
+            file: file.map(PathBuf::from),
+        };
+        let result = |file: Option<&str>| FileResult {
+            path: "f".into(),
+            text: None,
+            diagnostics: vec![Diagnostic {
+                rule: "token-missing-permission",
+                severity: Severity::Error,
+                message: "m".into(),
+                help: None,
+                api_error: Some(ApiError {
+                    code: 100,
+                    subcode: None,
+                }),
+                span: Span::new(0, 3),
+                labels: Vec::new(),
+                secret: false,
+                once_per_run: true,
+                fix: Some(Fix::unsafe_("f", vec![edit(file)])),
+            }],
+            requests: 1,
+            io_error: None,
+            facts: RunFacts::default(),
+            positions: None,
+            secrets: Vec::new(),
+        };
+        let elsewhere = result(Some("conf/.reqlint.yaml"));
+        let encoded = encode_result(&elsewhere).unwrap();
+        let back = decode_result(&encoded, "f", "get".into()).unwrap();
+        assert_eq!(back.diagnostics, elsewhere.diagnostics);
+        let own = encode_result(&result(None)).unwrap();
+        assert!(decode_result(&own, "f", "get".into()).is_err());
     }
 
     /// A cache file cut short or changed anywhere decodes to nothing or to a result whose
