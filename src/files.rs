@@ -3,10 +3,12 @@
 //!
 //! A repository is written by others: it can hold a symbolic link named like a file
 //! reqlint is about to create, a link that leads out of it, or a cache made to look like
-//! reqlint's. So a file reqlint creates is created exclusively (`O_CREAT|O_EXCL`, and
-//! `O_NOFOLLOW` on Unix), under a name no one can guess, in the directory of the file it
-//! replaces, then renamed over that file: a planted link is never written through, at
-//! most replaced. A path inside the project is followed only while it stays inside it.
+//! reqlint's. So a file reqlint replaces is written to a temporary file that `tempfile`
+//! creates exclusively (`O_CREAT|O_EXCL`, which no link passes, not even one to nothing),
+//! under a random name, in the directory of the file it replaces, then renamed over that
+//! file: a planted link is never written through, at most replaced. A file
+//! created in place (the cache's markers) is created exclusively too, and on Unix with
+//! `O_NOFOLLOW`. A path inside the project is followed only while it stays inside it.
 
 use std::fs::{File, OpenOptions, Permissions};
 use std::io::{self, Write};
@@ -15,6 +17,8 @@ use std::path::{Component, Path, PathBuf};
 /// How the names of reqlint's temporary files look: `.NAME.reqlint-RANDOM.tmp`.
 const TEMP_MARK: &str = ".reqlint-";
 const TEMP_END: &str = ".tmp";
+/// Letters and digits drawn for a temporary name: 62^11, more than 2^64 names.
+const TEMP_RANDOM_CHARS: usize = 11;
 
 /// Creates `path` for writing, readable by its user only, when nothing is there: not a
 /// file, not a link (dangling or not), which is never followed.
@@ -29,20 +33,6 @@ pub fn create_exclusive(path: &Path) -> io::Result<File> {
     options.open(path)
 }
 
-/// 64 bits no other process can guess: the standard library's hash keys are drawn from
-/// the system's random source once per thread and differ for every `RandomState`.
-fn unpredictable() -> String {
-    use std::hash::{BuildHasher, RandomState};
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static MADE: AtomicU64 = AtomicU64::new(0);
-    let time = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let made = MADE.fetch_add(1, Ordering::Relaxed);
-    let bits = RandomState::new().hash_one((std::process::id(), made, time));
-    format!("{bits:016x}")
-}
-
 /// The directory a file is in (`.` for a bare name).
 fn directory_of(path: &Path) -> &Path {
     match path.parent() {
@@ -51,25 +41,21 @@ fn directory_of(path: &Path) -> &Path {
     }
 }
 
-/// A new temporary file beside `target`, created exclusively under an unpredictable
-/// name: a link planted under any name reqlint might choose is never written through.
-pub fn create_temp_beside(target: &Path) -> io::Result<(File, PathBuf)> {
-    let dir = directory_of(target);
+/// A new temporary file beside `target`, removed when dropped unless persisted: created
+/// by `tempfile` exclusively (`O_CREAT|O_EXCL`: POSIX has such an `open` fail on any link,
+/// dangling or not), readable by its user only, under a random name. A name taken makes
+/// `tempfile` draw another, from the system's random source after three: links planted
+/// under names reqlint might choose are never written through, and cannot stop the write.
+pub fn create_temp_beside(target: &Path) -> io::Result<tempfile::NamedTempFile> {
     let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let mut taken = None;
-    // Another name after a clash: a clash is either chance (2^-64) or a name guessed.
-    for _ in 0..8 {
-        let temp = dir.join(format!(".{name}{TEMP_MARK}{}{TEMP_END}", unpredictable()));
-        match create_exclusive(&temp) {
-            Ok(file) => return Ok((file, temp)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => taken = Some(e),
-            Err(e) => return Err(e),
-        }
-    }
-    Err(taken.unwrap_or_else(|| io::Error::other("no free temporary name")))
+    tempfile::Builder::new()
+        .prefix(&format!(".{name}{TEMP_MARK}"))
+        .suffix(TEMP_END)
+        .rand_bytes(TEMP_RANDOM_CHARS)
+        .tempfile_in(directory_of(target))
 }
 
 /// Whether `name` is one of reqlint's temporary files ([`create_temp_beside`]).
@@ -77,8 +63,9 @@ pub fn is_temp_name(name: &str) -> bool {
     name.starts_with('.') && name.contains(TEMP_MARK) && name.ends_with(TEMP_END)
 }
 
-/// Replaces `target` by `contents` at once: written to a temporary file beside it, given
-/// `permissions`, then renamed over it once `before_rename` agrees (it checks that
+/// Replaces `target` by `contents` at once: written to a temporary file beside it
+/// ([`create_temp_beside`]), given `permissions` (on the open file: the user's umask does
+/// not narrow them), then renamed over it once `before_rename` agrees (it checks that
 /// nothing changed meanwhile). A reader never sees half a file; a link at `target` is
 /// replaced, not written through; the temporary file is removed on any failure.
 pub fn replace(
@@ -87,23 +74,16 @@ pub fn replace(
     permissions: Option<Permissions>,
     before_rename: impl FnOnce() -> io::Result<()>,
 ) -> io::Result<()> {
-    let (mut file, temp) = create_temp_beside(target)?;
-    let written = file
-        .write_all(contents)
-        .and_then(|()| match permissions {
-            Some(p) => file.set_permissions(p),
-            None => Ok(()),
-        })
-        .and_then(|()| file.flush());
-    // Closed before the rename: Windows renames no open file.
-    drop(file);
-    let renamed = written
-        .and_then(|()| before_rename())
-        .and_then(|()| std::fs::rename(&temp, target));
-    if renamed.is_err() {
-        let _ = std::fs::remove_file(&temp);
+    let mut temp = create_temp_beside(target)?;
+    temp.write_all(contents)?;
+    if let Some(permissions) = permissions {
+        temp.as_file().set_permissions(permissions)?;
     }
-    renamed
+    temp.flush()?;
+    before_rename()?;
+    // On failure the error holds the temporary file, removed as it is dropped.
+    temp.persist(target).map_err(|e| e.error)?;
+    Ok(())
 }
 
 /// `path` made absolute, with `.` and `..` resolved by its text alone.
@@ -340,15 +320,92 @@ mod tests {
     fn temporary_names_differ_and_are_recognised() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("a.req.yaml");
-        let (_, first) = create_temp_beside(&target).unwrap();
-        let (_, second) = create_temp_beside(&target).unwrap();
-        assert_ne!(first, second);
-        assert_eq!(first.parent(), Some(dir.path()));
+        let first = create_temp_beside(&target).unwrap();
+        let second = create_temp_beside(&target).unwrap();
+        assert_ne!(first.path(), second.path());
+        assert_eq!(first.path().parent(), Some(dir.path()));
         for temp in [&first, &second] {
-            assert!(is_temp_name(&temp.file_name().unwrap().to_string_lossy()));
+            let name = temp
+                .path()
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            assert!(is_temp_name(&name), "{name}");
+            // `.a.req.yaml.reqlint-` and the random part before `.tmp`.
+            let random = &name[".a.req.yaml.reqlint-".len()..name.len() - ".tmp".len()];
+            assert_eq!(random.len(), TEMP_RANDOM_CHARS, "{name}");
         }
         assert!(!is_temp_name("a.req.yaml"));
         assert!(!is_temp_name("reqlint-0.1.0-1-0123456789abcdef.bin"));
+        // Dropped without being persisted: removed.
+        drop((first, second));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// A temporary file is readable by its user only, whatever the umask lets through.
+    #[cfg(unix)]
+    #[test]
+    fn temporary_files_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let temp = create_temp_beside(&dir.path().join("a")).unwrap();
+        let mode = temp.as_file().metadata().unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+
+    /// The replaced file gets exactly the permissions given, set on the open file: neither
+    /// the temporary file's `0600` nor what the umask would let an `open` make (it removes
+    /// the write bits of others, at least, from a new file's mode).
+    #[cfg(unix)]
+    #[test]
+    fn replace_gives_the_permissions_exactly() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("a");
+        for mode in [0o640, 0o606, 0o755] {
+            std::fs::write(&target, "old").unwrap();
+            let permissions = std::fs::Permissions::from_mode(mode);
+            replace(&target, b"new", Some(permissions), || Ok(())).unwrap();
+            let now = std::fs::metadata(&target).unwrap().permissions().mode();
+            assert_eq!(now & 0o777, mode, "{mode:o}");
+            assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        }
+        // Without permissions to give, the file is its user's alone.
+        replace(&target, b"newer", None, || Ok(())).unwrap();
+        let now = std::fs::metadata(&target).unwrap().permissions().mode();
+        assert_eq!(now & 0o777, 0o600);
+    }
+
+    /// A link at the replaced path is replaced by the file; what it pointed to is left
+    /// as it was, and nothing but the file is left in the directory.
+    #[cfg(unix)]
+    #[test]
+    fn replace_replaces_a_link_and_not_what_it_points_to() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let victim = outside.path().join("victim");
+        std::fs::write(&victim, "keep").unwrap();
+        let target = dir.path().join("a");
+        std::os::unix::fs::symlink(&victim, &target).unwrap();
+        replace(&target, b"new", None, || Ok(())).unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+        let meta = std::fs::symlink_metadata(&target).unwrap();
+        assert!(meta.is_file(), "{meta:?}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    /// A file that cannot be replaced (the path is a directory) leaves no temporary file.
+    #[test]
+    fn a_failed_rename_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("d");
+        std::fs::create_dir(&target).unwrap();
+        std::fs::write(target.join("inside"), "x").unwrap();
+        assert!(replace(&target, b"new", None, || Ok(())).is_err());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert!(target.join("inside").is_file());
     }
 
     #[cfg(unix)]

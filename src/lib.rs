@@ -6,7 +6,6 @@
 //! [`catalog`] holds the APIs' tables, compiled from `catalog/` at build time.
 
 pub mod apis;
-pub mod cache;
 pub mod catalog;
 pub mod cli;
 pub mod complete;

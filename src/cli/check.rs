@@ -5,11 +5,11 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::cache::Cache;
 use crate::diagnostic::Severity;
 use crate::engine::{self, FileResult, Settings};
 use crate::reports::Summary;
 use crate::rules::RunFacts;
+use crate::run::cache::Cache;
 use crate::run::walk;
 
 use super::baseline;

@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::cache::{Cache, Update};
 use crate::engine::{self, FileResult, Settings};
 use crate::loading;
 use crate::rules::RunFacts;
+use crate::run::cache::{Cache, Update};
 use crate::run::walk;
 
 use super::stdio::print_error;

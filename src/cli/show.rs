@@ -8,11 +8,11 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use crate::cache;
 use crate::engine::Settings;
 use crate::files;
 use crate::redact::Redactor;
 use crate::rules::REGISTRY;
+use crate::run::cache;
 use crate::run::walk;
 
 use super::stdio::write_stdout;
