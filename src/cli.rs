@@ -285,7 +285,7 @@ pub fn main() -> ExitCode {
         Some(Command::Explain { rule }) => explain(&rule),
         Some(Command::Check(args)) => check(*args),
         Some(Command::Scopes(args)) => scopes(args),
-        Some(Command::Server) => crate::server::run(),
+        Some(Command::Server) => crate::lsp::run(),
         Some(Command::Schema { kind }) => print_schema(kind),
         Some(Command::Completions { shell }) => write_stdout(&completion_script(shell)),
         Some(Command::Manpage { dir: None }) => {

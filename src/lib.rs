@@ -10,22 +10,20 @@ pub mod cache;
 pub mod catalog;
 pub mod catalog_docs;
 pub mod cli;
-pub mod complete;
 pub mod diagnostic;
 pub mod engine;
 pub mod files;
 pub mod fix;
-pub mod hover;
 #[doc(hidden)]
 pub mod invariants;
 pub mod loading;
+pub mod lsp;
 pub mod model;
 pub mod redact;
 pub mod reports;
 pub mod rule_docs;
 pub mod rules;
 pub mod schema;
-pub mod server;
 pub mod settings;
 pub mod suggest;
 #[cfg(test)]

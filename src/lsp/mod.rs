@@ -2,6 +2,9 @@
 //! It publishes diagnostics when a document is opened, changed or saved, from the text
 //! the editor holds (not the disk), with the config found for each file.
 
+pub mod complete;
+pub mod hover;
+
 use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -548,7 +551,7 @@ impl Server {
         let lines = LineIndex::new(&text);
         let offset = offset_of(&text, &lines, &params["position"], self.utf8);
         let display = path.to_string_lossy();
-        let items = crate::complete::complete(&text, &display, &settings, offset);
+        let items = complete::complete(&text, &display, &settings, offset);
         if items.is_empty() {
             return Vec::new();
         }
@@ -580,7 +583,7 @@ impl Server {
         } = &*linted;
         let lines = LineIndex::new(&text);
         let offset = offset_of(&text, &lines, &params["position"], self.utf8);
-        match crate::hover::hover(&text, &rel.to_string_lossy(), settings, result, offset) {
+        match hover::hover(&text, &rel.to_string_lossy(), settings, result, offset) {
             Some(markdown) => {
                 let redactor = engine::file_redactor(&result.path, rel, &text, settings);
                 json!({"contents": {"kind": "markdown", "value": redactor.lines(&markdown)}})
