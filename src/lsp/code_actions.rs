@@ -222,7 +222,7 @@ mod tests {
 
     use super::*;
     use crate::lsp::path_to_uri;
-    use crate::lsp::server::initialized_server;
+    use crate::lsp::tests::initialized_server;
 
     #[test]
     fn a_code_action_over_a_whole_document_costs_work_linear_in_it() {

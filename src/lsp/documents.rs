@@ -1,5 +1,6 @@
-//! Linting the open documents: from the text the editor holds (not the disk), with the
-//! config found for each file, once per text; and their diagnostics in LSP terms.
+//! The open documents: their text as the client synchronizes it (full text on open,
+//! change and save), linted from that text (not the disk) with the config found for each
+//! file, once per text; and their diagnostics in LSP terms.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -8,8 +9,10 @@ use std::sync::Arc;
 
 use lsp_types::notification::PublishDiagnostics;
 use lsp_types::{
-    CodeDescription, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location,
-    NumberOrString, Position, PublishDiagnosticsParams, Range, Uri,
+    CodeDescription, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity,
+    DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, DidSaveTextDocumentParams, Location, NumberOrString, Position,
+    PublishDiagnosticsParams, Range, Uri,
 };
 
 use super::positions::{Positions, uri_to_path};
@@ -167,5 +170,50 @@ impl Server {
         for uri in uris {
             self.publish(&uri);
         }
+    }
+
+    pub(super) fn watched_files_changed(&mut self, params: DidChangeWatchedFilesParams) {
+        let changed = params
+            .changes
+            .iter()
+            .any(|c| uri_to_path(c.uri.as_str()).is_some_and(|p| self.configs.is_source(&p)));
+        if changed {
+            self.reload();
+        }
+    }
+
+    pub(super) fn opened(&mut self, params: DidOpenTextDocumentParams) {
+        let document = params.text_document;
+        self.documents.insert(document.uri.clone(), document.text);
+        self.publish(&document.uri);
+    }
+
+    pub(super) fn changed(&mut self, params: DidChangeTextDocumentParams) {
+        // Full synchronization: the last change holds the whole text.
+        if let Some(change) = params.content_changes.into_iter().last() {
+            let uri = params.text_document.uri;
+            self.documents.insert(uri.clone(), change.text);
+            self.publish(&uri);
+        }
+    }
+
+    pub(super) fn saved(&mut self, params: DidSaveTextDocumentParams) {
+        let uri = params.text_document.uri;
+        if let Some(text) = params.text {
+            self.documents.insert(uri.clone(), text);
+        }
+        // Saving the config or a snapshot in the editor changes the settings.
+        if uri_to_path(uri.as_str()).is_some_and(|p| self.configs.is_source(&p)) {
+            self.reload();
+        } else if self.documents.contains_key(&uri) {
+            self.publish(&uri);
+        }
+    }
+
+    pub(super) fn closed(&mut self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        self.documents.remove(&uri);
+        self.lints.remove(&uri);
+        self.notify::<PublishDiagnostics>(PublishDiagnosticsParams::new(uri, Vec::new(), None));
     }
 }

@@ -9,12 +9,15 @@
 mod code_actions;
 pub mod complete;
 mod configs;
+mod dispatch;
 mod documents;
 mod framing;
 pub mod hover;
 mod jsonrpc;
 mod positions;
 mod server;
+#[cfg(test)]
+mod tests;
 
 use std::io::{self, BufReader};
 use std::process::ExitCode;

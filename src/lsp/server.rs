@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
 
-use lsp_server::{ErrorCode, ExtractError, Message, Notification, Request, RequestId, Response};
+use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument, DidOpenTextDocument,
-    DidSaveTextDocument, Exit, Initialized, Notification as _, PublishDiagnostics,
+    DidSaveTextDocument, Exit, Initialized, Notification as _,
 };
 use lsp_types::request::{
     CodeActionRequest, Completion, HoverRequest, Initialize, RegisterCapability, Request as _,
@@ -19,18 +19,17 @@ use lsp_types::request::{
 };
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions,
-    DidChangeTextDocumentParams, DidChangeWatchedFilesParams,
-    DidChangeWatchedFilesRegistrationOptions, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, DidSaveTextDocumentParams, FileSystemWatcher, GlobPattern,
+    DidChangeWatchedFilesRegistrationOptions, FileSystemWatcher, GlobPattern,
     HoverProviderCapability, InitializeParams, InitializeResult, PositionEncodingKind,
-    PublishDiagnosticsParams, Registration, RegistrationParams, SaveOptions, ServerCapabilities,
-    ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    Registration, RegistrationParams, SaveOptions, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
     TextDocumentSyncSaveOptions, Uri,
 };
 use serde_json::Value;
 
 use super::code_actions::FIX_ALL_KIND;
 use super::configs::Configs;
+use super::dispatch::{NotificationDispatch, RequestDispatch};
 use super::documents::Linted;
 use super::jsonrpc::{self, Answer, Body, Received};
 use super::positions::uri_to_path;
@@ -169,15 +168,11 @@ impl Server {
                 self.shut_down = true;
                 Response::new_ok(request.id, ())
             }
-            _ => RequestDispatch {
-                server: self,
-                request: Some(request),
-                response: None,
-            }
-            .on::<HoverRequest>(Server::hover)
-            .on::<Completion>(Server::completion)
-            .on::<CodeActionRequest>(|server, params| Some(server.code_actions(params)))
-            .finish(),
+            _ => RequestDispatch::new(self, request)
+                .on::<HoverRequest>(Server::hover)
+                .on::<Completion>(Server::completion)
+                .on::<CodeActionRequest>(|server, params| Some(server.code_actions(params)))
+                .finish(),
         };
         (Some(Answer::Response(response)), Flow::Continue)
     }
@@ -195,15 +190,12 @@ impl Server {
             self.register_watchers();
             return Flow::Continue;
         }
-        NotificationDispatch {
-            server: self,
-            notification: Some(notification),
-        }
-        .on::<DidChangeWatchedFiles>(Server::watched_files_changed)
-        .on::<DidOpenTextDocument>(Server::opened)
-        .on::<DidChangeTextDocument>(Server::changed)
-        .on::<DidSaveTextDocument>(Server::saved)
-        .on::<DidCloseTextDocument>(Server::closed);
+        NotificationDispatch::new(self, notification)
+            .on::<DidChangeWatchedFiles>(Server::watched_files_changed)
+            .on::<DidOpenTextDocument>(Server::opened)
+            .on::<DidChangeTextDocument>(Server::changed)
+            .on::<DidSaveTextDocument>(Server::saved)
+            .on::<DidCloseTextDocument>(Server::closed);
         Flow::Continue
     }
 
@@ -264,51 +256,6 @@ impl Server {
         let request = Request::new(id, RegisterCapability::METHOD.into(), params);
         self.outbox.push(request.into());
     }
-
-    fn watched_files_changed(&mut self, params: DidChangeWatchedFilesParams) {
-        let changed = params
-            .changes
-            .iter()
-            .any(|c| uri_to_path(c.uri.as_str()).is_some_and(|p| self.configs.is_source(&p)));
-        if changed {
-            self.reload();
-        }
-    }
-
-    fn opened(&mut self, params: DidOpenTextDocumentParams) {
-        let document = params.text_document;
-        self.documents.insert(document.uri.clone(), document.text);
-        self.publish(&document.uri);
-    }
-
-    fn changed(&mut self, params: DidChangeTextDocumentParams) {
-        // Full synchronization: the last change holds the whole text.
-        if let Some(change) = params.content_changes.into_iter().last() {
-            let uri = params.text_document.uri;
-            self.documents.insert(uri.clone(), change.text);
-            self.publish(&uri);
-        }
-    }
-
-    fn saved(&mut self, params: DidSaveTextDocumentParams) {
-        let uri = params.text_document.uri;
-        if let Some(text) = params.text {
-            self.documents.insert(uri.clone(), text);
-        }
-        // Saving the config or a snapshot in the editor changes the settings.
-        if uri_to_path(uri.as_str()).is_some_and(|p| self.configs.is_source(&p)) {
-            self.reload();
-        } else if self.documents.contains_key(&uri) {
-            self.publish(&uri);
-        }
-    }
-
-    fn closed(&mut self, params: DidCloseTextDocumentParams) {
-        let uri = params.text_document.uri;
-        self.documents.remove(&uri);
-        self.lints.remove(&uri);
-        self.notify::<PublishDiagnostics>(PublishDiagnosticsParams::new(uri, Vec::new(), None));
-    }
 }
 
 /// What the server offers, positions in the encoding agreed on.
@@ -357,91 +304,4 @@ fn workspace_root(params: &InitializeParams) -> Option<PathBuf> {
         .or(root_uri.as_ref())
         .and_then(|uri| uri_to_path(uri.as_str()))
         .or_else(|| root_path.as_ref().map(PathBuf::from))
-}
-
-/// A request handed to the handler of its method, with its params read into that
-/// method's type; answered -32602 when they cannot be, -32601 when no handler takes it.
-struct RequestDispatch<'a> {
-    server: &'a mut Server,
-    request: Option<Request>,
-    response: Option<Response>,
-}
-
-impl RequestDispatch<'_> {
-    fn on<R: lsp_types::request::Request>(
-        mut self,
-        handler: impl FnOnce(&mut Server, R::Params) -> R::Result,
-    ) -> Self {
-        let Some(request) = self.request.take() else {
-            return self;
-        };
-        let id = request.id.clone();
-        match request.extract::<R::Params>(R::METHOD) {
-            Ok((id, params)) => {
-                let result = handler(self.server, params);
-                self.response = Some(Response::new_ok(id, result));
-            }
-            Err(ExtractError::MethodMismatch(request)) => self.request = Some(request),
-            Err(ExtractError::JsonError { method, error }) => {
-                // serde's message may quote a value the client sent: redacted as every
-                // other text the server writes.
-                let message = crate::redact::Redactor::none()
-                    .line(&format!("invalid params of {method}: {error}"));
-                let code = ErrorCode::InvalidParams as i32;
-                self.response = Some(Response::new_err(id, code, message));
-            }
-        }
-        self
-    }
-
-    fn finish(self) -> Response {
-        match (self.response, self.request) {
-            (Some(response), _) => response,
-            (None, Some(request)) => {
-                let message = format!("reqlint does not handle {}", request.method);
-                Response::new_err(request.id, ErrorCode::MethodNotFound as i32, message)
-            }
-            (None, None) => unreachable!("a request is either answered or left"),
-        }
-    }
-}
-
-/// A notification handed to the handler of its method, with its params read into that
-/// method's type; one whose params cannot be read, or that no handler takes, is
-/// dropped (a notification has no answer).
-struct NotificationDispatch<'a> {
-    server: &'a mut Server,
-    notification: Option<Notification>,
-}
-
-impl NotificationDispatch<'_> {
-    fn on<N: lsp_types::notification::Notification>(
-        mut self,
-        handler: fn(&mut Server, N::Params),
-    ) -> Self {
-        if let Some(notification) = self.notification.take() {
-            match notification.extract::<N::Params>(N::METHOD) {
-                Ok(params) => handler(self.server, params),
-                Err(ExtractError::MethodMismatch(notification)) => {
-                    self.notification = Some(notification);
-                }
-                Err(ExtractError::JsonError { .. }) => {}
-            }
-        }
-        self
-    }
-}
-
-/// A server that `initialize`d, and what it wrote.
-#[cfg(test)]
-pub(super) fn initialized_server() -> (Server, Vec<u8>) {
-    let mut server = Server::new();
-    let mut out = Vec::new();
-    for m in [
-        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}}),
-        serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
-    ] {
-        server.handle(&mut out, m.to_string().as_bytes()).unwrap();
-    }
-    (server, out)
 }
