@@ -124,11 +124,6 @@ pub fn sort(message: Value) -> Received {
     }
 }
 
-/// Writes a message the server sends of its own accord (diagnostics, a registration).
-pub fn write(out: &mut impl Write, message: Message) -> io::Result<()> {
-    message.write(out)
-}
-
 pub fn write_answer(out: &mut impl Write, answer: Answer) -> io::Result<()> {
     match answer {
         Answer::Response(response) => Message::Response(response).write(out),

@@ -1,6 +1,5 @@
-//! The server's state and its life cycle (`initialize`, `shutdown`, `exit`), the typed
-//! dispatch of requests and notifications to their handlers, and the document
-//! synchronization the client drives.
+//! The server's state, its life cycle (`initialize`, `shutdown`, `exit`), and the
+//! handler each method goes to.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -34,6 +33,7 @@ use super::documents::Linted;
 use super::jsonrpc::{self, Answer, Body, Received};
 use super::positions::uri_to_path;
 
+/// What the server knows of the client and its documents.
 pub struct Server {
     pub(super) configs: Configs,
     /// The text the editor holds of each open document.
@@ -83,6 +83,7 @@ impl Server {
         }
     }
 
+    /// Sends a notification, after the message being handled.
     pub(super) fn notify<N: lsp_types::notification::Notification>(&mut self, params: N::Params) {
         let notification = Notification::new(N::METHOD.to_string(), params);
         self.outbox.push(notification.into());
@@ -90,7 +91,7 @@ impl Server {
 
     fn send_outbox(&mut self, out: &mut impl Write) -> io::Result<()> {
         for message in self.outbox.drain(..) {
-            jsonrpc::write(out, message)?;
+            message.write(out)?;
         }
         Ok(())
     }
