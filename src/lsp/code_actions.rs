@@ -3,7 +3,7 @@
 //! comments), and "fix all safe fixes" for the document.
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionResponse,
@@ -13,7 +13,7 @@ use lsp_types::{
 use super::documents::{Linted, lint_in_config, lsp_diagnostic};
 use super::positions::{Positions, file_uri, uri_to_path};
 use super::server::Server;
-use crate::diagnostic::{Applicability, Diagnostic};
+use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::engine::{self, Settings};
 use crate::loading::Span;
 
@@ -77,10 +77,60 @@ fn action(title: String, kind: CodeActionKind, changes: HashMap<Uri, Vec<TextEdi
     }
 }
 
+/// The texts of the files other than the document that a request's fixes edit (the
+/// config), with their lines: read and indexed once a request, however many edits.
+struct OtherFiles<'a> {
+    /// The documents open in the editor.
+    open: &'a HashMap<Uri, String>,
+    settings: &'a Settings,
+    utf8: bool,
+    read: HashMap<PathBuf, Option<Positions>>,
+}
+
+impl OtherFiles<'_> {
+    /// `file` as the editor holds it where it is open, else as it is on disk. The edits'
+    /// offsets are into the config as the settings read it: none for a config changed
+    /// since (an edit would land elsewhere).
+    fn positions(&mut self, file: &Path) -> Option<&Positions> {
+        let (open, settings, utf8) = (self.open, self.settings, self.utf8);
+        self.read
+            .entry(file.to_path_buf())
+            .or_insert_with(|| {
+                let text = match file_uri(file).and_then(|u| open.get(&u)) {
+                    Some(text) => text.clone(),
+                    None => std::fs::read_to_string(file).ok()?,
+                };
+                if settings.config.path.as_deref() == Some(file) && text != settings.config.text {
+                    return None;
+                }
+                Some(Positions::new(text, utf8))
+            })
+            .as_ref()
+    }
+}
+
+/// A fix's edits by file; none when one of them cannot be placed.
+// A map keyed by `lsp_types::Uri`: see `action`.
+#[expect(clippy::mutable_key_type)]
+fn fix_changes(
+    fix: &Fix,
+    uri: &Uri,
+    document: &Positions,
+    others: &mut OtherFiles,
+) -> Option<HashMap<Uri, Vec<TextEdit>>> {
+    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+    for e in &fix.edits {
+        let (target, positions) = match &e.file {
+            None => (uri.clone(), document),
+            Some(file) => (file_uri(file)?, others.positions(file)?),
+        };
+        let edit = TextEdit::new(positions.range(e.span), e.replacement.clone());
+        changes.entry(target).or_default().push(edit);
+    }
+    Some(changes)
+}
+
 impl Server {
-    // `lsp_types::Uri` holds a cell (where fluent-uri keeps its authority's start), but it hashes
-    // and compares its text only: a safe key, as `WorkspaceEdit` makes it.
-    #[expect(clippy::mutable_key_type)]
     pub(super) fn code_actions(&mut self, params: CodeActionParams) -> CodeActionResponse {
         let uri = params.text_document.uri;
         let Some(text) = self.text_of(&uri) else {
@@ -100,9 +150,12 @@ impl Server {
         let (text, lines) = (document.text(), document.lines());
         // Each (line, rule) is checked once, and at most MAX_DISABLE_CHECKS of them.
         let mut disable_checked: HashSet<(usize, &str)> = HashSet::new();
-        // The texts of the other files that fixes edit (the config), with their lines:
-        // read and indexed once a request, however many edits.
-        let mut others: HashMap<PathBuf, Option<Positions>> = HashMap::new();
+        let mut others = OtherFiles {
+            open: &self.documents,
+            settings,
+            utf8,
+            read: HashMap::new(),
+        };
         let start = document.offset(params.range.start);
         let end = document.offset(params.range.end);
         let only = params.context.only.unwrap_or_default();
@@ -116,54 +169,18 @@ impl Server {
                 continue;
             }
             let diagnostic = lsp_diagnostic(d, document.range(d.span));
-            if let Some(fix) = d.fix.as_ref().filter(|_| wants("quickfix")) {
-                let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
-                let mut stale = false;
-                for e in &fix.edits {
-                    let (target, edit) = match &e.file {
-                        None => (
-                            uri.clone(),
-                            TextEdit::new(document.range(e.span), e.replacement.clone()),
-                        ),
-                        Some(file) => {
-                            // Positions in the other file's text: as the editor holds it
-                            // where it is open, else as it is on disk. The edit's offsets
-                            // are into the config as the settings read it: a config
-                            // changed since gets no edit (it would land elsewhere).
-                            let documents = &self.documents;
-                            let known = others.entry(file.clone()).or_insert_with(|| {
-                                let open = file_uri(file).and_then(|u| documents.get(&u));
-                                let other = match open {
-                                    Some(open) => open.clone(),
-                                    None => std::fs::read_to_string(file).ok()?,
-                                };
-                                if settings.config.path.as_deref() == Some(file.as_path())
-                                    && other != settings.config.text
-                                {
-                                    return None;
-                                }
-                                Some(Positions::new(other, utf8))
-                            });
-                            let (Some(other), Some(target)) = (known, file_uri(file)) else {
-                                stale = true;
-                                continue;
-                            };
-                            let edit = TextEdit::new(other.range(e.span), e.replacement.clone());
-                            (target, edit)
-                        }
-                    };
-                    changes.entry(target).or_default().push(edit);
-                }
-                if !stale {
-                    let mut quick_fix = action(
-                        format!("{} ({})", fix.message, d.rule),
-                        CodeActionKind::QUICKFIX,
-                        changes,
-                    );
-                    quick_fix.diagnostics = Some(vec![diagnostic.clone()]);
-                    quick_fix.is_preferred = Some(fix.applicability == Applicability::Safe);
-                    actions.push(CodeActionOrCommand::CodeAction(quick_fix));
-                }
+            let fix = d.fix.as_ref().filter(|_| wants("quickfix"));
+            if let Some((fix, changes)) =
+                fix.and_then(|fix| Some((fix, fix_changes(fix, &uri, &document, &mut others)?)))
+            {
+                let mut quick_fix = action(
+                    format!("{} ({})", fix.message, d.rule),
+                    CodeActionKind::QUICKFIX,
+                    changes,
+                );
+                quick_fix.diagnostics = Some(vec![diagnostic.clone()]);
+                quick_fix.is_preferred = Some(fix.applicability == Applicability::Safe);
+                actions.push(CodeActionOrCommand::CodeAction(quick_fix));
             }
             let line = lines.line_of(d.span.start);
             if comments

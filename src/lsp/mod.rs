@@ -3,8 +3,8 @@
 //! the editor holds (not the disk), with the config found for each file.
 //!
 //! The protocol's types are `lsp-types`' and its messages `lsp-server`'s (rust-analyzer's
-//! crates); reading the input is bounded and done here ([`framing`]), and so is the
-//! JSON-RPC envelope that `lsp-server`'s `Message` cannot hold ([`jsonrpc`]).
+//! crates); reading the input is bounded and done here (`framing.rs`), and so is the
+//! JSON-RPC envelope that `lsp-server`'s `Message` cannot hold (`jsonrpc.rs`).
 
 mod code_actions;
 pub mod complete;

@@ -22,8 +22,8 @@ pub fn path_to_uri(path: &Path) -> String {
     uri
 }
 
-/// The URI of a file, as the protocol's type; none for a path that does not make one
-/// (every byte is percent-encoded, so only a path the encoding left invalid).
+/// The URI of a file, as the protocol's type; none if it does not parse as one, which
+/// `path_to_uri`'s encoding rules out.
 pub fn file_uri(path: &Path) -> Option<Uri> {
     path_to_uri(path).parse().ok()
 }
@@ -57,7 +57,8 @@ pub fn lsp_position(text: &str, lines: &LineIndex, offset: usize) -> Position {
     position(line, character)
 }
 
-/// A document's text has at most 2^32 lines and columns (it is bounded far below).
+/// A position from a line and a column; a document is bounded far below 2^32 of either,
+/// and a larger one would be clamped rather than wrapped.
 fn position(line: usize, character: usize) -> Position {
     let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
     Position::new(clamp(line), clamp(character))
