@@ -8,22 +8,20 @@
 pub mod apis;
 pub mod catalog;
 pub mod cli;
-pub mod complete;
 pub mod diagnostic;
 pub mod docs;
 pub mod engine;
 pub mod files;
 pub mod fix;
-pub mod hover;
 #[doc(hidden)]
 pub mod invariants;
 pub mod loading;
+pub mod lsp;
 pub mod model;
 pub mod redact;
 pub mod reports;
 pub mod rules;
 pub mod run;
-pub mod server;
 pub mod suggest;
 #[cfg(test)]
 pub mod testing;

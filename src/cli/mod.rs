@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::docs::schema;
-use crate::server;
+use crate::lsp;
 
 pub use rule_help::explain_text;
 pub use stdio::{print_error, print_warning};
@@ -280,7 +280,7 @@ pub fn main() -> ExitCode {
         Some(Command::Explain { rule }) => rule_help::explain(&rule),
         Some(Command::Check(args)) => check::check(*args),
         Some(Command::Scopes(args)) => scopes::print_least_permissions(args),
-        Some(Command::Server) => server::run(),
+        Some(Command::Server) => lsp::run(),
         Some(Command::Schema { kind }) => print_schema(kind),
         Some(Command::Completions { shell }) => {
             stdio::write_stdout(&completions::completion_script(shell))

@@ -6,12 +6,43 @@
 
 use std::path::Path;
 
+use lsp_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind};
+
+use super::positions::Positions;
+use super::server::{Linted, Server};
 use crate::apis::advertising::endpoint::{Recognized, recognize};
 use crate::catalog::codehost::CATALOG;
 use crate::catalog::graph::{GType, GraphCall, enum_name, enum_values};
 use crate::engine::{FileResult, Settings};
 use crate::loading::Span;
 use crate::model::{FileModel, Request};
+
+impl Server {
+    /// `textDocument/hover`: markdown, or null where there is nothing to say.
+    pub(super) fn hover(&mut self, params: HoverParams) -> Option<Hover> {
+        let at = params.text_document_position_params;
+        let text = self.text_of(&at.text_document.uri)?;
+        let linted = self.lint_document(&at.text_document.uri, &text)?;
+        let Linted {
+            result,
+            settings,
+            rel,
+            ..
+        } = &*linted;
+        let document = Positions::new(text, self.utf8);
+        let text = document.text();
+        let offset = document.offset(at.position);
+        let markdown = hover(text, &rel.to_string_lossy(), settings, result, offset)?;
+        let redactor = crate::engine::file_redactor(&result.path, rel, text, settings);
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: redactor.lines(&markdown),
+            }),
+            range: None,
+        })
+    }
+}
 
 fn within(span: Span, offset: usize) -> bool {
     span.start <= offset && offset <= span.end && !span.is_empty()

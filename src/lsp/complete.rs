@@ -6,6 +6,10 @@
 
 use std::path::Path;
 
+use lsp_types::{CompletionItem, CompletionItemKind, CompletionParams, CompletionResponse};
+
+use super::positions::{Positions, uri_to_path};
+use super::server::Server;
 use crate::apis::advertising::endpoint::{Recognized, recognize};
 use crate::catalog::codehost::{CATALOG, Scope};
 use crate::catalog::graph::{GType, GraphCall, enum_values};
@@ -16,9 +20,54 @@ use crate::model::{FileModel, REQUEST_KEYS};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Item {
     pub label: String,
-    /// LSP `CompletionItemKind`: 5 field, 12 value, 14 keyword.
-    pub kind: u8,
+    pub kind: CompletionItemKind,
     pub detail: String,
+}
+
+impl Server {
+    /// `textDocument/completion`: the items the catalogs give at the cursor.
+    pub(super) fn completion(&mut self, params: CompletionParams) -> Option<CompletionResponse> {
+        let at = params.text_document_position;
+        let items = self.completion_items(&at.text_document.uri, at.position);
+        Some(CompletionResponse::Array(items))
+    }
+
+    fn completion_items(
+        &mut self,
+        uri: &lsp_types::Uri,
+        at: lsp_types::Position,
+    ) -> Vec<CompletionItem> {
+        let Some(text) = self.text_of(uri) else {
+            return Vec::new();
+        };
+        let Some(path) = uri_to_path(uri.as_str()) else {
+            return Vec::new();
+        };
+        let Ok(settings) = self.configs.for_file(&path) else {
+            return Vec::new();
+        };
+        let document = Positions::new(text, self.utf8);
+        let text = document.text();
+        let offset = document.offset(at);
+        let display = path.to_string_lossy();
+        let items = complete(text, &display, &settings, offset);
+        if items.is_empty() {
+            return Vec::new();
+        }
+        // Shown as every other text about the file: through its redaction.
+        let root = crate::run::walk::absolute(Path::new("/"), &settings.config.root);
+        let rel = path.strip_prefix(&root).unwrap_or(&path);
+        let redactor = crate::engine::file_redactor(&display, rel, text, &settings);
+        items
+            .into_iter()
+            .map(|i| CompletionItem {
+                label: redactor.line(&i.label),
+                kind: Some(i.kind),
+                detail: Some(redactor.line(&i.detail)),
+                ..CompletionItem::default()
+            })
+            .collect()
+    }
 }
 
 /// The key a line starts with (`  name: x` → `name`), and its indentation.
@@ -97,7 +146,7 @@ pub fn complete(text: &str, display: &str, settings: &Settings, offset: usize) -
                 .iter()
                 .map(|l| Item {
                     label: l.to_string(),
-                    kind: 12,
+                    kind: CompletionItemKind::VALUE,
                     detail: "permission level: write includes read, admin includes write".into(),
                 })
                 .collect();
@@ -121,7 +170,7 @@ pub fn complete(text: &str, display: &str, settings: &Settings, offset: usize) -
                 .filter(|p| p.scope == scope)
                 .map(|p| Item {
                     label: p.title.to_string(),
-                    kind: 5,
+                    kind: CompletionItemKind::FIELD,
                     detail: format!("{} permission `{}`", p.scope, p.key),
                 })
                 .collect(),
@@ -131,7 +180,7 @@ pub fn complete(text: &str, display: &str, settings: &Settings, offset: usize) -
             .iter()
             .map(|s| Item {
                 label: s.as_str().to_string(),
-                kind: 14,
+                kind: CompletionItemKind::KEYWORD,
                 detail: "permission scope".into(),
             })
             .collect(),
@@ -139,7 +188,7 @@ pub fn complete(text: &str, display: &str, settings: &Settings, offset: usize) -
             .iter()
             .map(|k| Item {
                 label: k.to_string(),
-                kind: 14,
+                kind: CompletionItemKind::KEYWORD,
                 detail: "request key".into(),
             })
             .collect(),
@@ -152,7 +201,7 @@ fn param_items(call: &GraphCall, given: Vec<&str>) -> Vec<Item> {
         .filter(|p| !given.contains(&p.name))
         .map(|p| Item {
             label: p.name.to_string(),
-            kind: 5,
+            kind: CompletionItemKind::FIELD,
             detail: format!(
                 "{}{} — {}",
                 p.ty.describe(),
@@ -172,7 +221,7 @@ fn enum_items(call: &GraphCall, key: &str) -> Vec<Item> {
             .iter()
             .map(|v| Item {
                 label: v.to_string(),
-                kind: 12,
+                kind: CompletionItemKind::VALUE,
                 detail: format!("`{key}` of {}", call.describe()),
             })
             .collect(),
@@ -180,7 +229,7 @@ fn enum_items(call: &GraphCall, key: &str) -> Vec<Item> {
             .iter()
             .map(|v| Item {
                 label: v.to_string(),
-                kind: 12,
+                kind: CompletionItemKind::VALUE,
                 detail: format!("`{key}`"),
             })
             .collect(),
