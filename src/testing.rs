@@ -39,9 +39,11 @@ pub fn diagnostics_with_rates(
     rates: &[(&str, f64)],
 ) -> Vec<Diagnostic> {
     let mut config = Config::defaults(PathBuf::from("."));
-    for (c, r) in rates {
-        config.currency_rates.insert(c.to_string(), *r);
-    }
+    let section = crate::apis::advertising::settings::AdvertisingSettings {
+        currency_rates: rates.iter().map(|(c, r)| (c.to_string(), *r)).collect(),
+        ..Default::default()
+    };
+    config.set_section("advertising", section);
     diagnostics(rule, config, context_yaml, yaml)
 }
 

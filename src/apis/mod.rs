@@ -7,6 +7,7 @@ pub mod advertising;
 pub mod codehost;
 
 use crate::model::RequestLine;
+use crate::model::config::ConfigSection;
 pub use crate::model::file::{ApiId, FileContext, OperationSet, Routed};
 
 /// An API's wing as the engine sees it.
@@ -30,6 +31,11 @@ pub trait Api: Sync {
     fn json_encoded_params(&self) -> &'static [&'static str] {
         &[]
     }
+
+    /// Its section of the config, if it has one.
+    fn config_section(&self) -> Option<&'static dyn ConfigSection> {
+        None
+    }
 }
 
 /// Every API, in the order they are asked to claim a request: the code-hosting API
@@ -39,6 +45,11 @@ pub static APIS: &[&dyn Api] = &[&advertising::ADVERTISING, &codehost::CODE_HOST
 /// The API a request line is routed to among `apis`.
 pub fn route(apis: &[&dyn Api], line: &RequestLine) -> Option<ApiId> {
     apis.iter().find(|api| api.claims(line)).map(|api| api.id())
+}
+
+/// The config sections of the registered APIs, in their order.
+pub fn config_sections() -> Vec<&'static dyn ConfigSection> {
+    APIS.iter().filter_map(|api| api.config_section()).collect()
 }
 
 /// The params that the registered APIs take as JSON-encoded strings only.

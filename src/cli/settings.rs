@@ -16,10 +16,11 @@ pub(super) fn load_settings(args: &CheckArgs) -> Result<Settings, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
     let names = rules::names();
+    let sections = crate::apis::config_sections();
     let config = match &args.config {
-        Some(path) => Config::load(path, &names)?,
+        Some(path) => Config::load(path, &names, &sections)?,
         None => match Config::discover(&cwd) {
-            Some(path) => Config::load(&path, &names)?,
+            Some(path) => Config::load(&path, &names, &sections)?,
             None => Config::defaults(PathBuf::from(".")),
         },
     };

@@ -98,7 +98,9 @@ fn write_settings(args: &CheckArgs, settings: &Settings, text: &mut String) {
     let _ = writeln!(
         text,
         "codehost.api-version: {}",
-        config.api_version.as_str()
+        crate::apis::codehost::settings::settings(config)
+            .api_version
+            .as_str()
     );
     let cache = if args.no_cache {
         "off (--no-cache)".to_string()

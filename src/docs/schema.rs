@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::catalog::codehost::{CATALOG, Scope};
-use crate::model::config::{ADVERTISING_KEYS, TOP_KEYS};
+use crate::model::config::top_keys;
 use crate::model::context::Kind;
 use crate::model::token::TOKEN_KEYS;
 use crate::model::{EXTENSION_PREFIX, FILE_KEYS, Method, ObjectKind, REQUEST_KEYS};
@@ -174,30 +174,18 @@ pub fn config() -> Value {
         s["description"] = json!(format!("{} (default {})", m.summary, m.severity));
         rules.insert(m.name.to_string(), s);
     }
-    let mut advertising = Map::new();
-    for key in ADVERTISING_KEYS {
-        let schema = match *key {
-            "min-version" => {
-                json!({"type": "string", "pattern": "^v[0-9]+\\.[0-9]+$", "description": "older versions are an error (2635)"})
-            }
-            "currency-rates" => {
-                json!({"type": "object", "additionalProperties": {"type": "number", "exclusiveMinimum": 0}, "description": "units of each currency that make one USD"})
-            }
-            _ => json!({}),
-        };
-        advertising.insert(key.to_string(), schema);
-    }
     let kinds: Vec<&str> = Kind::ALL.iter().map(|(_, n, _)| *n).collect();
     let globs = json!({"type": "array", "items": {"type": "string"}});
     let mut props = Map::new();
-    for key in TOP_KEYS {
-        let schema = match *key {
+    let sections = crate::apis::config_sections();
+    for key in top_keys(&sections) {
+        let schema = match key {
             "include" | "exclude" => globs.clone(),
             "rules" => {
                 json!({"type": "object", "properties": rules, "additionalProperties": false})
             }
             "select" | "extend-select" | "ignore" => {
-                let what = match *key {
+                let what = match key {
                     "select" => "only these rules run",
                     "extend-select" => "these rules run too",
                     _ => "these rules do not run",
@@ -215,12 +203,6 @@ pub fn config() -> Value {
             "per-file-ignores" => {
                 json!({"type": "object", "additionalProperties": {"type": "array", "items": {"enum": names}}})
             }
-            "advertising" => {
-                json!({"type": "object", "properties": advertising, "additionalProperties": false})
-            }
-            "codehost" => {
-                json!({"type": "object", "properties": {"api-version": api_version()}, "additionalProperties": false})
-            }
             "tokens" => {
                 json!({"type": "object", "additionalProperties": {"$ref": "#/definitions/token"}})
             }
@@ -233,7 +215,10 @@ pub fn config() -> Value {
             "environments" => {
                 json!({"type": "array", "items": inside_config_dir(), "description": "environment files whose variables apply, relative to the config's directory and inside it (no absolute path, no `..`, no link out of it): Postman (*.postman_environment.json), http-client.env.json (append #name for one environment), http-client.private.env.json (names only), Bruno (environments/*.bru)"})
             }
-            other => unreachable!("config key {other} has no schema"),
+            other => match sections.iter().find(|s| s.key() == other) {
+                Some(section) => section.schema(),
+                None => unreachable!("config key {other} has no schema"),
+            },
         };
         props.insert(key.to_string(), schema);
     }
@@ -264,7 +249,10 @@ mod tests {
             .unwrap();
         assert_eq!(props.len(), REQUEST_KEYS.len());
         let c = config();
-        assert_eq!(c["properties"].as_object().unwrap().len(), TOP_KEYS.len());
+        assert_eq!(
+            c["properties"].as_object().unwrap().len(),
+            top_keys(&crate::apis::config_sections()).len()
+        );
         assert_eq!(
             c["properties"]["rules"]["properties"]
                 .as_object()

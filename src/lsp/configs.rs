@@ -67,7 +67,7 @@ fn load_settings(
 ) -> Result<(Settings, Vec<PathBuf>), String> {
     let names = crate::rules::names();
     let config = match config_path {
-        Some(p) => Config::load(p, &names)?,
+        Some(p) => Config::load(p, &names, &crate::apis::config_sections())?,
         None => Config::defaults(dir.to_path_buf()),
     };
     let (settings, files) = crate::run::settings::from_config(config)?;

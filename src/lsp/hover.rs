@@ -113,9 +113,10 @@ fn request_hover(
             }
         }
         Some(crate::apis::codehost::ID) if on_line => {
-            let version = request
-                .api_version
-                .map_or(settings.config.api_version, |(v, _)| v);
+            let version = request.api_version.map_or(
+                crate::apis::codehost::settings::settings(&settings.config).api_version,
+                |(v, _)| v,
+            );
             let rows = crate::apis::codehost::endpoint_rows(line, version);
             let first = rows.first()?;
             let needs: Vec<String> = rows

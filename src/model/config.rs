@@ -1,16 +1,15 @@
 //! `.reqlint.yaml` (docs/configuration.md): found upward from the working directory or named by
 //! `--config`. Anything it does not know stops the run with a one-line reason.
 
+use std::any::Any;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
 
-use crate::catalog::codehost::{ApiVersion, VERSIONS};
 use crate::diagnostic::Severity;
 use crate::loading::{self, Format, Limits, LineIndex, Node, Span, Value};
-use crate::model::Version;
 use crate::suggest::did_you_mean;
 
 pub const CONFIG_FILE: &str = ".reqlint.yaml";
@@ -36,16 +35,38 @@ pub const TOP_KEYS: &[&str] = &[
     "ignore",
     "min-severity",
     "per-file-ignores",
-    "advertising",
-    "codehost",
     "tokens",
     "context",
     "variables",
     "environments",
 ];
 
-pub const ADVERTISING_KEYS: &[&str] = &["min-version", "currency-rates"];
-pub const CODEHOST_KEYS: &[&str] = &["api-version"];
+/// The keys of the config's top level: the core's, with the sections of the APIs' wings
+/// after `per-file-ignores`.
+pub fn top_keys(sections: &[&dyn ConfigSection]) -> Vec<&'static str> {
+    let at = TOP_KEYS
+        .iter()
+        .position(|k| *k == "per-file-ignores")
+        .map_or(TOP_KEYS.len(), |i| i + 1);
+    let mut keys = TOP_KEYS[..at].to_vec();
+    keys.extend(sections.iter().map(|s| s.key()));
+    keys.extend_from_slice(&TOP_KEYS[at..]);
+    keys
+}
+
+/// A section of the config that an API's wing reads (`advertising:`, `codehost:`): the
+/// config's parse hands it the section's value and keeps what it makes, which the wing
+/// reads back with [`Config::section`].
+pub trait ConfigSection: Sync {
+    /// Its key at the config's top level.
+    fn key(&self) -> &'static str;
+    /// The keys it takes, for the schema (docs/configuration.md).
+    fn keys(&self) -> &'static [&'static str];
+    /// Reads the section's value; an error is where and why.
+    fn read(&self, value: &Node) -> Result<Arc<dyn Any + Send + Sync>, (Span, String)>;
+    /// The JSON Schema of the section's value (`reqlint schema config`).
+    fn schema(&self) -> serde_json::Value;
+}
 
 /// Rules chosen by name or group (a rule's name, `files`, `code-hosting`, `advertising`,
 /// `ALL`), each with its place in the config.
@@ -78,12 +99,8 @@ pub struct Config {
     pub min_severity: Option<Severity>,
     /// `per-file-ignores`: each glob as written, compiled, and the rules it turns off.
     pub per_file_ignores: Vec<(String, GlobSet, Vec<String>)>,
-    pub min_version: Option<Version>,
-    /// `codehost.api-version`: the code-hosting API version of requests that name none.
-    pub api_version: ApiVersion,
-    /// `advertising.currency-rates`: ISO currency code to how many units of it make
-    /// one USD, for the minimum budgets Meta's reference for ad sets gives in USD.
-    pub currency_rates: HashMap<String, f64>,
+    /// What the APIs' wings read from their sections, by section key ([`Config::section`]).
+    pub sections: BTreeMap<&'static str, Arc<dyn Any + Send + Sync>>,
     /// Named tokens (docs/codehost.md), as written in the config.
     pub tokens: HashMap<String, Node>,
     /// The spans of `tokens` that a YAML alias repeats (`ci-bot: *base`): an edit there
@@ -117,9 +134,7 @@ impl Config {
             selection: Selection::default(),
             min_severity: None,
             per_file_ignores: Vec::new(),
-            min_version: None,
-            api_version: ApiVersion::DEFAULT,
-            currency_rates: HashMap::new(),
+            sections: BTreeMap::new(),
             tokens: HashMap::new(),
             token_aliases: Vec::new(),
             text: String::new(),
@@ -129,6 +144,16 @@ impl Config {
             token_variables: BTreeMap::new(),
             token_files: Vec::new(),
         }
+    }
+
+    /// What an API's wing read from its section `key`, when the config has the section.
+    pub fn section<T: Any>(&self, key: &str) -> Option<&T> {
+        self.sections.get(key)?.downcast_ref::<T>()
+    }
+
+    /// Sets what a wing reads from its section `key` (for a config made in code).
+    pub fn set_section<T: Any + Send + Sync>(&mut self, key: &'static str, value: T) {
+        self.sections.insert(key, Arc::new(value));
     }
 
     /// The named token a file's requests run with unless they say otherwise (`files` of
@@ -150,15 +175,20 @@ impl Config {
             .find(|candidate| candidate.symlink_metadata().is_ok())
     }
 
-    /// Reads a config file; `rule_names` are the rules that exist.
-    pub fn load(path: &Path, rule_names: &[&str]) -> Result<Config, String> {
+    /// Reads a config file; `rule_names` are the rules that exist, `sections` the APIs'
+    /// sections it may hold.
+    pub fn load(
+        path: &Path,
+        rule_names: &[&str],
+        sections: &[&dyn ConfigSection],
+    ) -> Result<Config, String> {
         let bytes = loading::read_bounded(path, Limits::DEFAULT.max_file_bytes, "config")?;
         let root = path
             .parent()
             .map(Path::to_path_buf)
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or_else(|| PathBuf::from("."));
-        Config::parse(bytes, path, root, rule_names)
+        Config::parse(bytes, path, root, rule_names, sections)
     }
 
     pub fn parse(
@@ -166,6 +196,7 @@ impl Config {
         path: &Path,
         root: PathBuf,
         rule_names: &[&str],
+        sections: &[&dyn ConfigSection],
     ) -> Result<Config, String> {
         let loaded = loading::load(bytes, Format::Yaml, &Limits::DEFAULT);
         let text = loaded.text;
@@ -259,61 +290,6 @@ impl Config {
                             set,
                             names.into_iter().map(|(n, _)| n).collect(),
                         ));
-                    }
-                }
-                "advertising" => {
-                    let Some(items) = value.as_map() else {
-                        return Err(at(value.span, "`advertising` must be a mapping".into()));
-                    };
-                    for item in items {
-                        if item.key == "currency-rates" {
-                            config.currency_rates =
-                                currency_rates(&item.value).map_err(|(s, m)| at(s, m))?;
-                            continue;
-                        }
-                        if item.key != "min-version" {
-                            return Err(at(
-                                item.key_span,
-                                unknown_key("advertising", &item.key, ADVERTISING_KEYS),
-                            ));
-                        }
-                        let version = item
-                            .value
-                            .scalar_text()
-                            .and_then(|t| Version::parse(&t))
-                            .ok_or_else(|| {
-                                at(
-                                    item.value.span,
-                                    "`min-version` must be a version such as v22.0".into(),
-                                )
-                            })?;
-                        config.min_version = Some(version);
-                    }
-                }
-                "codehost" => {
-                    let Some(items) = value.as_map() else {
-                        return Err(at(value.span, "`codehost` must be a mapping".into()));
-                    };
-                    for item in items {
-                        if item.key != "api-version" {
-                            return Err(at(
-                                item.key_span,
-                                unknown_key("codehost", &item.key, CODEHOST_KEYS),
-                            ));
-                        }
-                        let text = item.value.scalar_text().unwrap_or_default();
-                        config.api_version = ApiVersion::parse(&text).ok_or_else(|| {
-                            let hint = did_you_mean(&text, VERSIONS.iter().copied())
-                                .map(|v| format!(" (did you mean `{v}`?)"))
-                                .unwrap_or_default();
-                            at(
-                                item.value.span,
-                                format!(
-                                    "`api-version` must be one of {}, not `{text}`{hint}",
-                                    VERSIONS.join(", ")
-                                ),
-                            )
-                        })?;
                     }
                 }
                 "tokens" => {
@@ -411,10 +387,14 @@ impl Config {
                     }
                 }
                 other => {
-                    return Err(at(
-                        entry.key_span,
-                        unknown_key("the config", other, TOP_KEYS),
-                    ));
+                    let Some(section) = sections.iter().find(|s| s.key() == other) else {
+                        return Err(at(
+                            entry.key_span,
+                            unknown_key("the config", other, &top_keys(sections)),
+                        ));
+                    };
+                    let read = section.read(value).map_err(|(s, m)| at(s, m))?;
+                    config.sections.insert(section.key(), read);
                 }
             }
         }
@@ -443,7 +423,7 @@ impl Config {
     }
 }
 
-fn unknown_key(place: &str, key: &str, known: &[&str]) -> String {
+pub fn unknown_key(place: &str, key: &str, known: &[&str]) -> String {
     match did_you_mean(key, known.iter().copied()) {
         Some(s) => format!("unknown key `{key}` in {place} (did you mean `{s}`?)"),
         None => format!(
@@ -472,43 +452,6 @@ fn severity_setting(node: &Node) -> Result<RuleSetting, String> {
     Severity::parse(&text)
         .map(Some)
         .ok_or_else(|| format!("unknown severity `{text}`; use error, warning, info or off"))
-}
-
-/// `advertising.currency-rates`: `{EUR: 0.92, JPY: 151}`, units of the currency per USD.
-fn currency_rates(node: &Node) -> Result<HashMap<String, f64>, (Span, String)> {
-    let Some(items) = node.as_map() else {
-        return Err((
-            node.span,
-            "`currency-rates` must map ISO currency codes to how many units make one USD, such as {EUR: 0.92}".into(),
-        ));
-    };
-    let mut rates = HashMap::new();
-    for item in items {
-        if item.key.len() != 3 || !item.key.bytes().all(|b| b.is_ascii_uppercase()) {
-            return Err((
-                item.key_span,
-                format!(
-                    "`{}` is not an ISO 4217 currency code such as EUR",
-                    item.key
-                ),
-            ));
-        }
-        let rate = item
-            .value
-            .as_f64()
-            .filter(|r| r.is_finite() && *r > 0.0)
-            .ok_or_else(|| {
-                (
-                    item.value.span,
-                    format!(
-                        "the rate of {} must be a positive number: how many {} make one USD",
-                        item.key, item.key
-                    ),
-                )
-            })?;
-        rates.insert(item.key.to_string(), rate);
-    }
-    Ok(rates)
 }
 
 fn string_list(node: &Node) -> Option<Vec<(String, Span)>> {
@@ -652,13 +595,14 @@ mod tests {
             Path::new(".reqlint.yaml"),
             PathBuf::from("."),
             RULES,
+            &[],
         )
     }
 
     #[test]
     fn full_config() {
         let c = parse(
-            "include: [\"**/*.req.yaml\"]\nexclude: [\"vendor/**\"]\nrules:\n  duplicate-key: warning\n  literal-secret: off\nper-file-ignores:\n  \"legacy/**\": [duplicate-key]\nadvertising:\n  min-version: v22.0\ntokens:\n  ci-bot:\n    permissions: {repository: {contents: read}}\ncontext:\n  - state/**/*.yaml\n",
+            "include: [\"**/*.req.yaml\"]\nexclude: [\"vendor/**\"]\nrules:\n  duplicate-key: warning\n  literal-secret: off\nper-file-ignores:\n  \"legacy/**\": [duplicate-key]\ntokens:\n  ci-bot:\n    permissions: {repository: {contents: read}}\ncontext:\n  - state/**/*.yaml\n",
         )
         .unwrap();
         assert!(c.include.is_match("a/b.req.yaml"));
@@ -670,13 +614,6 @@ mod tests {
         );
         assert_eq!(c.severity("literal-secret", Severity::Error), None);
         assert!(c.ignored_for("duplicate-key", &[Path::new("legacy/a.req.yaml")]));
-        assert_eq!(
-            c.min_version,
-            Some(Version {
-                major: 22,
-                minor: 0
-            })
-        );
         assert!(c.tokens.contains_key("ci-bot"));
         assert_eq!(c.context, vec!["state/**/*.yaml".to_string()]);
     }
@@ -696,34 +633,6 @@ mod tests {
         let e = parse("rules:\n  duplicate-key: fatal\n").unwrap_err();
         assert!(e.contains("unknown severity `fatal`"));
         assert!(!e.contains('\n'));
-    }
-
-    #[test]
-    fn currency_rates() {
-        let c = parse("advertising:\n  currency-rates: {EUR: 0.92, JPY: 151}\n").unwrap();
-        assert_eq!(c.currency_rates.get("EUR"), Some(&0.92));
-        assert_eq!(c.currency_rates.get("JPY"), Some(&151.0));
-        assert!(
-            Config::defaults(PathBuf::from("."))
-                .currency_rates
-                .is_empty()
-        );
-        let e = parse("advertising:\n  currency-rates: {eur: 0.92}\n").unwrap_err();
-        assert_eq!(
-            e,
-            ".reqlint.yaml:2:20: `eur` is not an ISO 4217 currency code such as EUR"
-        );
-        let e = parse("advertising:\n  currency-rates: {EUR: 0}\n").unwrap_err();
-        assert!(
-            e.contains("the rate of EUR must be a positive number"),
-            "{e}"
-        );
-        let e = parse("advertising:\n  currency-rates: {EUR: cheap}\n").unwrap_err();
-        assert!(e.contains("positive number"), "{e}");
-        let e = parse("advertising:\n  currency-rates: 0.92\n").unwrap_err();
-        assert!(e.contains("`currency-rates` must map"), "{e}");
-        let e = parse("advertising:\n  currency-rate: {}\n").unwrap_err();
-        assert!(e.contains("did you mean `currency-rates`"), "{e}");
     }
 
     #[test]

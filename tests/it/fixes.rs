@@ -19,7 +19,12 @@ fn root() -> PathBuf {
 }
 
 fn settings() -> Settings {
-    let config = Config::load(&root().join(".reqlint.yaml"), &reqlint::rules::names()).unwrap();
+    let config = Config::load(
+        &root().join(".reqlint.yaml"),
+        &reqlint::rules::names(),
+        &reqlint::apis::config_sections(),
+    )
+    .unwrap();
     let (settings, _) = reqlint::run::settings::from_config(config).unwrap();
     let _ = (ContextIndex::default(), Limits::DEFAULT);
     settings

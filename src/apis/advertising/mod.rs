@@ -9,6 +9,7 @@ mod graph_catalog_test;
 pub mod graph_types;
 pub mod params;
 pub mod routing;
+pub mod settings;
 pub mod values;
 pub mod versions;
 
@@ -65,6 +66,10 @@ impl crate::apis::Api for Advertising {
 
     fn json_encoded_params(&self) -> &'static [&'static str] {
         crate::catalog::advertising::JSON_ENCODED
+    }
+
+    fn config_section(&self) -> Option<&'static dyn crate::model::config::ConfigSection> {
+        Some(&settings::SECTION)
     }
 }
 

@@ -4,6 +4,7 @@
 //! and its permission tables (catalog/codehost/).
 
 pub mod scopes;
+pub mod settings;
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -39,6 +40,10 @@ impl crate::apis::Api for CodeHosting {
 
     fn operation_count(&self) -> u32 {
         1
+    }
+
+    fn config_section(&self) -> Option<&'static dyn crate::model::config::ConfigSection> {
+        Some(&settings::SECTION)
     }
 
     /// Every request routed here with a readable line: the rules look its path up in
@@ -438,7 +443,9 @@ pub fn add_need(uses: &mut TokenUses, need: &RequestNeed<'_>) {
 pub fn api_version(request: &Request<'_>, config: &Config) -> ApiVersion {
     request
         .api_version
-        .map_or(config.api_version, |(version, _)| version)
+        .map_or(settings::settings(config).api_version, |(version, _)| {
+            version
+        })
 }
 
 /// The path segments of a code-hosting request line, without the `/api/v3` prefix of
@@ -513,6 +520,7 @@ mod tests {
             Path::new(".reqlint.yaml"),
             PathBuf::from("."),
             &crate::rules::names(),
+            &crate::apis::config_sections(),
         )
         .unwrap()
     }

@@ -40,7 +40,8 @@ impl Rule for AdVersionDeprecated {
             let Some((version, span)) = line.version else {
                 continue;
             };
-            if let Some(min) = file.config.min_version {
+            if let Some(min) = crate::apis::advertising::settings::settings(file.config).min_version
+            {
                 if version < min {
                     out.push(
                         Diagnostic::new(

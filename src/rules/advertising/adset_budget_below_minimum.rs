@@ -178,7 +178,10 @@ impl Rule for AdSetBudgetBelowMinimum {
                         how: money(cents, "USD", Some(100)),
                     }
                 } else {
-                    let Some(rate) = file.config.currency_rates.get(currency) else {
+                    let Some(rate) = crate::apis::advertising::settings::settings(file.config)
+                        .currency_rates
+                        .get(currency)
+                    else {
                         return;
                     };
                     let converted = cents as f64 / 100.0 * rate * unit as f64;

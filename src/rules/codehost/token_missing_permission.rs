@@ -644,6 +644,7 @@ mod tests {
             Path::new(".reqlint.yaml"),
             PathBuf::from("."),
             &crate::rules::names(),
+            &crate::apis::config_sections(),
         )
         .unwrap();
         let yaml = "token: ci-bot\nrequests:\n  - POST /repos/acme/web/statuses/abc\n  - GET /user/emails\n";

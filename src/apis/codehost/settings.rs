@@ -1,0 +1,84 @@
+//! The code-hosting API's section of the config (docs/configuration.md, `codehost:`):
+//! the API version requests are judged in when they name none.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use crate::catalog::codehost::{ApiVersion, VERSIONS};
+use crate::loading::{Node, Span};
+use crate::model::config::{Config, ConfigSection, unknown_key};
+use crate::suggest::did_you_mean;
+
+/// What `codehost:` says.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CodehostSettings {
+    /// `api-version`: the version of requests that name none.
+    pub api_version: ApiVersion,
+}
+
+impl Default for CodehostSettings {
+    fn default() -> Self {
+        CodehostSettings {
+            api_version: ApiVersion::DEFAULT,
+        }
+    }
+}
+
+/// The keys `codehost:` takes.
+pub const KEYS: &[&str] = &["api-version"];
+
+/// The section as the config's parse sees it.
+pub struct Section;
+
+pub static SECTION: Section = Section;
+
+impl ConfigSection for Section {
+    fn key(&self) -> &'static str {
+        "codehost"
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        KEYS
+    }
+
+    fn read(&self, value: &Node) -> Result<Arc<dyn Any + Send + Sync>, (Span, String)> {
+        let Some(items) = value.as_map() else {
+            return Err((value.span, "`codehost` must be a mapping".into()));
+        };
+        let mut settings = CodehostSettings::default();
+        for item in items {
+            if item.key != "api-version" {
+                return Err((item.key_span, unknown_key("codehost", &item.key, KEYS)));
+            }
+            let text = item.value.scalar_text().unwrap_or_default();
+            settings.api_version = ApiVersion::parse(&text).ok_or_else(|| {
+                let hint = did_you_mean(&text, VERSIONS.iter().copied())
+                    .map(|v| format!(" (did you mean `{v}`?)"))
+                    .unwrap_or_default();
+                (
+                    item.value.span,
+                    format!(
+                        "`api-version` must be one of {}, not `{text}`{hint}",
+                        VERSIONS.join(", ")
+                    ),
+                )
+            })?;
+        }
+        Ok(Arc::new(settings))
+    }
+
+    fn schema(&self) -> serde_json::Value {
+        serde_json::json!({"type": "object", "properties": {"api-version": {
+            "enum": VERSIONS,
+            "description": "the code-hosting API version its endpoints and permissions are judged in (X-GitHub-Api-Version)",
+        }}, "additionalProperties": false})
+    }
+}
+
+/// What the config's `codehost:` says (every default when it has none).
+pub fn settings(config: &Config) -> CodehostSettings {
+    config
+        .section::<CodehostSettings>(SECTION.key())
+        .copied()
+        .unwrap_or_default()
+}
