@@ -136,8 +136,19 @@ pub fn lint_oversized(
 
 /// Lints a file's bytes (from disk or standard input).
 pub fn lint_bytes(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings) -> FileResult {
+    lint_bytes_with(Registry::builtin(), display, rel, bytes, settings)
+}
+
+/// [`lint_bytes`] with the APIs and rules of `registry`.
+pub fn lint_bytes_with(
+    registry: &Registry,
+    display: &str,
+    rel: &Path,
+    bytes: Vec<u8>,
+    settings: &Settings,
+) -> FileResult {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        lint_unguarded(display, rel, bytes, settings)
+        lint_unguarded(registry, display, rel, bytes, settings)
     }));
     outcome.unwrap_or_else(|panic| {
         let what = panic
@@ -192,6 +203,17 @@ pub fn load_file(
     bytes: Vec<u8>,
     settings: &Settings,
 ) -> loading::Loaded {
+    load_file_with(Registry::builtin(), display, rel, bytes, settings)
+}
+
+/// [`load_file`], with the JSON-encoded params of `registry`'s APIs.
+fn load_file_with(
+    registry: &Registry,
+    display: &str,
+    rel: &Path,
+    bytes: Vec<u8>,
+    settings: &Settings,
+) -> loading::Loaded {
     let format = Format::from_path(display);
     let options = read_options(&settings.config, &[rel, Path::new(display)]);
     let mut loaded = loading::load_with(bytes, format, &settings.limits, &options);
@@ -199,17 +221,24 @@ pub fn load_file(
         &mut loaded.documents,
         &loaded.text,
         &settings.limits,
-        crate::apis::json_encoded_params(),
+        &registry.json_encoded_params,
     );
     loaded.problems.extend(decode_problems);
     loaded
 }
 
-fn lint_unguarded(display: &str, rel: &Path, bytes: Vec<u8>, settings: &Settings) -> FileResult {
+fn lint_unguarded(
+    registry: &Registry,
+    display: &str,
+    rel: &Path,
+    bytes: Vec<u8>,
+    settings: &Settings,
+) -> FileResult {
     let format = Format::from_path(display);
-    let loaded = load_file(display, rel, bytes, settings);
+    let loaded = load_file_with(registry, display, rel, bytes, settings);
     let model = FileModel::build_within(&loaded.documents, &loaded.text, &settings.limits);
-    let (mut diagnostics, mut facts) = run_rules(
+    let (mut diagnostics, mut facts) = run_rules_of(
+        registry,
         display,
         &loaded.text,
         &loaded.problems,
@@ -358,6 +387,8 @@ pub struct Registry {
     pub rules: Vec<&'static dyn Rule>,
     /// The rules' names, in the order of `rules`.
     pub rule_names: Vec<&'static str>,
+    /// The params the APIs take as JSON-encoded strings only.
+    pub json_encoded_params: Vec<&'static str>,
     /// Per API (in the order of `apis`), per operation: the indexes in `rules` of the
     /// rules that inspect its requests.
     dispatch: Vec<Vec<Vec<usize>>>,
@@ -382,9 +413,14 @@ impl Registry {
                     .collect()
             })
             .collect();
+        let json_encoded_params = apis
+            .iter()
+            .flat_map(|api| api.json_encoded_params().iter().copied())
+            .collect();
         Registry {
             apis,
             rule_names: rules.iter().map(|r| r.meta().name).collect(),
+            json_encoded_params,
             rules,
             dispatch,
         }

@@ -26,6 +26,7 @@ mod rules_trust;
 mod secrets_formats;
 mod spans_property;
 mod support;
+mod toy_api;
 mod valid_samples;
 mod writes;
 mod yaml_readers;
