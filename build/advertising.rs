@@ -216,14 +216,14 @@ fn operations(root: &Path, nodes: &[String], out: &mut String) -> Vec<Operation>
         "/// An operation of the advertising API: a method on a path template of a node.\n",
     );
     out.push_str(
-        "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]\npub enum Op {\n",
+        "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]\npub enum Operation {\n",
     );
     for o in &ops {
         writeln!(out, "    {},", camel(&o.name)).unwrap();
     }
-    out.push_str("}\n\nimpl Op {\n    pub const ALL: &'static [Op] = &[");
+    out.push_str("}\n\nimpl Operation {\n    pub const ALL: &'static [Operation] = &[");
     for o in &ops {
-        write!(out, "Op::{}, ", camel(&o.name)).unwrap();
+        write!(out, "Operation::{}, ", camel(&o.name)).unwrap();
     }
     writeln!(out, "];\n    pub const COUNT: usize = {};\n", ops.len()).unwrap();
     let column = |out: &mut String, f: &str, ty: &str, value: &dyn Fn(&Operation) -> String| {
@@ -233,7 +233,13 @@ fn operations(root: &Path, nodes: &[String], out: &mut String) -> Vec<Operation>
         )
         .unwrap();
         for o in &ops {
-            writeln!(out, "            Op::{} => {},", camel(&o.name), value(o)).unwrap();
+            writeln!(
+                out,
+                "            Operation::{} => {},",
+                camel(&o.name),
+                value(o)
+            )
+            .unwrap();
         }
         out.push_str("        }\n    }\n\n");
     };
@@ -258,7 +264,7 @@ fn operations(root: &Path, nodes: &[String], out: &mut String) -> Vec<Operation>
         for (edge, list) in by_edge {
             let calls: Vec<String> = list
                 .iter()
-                .map(|o| format!("(Method::{}, Op::{})", o.method, camel(&o.name)))
+                .map(|o| format!("(Method::{}, Operation::{})", o.method, camel(&o.name)))
                 .collect();
             writeln!(text, "    ({}, &[{}]),", lit(edge), calls.join(", ")).unwrap();
         }
@@ -266,21 +272,21 @@ fn operations(root: &Path, nodes: &[String], out: &mut String) -> Vec<Operation>
     };
     writeln!(
         out,
-        "/// `/act_<id>/<edge>`: the operations of each edge, sorted by edge.\npub static ACCOUNT_EDGES: &[(&str, &[(Method, Op)])] = &[\n{}];\n",
+        "/// `/act_<id>/<edge>`: the operations of each edge, sorted by edge.\npub static ACCOUNT_EDGES: &[(&str, &[(Method, Operation)])] = &[\n{}];\n",
         edges("/act_{account}/")
     )
     .unwrap();
     writeln!(
         out,
-        "/// `/<id>/<edge>`: the operations of each edge, sorted by edge.\npub static OBJECT_EDGES: &[(&str, &[(Method, Op)])] = &[\n{}];\n",
+        "/// `/<id>/<edge>`: the operations of each edge, sorted by edge.\npub static OBJECT_EDGES: &[(&str, &[(Method, Operation)])] = &[\n{}];\n",
         edges("/{id}/")
     )
     .unwrap();
-    out.push_str("/// `/<id>`: the operation of each node and method.\npub static BY_ID: &[(Node, Method, Op)] = &[\n");
+    out.push_str("/// `/<id>`: the operation of each node and method.\npub static BY_ID: &[(Node, Method, Operation)] = &[\n");
     for o in ops.iter().filter(|o| o.path == "/{id}") {
         writeln!(
             out,
-            "    (Node::{}, Method::{}, Op::{}),",
+            "    (Node::{}, Method::{}, Operation::{}),",
             camel(&o.node),
             o.method,
             camel(&o.name)
@@ -456,7 +462,7 @@ fn params(root: &Path, ops: &[Operation], rules: &Routes, out: &mut String) {
         }
     }
     let table_of = |name: &str, line: usize| table_in(&src, tables, name, line);
-    out.push_str("/// The param table of each operation, in the order of `Op::ALL`.\npub static PARAM_TABLES: &[EndpointTable] = &[\n");
+    out.push_str("/// The param table of each operation, in the order of `Operation::ALL`.\npub static PARAM_TABLES: &[OperationTable] = &[\n");
     for op in ops {
         let table = table_of(&op.name, 0);
         for (key, line, _) in table.entries(&src) {
@@ -475,7 +481,7 @@ fn params(root: &Path, ops: &[Operation], rules: &Routes, out: &mut String) {
             option(table.get(key).map(|v| {
                 let other = v.text(&src);
                 table_of(other, v.line);
-                format!("Op::{}", camel(other))
+                format!("Operation::{}", camel(other))
             }))
         };
         let mut params = Vec::new();
@@ -509,7 +515,7 @@ fn params(root: &Path, ops: &[Operation], rules: &Routes, out: &mut String) {
         let known: Vec<String> = known.iter().map(|k| lit(k)).collect();
         writeln!(
             out,
-            "    EndpointTable {{\n        op: Op::{},\n        source: {},\n        open: {},\n        create: {},\n        like: {},\n        params: &[\n            {}\n        ],\n        known: &[{}],\n    }},",
+            "    OperationTable {{\n        op: Operation::{},\n        source: {},\n        open: {},\n        create: {},\n        like: {},\n        params: &[\n            {}\n        ],\n        known: &[{}],\n    }},",
             camel(&op.name),
             lit(source),
             table.get("open").is_some_and(|o| o.bool(&src)),

@@ -13,8 +13,8 @@ mod generated {
 
 pub use generated::{
     ACCOUNT_EDGES, AD_SET_FIELDS, BILLING_EVENTS, BY_ID, COMMON, CURRENCY_UNITS, DESCRIBED_UNNAMED,
-    DOUBLED_COUNTRIES, GOAL_WORDS, JSON_ENCODED, MINIMUM_ROWS, Node, OBJECT_EDGES, OBJECTIVES, Op,
-    PARAM_TABLES, ParamRule, READ_ONLY, RELEASES, UNMAPPED_GOAL_WORDS, VERSIONS_CHECKED,
+    DOUBLED_COUNTRIES, GOAL_WORDS, JSON_ENCODED, MINIMUM_ROWS, Node, OBJECT_EDGES, OBJECTIVES,
+    Operation, PARAM_TABLES, ParamRule, READ_ONLY, RELEASES, UNMAPPED_GOAL_WORDS, VERSIONS_CHECKED,
 };
 
 /// The rule that reports a param's type, enum and range errors unless its table names another.
@@ -58,21 +58,21 @@ pub struct ParamSpec {
 
 /// An operation's param table.
 #[derive(Debug)]
-pub struct EndpointTable {
-    pub op: Op,
+pub struct OperationTable {
+    pub op: Operation,
     pub source: &'static str,
     pub params: &'static [(&'static str, ParamSpec)],
     /// Params the reference does not name are accepted without a warning.
     pub open: bool,
     /// For an update: the create operation, whose params the update list omits.
-    pub create: Option<Op>,
+    pub create: Option<Operation>,
     /// Takes its param types from another operation (the reference shows none of its own).
-    pub like: Option<Op>,
+    pub like: Option<Operation>,
     /// Every name the operation takes, sorted.
     pub known: &'static [&'static str],
 }
 
-impl EndpointTable {
+impl OperationTable {
     /// The spec of a param (through `like`).
     pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
         let params: &'static [(&'static str, ParamSpec)] = self.params;
@@ -89,14 +89,18 @@ impl EndpointTable {
     }
 }
 
-impl Op {
-    pub fn params(self) -> &'static EndpointTable {
+impl Operation {
+    pub fn params(self) -> &'static OperationTable {
         &PARAM_TABLES[self as usize]
     }
 
     /// The operation of `/act_<id>/<edge>` or `/<id>/<edge>` by method, and the methods
     /// the edge has; `None` for an edge no operation has.
-    pub fn of_edge(account: bool, edge: &str, method: Method) -> Option<Result<Op, Vec<Method>>> {
+    pub fn of_edge(
+        account: bool,
+        edge: &str,
+        method: Method,
+    ) -> Option<Result<Operation, Vec<Method>>> {
         let table = if account { ACCOUNT_EDGES } else { OBJECT_EDGES };
         let calls = sorted_get(table, edge)?;
         Some(
@@ -109,7 +113,7 @@ impl Op {
     }
 
     /// The operation of `/<id>` on a node by method.
-    pub fn by_id(node: Node, method: Method) -> Option<Op> {
+    pub fn by_id(node: Node, method: Method) -> Option<Operation> {
         BY_ID
             .iter()
             .find(|(n, m, _)| *n == node && *m == method)
@@ -204,7 +208,7 @@ mod tests {
 
     #[test]
     fn tables_are_in_op_order_and_sorted() {
-        for (i, op) in Op::ALL.iter().enumerate() {
+        for (i, op) in Operation::ALL.iter().enumerate() {
             assert_eq!(*op as usize, i);
             assert_eq!(op.params().op, *op);
             assert!(op.params().known.is_sorted());
@@ -217,17 +221,17 @@ mod tests {
     #[test]
     fn routes() {
         assert_eq!(
-            Op::of_edge(true, "adsets", Method::Post),
-            Some(Ok(Op::AdSetCreate))
+            Operation::of_edge(true, "adsets", Method::Post),
+            Some(Ok(Operation::AdSetCreate))
         );
         assert_eq!(
-            Op::of_edge(true, "adsets", Method::Get),
+            Operation::of_edge(true, "adsets", Method::Get),
             Some(Err(vec![Method::Post]))
         );
-        assert_eq!(Op::of_edge(true, "campaigns", Method::Post), None);
+        assert_eq!(Operation::of_edge(true, "campaigns", Method::Post), None);
         assert_eq!(
-            Op::by_id(Node::AdSet, Method::Delete),
-            Some(Op::AdSetDelete)
+            Operation::by_id(Node::AdSet, Method::Delete),
+            Some(Operation::AdSetDelete)
         );
         assert_eq!(Node::parse("custom_audience"), Some(Node::CustomAudience));
     }

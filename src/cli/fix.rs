@@ -151,7 +151,7 @@ fn fix_request_files(
         let result = engine::fix_text(&display, &rel, text, settings, mode);
         tally.unsafe_left += result.unsafe_left;
         facts.merge(result.facts.clone());
-        for e in &result.elsewhere {
+        for e in &result.config_edits {
             // A fix edits its own file and the config, nothing else.
             if let Some(file) = &e.file
                 && settings.config.path.as_ref() == Some(file)
@@ -203,7 +203,7 @@ fn fix_config(
             tally.failed += 1;
             continue;
         }
-        let (fixed, n) = fix::apply_elsewhere(text, edits);
+        let (fixed, n) = fix::apply_config_edits(text, edits);
         if n == 0 || fixed == text {
             continue;
         }

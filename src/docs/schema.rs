@@ -5,10 +5,11 @@
 use serde_json::{Map, Value, json};
 
 use crate::catalog::codehost::{CATALOG, Scope};
+use crate::catalog::graph::GNode;
 use crate::model::config::top_keys;
 use crate::model::context::Kind;
 use crate::model::token::TOKEN_KEYS;
-use crate::model::{EXTENSION_PREFIX, FILE_KEYS, Method, ObjectKind, REQUEST_KEYS};
+use crate::model::{EXTENSION_PREFIX, FILE_KEYS, Method, REQUEST_KEYS};
 
 const DRAFT: &str = "http://json-schema.org/draft-07/schema#";
 
@@ -89,7 +90,7 @@ fn request_object() -> Value {
             }
             "token" => json!({"$ref": "#/definitions/token"}),
             "object" => {
-                let nodes: Vec<&str> = ObjectKind::all().map(ObjectKind::name).collect();
+                let nodes: Vec<&str> = GNode::all().map(GNode::name).collect();
                 json!({"enum": nodes, "description": "advertising API: the node type of the object `/{version}/{id}` (or `/{id}/<edge>`, or `?ids=`) addresses, in snake_case: campaign, ad_set, ad, ad_creative, custom_audience, ..."})
             }
             "public" => {
@@ -272,7 +273,7 @@ mod tests {
             .iter()
             .map(|v| v.as_str().unwrap())
             .collect();
-        assert_eq!(values.len(), ObjectKind::all().count());
+        assert_eq!(values.len(), GNode::all().count());
         for node in [
             "campaign",
             "ad_set",

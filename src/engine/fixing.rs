@@ -34,7 +34,7 @@ pub struct Fixed {
     /// Unsafe fixes left that `--unsafe-fixes` would apply.
     pub unsafe_left: usize,
     /// Edits of other files (the config) that the file's fixes need, each once.
-    pub elsewhere: Vec<Edit>,
+    pub config_edits: Vec<Edit>,
     /// What the fixed file tells the run-level rules (the permissions its requests use).
     pub facts: crate::rules::RunFacts,
 }
@@ -95,7 +95,7 @@ pub fn fix_text(
         text,
         applied,
         unsafe_left: if mode == Mode::Unsafe { 0 } else { unsafe_left },
-        elsewhere: others,
+        config_edits: others,
         facts,
     }
 }

@@ -117,7 +117,7 @@ pub fn edits_of_other_files(diagnostics: &[Diagnostic], mode: Mode) -> Vec<Edit>
 /// another `Issues: write`: two lines added after the same line, or one level raised to
 /// two) are merged into the highest, else the key would be written twice. Returns the
 /// new text and how many edits were applied.
-pub fn apply_elsewhere(text: &str, edits: &[Edit]) -> (String, usize) {
+pub fn apply_config_edits(text: &str, edits: &[Edit]) -> (String, usize) {
     let sorted = in_order_once(edits.iter());
     let mut merged: Vec<&Edit> = Vec::with_capacity(sorted.len());
     for e in sorted {
@@ -378,17 +378,17 @@ mod tests {
         let read = config(edit(at, at, "        Issues: read\n"));
         let write = config(edit(at, at, "        Issues: write\n"));
         let other = config(edit(at, at, "        Contents: read\n"));
-        let (fixed, n) = apply_elsewhere(text, &[read.clone(), write.clone(), read.clone()]);
+        let (fixed, n) = apply_config_edits(text, &[read.clone(), write.clone(), read.clone()]);
         assert_eq!(fixed, format!("{text}        Issues: write\n"));
         assert_eq!(n, 1);
-        let (fixed, n) = apply_elsewhere(text, &[write, other, read]);
+        let (fixed, n) = apply_config_edits(text, &[write, other, read]);
         assert_eq!(
             fixed,
             format!("{text}        Contents: read\n        Issues: write\n")
         );
         assert_eq!(n, 2);
         let level = text.find("read").unwrap();
-        let (fixed, _) = apply_elsewhere(
+        let (fixed, _) = apply_config_edits(
             text,
             &[
                 config(edit(level, level + 4, "write")),

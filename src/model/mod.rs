@@ -47,7 +47,7 @@ pub const FILE_KEYS: &[&str] = &["requests", "token", "api-version", "name", "de
 use crate::catalog::codehost::{ApiVersion, VERSIONS};
 /// What an advertising path that names an object by id addresses (`object:`): any node
 /// type of the Marketing API graph, in snake_case (`campaign`, `ad_set`, `ad_creative`).
-pub use crate::catalog::graph::GNode as ObjectKind;
+use crate::catalog::graph::GNode;
 
 const OBJECT_HELP: &str = "name a node type of the Marketing API in snake_case, such as `campaign`, `ad_set`, `ad`, `ad_creative` or `custom_audience`";
 
@@ -95,7 +95,7 @@ pub struct Request<'a> {
     pub token: Option<TokenRef<'a>>,
     /// The token came from the document's `token:` rather than the request's own.
     pub token_inherited: bool,
-    pub object: Option<(ObjectKind, Span)>,
+    pub object: Option<(GNode, Span)>,
     pub public: Option<(bool, Span)>,
     /// The code-hosting API version it asks for (`api-version`), its own or its file's.
     pub api_version: Option<(ApiVersion, Span)>,
@@ -384,10 +384,10 @@ impl<'a> FileModel<'a> {
         }
         let own_token = node.get("token").and_then(|t| self.token_ref(t));
         let object = node.get("object").and_then(|o| match o.value.as_str() {
-            Some(text) => match ObjectKind::parse(text) {
+            Some(text) => match GNode::parse(text) {
                 Some(kind) => Some((kind, o.value.span)),
                 None => {
-                    let help = match did_you_mean(text, ObjectKind::all().map(ObjectKind::name)) {
+                    let help = match did_you_mean(text, GNode::all().map(GNode::name)) {
                         Some(s) => format!("did you mean `{s}`?"),
                         None => OBJECT_HELP.into(),
                     };

@@ -137,6 +137,20 @@ mod tests {
         }
     }
 
+    /// The group names `select` takes are the registry's groups, in its order, and `ALL`.
+    #[test]
+    fn group_names_are_the_registrys_groups() {
+        let mut groups: Vec<&str> = Vec::new();
+        for rule in REGISTRY {
+            let group = rule.meta().group.as_str();
+            if !groups.contains(&group) {
+                groups.push(group);
+            }
+        }
+        groups.push("ALL");
+        assert_eq!(GROUP_NAMES, groups.as_slice());
+    }
+
     #[test]
     fn names_are_unique_kebab_case() {
         let mut seen = std::collections::HashSet::new();

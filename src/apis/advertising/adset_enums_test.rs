@@ -5,7 +5,7 @@
 //! (catalog/advertising/vendor/specs, compiled into the graph), which must hold every
 //! value the reference gives but the few named here.
 
-use crate::catalog::advertising::{Op, ParamType};
+use crate::catalog::advertising::{Operation, ParamType};
 use crate::catalog::graph::{GNode, GType, enum_values};
 use crate::model::request_line::Method;
 
@@ -153,7 +153,10 @@ const DATE_PRESET: [&str; 20] = [
 /// The values of a param's enum in params.yaml (of the items, for a list), and whether
 /// the enum is open.
 fn table_enum(endpoint: &str, param: &str) -> (Vec<String>, bool) {
-    let op = Op::ALL.iter().find(|o| o.name() == endpoint).unwrap();
+    let op = Operation::ALL
+        .iter()
+        .find(|o| o.name() == endpoint)
+        .unwrap();
     let spec = op
         .params()
         .param(param)

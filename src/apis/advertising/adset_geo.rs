@@ -12,7 +12,7 @@ use crate::model::context::Kind;
 use crate::model::file::FileContext;
 use crate::suggest::did_you_mean;
 
-use super::Endpoint;
+use super::Operation;
 
 pub use crate::catalog::geo::{COUNTRIES, Country, EU, EuPlace, country};
 
@@ -197,7 +197,7 @@ pub fn dsa_gaps(file: &FileContext<'_>, field: DsaField) -> Vec<DsaGap> {
     let mut gaps = Vec::new();
     for (request, endpoint, call) in super::calls(file) {
         match endpoint {
-            Endpoint::AdSetCreate => {
+            Operation::AdSetCreate => {
                 let Some(targeting) = request.param("targeting") else {
                     continue;
                 };
@@ -233,7 +233,7 @@ pub fn dsa_gaps(file: &FileContext<'_>, field: DsaField) -> Vec<DsaGap> {
                     labels,
                 });
             }
-            Endpoint::AdSetUpdate => {
+            Operation::AdSetUpdate => {
                 let Some(targeting) = request.param("targeting") else {
                     continue;
                 };
@@ -274,7 +274,7 @@ pub fn dsa_gaps(file: &FileContext<'_>, field: DsaField) -> Vec<DsaGap> {
                     labels,
                 });
             }
-            Endpoint::AdSetCopy => {
+            Operation::AdSetCopy => {
                 // The copy takes its source's targeting and payor and beneficiary: only the
                 // context can tell them.
                 let Some(source) = call.object else { continue };

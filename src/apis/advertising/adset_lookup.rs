@@ -6,7 +6,7 @@ use crate::loading::{Node, Value};
 use crate::model::context::{ContextIndex, Kind};
 use crate::model::{Request, Segment, Version};
 
-use super::{AdCall, Endpoint};
+use super::{AdCall, Operation};
 
 /// The context snapshot of an ad set, when the context holds it.
 pub fn ad_set<'c>(context: &'c ContextIndex, id: &str) -> Option<&'c Node> {
@@ -92,16 +92,16 @@ pub enum Origin<'r> {
 /// context (a copy takes no targeting or promoted_object of its own).
 pub fn set_by<'r>(
     request: &'r Request<'_>,
-    endpoint: Endpoint,
+    endpoint: Operation,
     call: &AdCall<'r>,
     context: &'r ContextIndex,
     name: &str,
 ) -> Option<(&'r Node, Origin<'r>)> {
     match endpoint {
-        Endpoint::AdSetCreate | Endpoint::AdSetUpdate => {
+        Operation::AdSetCreate | Operation::AdSetUpdate => {
             request.param(name).map(|e| (&e.value, Origin::Request))
         }
-        Endpoint::AdSetCopy => {
+        Operation::AdSetCopy => {
             let source = call.object?;
             let value = ad_set(context, &source.text)?.get_value(name)?;
             Some((value, Origin::Copied(source)))

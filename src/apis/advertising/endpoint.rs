@@ -13,7 +13,7 @@ use crate::model::{Method, Request, RequestLine, Segment};
 use crate::suggest::did_you_mean;
 
 /// The operation a call addresses (generated from the catalog).
-pub use crate::catalog::advertising::Op as Endpoint;
+pub use crate::catalog::advertising::Operation;
 
 /// An advertising request and what it calls.
 #[derive(Debug)]
@@ -30,7 +30,7 @@ pub struct AdCall<'r> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Target {
     pub graph: GCallId,
-    pub op: Option<Endpoint>,
+    pub op: Option<Operation>,
 }
 
 /// What the path of an advertising request is.
@@ -239,7 +239,7 @@ pub fn recognize<'r>(
             // Where the graph finds several, the reference documents' one operation on
             // this edge (ad set copies) decides, as it did before the graph.
             let chosen = by_params(request, &candidates).or_else(|| {
-                match Endpoint::of_edge(false, &edge.text, method) {
+                match Operation::of_edge(false, &edge.text, method) {
                     Some(Ok(op)) => GNode::parse(op.node().name())
                         .and_then(|node| node.call(method, &edge.text)),
                     _ => None,
@@ -314,10 +314,10 @@ fn node_methods(node: GNode, edge: &str) -> Vec<Method> {
 }
 
 /// The operation of the reference documents that a call of the graph is, if any.
-pub fn reference_operation(call: GCallId) -> Option<Endpoint> {
+pub fn reference_operation(call: GCallId) -> Option<Operation> {
     let c = call.get();
     let node = c.node.name();
-    Endpoint::ALL.iter().copied().find(|op| {
+    Operation::ALL.iter().copied().find(|op| {
         if op.method() != c.method {
             return false;
         }
@@ -407,7 +407,7 @@ fn reference_object_kind(request: &Request<'_>) -> Option<Node> {
         return None;
     }
     let takes = |node: Node| {
-        Endpoint::by_id(node, method).is_some_and(|e| {
+        Operation::by_id(node, method).is_some_and(|e| {
             let table = e.params();
             names
                 .iter()
@@ -450,7 +450,7 @@ mod tests {
 
     #[test]
     fn every_reference_operation_is_a_call_of_the_graph() {
-        for &op in Endpoint::ALL {
+        for &op in Operation::ALL {
             let call = GCallId::all().find(|&c| reference_operation(c) == Some(op));
             assert!(call.is_some(), "{op:?} has no call in the graph");
         }

@@ -27,7 +27,7 @@ use crate::model::Request;
 use crate::model::context::{ContextIndex, Kind};
 use crate::model::file::{ApiId, FileContext, OperationSet, Routed};
 
-pub use endpoint::{AdCall, Endpoint, Recognized, Target};
+pub use endpoint::{AdCall, Operation, Recognized, Target};
 
 /// The advertising API's name: its config section and its rules' group.
 pub const ID: ApiId = ApiId("advertising");
@@ -47,7 +47,7 @@ impl crate::apis::Api for Advertising {
     }
 
     fn operation_count(&self) -> u32 {
-        Endpoint::ALL.len() as u32
+        Operation::ALL.len() as u32
     }
 
     fn operations(&self, file: &FileContext<'_>) -> Vec<Routed> {
@@ -74,8 +74,8 @@ impl crate::apis::Api for Advertising {
 }
 
 /// The operations of the reference documents a rule inspects:
-/// `Inspects::Requests(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate])`.
-impl<const N: usize> OperationSet for [Endpoint; N] {
+/// `Inspects::Requests(&[Operation::AdSetCreate, Operation::AdSetUpdate])`.
+impl<const N: usize> OperationSet for [Operation; N] {
     fn api(&self) -> ApiId {
         ID
     }
@@ -104,7 +104,7 @@ pub fn call<'f>(file: &'f FileContext<'_>, routed: Routed) -> Call<'f> {
         .expect("only requests with a readable line are routed");
     Call {
         request,
-        endpoint: Endpoint::ALL[routed.operation as usize],
+        endpoint: Operation::ALL[routed.operation as usize],
         call: AdCall {
             line,
             account: c.account.map(|k| &line.segments[k]),
@@ -185,7 +185,7 @@ pub fn graph_calls<'f>(
 /// documents, with that operation.
 pub fn calls<'f>(
     file: &'f FileContext<'_>,
-) -> impl Iterator<Item = (&'f Request<'f>, Endpoint, AdCall<'f>)> {
+) -> impl Iterator<Item = (&'f Request<'f>, Operation, AdCall<'f>)> {
     graph_calls(file).filter_map(|(request, target, call)| Some((request, target.op?, call)))
 }
 
@@ -218,7 +218,7 @@ pub fn unknown_endpoints<'f>(
 /// An advertising call as a rule's `check_request` sees it ([`call`]).
 pub struct Call<'f> {
     pub request: &'f Request<'f>,
-    pub endpoint: Endpoint,
+    pub endpoint: Operation,
     pub call: AdCall<'f>,
 }
 

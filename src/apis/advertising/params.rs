@@ -4,7 +4,7 @@
 //! limits, refused values and rules of their own. Where the two disagree on a type or an
 //! enum, a value either accepts is accepted. Rules choose which findings they report.
 
-use crate::catalog::advertising::{COMMON, Op, ParamSpec, ParamType};
+use crate::catalog::advertising::{COMMON, Operation, ParamSpec, ParamType};
 use crate::catalog::graph::GraphCall;
 use crate::loading::{Entry, Node, Span, Value};
 use crate::model::{Method, Request};
@@ -18,7 +18,7 @@ use super::values::{is_integer_text, is_placeholder};
 pub use crate::catalog::advertising::DEFAULT_RULE;
 
 /// Checks every param of a request against an endpoint's table.
-pub fn check_params<'a>(op: Op, params: impl Iterator<Item = &'a Entry>) -> Vec<Issue> {
+pub fn check_params<'a>(op: Operation, params: impl Iterator<Item = &'a Entry>) -> Vec<Issue> {
     let table = op.params();
     let mut issues = Vec::new();
     for entry in params {
@@ -70,7 +70,7 @@ pub fn check_params<'a>(op: Op, params: impl Iterator<Item = &'a Entry>) -> Vec<
 /// params the call requires.
 pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
     let call = target.graph.get();
-    let seed = target.op.map(Op::params);
+    let seed = target.op.map(Operation::params);
     let mut issues = Vec::new();
     for entry in request.params() {
         let name = entry.key.as_str();
@@ -557,21 +557,26 @@ mod tests {
     use crate::catalog::advertising::PARAM_TABLES;
     use crate::loading::{self, Format, Limits};
 
-    fn op(name: &str) -> Op {
-        *Op::ALL.iter().find(|o| o.name() == name).unwrap()
+    fn op(name: &str) -> Operation {
+        *Operation::ALL.iter().find(|o| o.name() == name).unwrap()
     }
 
     #[test]
     fn tables_load_and_resolve_same_as_and_like() {
         assert!(PARAM_TABLES.len() >= 10);
-        let update = Op::AudienceUpdate
+        let update = Operation::AudienceUpdate
             .params()
             .param("claim_objective")
             .unwrap();
         assert!(matches!(update.ty, ParamType::Enum { .. }));
-        assert!(Op::AdSetUpdate.params().param("billing_event").is_some());
-        assert!(!Op::AdSetUpdate.params().takes("issues_info"));
-        assert!(Op::AdSetUpdate.params().takes("bid_constraints"));
+        assert!(
+            Operation::AdSetUpdate
+                .params()
+                .param("billing_event")
+                .is_some()
+        );
+        assert!(!Operation::AdSetUpdate.params().takes("issues_info"));
+        assert!(Operation::AdSetUpdate.params().takes("bid_constraints"));
     }
 
     /// The names of a param table of catalog/advertising/params.yaml, sorted.

@@ -1,6 +1,6 @@
 //! Which requests are the advertising API's: a request line whose host is one of the
 //! Graph API's, whose path starts with a version (`/v25.0/…`), or whose first segment only
-//! the Graph API's paths start with (docs/request-files.md, "Which API a request calls").
+//! the Graph API's paths start with (docs/request-files.md).
 
 use crate::model::RequestLine;
 

@@ -7,7 +7,7 @@ use crate::model::file::FileContext;
 use crate::rules::rule::{Group, Inspects, Rule};
 use crate::suggest::did_you_mean;
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 use crate::apis::advertising::field_list::{self, FieldItem};
 
 crate::declare_rule! {
@@ -117,7 +117,7 @@ impl Rule for AdFieldUnknown {
             };
             let map = SourceMap::for_scalar(file.text, entry.value.span, value);
             let items = field_list::parse(value);
-            let judge_top = target.op != Some(Endpoint::AdSetRead);
+            let judge_top = target.op != Some(Operation::AdSetRead);
             Walk {
                 value,
                 map: &map,

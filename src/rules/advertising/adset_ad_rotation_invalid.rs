@@ -5,7 +5,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::{Endpoint, params};
+use crate::apis::advertising::{Operation, params};
 
 crate::declare_rule! {
     pub struct AdSetAdRotationInvalid {
@@ -27,7 +27,7 @@ crate::declare_rule! {
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Limits\" (time based ad rotation) and \"Endpoints\": Create an ad set \
                  (time_based_ad_rotation_id_blocks, time_based_ad_rotation_intervals)",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
+        inspects: Inspects::Requests(&[Operation::AdSetCreate, Operation::AdSetUpdate]),
         bad: example!("adset-ad-rotation-invalid/bad.req.yaml"),
         good: example!("adset-ad-rotation-invalid/good.req.yaml"),
     }

@@ -4,7 +4,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 use crate::apis::advertising::adset_lookup::{ad_set, text};
 use crate::catalog::advertising::COMMON;
 
@@ -27,7 +27,7 @@ crate::declare_rule! {
               100, and an archived ad set can only be renamed or deleted.",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"States and transitions\" and \"Endpoints\": Update an ad set",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AdSetUpdate]),
+        inspects: Inspects::Requests(&[Operation::AdSetUpdate]),
         bad: example!("adset-archived-edit/bad.req.yaml"),
         good: example!("adset-archived-edit/good.req.yaml"),
     }

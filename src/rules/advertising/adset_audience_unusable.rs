@@ -5,8 +5,8 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::FLAGGED;
+use crate::apis::advertising::Operation;
 use crate::apis::advertising::adset_lookup::{Origin, id_text, set_by, targeted_audiences, text};
 
 crate::declare_rule! {
@@ -29,9 +29,9 @@ crate::declare_rule! {
                  codes) and operation_status codes; Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Targeting rules\"",
         fixes: &[],
         inspects: Inspects::Requests(&[
-            Endpoint::AdSetCreate,
-            Endpoint::AdSetUpdate,
-            Endpoint::AdSetCopy,
+            Operation::AdSetCreate,
+            Operation::AdSetUpdate,
+            Operation::AdSetCopy,
         ]),
         bad: example!("adset-audience-unusable/bad.req.yaml"),
         good: example!("adset-audience-unusable/good.req.yaml"),

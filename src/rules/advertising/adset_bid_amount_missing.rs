@@ -5,7 +5,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 
 /// Bid strategies whose bid is `bid_amount`: the bid cap, or the target cost.
 const NEEDS_BID_AMOUNT: &[(&str, &str)] = &[
@@ -27,7 +27,7 @@ crate::declare_rule! {
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Resources and their fields\" (bid_amount: bid cap or target cost) and \
                  \"Endpoints\": Create an ad set (bid_amount, bid_strategy)",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AdSetCreate]),
+        inspects: Inspects::Requests(&[Operation::AdSetCreate]),
         bad: example!("adset-bid-amount-missing/bad.req.yaml"),
         good: example!("adset-bid-amount-missing/good.req.yaml"),
     }

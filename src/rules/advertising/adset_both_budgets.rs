@@ -6,7 +6,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::{Endpoint, params};
+use crate::apis::advertising::{Operation, params};
 
 crate::declare_rule! {
     pub struct AdSetBothBudgets {
@@ -22,7 +22,7 @@ crate::declare_rule! {
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), overview (a daily or lifetime budget) and \
                  \"Endpoints\": Create an ad set (daily_budget, lifetime_budget)",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
+        inspects: Inspects::Requests(&[Operation::AdSetCreate, Operation::AdSetUpdate]),
         bad: example!("adset-both-budgets/bad.req.yaml"),
         good: example!("adset-both-budgets/good.req.yaml"),
     }

@@ -7,7 +7,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::{Endpoint, params};
+use crate::apis::advertising::{Operation, params};
 
 crate::declare_rule! {
     pub struct AdSetBudgetBelowMinimum {
@@ -40,7 +40,7 @@ crate::declare_rule! {
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Limits\" (minimum daily budget, doubled countries), \"Endpoints\": \
                  Update an ad set, and \"Versioning\"",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
+        inspects: Inspects::Requests(&[Operation::AdSetCreate, Operation::AdSetUpdate]),
         bad: example!("adset-budget-below-minimum/bad.req.yaml"),
         good: example!("adset-budget-below-minimum/good.req.yaml"),
     }
@@ -97,11 +97,11 @@ impl Rule for AdSetBudgetBelowMinimum {
         let (request, endpoint, call) = (c.request, c.endpoint, &c.call);
 
         let (account_id, ad_set) = match endpoint {
-            Endpoint::AdSetCreate => match call.account {
+            Operation::AdSetCreate => match call.account {
                 Some(a) => (a.text.clone(), None),
                 None => return,
             },
-            Endpoint::AdSetUpdate => {
+            Operation::AdSetUpdate => {
                 let Some(ad_set) = call
                     .object
                     .and_then(|id| file.context.get(Kind::AdSets, &id.text))
@@ -222,7 +222,7 @@ impl Rule for AdSetBudgetBelowMinimum {
             .with_help(format!(
                 "raise daily_budget to at least {} (amounts are in {unit_note}){}",
                 judged.minimum,
-                if endpoint == Endpoint::AdSetUpdate {
+                if endpoint == Operation::AdSetUpdate {
                     "; budget changes must respect the minimum"
                 } else {
                     ""
@@ -339,7 +339,7 @@ mod tests {
     #[test]
     fn billing_events_are_the_enums() {
         // Every billing_event value that params.yaml takes has a mapping, and no other.
-        let Some(spec) = crate::catalog::advertising::Op::AdSetCreate
+        let Some(spec) = crate::catalog::advertising::Operation::AdSetCreate
             .params()
             .param("billing_event")
         else {

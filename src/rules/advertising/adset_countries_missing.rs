@@ -5,7 +5,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 use crate::apis::advertising::adset_geo::geo_locations;
 
 crate::declare_rule! {
@@ -25,7 +25,7 @@ crate::declare_rule! {
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (targeting: countries is required \
                  inside geo_locations)",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AdSetCreate]),
+        inspects: Inspects::Requests(&[Operation::AdSetCreate]),
         bad: example!("adset-countries-missing/bad.req.yaml"),
         good: example!("adset-countries-missing/good.req.yaml"),
     }

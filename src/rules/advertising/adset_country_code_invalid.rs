@@ -4,7 +4,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{FixMeta, Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 use crate::apis::advertising::adset_geo::{Fix, country, item_text, suggest};
 
 crate::declare_rule! {
@@ -28,7 +28,7 @@ crate::declare_rule! {
             applicability: Applicability::Safe,
             what: "a country code in lower case is written in capitals, an alias becomes the code it stands for (`UK` → `GB`), a country written by name its code (`Germany` → `DE`), also inside a JSON-encoded targeting",
         }],
-        inspects: Inspects::Requests(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
+        inspects: Inspects::Requests(&[Operation::AdSetCreate, Operation::AdSetUpdate]),
         bad: example!("adset-country-code-invalid/bad.req.yaml"),
         good: example!("adset-country-code-invalid/good.req.yaml"),
     }

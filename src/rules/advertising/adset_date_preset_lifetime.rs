@@ -4,7 +4,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{FixMeta, Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 use crate::apis::advertising::adset_lookup::{major, version};
 
 crate::declare_rule! {
@@ -24,7 +24,7 @@ crate::declare_rule! {
             applicability: Applicability::Safe,
             what: "`date_preset: lifetime` becomes `maximum`",
         }],
-        inspects: Inspects::Requests(&[Endpoint::AdSetRead]),
+        inspects: Inspects::Requests(&[Operation::AdSetRead]),
         bad: example!("adset-date-preset-lifetime/bad.req.yaml"),
         good: example!("adset-date-preset-lifetime/good.req.yaml"),
     }

@@ -5,7 +5,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 use crate::apis::advertising::adset_lookup::{ad_set, truthy};
 
 crate::declare_rule! {
@@ -25,7 +25,7 @@ crate::declare_rule! {
               asynchronous call, and more than 51 cannot be deep-copied at all.",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Copy an ad set (deep_copy) and \"Limits\"",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AdSetCopy]),
+        inspects: Inspects::Requests(&[Operation::AdSetCopy]),
         bad: example!("adset-deep-copy-too-many/bad.req.yaml"),
         good: example!("adset-deep-copy-too-many/good.req.yaml"),
     }

@@ -6,7 +6,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 use crate::apis::advertising::adset_geo::{
     context_targeting, eu_place, geo_locations, item_text, normalize,
 };
@@ -30,7 +30,7 @@ crate::declare_rule! {
               targeting is not the one that was meant.",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Payor and beneficiary\"",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
+        inspects: Inspects::Requests(&[Operation::AdSetCreate, Operation::AdSetUpdate]),
         bad: example!("adset-dsa-not-eu/bad.req.yaml"),
         good: example!("adset-dsa-not-eu/good.req.yaml"),
     }
@@ -51,7 +51,7 @@ impl Rule for AdSetDsaNotEu {
         let Some(first) = dsa.first() else { return };
         let (targeting, in_request) = match request.param("targeting") {
             Some(t) => (&t.value, true),
-            None if endpoint == Endpoint::AdSetUpdate => {
+            None if endpoint == Operation::AdSetUpdate => {
                 let Some(t) = call
                     .object
                     .and_then(|o| file.context.get(Kind::AdSets, &o.text))

@@ -4,8 +4,8 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
 use crate::apis::advertising::FLAGGED;
+use crate::apis::advertising::Operation;
 use crate::apis::advertising::adset_lookup::{Origin, id_text, set_by, targeted_audiences, text};
 
 crate::declare_rule! {
@@ -32,9 +32,9 @@ crate::declare_rule! {
                  Marketing API reference for custom audiences, operation_status codes (471)",
         fixes: &[],
         inspects: Inspects::Requests(&[
-            Endpoint::AdSetCreate,
-            Endpoint::AdSetUpdate,
-            Endpoint::AdSetCopy,
+            Operation::AdSetCreate,
+            Operation::AdSetUpdate,
+            Operation::AdSetCopy,
         ]),
         bad: example!("adset-flagged-audience/bad.req.yaml"),
         good: example!("adset-flagged-audience/good.req.yaml"),
@@ -48,7 +48,7 @@ impl Rule for AdSetFlaggedAudience {
 
         // The API refuses every change to an ad set that uses a flagged audience, not
         // only a change of its targeting.
-        let kept = (endpoint == Endpoint::AdSetUpdate
+        let kept = (endpoint == Operation::AdSetUpdate
             && request.param("targeting").is_none()
             && !only_deletes(request))
         .then(|| {

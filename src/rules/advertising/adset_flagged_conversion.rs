@@ -4,7 +4,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 use crate::apis::advertising::adset_lookup::{
     Origin, custom_conversion, custom_conversion_id, id_text, set_by, text, truthy,
 };
@@ -29,9 +29,9 @@ crate::declare_rule! {
                  and transitions\"",
         fixes: &[],
         inspects: Inspects::Requests(&[
-            Endpoint::AdSetCreate,
-            Endpoint::AdSetUpdate,
-            Endpoint::AdSetCopy,
+            Operation::AdSetCreate,
+            Operation::AdSetUpdate,
+            Operation::AdSetCopy,
         ]),
         bad: example!("adset-flagged-conversion/bad.req.yaml"),
         good: example!("adset-flagged-conversion/good.req.yaml"),

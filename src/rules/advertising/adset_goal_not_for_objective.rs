@@ -4,7 +4,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 use crate::apis::advertising::adset_lookup::{campaign, id_text, text};
 use crate::catalog::advertising::{ParamType, goals, objective as objective_row};
 
@@ -29,7 +29,7 @@ crate::declare_rule! {
               offers: the API refuses an ad set with another goal.",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Objective mapping\"",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AdSetCreate]),
+        inspects: Inspects::Requests(&[Operation::AdSetCreate]),
         bad: example!("adset-goal-not-for-objective/bad.req.yaml"),
         good: example!("adset-goal-not-for-objective/good.req.yaml"),
     }
@@ -37,7 +37,7 @@ crate::declare_rule! {
 
 /// The optimization_goal values of the ad set create table.
 fn goal_enum() -> &'static [&'static str] {
-    match Endpoint::AdSetCreate
+    match Operation::AdSetCreate
         .params()
         .param("optimization_goal")
         .map(|s| &s.ty)

@@ -5,7 +5,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 use crate::apis::advertising::adset_lookup::{ad_set, campaign, id_text, major, text, version};
 
 crate::declare_rule! {
@@ -26,7 +26,7 @@ crate::declare_rule! {
               Post Engagement objective and for destination_type ON_POST.",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Versioning\" and \"Objective mapping\"",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
+        inspects: Inspects::Requests(&[Operation::AdSetCreate, Operation::AdSetUpdate]),
         bad: example!("adset-impressions-on-post/bad.req.yaml"),
         good: example!("adset-impressions-on-post/good.req.yaml"),
     }
@@ -43,8 +43,8 @@ impl Rule for AdSetImpressionsOnPost {
         let (request, endpoint, call) = (c.request, c.endpoint, &c.call);
 
         let snapshot = match endpoint {
-            Endpoint::AdSetCreate => None,
-            Endpoint::AdSetUpdate => call.object.and_then(|id| ad_set(file.context, &id.text)),
+            Operation::AdSetCreate => None,
+            Operation::AdSetUpdate => call.object.and_then(|id| ad_set(file.context, &id.text)),
             _ => return,
         };
         let Some(v) = version(request).filter(|v| *v >= major(DEPRECATED_IN)) else {

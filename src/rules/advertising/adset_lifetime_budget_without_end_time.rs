@@ -5,7 +5,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::{Endpoint, params};
+use crate::apis::advertising::{Operation, params};
 
 crate::declare_rule! {
     pub struct AdSetLifetimeBudgetWithoutEndTime {
@@ -23,7 +23,7 @@ crate::declare_rule! {
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (\"A lifetime budget sample also sends \
                  start_time and end_time\")",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AdSetCreate]),
+        inspects: Inspects::Requests(&[Operation::AdSetCreate]),
         bad: example!("adset-lifetime-budget-without-end-time/bad.req.yaml"),
         good: example!("adset-lifetime-budget-without-end-time/good.req.yaml"),
     }

@@ -4,7 +4,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 
 crate::declare_rule! {
     pub struct AdSetNameMissing {
@@ -20,7 +20,7 @@ crate::declare_rule! {
               (invalid parameter).",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (name: required)",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AdSetCreate]),
+        inspects: Inspects::Requests(&[Operation::AdSetCreate]),
         bad: example!("adset-name-missing/bad.req.yaml"),
         good: example!("adset-name-missing/good.req.yaml"),
     }

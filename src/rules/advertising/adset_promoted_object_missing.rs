@@ -5,7 +5,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 
 /// Goals whose promoted object is a page: `{page_id}`. Meta's reference for ad sets
 /// needs `{page_id}` when the goal is LEAD_GENERATION, and its page likes sample sends
@@ -45,7 +45,7 @@ crate::declare_rule! {
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (promoted_object) and \"Objective \
                  mapping\" (page likes sample)",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AdSetCreate]),
+        inspects: Inspects::Requests(&[Operation::AdSetCreate]),
         bad: example!("adset-promoted-object-missing/bad.req.yaml"),
         good: example!("adset-promoted-object-missing/good.req.yaml"),
     }

@@ -6,7 +6,7 @@ use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 use crate::suggest::did_you_mean;
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 use crate::apis::advertising::field_list;
 use crate::catalog::advertising::{AD_SET_FIELDS, DESCRIBED_UNNAMED, READ_ONLY};
 use crate::catalog::graph::GNode;
@@ -30,7 +30,7 @@ crate::declare_rule! {
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Resources and their fields\" (AdSet fields) and \"Endpoints\": \
                  Read an ad set",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AdSetRead]),
+        inspects: Inspects::Requests(&[Operation::AdSetRead]),
         bad: example!("adset-read-unknown-field/bad.req.yaml"),
         good: example!("adset-read-unknown-field/good.req.yaml"),
     }

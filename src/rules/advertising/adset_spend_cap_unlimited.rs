@@ -4,7 +4,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::{Endpoint, params};
+use crate::apis::advertising::{Operation, params};
 
 /// The value that removes a spend cap (Meta's Marketing API reference for ad sets,
 /// https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/, "Limits").
@@ -25,7 +25,7 @@ crate::declare_rule! {
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (daily_spend_cap, lifetime_spend_cap) \
                  and \"Limits\" (value that removes a spend cap)",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AdSetCreate, Endpoint::AdSetUpdate]),
+        inspects: Inspects::Requests(&[Operation::AdSetCreate, Operation::AdSetUpdate]),
         bad: example!("adset-spend-cap-unlimited/bad.req.yaml"),
         good: example!("adset-spend-cap-unlimited/good.req.yaml"),
     }

@@ -5,7 +5,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 
 crate::declare_rule! {
     pub struct AdSetTimeRangeInvalid {
@@ -22,7 +22,7 @@ crate::declare_rule! {
               window the caller did not ask for, with no error to tell.",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Read an ad set (time_range)",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AdSetRead]),
+        inspects: Inspects::Requests(&[Operation::AdSetRead]),
         bad: example!("adset-time-range-invalid/bad.req.yaml"),
         good: example!("adset-time-range-invalid/good.req.yaml"),
     }

@@ -4,7 +4,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 
 crate::declare_rule! {
     pub struct AudienceDeletePermanent {
@@ -17,7 +17,7 @@ crate::declare_rule! {
         why: "A delete kept in a request file is easy to run by mistake; nothing undoes it.",
         source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Delete an audience",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AudienceDelete]),
+        inspects: Inspects::Requests(&[Operation::AudienceDelete]),
         bad: example!("audience-delete-permanent/bad.req.yaml"),
         good: example!("audience-delete-permanent/good.req.yaml"),
     }

@@ -4,7 +4,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 
 crate::declare_rule! {
     pub struct AudienceDeleteWithLookalikes {
@@ -17,7 +17,7 @@ crate::declare_rule! {
         why: "The deletion fails with error 2656 while lookalike audiences built from it exist.",
         source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Delete an audience, and \"Errors\" (2656)",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AudienceDelete]),
+        inspects: Inspects::Requests(&[Operation::AudienceDelete]),
         bad: example!("audience-delete-with-lookalikes/bad.req.yaml"),
         good: example!("audience-delete-with-lookalikes/good.req.yaml"),
     }

@@ -4,7 +4,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::{Endpoint, FLAGGED};
+use crate::apis::advertising::{FLAGGED, Operation};
 
 crate::declare_rule! {
     pub struct AudienceFlaggedEdit {
@@ -24,7 +24,7 @@ crate::declare_rule! {
         source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), overview, and \"Endpoints\": Update an \
                  audience (flag rules)",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AudienceUpdate]),
+        inspects: Inspects::Requests(&[Operation::AudienceUpdate]),
         bad: example!("audience-flagged-edit/bad.req.yaml"),
         good: example!("audience-flagged-edit/good.req.yaml"),
     }

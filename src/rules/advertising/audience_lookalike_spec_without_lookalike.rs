@@ -4,7 +4,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 
 crate::declare_rule! {
     pub struct AudienceLookalikeSpecWithoutLookalike {
@@ -19,7 +19,7 @@ crate::declare_rule! {
         source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Resources and their fields\" (lookalike_spec: present only when \
                  subtype is LOOKALIKE)",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AudienceCreate]),
+        inspects: Inspects::Requests(&[Operation::AudienceCreate]),
         bad: example!("audience-lookalike-spec-without-lookalike/bad.req.yaml"),
         good: example!("audience-lookalike-spec-without-lookalike/good.req.yaml"),
     }

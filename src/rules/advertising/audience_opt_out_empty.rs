@@ -4,7 +4,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 use crate::catalog::advertising::COMMON;
 
 crate::declare_rule! {
@@ -20,7 +20,7 @@ crate::declare_rule! {
               URL; a call without people removes no one.",
         source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Opt a person out of all audiences",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AudienceOptOut]),
+        inspects: Inspects::Requests(&[Operation::AudienceOptOut]),
         bad: example!("audience-opt-out-empty/bad.req.yaml"),
         good: example!("audience-opt-out-empty/good.req.yaml"),
     }

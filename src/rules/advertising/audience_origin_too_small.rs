@@ -5,7 +5,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 
 /// The minimum size of an origin audience (Meta's Marketing API reference for custom
 /// audiences, https://developers.facebook.com/docs/marketing-api/reference/custom-audience/).
@@ -26,7 +26,7 @@ crate::declare_rule! {
               built from a smaller one.",
         source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience (origin_audience_id) and \"Limits\"",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AudienceCreate]),
+        inspects: Inspects::Requests(&[Operation::AudienceCreate]),
         bad: example!("audience-origin-too-small/bad.req.yaml"),
         good: example!("audience-origin-too-small/good.req.yaml"),
     }

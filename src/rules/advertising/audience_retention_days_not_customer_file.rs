@@ -4,7 +4,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 
 crate::declare_rule! {
     pub struct AudienceRetentionDaysNotCustomerFile {
@@ -21,7 +21,7 @@ crate::declare_rule! {
         source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Resources and their fields\" (retention_days: only for customer \
                  file audiences)",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AudienceCreate]),
+        inspects: Inspects::Requests(&[Operation::AudienceCreate]),
         bad: example!("audience-retention-days-not-customer-file/bad.req.yaml"),
         good: example!("audience-retention-days-not-customer-file/good.req.yaml"),
     }

@@ -5,7 +5,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 
 crate::declare_rule! {
     pub struct AudienceTosNotAccepted {
@@ -20,7 +20,7 @@ crate::declare_rule! {
               audiences; the create fails with error 2663.",
         source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), overview, \"Authentication\" and \"Errors\" (2663)",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AudienceCreate]),
+        inspects: Inspects::Requests(&[Operation::AudienceCreate]),
         bad: example!("audience-tos-not-accepted/bad.req.yaml"),
         good: example!("audience-tos-not-accepted/good.req.yaml"),
     }

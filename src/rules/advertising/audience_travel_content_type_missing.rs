@@ -4,7 +4,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Endpoint;
+use crate::apis::advertising::Operation;
 
 crate::declare_rule! {
     pub struct AudienceTravelContentTypeMissing {
@@ -18,7 +18,7 @@ crate::declare_rule! {
         source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience (content_type: mandatory for the \
                  TRAVEL claim objective)",
         fixes: &[],
-        inspects: Inspects::Requests(&[Endpoint::AudienceCreate, Endpoint::AudienceUpdate]),
+        inspects: Inspects::Requests(&[Operation::AudienceCreate, Operation::AudienceUpdate]),
         bad: example!("audience-travel-content-type-missing/bad.req.yaml"),
         good: example!("audience-travel-content-type-missing/good.req.yaml"),
     }
@@ -31,7 +31,7 @@ impl Rule for AudienceTravelContentTypeMissing {
 
         if !matches!(
             endpoint,
-            Endpoint::AudienceCreate | Endpoint::AudienceUpdate
+            Operation::AudienceCreate | Operation::AudienceUpdate
         ) {
             return;
         }
