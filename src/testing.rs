@@ -47,9 +47,19 @@ pub fn diagnostics_with_rates(
     diagnostics(rule, config, context_yaml, yaml)
 }
 
-/// The texts that `rule`'s diagnostics point at, on a YAML request file linted with the
-/// default config.
-pub fn spans(rule: &str, context_yaml: &str, yaml: &str) -> Vec<String> {
+/// One of `rule`'s diagnostics as the tests compare it: its message, the text it points
+/// at, its labels' texts and its help.
+#[derive(Debug)]
+pub struct Found {
+    pub message: String,
+    pub at: String,
+    pub labels: Vec<String>,
+    pub help: String,
+}
+
+/// `rule`'s diagnostics on a YAML request file linted with the default config and a
+/// context snapshot.
+pub fn found(rule: &str, context_yaml: &str, yaml: &str) -> Vec<Found> {
     diagnostics(
         rule,
         Config::defaults(PathBuf::from(".")),
@@ -57,6 +67,31 @@ pub fn spans(rule: &str, context_yaml: &str, yaml: &str) -> Vec<String> {
         yaml,
     )
     .iter()
-    .map(|d| yaml[d.span.range()].to_string())
+    .map(|d| Found {
+        message: d.message.clone(),
+        at: yaml[d.span.range()].to_string(),
+        labels: d
+            .labels
+            .iter()
+            .map(|l| yaml[l.span.range()].to_string())
+            .collect(),
+        help: d.help.clone().unwrap_or_default(),
+    })
     .collect()
+}
+
+/// `(message, the text it points at)` of each of `rule`'s diagnostics ([`found`]).
+pub fn lint(rule: &str, context_yaml: &str, yaml: &str) -> Vec<(String, String)> {
+    found(rule, context_yaml, yaml)
+        .into_iter()
+        .map(|f| (f.message, f.at))
+        .collect()
+}
+
+/// The texts that `rule`'s diagnostics point at ([`found`]).
+pub fn spans(rule: &str, context_yaml: &str, yaml: &str) -> Vec<String> {
+    found(rule, context_yaml, yaml)
+        .into_iter()
+        .map(|f| f.at)
+        .collect()
 }

@@ -332,11 +332,9 @@ pub fn report_dsa_gaps(
     }
 }
 
-/// Lints a request file with a context snapshot, for group A's unit tests.
+/// The context snapshot that group A's unit tests lint with (through `crate::testing`).
 #[cfg(test)]
 pub mod testing {
-    use crate::model::config::Config;
-
     /// The context of the tests: accounts with both defaults (1), none (2), a payor
     /// only (3); ad sets in the EU without (11) and with (12) payor and beneficiary, and
     /// outside the EU (13, its targeting JSON-encoded); in an account with both defaults
@@ -352,43 +350,14 @@ ad_sets:
   - {id: '14', account_id: '1', targeting: {geo_locations: {countries: [FR]}}}
   - {id: '15', account_id: '2', targeting: '{\"geo_locations\":{\"countries\":[\"PT\"]}}'}
 ";
-
-    /// One diagnostic of a rule: its message, the text it points at, its labels' texts.
-    #[derive(Debug)]
-    pub struct Found {
-        pub message: String,
-        pub at: String,
-        pub labels: Vec<String>,
-        pub help: String,
-    }
-
-    pub fn lint(rule: &str, yaml: &str) -> Vec<Found> {
-        crate::testing::diagnostics(rule, Config::defaults(".".into()), CONTEXT, yaml)
-            .iter()
-            .map(|d| Found {
-                message: d.message.clone(),
-                at: yaml[d.span.range()].to_string(),
-                labels: d
-                    .labels
-                    .iter()
-                    .map(|l| yaml[l.span.range()].to_string())
-                    .collect(),
-                help: d.help.clone().unwrap_or_default(),
-            })
-            .collect()
-    }
-
-    /// The pointed-at texts only.
-    pub fn spans(rule: &str, yaml: &str) -> Vec<String> {
-        lint(rule, yaml).into_iter().map(|f| f.at).collect()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    use super::testing::{lint, spans};
+    use super::testing::CONTEXT;
+    use crate::testing::{found as lint, spans};
 
     const PAYOR: &str = "adset-dsa-payor-missing";
     const BENEFICIARY: &str = "adset-dsa-beneficiary-missing";
@@ -413,14 +382,18 @@ mod tests {
             ("2", "  dsa_payor: P\n  dsa_beneficiary: B\n", 0, 0),
         ] {
             let yaml = create(account, extra);
-            assert_eq!(spans(PAYOR, &yaml).len(), payor, "{yaml}");
-            assert_eq!(spans(BENEFICIARY, &yaml).len(), beneficiary, "{yaml}");
+            assert_eq!(spans(PAYOR, CONTEXT, &yaml).len(), payor, "{yaml}");
+            assert_eq!(
+                spans(BENEFICIARY, CONTEXT, &yaml).len(),
+                beneficiary,
+                "{yaml}"
+            );
         }
     }
 
     #[test]
     fn points_at_the_first_eu_country_and_names_the_gap() {
-        let found = lint(BENEFICIARY, &create("3", "  dsa_payor: P\n"));
+        let found = lint(BENEFICIARY, CONTEXT, &create("3", "  dsa_payor: P\n"));
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].at, "DE");
         assert_eq!(
@@ -430,7 +403,7 @@ mod tests {
         assert_eq!(found[0].labels, ["act_3"]);
         assert!(found[0].help.contains("never taken from dsa_payor"));
         // Unknown account: no label about it.
-        let found = lint(PAYOR, &create("9", ""));
+        let found = lint(PAYOR, CONTEXT, &create("9", ""));
         assert!(found[0].labels.is_empty());
         assert_eq!(
             found[0].help,
@@ -441,7 +414,7 @@ mod tests {
     #[test]
     fn blank_values_territories_case_and_encoded_targeting() {
         let yaml = "request: POST /v24.0/act_2/adsets\nparams:\n  name: x\n  targeting: '{\"geo_locations\":{\"countries\":[\"US\",\"re\"]}}'\n  dsa_payor: ' '\n  dsa_beneficiary: null\n";
-        let found = lint(PAYOR, yaml);
+        let found = lint(PAYOR, CONTEXT, yaml);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].at, "\"re\"");
         assert_eq!(
@@ -449,15 +422,17 @@ mod tests {
             "ad set targets the EU (RE, Réunion) but names no dsa_payor"
         );
         assert!(found[0].labels.contains(&"' '".to_string()));
-        assert_eq!(spans(BENEFICIARY, yaml), ["\"re\""]);
+        assert_eq!(spans(BENEFICIARY, CONTEXT, yaml), ["\"re\""]);
         // EL is Greece; outside the EU, nothing is required.
         let el = create("2", "").replace("[US, DE, FR]", "[EL]");
-        assert_eq!(spans(PAYOR, &el), ["EL"]);
+        assert_eq!(spans(PAYOR, CONTEXT, &el), ["EL"]);
         let out = create("2", "").replace("[US, DE, FR]", "[US, NO, CH, GL, GB]");
-        assert!(spans(PAYOR, &out).is_empty() && spans(BENEFICIARY, &out).is_empty());
+        assert!(
+            spans(PAYOR, CONTEXT, &out).is_empty() && spans(BENEFICIARY, CONTEXT, &out).is_empty()
+        );
         // No targeting, or targeting that is not a mapping: nothing to judge here.
         let none = "request: POST /v24.0/act_2/adsets\nparams: {name: x}\n";
-        assert!(spans(PAYOR, none).is_empty());
+        assert!(spans(PAYOR, CONTEXT, none).is_empty());
     }
 
     #[test]
@@ -468,27 +443,34 @@ mod tests {
             )
         };
         // The ad set has no payor and its account no default.
-        assert_eq!(spans(PAYOR, &update("11", "")), ["IT"]);
-        assert_eq!(lint(PAYOR, &update("11", ""))[0].labels, ["11"]);
-        assert!(spans(PAYOR, &update("11", "  dsa_payor: P\n")).is_empty());
+        assert_eq!(spans(PAYOR, CONTEXT, &update("11", "")), ["IT"]);
+        assert_eq!(lint(PAYOR, CONTEXT, &update("11", ""))[0].labels, ["11"]);
+        assert!(spans(PAYOR, CONTEXT, &update("11", "  dsa_payor: P\n")).is_empty());
         // It has both already.
-        assert!(spans(PAYOR, &update("12", "")).is_empty());
-        assert!(spans(BENEFICIARY, &update("12", "")).is_empty());
+        assert!(spans(PAYOR, CONTEXT, &update("12", "")).is_empty());
+        assert!(spans(BENEFICIARY, CONTEXT, &update("12", "")).is_empty());
         // Its account has both defaults.
-        assert!(spans(PAYOR, &update("14", "")).is_empty());
+        assert!(spans(PAYOR, CONTEXT, &update("14", "")).is_empty());
         // An ad set the context does not hold: only the request tells.
-        assert_eq!(spans(BENEFICIARY, &update("77", "")), ["IT"]);
-        assert!(spans(BENEFICIARY, &update("77", "  dsa_beneficiary: B\n")).is_empty());
+        assert_eq!(spans(BENEFICIARY, CONTEXT, &update("77", "")), ["IT"]);
+        assert!(
+            spans(
+                BENEFICIARY,
+                CONTEXT,
+                &update("77", "  dsa_beneficiary: B\n")
+            )
+            .is_empty()
+        );
         // An update that does not set targeting is not judged.
         let no_targeting = "request: POST /v24.0/11\nparams: {name: y}\n";
-        assert!(spans(PAYOR, no_targeting).is_empty());
+        assert!(spans(PAYOR, CONTEXT, no_targeting).is_empty());
     }
 
     #[test]
     fn copies_take_their_source() {
         let copy =
             |id: &str| format!("request: POST /v24.0/{id}/copies\nparams: {{deep_copy: false}}\n");
-        let found = lint(PAYOR, &copy("11"));
+        let found = lint(PAYOR, CONTEXT, &copy("11"));
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].at, "11");
         assert!(
@@ -496,11 +478,14 @@ mod tests {
             "{}",
             found[0].message
         );
-        assert_eq!(spans(BENEFICIARY, &copy("11")), ["11"]);
-        assert_eq!(spans(PAYOR, &copy("15")), ["15"]);
+        assert_eq!(spans(BENEFICIARY, CONTEXT, &copy("11")), ["11"]);
+        assert_eq!(spans(PAYOR, CONTEXT, &copy("15")), ["15"]);
         for silent in ["12", "13", "14", "77"] {
-            assert!(spans(PAYOR, &copy(silent)).is_empty(), "{silent}");
-            assert!(spans(BENEFICIARY, &copy(silent)).is_empty(), "{silent}");
+            assert!(spans(PAYOR, CONTEXT, &copy(silent)).is_empty(), "{silent}");
+            assert!(
+                spans(BENEFICIARY, CONTEXT, &copy(silent)).is_empty(),
+                "{silent}"
+            );
         }
     }
 

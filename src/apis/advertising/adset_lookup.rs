@@ -120,28 +120,6 @@ pub const fn major(major: u32) -> Version {
     Version { major, minor: 0 }
 }
 
-/// Lints a request file with a context snapshot, for the rules' unit tests.
-#[cfg(test)]
-pub mod testing {
-    use crate::model::config::Config;
-
-    /// `(message, the text the diagnostic points at)` of `rule`'s diagnostics.
-    pub fn lint(rule: &str, context: &str, yaml: &str) -> Vec<(String, String)> {
-        crate::testing::diagnostics(rule, Config::defaults(".".into()), context, yaml)
-            .iter()
-            .map(|d| (d.message.clone(), yaml[d.span.range()].to_string()))
-            .collect()
-    }
-
-    /// The pointed-at texts only.
-    pub fn spans(rule: &str, context: &str, yaml: &str) -> Vec<String> {
-        lint(rule, context, yaml)
-            .into_iter()
-            .map(|(_, s)| s)
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -112,7 +112,7 @@ impl Rule for AdSetArchivedEdit {
 
 #[cfg(test)]
 mod tests {
-    use crate::apis::advertising::adset_lookup::testing::spans;
+    use crate::testing::spans;
 
     const CONTEXT: &str = "ad_sets:\n  - {id: '901', status: ARCHIVED}\n  - {id: '902', status: DELETED}\n  - {id: '903', configured_status: ARCHIVED}\n  - {id: '904', status: PAUSED}\n";
 

@@ -116,7 +116,7 @@ impl Rule for AdSetAudienceUnusable {
 
 #[cfg(test)]
 mod tests {
-    use crate::apis::advertising::adset_lookup::testing::lint;
+    use crate::testing::lint;
 
     const CONTEXT: &str = "custom_audiences:\n  - {id: '71', operation_status: {code: 471}, delivery_status: {code: 400}}\n  - {id: '72', operation_status: {code: 100}}\n  - {id: '73', delivery_status: {code: 400}}\n  - {id: '74', operation_status: {code: 100}, delivery_status: {code: 300}}\n  - {id: '75', operation_status: {code: 200}, delivery_status: {code: 200}}\n  - {id: '76', operation_status: {code: 450}}\n";
 

@@ -79,7 +79,8 @@ impl Rule for AdSetCountriesMissing {
 
 #[cfg(test)]
 mod tests {
-    use crate::apis::advertising::adset_geo::testing::spans;
+    use crate::apis::advertising::adset_geo::testing::CONTEXT;
+    use crate::testing::spans;
 
     const RULE: &str = "adset-countries-missing";
 
@@ -89,18 +90,26 @@ mod tests {
 
     #[test]
     fn points_where_the_countries_are_missing() {
-        assert_eq!(spans(RULE, &create("  status: PAUSED\n")), ["params"]);
         assert_eq!(
-            spans(RULE, "requests:\n  - POST /v24.0/act_1/adsets?name=x\n"),
+            spans(RULE, CONTEXT, &create("  status: PAUSED\n")),
+            ["params"]
+        );
+        assert_eq!(
+            spans(
+                RULE,
+                CONTEXT,
+                "requests:\n  - POST /v24.0/act_1/adsets?name=x\n"
+            ),
             ["POST /v24.0/act_1/adsets?name=x"]
         );
         assert_eq!(
-            spans(RULE, &create("  targeting: {age_min: 18}\n")),
+            spans(RULE, CONTEXT, &create("  targeting: {age_min: 18}\n")),
             ["targeting"]
         );
         assert_eq!(
             spans(
                 RULE,
+                CONTEXT,
                 &create("  targeting: {geo_locations: {cities: [{key: '1'}]}}\n")
             ),
             ["geo_locations"]
@@ -108,6 +117,7 @@ mod tests {
         assert_eq!(
             spans(
                 RULE,
+                CONTEXT,
                 &create("  targeting: {geo_locations: {countries: []}}\n")
             ),
             ["[]"]
@@ -115,6 +125,7 @@ mod tests {
         assert_eq!(
             spans(
                 RULE,
+                CONTEXT,
                 &create("  targeting: {geo_locations: {countries: null}}\n")
             ),
             ["countries"]
@@ -123,6 +134,7 @@ mod tests {
         assert_eq!(
             spans(
                 RULE,
+                CONTEXT,
                 &create("  targeting: '{\"geo_locations\":{\"location_types\":[\"home\"]}}'\n")
             ),
             ["\"geo_locations\""]
@@ -140,7 +152,7 @@ mod tests {
             "request: POST /v24.0/11\nparams: {name: y}\n".to_string(),
             "request: POST /v24.0/11/copies\nparams: {deep_copy: false}\n".to_string(),
         ] {
-            assert!(spans(RULE, &silent).is_empty(), "{silent}");
+            assert!(spans(RULE, CONTEXT, &silent).is_empty(), "{silent}");
         }
     }
 }

@@ -105,14 +105,15 @@ impl Rule for AdSetCountryCodeInvalid {
 
 #[cfg(test)]
 mod tests {
-    use crate::apis::advertising::adset_geo::testing::lint;
+    use crate::apis::advertising::adset_geo::testing::CONTEXT;
+    use crate::testing::found as lint;
 
     const RULE: &str = "adset-country-code-invalid";
 
     #[test]
     fn every_wrong_code_with_the_fix_meant() {
         let yaml = "request: POST /v24.0/act_1/adsets\nparams:\n  name: x\n  targeting:\n    geo_locations: {countries: [UK, EL, de, DEU, Germany, DEE, QQ, 12, XK, US]}\n    excluded_geo_locations: {countries: [uk]}\n";
-        let found = lint(RULE, yaml);
+        let found = lint(RULE, CONTEXT, yaml);
         let got: Vec<(&str, &str)> = found
             .iter()
             .map(|f| (f.at.as_str(), f.help.as_str()))
@@ -149,11 +150,11 @@ mod tests {
     #[test]
     fn updates_and_encoded_targeting_too() {
         let update = "request: POST /v24.0/11\nparams:\n  targeting: '{\"geo_locations\":{\"countries\":[\"UK\"]}}'\n";
-        let found = lint(RULE, update);
+        let found = lint(RULE, CONTEXT, update);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].at, "\"UK\"");
         // A copy takes no targeting.
         let copy = "request: POST /v24.0/11/copies\nparams: {deep_copy: false}\n";
-        assert!(lint(RULE, copy).is_empty());
+        assert!(lint(RULE, CONTEXT, copy).is_empty());
     }
 }

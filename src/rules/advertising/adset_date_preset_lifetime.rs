@@ -72,7 +72,7 @@ impl Rule for AdSetDatePresetLifetime {
 
 #[cfg(test)]
 mod tests {
-    use crate::apis::advertising::adset_lookup::testing::spans;
+    use crate::testing::spans;
 
     const CONTEXT: &str = "ad_sets:\n  - {id: '901'}\n";
 

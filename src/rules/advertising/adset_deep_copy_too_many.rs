@@ -122,7 +122,7 @@ mod tests {
 
 #[cfg(test)]
 mod rule_tests {
-    use crate::apis::advertising::adset_lookup::testing::lint;
+    use crate::testing::lint;
 
     const CONTEXT: &str = "ad_sets:\n  - {id: '901', ads: {data: [], summary: {total_count: 60}}}\n  - {id: '902', ads: [{id: '1'}, {id: '2'}, {id: '3'}]}\n  - {id: '903', ads: {data: [{id: '1'}, {id: '2'}, {id: '3'}, {id: '4'}]}}\n  - {id: '904'}\n";
 

@@ -117,7 +117,8 @@ impl Rule for AdSetDsaNotEu {
 
 #[cfg(test)]
 mod tests {
-    use crate::apis::advertising::adset_geo::testing::{lint, spans};
+    use crate::apis::advertising::adset_geo::testing::CONTEXT;
+    use crate::testing::{found as lint, spans};
 
     const RULE: &str = "adset-dsa-not-eu";
 
@@ -130,12 +131,16 @@ mod tests {
     #[test]
     fn only_when_every_country_is_read_and_outside_the_eu() {
         let both = "  dsa_payor: P\n  dsa_beneficiary: B\n";
-        let found = lint(RULE, &create("{countries: [US, CA]}", both));
+        let found = lint(RULE, CONTEXT, &create("{countries: [US, CA]}", both));
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].at, "dsa_payor");
         assert_eq!(found[0].labels, ["[US, CA]", "dsa_beneficiary"]);
         assert_eq!(
-            spans(RULE, &create("{countries: [US]}", "  dsa_beneficiary: B\n")),
+            spans(
+                RULE,
+                CONTEXT,
+                &create("{countries: [US]}", "  dsa_beneficiary: B\n")
+            ),
             ["dsa_beneficiary"]
         );
         for silent in [
@@ -150,7 +155,7 @@ mod tests {
             create("{countries: [US]}", ""),
             create("{countries: [US]}", "  dsa_payor: null\n"),
         ] {
-            assert!(spans(RULE, &silent).is_empty(), "{silent}");
+            assert!(spans(RULE, CONTEXT, &silent).is_empty(), "{silent}");
         }
     }
 
@@ -158,11 +163,11 @@ mod tests {
     fn updates_read_the_ad_set_targeting_when_they_do_not_set_it() {
         let update = |id: &str| format!("request: POST /v24.0/{id}\nparams: {{dsa_payor: P}}\n");
         // 13 targets the US (JSON-encoded in the context), 11 the Netherlands.
-        assert_eq!(spans(RULE, &update("13")), ["dsa_payor"]);
-        assert!(lint(RULE, &update("13"))[0].labels.is_empty());
-        assert!(spans(RULE, &update("11")).is_empty());
-        assert!(spans(RULE, &update("77")).is_empty());
+        assert_eq!(spans(RULE, CONTEXT, &update("13")), ["dsa_payor"]);
+        assert!(lint(RULE, CONTEXT, &update("13"))[0].labels.is_empty());
+        assert!(spans(RULE, CONTEXT, &update("11")).is_empty());
+        assert!(spans(RULE, CONTEXT, &update("77")).is_empty());
         let copy = "request: POST /v24.0/13/copies\nparams: {deep_copy: false}\n";
-        assert!(spans(RULE, copy).is_empty());
+        assert!(spans(RULE, CONTEXT, copy).is_empty());
     }
 }

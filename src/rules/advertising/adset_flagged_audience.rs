@@ -152,7 +152,7 @@ fn only_deletes(request: &crate::model::Request<'_>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::apis::advertising::adset_lookup::testing::{lint, spans};
+    use crate::testing::{lint, spans};
 
     const CONTEXT: &str = "custom_audiences:\n  - {id: '71', operation_status: {code: 471}}\n  - {id: '72', operation_status: {code: 200}}\nad_sets:\n  - {id: '901', targeting: {custom_audiences: [{id: '71'}]}}\n  - {id: '902', targeting: {excluded_custom_audiences: [{id: '71'}]}}\n  - {id: '903'}\n";
 

@@ -93,7 +93,7 @@ impl Rule for AdSetFlaggedConversion {
 
 #[cfg(test)]
 mod tests {
-    use crate::apis::advertising::adset_lookup::testing::spans;
+    use crate::testing::spans;
 
     const CONTEXT: &str = "custom_conversions:\n  - {id: '81', flagged: true}\n  - {id: '82', flagged: 'true'}\n  - {id: '83', flagged: false}\n  - {id: '84'}\nad_sets:\n  - {id: '901', promoted_object: {custom_conversion_id: 81}}\n  - {id: '902', promoted_object: {pixel_id: '5'}}\n";
 

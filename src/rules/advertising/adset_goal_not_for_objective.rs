@@ -231,7 +231,7 @@ mod tests {
 
 #[cfg(test)]
 mod rule_tests {
-    use crate::apis::advertising::adset_lookup::testing::spans;
+    use crate::testing::spans;
 
     const CONTEXT: &str = "campaigns:\n  - {id: '501', objective: OUTCOME_LEADS}\n  - {id: '502', objective: LINK_CLICKS}\n  - {id: '503', objective: OUTCOME_SALES}\n";
 

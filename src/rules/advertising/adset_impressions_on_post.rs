@@ -93,7 +93,7 @@ impl Rule for AdSetImpressionsOnPost {
 
 #[cfg(test)]
 mod tests {
-    use crate::apis::advertising::adset_lookup::testing::spans;
+    use crate::testing::spans;
 
     const CONTEXT: &str = "campaigns:\n  - {id: '501', objective: POST_ENGAGEMENT}\n  - {id: '502', objective: OUTCOME_ENGAGEMENT}\nad_sets:\n  - {id: '901', optimization_goal: IMPRESSIONS, destination_type: ON_POST}\n  - {id: '902', optimization_goal: REACH, campaign_id: '501'}\n";
 

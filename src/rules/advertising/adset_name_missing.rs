@@ -53,7 +53,8 @@ impl Rule for AdSetNameMissing {
 
 #[cfg(test)]
 mod tests {
-    use crate::apis::advertising::adset_geo::testing::spans;
+    use crate::apis::advertising::adset_geo::testing::CONTEXT;
+    use crate::testing::spans;
 
     const RULE: &str = "adset-name-missing";
 
@@ -63,17 +64,19 @@ mod tests {
         assert_eq!(
             spans(
                 RULE,
+                CONTEXT,
                 &format!("request: POST /v24.0/act_1/adsets\nparams:\n  {geo}\n")
             ),
             ["params"]
         );
         assert_eq!(
-            spans(RULE, "requests:\n  - POST /v24.0/act_1/adsets\n"),
+            spans(RULE, CONTEXT, "requests:\n  - POST /v24.0/act_1/adsets\n"),
             ["POST /v24.0/act_1/adsets"]
         );
         assert_eq!(
             spans(
                 RULE,
+                CONTEXT,
                 &format!("request: POST /v24.0/act_1/adsets\nparams:\n  name: ''\n  {geo}\n")
             ),
             ["''"]
@@ -85,7 +88,7 @@ mod tests {
             "request: POST /v24.0/11\nparams: {status: PAUSED}\n".to_string(),
             "request: POST /v24.0/11/copies\nparams: {deep_copy: false}\n".to_string(),
         ] {
-            assert!(spans(RULE, &silent).is_empty(), "{silent}");
+            assert!(spans(RULE, CONTEXT, &silent).is_empty(), "{silent}");
         }
     }
 }

@@ -249,7 +249,7 @@ mod tests {
 
 #[cfg(test)]
 mod rule_tests {
-    use crate::apis::advertising::adset_lookup::testing::spans;
+    use crate::testing::spans;
 
     const CONTEXT: &str = "ad_sets:\n  - {id: '901'}\n";
 
