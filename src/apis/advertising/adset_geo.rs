@@ -332,7 +332,7 @@ pub fn report_dsa_gaps(
     }
 }
 
-/// The context snapshot that group A's unit tests lint with (through `crate::testing`).
+/// The context snapshot that group A's unit tests lint with.
 #[cfg(test)]
 pub mod testing {
     /// The context of the tests: accounts with both defaults (1), none (2), a payor
