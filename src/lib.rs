@@ -1,9 +1,11 @@
 //! reqlint: an offline linter for API request files.
 //!
 //! Data flows one way: [`loading`] (bytes to spanned trees) → [`model`] (requests,
-//! tokens, config, context) → [`rules`] (diagnostics) → [`reports`] (output). The
-//! [`engine`] runs one file through them; [`walk`] picks the files; [`cli`] ties it up.
-//! [`catalog`] holds the APIs' tables, compiled from `catalog/` at build time.
+//! tokens, config, context) → [`apis`] (each API's wing: routing, operations, its config
+//! section) → [`rules`] (diagnostics) → [`reports`] (output). The [`engine`] runs one
+//! file through them, iterating the registered APIs and rules; [`run`] walks the files
+//! and keeps the cache; [`cli`] and [`lsp`] tie it up. [`catalog`] holds the APIs'
+//! tables, compiled from `catalog/` at build time. docs/development.md draws the house.
 
 pub mod apis;
 pub mod catalog;
