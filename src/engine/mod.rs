@@ -392,11 +392,13 @@ pub struct Registry {
     /// Per API (in the order of `apis`), per operation: the indexes in `rules` of the
     /// rules that inspect its requests.
     dispatch: Vec<Vec<Vec<usize>>>,
+    /// Per API: the indexes of every rule that inspects its requests, once each.
+    api_rules: Vec<Vec<usize>>,
 }
 
 impl Registry {
     pub fn new(apis: Vec<&'static dyn Api>, rules: Vec<&'static dyn Rule>) -> Registry {
-        let dispatch = apis
+        let dispatch: Vec<Vec<Vec<usize>>> = apis
             .iter()
             .map(|api| {
                 (0..api.operation_count())
@@ -413,6 +415,15 @@ impl Registry {
                     .collect()
             })
             .collect();
+        let api_rules = dispatch
+            .iter()
+            .map(|operations| {
+                let mut rules: Vec<usize> = operations.iter().flatten().copied().collect();
+                rules.sort_unstable();
+                rules.dedup();
+                rules
+            })
+            .collect();
         let json_encoded_params = apis
             .iter()
             .flat_map(|api| api.json_encoded_params().iter().copied())
@@ -423,6 +434,7 @@ impl Registry {
             json_encoded_params,
             rules,
             dispatch,
+            api_rules,
         }
     }
 
@@ -524,8 +536,8 @@ pub fn run_rules_of(
     // One walk of each API's requests: each goes to the rules that asked for its
     // operation. An API none of whose rules runs is not asked to recognize anything.
     for (api_index, api) in registry.apis.iter().enumerate() {
-        let wanted = (0..api.operation_count())
-            .flat_map(|op| registry.rules_for(api_index, op))
+        let wanted = registry.api_rules[api_index]
+            .iter()
             .any(|&rule| enabled[rule].is_some());
         if !wanted {
             continue;
