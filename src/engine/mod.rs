@@ -121,7 +121,15 @@ pub fn lint_oversized(
 ) -> FileResult {
     let problems = [loading::too_large(size, &settings.limits)];
     let model = FileModel::default();
-    let (diagnostics, facts) = run_rules(display, "", &problems, &model, rel, settings);
+    let (diagnostics, facts) = run_rules(
+        Registry::builtin(),
+        display,
+        "",
+        &problems,
+        &model,
+        rel,
+        settings,
+    );
     FileResult {
         path: display.to_string(),
         text: Some(Arc::from("")),
@@ -237,7 +245,7 @@ fn lint_unguarded(
     let format = Format::from_path(display);
     let loaded = load_file_with(registry, display, rel, bytes, settings);
     let model = FileModel::build_within(&loaded.documents, &loaded.text, &settings.limits);
-    let (mut diagnostics, mut facts) = run_rules_of(
+    let (mut diagnostics, mut facts) = run_rules(
         registry,
         display,
         &loaded.text,
@@ -454,28 +462,9 @@ impl Registry {
     }
 }
 
-fn run_rules(
-    display: &str,
-    text: &str,
-    problems: &[loading::Problem],
-    model: &FileModel<'_>,
-    rel: &Path,
-    settings: &Settings,
-) -> (Vec<Diagnostic>, RunFacts) {
-    run_rules_of(
-        Registry::builtin(),
-        display,
-        text,
-        problems,
-        model,
-        rel,
-        settings,
-    )
-}
-
 /// Runs `registry`'s rules on one file: the file rules once, then, for each API, each of
 /// its routed requests through the rules that asked for its operation.
-pub fn run_rules_of(
+fn run_rules(
     registry: &Registry,
     display: &str,
     text: &str,
