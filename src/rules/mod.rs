@@ -89,7 +89,13 @@ pub fn names() -> Vec<&'static str> {
 /// The rules that say a file could not be read whole. A `select` keeps them, as ruff
 /// reports syntax errors whatever is selected: a file that was not read must not pass
 /// in silence. `ignore` or `off` still turn them off.
-pub const ALWAYS_SELECTED: &[&str] = &["invalid-syntax", "limit-exceeded"];
+pub static ALWAYS_SELECTED: &[&RuleMeta] =
+    &[&core::invalid_syntax::META, &core::limit_exceeded::META];
+
+/// Whether a rule is one of [`ALWAYS_SELECTED`].
+pub fn always_selected(name: &str) -> bool {
+    ALWAYS_SELECTED.iter().any(|m| m.name == name)
+}
 
 /// The names `select`, `extend-select` and `ignore` take besides a rule's: its group's,
 /// or `ALL`.

@@ -90,7 +90,7 @@ fn select_in_config(config: &mut Config) -> Result<(), String> {
     let mut running: Vec<&'static str> = match &selection.select {
         Some(list) => resolve(list)?
             .into_iter()
-            .chain(rules::ALWAYS_SELECTED.iter().copied())
+            .chain(rules::ALWAYS_SELECTED.iter().map(|m| m.name))
             .collect(),
         None => rules::names(),
     };
@@ -140,7 +140,7 @@ pub fn select_on_command_line(
     let default_of = |name: &str| rules::find(name).map(|r| r.meta().severity);
     if !choice.select.is_empty() {
         for name in rules::names() {
-            if rules::ALWAYS_SELECTED.contains(&name) && !select.contains(&name) {
+            if rules::always_selected(name) && !select.contains(&name) {
                 continue;
             }
             if !select.contains(&name) {
