@@ -32,6 +32,13 @@ pub trait Api: Sync {
         &[]
     }
 
+    /// The rank of a level its config lines give a key (`Issues: write`), so that two
+    /// fixes writing one key at two levels merge into the higher; `None` for a word that
+    /// is none of its levels.
+    fn config_level_rank(&self, _word: &str) -> Option<u8> {
+        None
+    }
+
     /// Its section of the config, if it has one.
     fn config_section(&self) -> Option<&'static dyn ConfigSection> {
         None
@@ -45,6 +52,12 @@ pub static APIS: &[&dyn Api] = &[&advertising::ADVERTISING, &codehost::CODE_HOST
 /// The API a request line is routed to among `apis`.
 pub fn route(apis: &[&dyn Api], line: &RequestLine) -> Option<ApiId> {
     apis.iter().find(|api| api.claims(line)).map(|api| api.id())
+}
+
+/// The rank of a config line's level among the registered APIs' levels
+/// ([`Api::config_level_rank`]).
+pub fn config_level_rank(word: &str) -> Option<u8> {
+    APIS.iter().find_map(|api| api.config_level_rank(word))
 }
 
 /// The config sections of the registered APIs, in their order.

@@ -203,7 +203,7 @@ fn fix_config(
             tally.failed += 1;
             continue;
         }
-        let (fixed, n) = fix::apply_config_edits(text, edits);
+        let (fixed, n) = fix::apply_config_edits(text, edits, &crate::apis::config_level_rank);
         if n == 0 || fixed == text {
             continue;
         }

@@ -111,25 +111,30 @@ pub fn edits_of_other_files(diagnostics: &[Diagnostic], mode: Mode) -> Vec<Edit>
     out
 }
 
+/// How the APIs rank the levels a config line may give a key (`Issues: write`): `None`
+/// for a word that is no level.
+pub type LevelRank<'a> = &'a dyn Fn(&str) -> Option<u8>;
+
 /// Applies edits of another file (the config) gathered from every file's fixes: each
 /// once, in order, an edit that overlaps one before it left for the next run. Edits of
-/// one place that write one permission at different levels (a file needs `Issues: read`,
+/// one place that write one key at different levels (a file needs `Issues: read`,
 /// another `Issues: write`: two lines added after the same line, or one level raised to
-/// two) are merged into the highest, else the key would be written twice. Returns the
-/// new text and how many edits were applied.
-pub fn apply_config_edits(text: &str, edits: &[Edit]) -> (String, usize) {
+/// two) are merged into the highest by `rank`, else the key would be written twice.
+/// Returns the new text and how many edits were applied.
+pub fn apply_config_edits(text: &str, edits: &[Edit], rank: LevelRank<'_>) -> (String, usize) {
+    let leveled = |replacement| leveled_line(replacement, rank);
     let sorted = in_order_once(edits.iter());
     let mut merged: Vec<&Edit> = Vec::with_capacity(sorted.len());
     for e in sorted {
-        let key = permission_line(&e.replacement);
+        let key = leveled(&e.replacement);
         let same = merged.iter().position(|m| {
             m.span == e.span
                 && key.is_some()
-                && permission_line(&m.replacement).map(|k| k.0) == key.map(|k| k.0)
+                && leveled(&m.replacement).map(|k| k.0) == key.map(|k| k.0)
         });
         match (same, key) {
             (Some(i), Some((_, level))) => {
-                if permission_line(&merged[i].replacement).is_some_and(|(_, held)| level > held) {
+                if leveled(&merged[i].replacement).is_some_and(|(_, held)| level > held) {
                     merged[i] = e;
                 }
             }
@@ -152,7 +157,7 @@ pub fn apply_config_edits(text: &str, edits: &[Edit]) -> (String, usize) {
         };
         match blocks.iter_mut().find(|(c, _)| opens(c)) {
             Some((c, n)) => {
-                c.replacement = merge_block(&c.replacement, &e.replacement);
+                c.replacement = merge_block(&c.replacement, &e.replacement, rank);
                 *n += 1;
             }
             None => blocks.push((e.clone(), 1)),
@@ -203,22 +208,22 @@ fn block_lines(replacement: &str) -> Option<(&str, Vec<&str>)> {
 
 /// Two blocks of one new scope as one: the first's lines, then each of the second's
 /// permissions the first lacks, a permission both give at the higher level.
-fn merge_block(first: &str, second: &str) -> String {
+fn merge_block(first: &str, second: &str, rank: LevelRank<'_>) -> String {
     let eol = if first.contains("\r\n") { "\r\n" } else { "\n" };
     let (Some((head, mut lines)), Some((_, more))) = (block_lines(first), block_lines(second))
     else {
         return first.to_string();
     };
     for line in more {
-        let Some((name, level)) = permission_line(line) else {
+        let Some((name, level)) = leveled_line(line, rank) else {
             continue;
         };
         match lines
             .iter()
-            .position(|l| permission_line(l).is_some_and(|(n, _)| n == name))
+            .position(|l| leveled_line(l, rank).is_some_and(|(n, _)| n == name))
         {
             Some(i) => {
-                if permission_line(lines[i]).is_some_and(|(_, held)| level > held) {
+                if leveled_line(lines[i], rank).is_some_and(|(_, held)| level > held) {
                     lines[i] = line;
                 }
             }
@@ -231,9 +236,9 @@ fn merge_block(first: &str, second: &str) -> String {
     format!("{leading}{}{trailing}", body.join(eol))
 }
 
-/// The permission name and level a replacement writes: a line `  Issues: write` (the
-/// name, and its level), or a level alone (`write`, raising the one written: no name).
-fn permission_line(replacement: &str) -> Option<(&str, crate::catalog::codehost::Access)> {
+/// The key and the rank of the level a replacement writes: a line `  Issues: write` (the
+/// key, and its level), or a level alone (`write`, raising the one written: no key).
+fn leveled_line<'r>(replacement: &'r str, rank: LevelRank<'_>) -> Option<(&'r str, u8)> {
     let line = replacement.trim_matches(['\r', '\n']);
     if line.contains('\n') {
         return None;
@@ -242,7 +247,7 @@ fn permission_line(replacement: &str) -> Option<(&str, crate::catalog::codehost:
         Some((name, level)) => (name.trim(), level.trim()),
         None => ("", line.trim()),
     };
-    Some((name, crate::catalog::codehost::Access::parse(level)?))
+    Some((name, rank(level)?))
 }
 
 /// Writes a fixed file in place, through [`crate::files::replace`]: to a temporary file
@@ -364,6 +369,14 @@ mod tests {
         );
     }
 
+    /// Levels as the code-hosting API ranks a permission's.
+    fn rank(word: &str) -> Option<u8> {
+        ["read", "write", "admin"]
+            .iter()
+            .position(|w| *w == word)
+            .map(|i| i as u8)
+    }
+
     /// Two files' needs of one permission of a named token, at two levels: one line, at
     /// the higher level; needs of two permissions: both lines; one level raised to two:
     /// the higher.
@@ -378,10 +391,11 @@ mod tests {
         let read = config(edit(at, at, "        Issues: read\n"));
         let write = config(edit(at, at, "        Issues: write\n"));
         let other = config(edit(at, at, "        Contents: read\n"));
-        let (fixed, n) = apply_config_edits(text, &[read.clone(), write.clone(), read.clone()]);
+        let (fixed, n) =
+            apply_config_edits(text, &[read.clone(), write.clone(), read.clone()], &rank);
         assert_eq!(fixed, format!("{text}        Issues: write\n"));
         assert_eq!(n, 1);
-        let (fixed, n) = apply_config_edits(text, &[write, other, read]);
+        let (fixed, n) = apply_config_edits(text, &[write, other, read], &rank);
         assert_eq!(
             fixed,
             format!("{text}        Contents: read\n        Issues: write\n")
@@ -394,6 +408,7 @@ mod tests {
                 config(edit(level, level + 4, "write")),
                 config(edit(level, level + 4, "admin")),
             ],
+            &rank,
         );
         assert_eq!(fixed, text.replace("read", "admin"));
     }

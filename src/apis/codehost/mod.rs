@@ -46,6 +46,11 @@ impl crate::apis::Api for CodeHosting {
         Some(&settings::SECTION)
     }
 
+    /// A token's permission levels, in the host's order (read < write < admin).
+    fn config_level_rank(&self, word: &str) -> Option<u8> {
+        Access::parse(word).map(|level| level as u8)
+    }
+
     /// Every request routed here with a readable line: the rules look its path up in
     /// the permission tables themselves ([`rows`]).
     fn operations(&self, file: &FileContext<'_>) -> Vec<Routed> {
