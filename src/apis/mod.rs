@@ -39,6 +39,13 @@ pub trait Api: Sync {
         None
     }
 
+    /// Checks what the config says that concerns it beyond its section (the code-hosting
+    /// API: the permissions of the config's tokens); an error stops the run as any
+    /// config error does.
+    fn check_config(&self, _config: &crate::model::config::Config) -> Result<(), String> {
+        Ok(())
+    }
+
     /// Its section of the config, if it has one.
     fn config_section(&self) -> Option<&'static dyn ConfigSection> {
         None
@@ -58,6 +65,11 @@ pub fn route(apis: &[&dyn Api], line: &RequestLine) -> Option<ApiId> {
 /// ([`Api::config_level_rank`]).
 pub fn config_level_rank(word: &str) -> Option<u8> {
     APIS.iter().find_map(|api| api.config_level_rank(word))
+}
+
+/// Every registered API's [`Api::check_config`], in their order: the first error.
+pub fn check_config(config: &crate::model::config::Config) -> Result<(), String> {
+    APIS.iter().try_for_each(|api| api.check_config(config))
 }
 
 /// The config sections of the registered APIs, in their order.

@@ -21,7 +21,7 @@ pub fn from_config_and_environments(
     mut config: Config,
     named: &[String],
 ) -> Result<(Settings, Vec<PathBuf>), String> {
-    crate::apis::codehost::validate_config_tokens(&config)?;
+    crate::apis::check_config(&config)?;
     select_in_config(&mut config)?;
     read_environments(&mut config, named)?;
     let mut context = ContextIndex::default();

@@ -46,6 +46,10 @@ impl crate::apis::Api for CodeHosting {
         Some(&settings::SECTION)
     }
 
+    fn check_config(&self, config: &Config) -> Result<(), String> {
+        validate_config_tokens(config)
+    }
+
     /// A token's permission levels, in the host's order (read < write < admin).
     fn config_level_rank(&self, word: &str) -> Option<u8> {
         Access::parse(word).map(|level| level as u8)
