@@ -105,19 +105,17 @@ fn sarif_memory_does_not_grow_with_the_findings() {
         )
         .unwrap();
     }
-    let out = run(
-        dir.path(),
-        &["check", ".", "--format", "sarif", "--threads", "1"],
+    let args = ["check", ".", "--format", "sarif", "--threads", "1"];
+    let (out, peak_kib) = watchdog::output_with_peak(
+        Command::new(env!("CARGO_BIN_EXE_reqlint"))
+            .args(args)
+            .current_dir(dir.path())
+            .env_remove("GITHUB_ACTIONS"),
+        &format!("reqlint {args:?}"),
     );
     assert_eq!(out.status.code(), Some(1));
     let log: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(log["runs"][0]["results"].as_array().unwrap().len(), 75_000);
-    // SAFETY: getrusage fills the struct it is given.
-    let peak_kib = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
-        usage.ru_maxrss
-    };
     // The whole log as one value took about 9 KB a finding (675 MB here).
     assert!(peak_kib < 400_000, "peak {peak_kib} KiB");
 }

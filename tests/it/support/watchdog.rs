@@ -58,3 +58,48 @@ fn wait(child: &mut Child, what: &str) -> std::process::ExitStatus {
         thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// [`output`], with the child's own peak resident memory in KiB: `wait4` reports the
+/// child it reaps, where `getrusage(RUSAGE_CHILDREN)` would report the largest of every
+/// child the test binary has reaped, which other tests start too.
+#[cfg(target_os = "linux")]
+// The child is reaped by `wait4`, which clippy does not see.
+#[allow(clippy::zombie_processes)]
+pub fn output_with_peak(command: &mut Command, what: &str) -> (Output, i64) {
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
+    let pid = child.id() as libc::pid_t;
+    let started = Instant::now();
+    let (status, usage) = loop {
+        let mut status = 0;
+        // SAFETY: wait4 fills the status and the usage it is given, for this child only.
+        let (reaped, usage) = unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            let reaped = libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage);
+            (reaped, usage)
+        };
+        assert!(reaped >= 0, "{what}: wait4 failed");
+        if reaped == pid {
+            break (status, usage);
+        }
+        if started.elapsed() > HANG {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {HANG:?}: a hang (this is not a speed check)");
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    let output = Output {
+        status: std::process::ExitStatus::from_raw(status),
+        stdout: stdout.join().expect("stdout reader"),
+        stderr: stderr.join().expect("stderr reader"),
+    };
+    (output, usage.ru_maxrss)
+}
