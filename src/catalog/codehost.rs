@@ -213,6 +213,14 @@ impl Catalog {
         }
     }
 
+    /// Whether some template's path starts with this literal segment (`repos`, `orgs`,
+    /// `user`, …), in any API version.
+    pub fn is_first_segment(&self, segment: &str) -> bool {
+        self.router
+            .first()
+            .is_some_and(|root| root.literals.iter().any(|(literal, _)| *literal == segment))
+    }
+
     /// The endpoint rows of the templates a concrete path matches, in an API version.
     /// Literal segments win over placeholders, position by position.
     pub fn match_path(&self, segments: &[&str], version: ApiVersion) -> Vec<&'static Endpoint> {

@@ -2,6 +2,7 @@
 //! lint of standard input or of the files the walk finds, what only the whole run can
 //! tell, the baseline, the severity floor, the report and the exit code.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -28,6 +29,8 @@ struct Linted {
     results: Vec<FileResult>,
     files: usize,
     requests: usize,
+    /// The requests no API checks, counted by where they go.
+    unjudged: BTreeMap<String, usize>,
     /// What the walk could not read (the run fails as for an unreadable file).
     walk_errors: Vec<String>,
 }
@@ -56,6 +59,7 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode, String> {
         mut results,
         files,
         requests,
+        unjudged,
         walk_errors,
     } = if args.reads_standard_input() {
         lint_standard_input(&args, &settings)?
@@ -82,10 +86,11 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode, String> {
     };
     keep_severity_floor(&args, &settings, &mut results);
     let mut summary = Summary::new(&results, files, requests);
+    summary.unjudged = unjudged.values().sum();
     summary.fixed = fixed;
     summary.unsafe_fixes = args.unsafe_fixes;
     summary.baselined = baselined;
-    write_report(&args, &settings, format, &results, summary)?;
+    write_report(&args, &settings, format, &results, summary, &unjudged)?;
     Ok(exit_code(&args, fix_failed, &walk_errors, &results))
 }
 
@@ -104,12 +109,17 @@ fn lint_standard_input(args: &CheckArgs, settings: &Settings) -> Result<Linted, 
         engine::lint_bytes(&name, Path::new(&name), bytes, settings)
     };
     let requests = result.requests;
+    let mut unjudged = BTreeMap::new();
+    for place in &result.unjudged {
+        *unjudged.entry(place.clone()).or_default() += 1;
+    }
     let mut results = vec![result];
     engine::keep_first_of_run(&mut results);
     Ok(Linted {
         results,
         files: 1,
         requests,
+        unjudged,
         walk_errors: Vec::new(),
     })
 }
@@ -155,6 +165,7 @@ fn lint_paths(
         results,
         files: run.files,
         requests: run.requests,
+        unjudged: run.unjudged,
         walk_errors: run.walk_errors,
     })
 }

@@ -21,6 +21,8 @@ pub(super) struct RunResults {
     pub(super) visited: usize,
     pub(super) files: usize,
     pub(super) requests: usize,
+    /// The requests no API checks, counted by where they go (a host, a base variable).
+    pub(super) unjudged: std::collections::BTreeMap<String, usize>,
     pub(super) facts: RunFacts,
     /// What the walk could not read: the run fails as for an unreadable file.
     pub(super) walk_errors: Vec<String>,
@@ -35,6 +37,9 @@ impl RunResults {
             self.files += 1;
         }
         self.requests += r.requests;
+        for place in std::mem::take(&mut r.unjudged) {
+            *self.unjudged.entry(place).or_default() += 1;
+        }
         self.facts.merge(std::mem::take(&mut r.facts));
         if !r.diagnostics.is_empty() || r.io_error.is_some() {
             if !keep_text {
@@ -49,6 +54,9 @@ impl RunResults {
         self.visited += other.visited;
         self.files += other.files;
         self.requests += other.requests;
+        for (place, n) in other.unjudged {
+            *self.unjudged.entry(place).or_default() += n;
+        }
         self.facts.merge(other.facts);
         self.cache_updates.extend(other.cache_updates);
     }

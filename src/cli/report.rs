@@ -28,6 +28,7 @@ pub(super) fn write_report(
     format: OutputFormat,
     results: &[FileResult],
     summary: Summary,
+    unjudged: &BTreeMap<String, usize>,
 ) -> Result<(), String> {
     let color = uses_color(args.color);
     let mut out: Box<dyn Write> = match &args.output_file {
@@ -38,7 +39,7 @@ pub(super) fn write_report(
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
     let written = match format {
-        _ if args.statistics => write_statistics(results, summary, format, &mut out),
+        _ if args.statistics => write_statistics(results, summary, unjudged, format, &mut out),
         OutputFormat::Human => reports::human::write(results, summary, color, &mut out),
         OutputFormat::Concise => reports::concise::write(results, summary, &mut out),
         OutputFormat::Json => reports::json::write(results, summary, &mut out),
@@ -70,6 +71,7 @@ fn uses_color(choice: ColorChoice) -> bool {
 fn write_statistics(
     results: &[FileResult],
     summary: Summary,
+    unjudged: &BTreeMap<String, usize>,
     format: OutputFormat,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
@@ -95,7 +97,7 @@ fn write_statistics(
             .collect();
         serde_json::to_writer(
             &mut *out,
-            &serde_json::json!({"statistics": list, "summary": summary}),
+            &serde_json::json!({"statistics": list, "summary": summary, "unjudged": unjudged_list(unjudged)}),
         )?;
         return writeln!(out);
     }
@@ -103,5 +105,20 @@ fn write_statistics(
         let mark = if *fixable > 0 { "[*]" } else { "   " };
         writeln!(out, "{n:>6}  {mark} {rule} ({severity})")?;
     }
+    for entry in unjudged_list(unjudged) {
+        let n = entry["count"].as_u64().unwrap_or_default();
+        let to = entry["to"].as_str().unwrap_or_default();
+        writeln!(out, "{n:>6}      not checked: requests to {to}")?;
+    }
     writeln!(out, "{}", summary.sentence())
+}
+
+/// The requests no API checks, by where they go, most first; each place passes the
+/// redaction step (a host may carry what looks like a credential).
+fn unjudged_list(unjudged: &BTreeMap<String, usize>) -> Vec<serde_json::Value> {
+    let mut list: Vec<(&String, &usize)> = unjudged.iter().collect();
+    list.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    list.into_iter()
+        .map(|(to, n)| serde_json::json!({"to": crate::reports::shown_path(to), "count": n}))
+        .collect()
 }

@@ -36,6 +36,10 @@ pub struct FileResult {
     pub text: Option<Arc<str>>,
     pub diagnostics: Vec<Diagnostic>,
     pub requests: usize,
+    /// Per request that no API checks (its host is none reqlint knows, or its base
+    /// variable cannot be placed): where it goes, as [`crate::apis::destination_shown`]
+    /// says. Those requests are not judged.
+    pub unjudged: Vec<String>,
     /// The file could not be read at all: the run fails (exit 2), the others are kept.
     pub io_error: Option<String>,
     /// What the file tells run-level rules.
@@ -97,6 +101,7 @@ pub fn lint_read(
         text: None,
         diagnostics: Vec::new(),
         requests: 0,
+        unjudged: Vec::new(),
         io_error: Some(format!("cannot read {display}: {e}")),
         facts: RunFacts::default(),
         positions: None,
@@ -121,7 +126,7 @@ pub fn lint_oversized(
 ) -> FileResult {
     let problems = [loading::too_large(size, &settings.limits)];
     let model = FileModel::default();
-    let (diagnostics, facts) = run_rules(
+    let (diagnostics, facts, _) = run_rules(
         Registry::builtin(),
         display,
         "",
@@ -135,6 +140,7 @@ pub fn lint_oversized(
         text: Some(Arc::from("")),
         diagnostics,
         requests: 0,
+        unjudged: Vec::new(),
         io_error: None,
         facts,
         positions: None,
@@ -181,6 +187,7 @@ pub fn lint_bytes_with(
                 fix: None,
             }],
             requests: 0,
+            unjudged: Vec::new(),
             io_error: None,
             facts: RunFacts::default(),
             positions: None,
@@ -245,7 +252,7 @@ fn lint_unguarded(
     let format = Format::from_path(display);
     let loaded = load_file_with(registry, display, rel, bytes, settings);
     let model = FileModel::build_within(&loaded.documents, &loaded.text, &settings.limits);
-    let (mut diagnostics, mut facts) = run_rules(
+    let (mut diagnostics, mut facts, unjudged) = run_rules(
         registry,
         display,
         &loaded.text,
@@ -284,6 +291,7 @@ fn lint_unguarded(
         text: (!diagnostics.is_empty()).then(|| Arc::from(loaded.text)),
         diagnostics,
         requests,
+        unjudged,
         io_error: None,
         facts,
         positions: None,
@@ -472,13 +480,15 @@ fn run_rules(
     model: &FileModel<'_>,
     rel: &Path,
     settings: &Settings,
-) -> (Vec<Diagnostic>, RunFacts) {
-    let routes = model
-        .requests
+) -> (Vec<Diagnostic>, RunFacts, Vec<String>) {
+    let lines: Vec<_> = model.requests.iter().map(|r| r.line()).collect();
+    let routes = crate::apis::route_file(&registry.apis, &lines, &settings.config);
+    let unjudged = lines
         .iter()
-        .map(|r| {
-            r.line()
-                .and_then(|line| crate::apis::route(&registry.apis, line))
+        .zip(&routes)
+        .filter_map(|(line, route)| match (line, route) {
+            (Some(line), None) => Some(crate::apis::destination_shown(line)),
+            _ => None,
         })
         .collect();
     let cx = FileContext {
@@ -540,7 +550,7 @@ fn run_rules(
         }
     }
     sort(&mut diagnostics);
-    (diagnostics, facts)
+    (diagnostics, facts, unjudged)
 }
 
 fn set_severity(diagnostics: &mut [Diagnostic], default: Severity, configured: Severity) {
@@ -617,6 +627,7 @@ pub fn lint_run(settings: &Settings, facts: &RunFacts, complete: bool) -> Option
         text: Some(Arc::from(config.text.as_str())),
         diagnostics,
         requests: 0,
+        unjudged: Vec::new(),
         io_error: None,
         facts: RunFacts::default(),
         positions: None,
@@ -676,6 +687,7 @@ pub fn lint_environments(settings: &Settings) -> Vec<FileResult> {
             text: Some(Arc::from(text)),
             diagnostics,
             requests: 0,
+            unjudged: Vec::new(),
             io_error: None,
             facts: RunFacts::default(),
             positions: None,

@@ -124,7 +124,9 @@ pub fn complete(text: &str, display: &str, settings: &Settings, offset: usize) -
         .find(|r| r.node.span.start <= offset);
     let call = request.and_then(|r| {
         let line = r.line()?;
-        if crate::apis::route(crate::apis::APIS, line) != Some(crate::apis::advertising::ID) {
+        if crate::apis::route(crate::apis::APIS, line, &settings.config)
+            != Some(crate::apis::advertising::ID)
+        {
             return None;
         }
         match recognize(r, &settings.context, false)? {

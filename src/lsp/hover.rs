@@ -96,7 +96,7 @@ fn request_hover(
     if !on_line && on_param.is_none() {
         return None;
     }
-    let api = crate::apis::route(crate::apis::APIS, line);
+    let api = crate::apis::route(crate::apis::APIS, line, &settings.config);
     match api {
         Some(crate::apis::advertising::ID) => {
             let Some(Recognized::Call(target, _)) = recognize(request, &settings.context, true)

@@ -454,6 +454,61 @@ fn severity_setting(node: &Node) -> Result<RuleSetting, String> {
         .ok_or_else(|| format!("unknown severity `{text}`; use error, warning, info or off"))
 }
 
+/// Where an API's section says the API is reached besides the vendor's own hosts
+/// (docs/configuration.md): `hosts` (a mock server, a proxy, an enterprise server; a name
+/// with or without its port) and `base-variables` (variables that stand for its base URL,
+/// `{{base_url}}`).
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Reach {
+    pub hosts: Vec<String>,
+    pub base_variables: Vec<String>,
+}
+
+impl Reach {
+    /// The keys it reads.
+    pub const KEYS: [&'static str; 2] = ["hosts", "base-variables"];
+
+    /// Reads `key` when it is one of [`Reach::KEYS`]: `None` for another key.
+    pub fn read(&mut self, key: &str, value: &Node) -> Option<Result<(), (Span, String)>> {
+        let list = match key {
+            "hosts" => &mut self.hosts,
+            "base-variables" => &mut self.base_variables,
+            _ => return None,
+        };
+        let Some(names) = string_list(value) else {
+            return Some(Err((
+                value.span,
+                format!("`{key}` must be a list of names"),
+            )));
+        };
+        for (name, span) in names {
+            let name = name
+                .trim()
+                .trim_start_matches("{{")
+                .trim_end_matches("}}")
+                .trim();
+            if name.is_empty() || name.contains(['/', ' ']) {
+                return Some(Err((span, format!("`{name}` is not a name for `{key}`"))));
+            }
+            list.push(name.to_ascii_lowercase());
+        }
+        Some(Ok(()))
+    }
+
+    /// Whether a host (lower case, without port) or the host with its port is one of
+    /// `hosts`.
+    pub fn serves(&self, host: &str, host_port: &str) -> bool {
+        self.hosts.iter().any(|h| h == host || h == host_port)
+    }
+
+    /// Whether a base variable is one of `base-variables`.
+    pub fn owns_variable(&self, name: &str) -> bool {
+        self.base_variables
+            .iter()
+            .any(|v| v.eq_ignore_ascii_case(name))
+    }
+}
+
 fn string_list(node: &Node) -> Option<Vec<(String, Span)>> {
     match &node.value {
         Value::String(s) => Some(vec![(s.to_string(), node.span)]),

@@ -54,6 +54,9 @@ pub struct RequestLine {
     pub query: Vec<Entry>,
     /// The host of a full URL as written (with any port or user part), else `None`.
     pub host: Option<String>,
+    /// The variable a URL starts with that stands for its base (`{{base_url}}/v25.0/…`),
+    /// its value unknown: its name.
+    pub base_variable: Option<String>,
     /// The version segment of an advertising path.
     pub version: Option<(Version, Span)>,
 }
@@ -265,6 +268,7 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
         .and_then(|rest| rest.find("}}"))
         .map(|close| close + 4)
         .filter(|&end| full[end..].is_empty() || full[end..].starts_with(['/', '?']));
+    let base_variable = host_variable.map(|end| full[2..end - 2].trim().to_string());
     if let Some(end) = host_variable {
         path_start = start + end;
         if full[end..].is_empty() || full[end..].starts_with('?') {
@@ -347,6 +351,7 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
         segments,
         query,
         host,
+        base_variable,
         version,
     })
 }

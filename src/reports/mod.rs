@@ -16,6 +16,9 @@ pub use crate::files::relative_to_cwd;
 pub struct Summary {
     pub files: usize,
     pub requests: usize,
+    /// Requests no API checks (to hosts reqlint does not know): counted, not judged.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unjudged: usize,
     pub errors: usize,
     pub warnings: usize,
     pub infos: usize,
@@ -35,6 +38,10 @@ pub struct Summary {
     /// Findings `--baseline` left out of the report.
     #[serde(skip)]
     pub baselined: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Summary {
@@ -108,8 +115,16 @@ impl Summary {
     /// One line for people: `Found 2 errors and 1 warning in 3 files (5 requests).`
     pub fn sentence(&self) -> String {
         let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        let unjudged = if self.unjudged > 0 {
+            format!(
+                "; {} to hosts reqlint does not check",
+                plural(self.unjudged, "request")
+            )
+        } else {
+            String::new()
+        };
         let scope = format!(
-            "{} ({})",
+            "{} ({}{unjudged})",
             plural(self.files, "file"),
             plural(self.requests, "request")
         );

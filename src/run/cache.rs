@@ -37,7 +37,7 @@ use crate::model::token::TokenUses;
 
 /// How a cache file starts: the format's version. A file of another version (the codec
 /// of format 4 and before) is as none.
-const MAGIC: &[u8] = b"reqlint-cache 5\n";
+const MAGIC: &[u8] = b"reqlint-cache 6\n";
 
 /// A larger cache file is as none (and replaced by the run's results): far more than the
 /// results of any project take, and no more than a run may read into memory.
@@ -517,6 +517,7 @@ struct FileResultDef {
     #[serde(with = "each")]
     diagnostics: Vec<Diagnostic>,
     requests: usize,
+    unjudged: Vec<String>,
     #[serde(skip)]
     io_error: Option<String>,
     #[serde(with = "RunFactsDef")]
@@ -822,6 +823,7 @@ mod tests {
             text: None,
             diagnostics: Vec::new(),
             requests: 2,
+            unjudged: Vec::new(),
             io_error: None,
             facts,
             positions: None,
@@ -862,6 +864,7 @@ mod tests {
                 fix: Some(Fix::unsafe_("f", vec![edit(file)])),
             }],
             requests: 1,
+            unjudged: Vec::new(),
             io_error: None,
             facts: RunFacts::default(),
             positions: None,
@@ -958,11 +961,22 @@ mod tests {
             // One diagnostic whose message is: rule, severity, message.
             let named = [varint(rule.len() as u64), rule.as_bytes().to_vec()].concat();
             crafted.push([varint(1), named, varint(0), varint(n)].concat());
-            // No diagnostic, one request, and that many tokens, credential variables or
-            // secrets.
+            // No diagnostic, one request, and that many requests not checked, tokens,
+            // credential variables or secrets.
             crafted.push([varint(0), varint(1), varint(n)].concat());
             crafted.push([varint(0), varint(1), varint(0), varint(n)].concat());
             crafted.push([varint(0), varint(1), varint(0), varint(0), varint(n)].concat());
+            crafted.push(
+                [
+                    varint(0),
+                    varint(1),
+                    varint(0),
+                    varint(0),
+                    varint(0),
+                    varint(n),
+                ]
+                .concat(),
+            );
         }
         for bytes in &crafted {
             assert!(
@@ -972,7 +986,15 @@ mod tests {
         }
         // The same bytes with a count of none: a result (the crafted ones are well formed
         // but for the count).
-        let empty = [varint(0), varint(1), varint(0), varint(0), varint(0)].concat();
+        let empty = [
+            varint(0),
+            varint(1),
+            varint(0),
+            varint(0),
+            varint(0),
+            varint(0),
+        ]
+        .concat();
         assert_eq!(
             decode_result(&empty, "f", text.clone()).unwrap().requests,
             1

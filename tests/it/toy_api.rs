@@ -11,7 +11,6 @@ use reqlint::apis::{APIS, Api, ApiId, FileContext, OperationSet, Routed};
 use reqlint::diagnostic::{Diagnostic, Severity};
 use reqlint::engine::{Registry, Settings, lint_bytes_with};
 use reqlint::loading::{Limits, Node, Span};
-use reqlint::model::RequestLine;
 use reqlint::model::config::{Config, ConfigSection};
 use reqlint::model::context::ContextIndex;
 use reqlint::rules::REGISTRY;
@@ -35,8 +34,8 @@ mod widgets {
             ID
         }
 
-        fn claims(&self, line: &RequestLine) -> bool {
-            line.host.as_deref() == Some("api.widgets.example")
+        fn serves_host(&self, host: &str, _host_port: &str, _config: &Config) -> bool {
+            host == "api.widgets.example"
         }
 
         fn operation_count(&self) -> u32 {

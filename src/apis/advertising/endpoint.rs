@@ -110,7 +110,7 @@ pub fn recognize<'r>(
     context: &ContextIndex,
     suggest: bool,
 ) -> Option<Recognized<'r>> {
-    let line = request.line().filter(|l| super::routing::claims(l))?;
+    let line = request.line()?;
     // A version given by a variable whose value is not known (`{{api_version}}`) is
     // a version all the same.
     let version_variable = line.segments.first().is_some_and(|s| {
@@ -433,10 +433,16 @@ mod tests {
         let (docs, problems) = parse_text(yaml, Format::Yaml, &Limits::DEFAULT);
         assert!(problems.is_empty());
         let model = FileModel::build(&docs, yaml);
+        let config = crate::model::config::Config::defaults(".".into());
         model
             .requests
             .iter()
-            .map(|r| match recognize(r, context, true) {
+            .map(|r| {
+                let line = r.line()?;
+                (crate::apis::route(crate::apis::APIS, line, &config) == Some(super::super::ID))
+                    .then_some(r)
+            })
+            .map(|r| match r.and_then(|r| recognize(r, context, true)) {
                 Some(Recognized::Call(t, _)) => match t.op {
                     Some(op) => op.name().to_string(),
                     None => t.graph.get().describe(),

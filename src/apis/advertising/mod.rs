@@ -24,6 +24,7 @@ use crate::diagnostic::Diagnostic;
 use crate::diagnostic::Reporter;
 use crate::loading::Node;
 use crate::model::Request;
+use crate::model::config::Config;
 use crate::model::context::{ContextIndex, Kind};
 use crate::model::file::{ApiId, FileContext, OperationSet, Routed};
 
@@ -42,8 +43,16 @@ impl crate::apis::Api for Advertising {
         ID
     }
 
-    fn claims(&self, line: &crate::model::RequestLine) -> bool {
-        routing::claims(line)
+    fn serves_host(&self, host: &str, host_port: &str, config: &Config) -> bool {
+        routing::is_graph_host(host) || settings::settings(config).reach.serves(host, host_port)
+    }
+
+    fn owns_base_variable(&self, name: &str, config: &Config) -> bool {
+        settings::settings(config).reach.owns_variable(name)
+    }
+
+    fn path_evidence(&self, line: &crate::model::RequestLine) -> crate::apis::Evidence {
+        routing::evidence(line)
     }
 
     fn operation_count(&self) -> u32 {

@@ -1,24 +1,40 @@
-//! Which requests are the advertising API's: a request line whose host is one of the
-//! Graph API's, whose path starts with a version (`/v25.0/…`), or whose first segment only
-//! the Graph API's paths start with (docs/request-files.md).
+//! Which requests are the advertising API's (docs/request-files.md): a request line
+//! whose host is one of the Graph API's (or the config's `advertising.hosts`); behind a
+//! base variable the config gives it (`advertising.base-variables`) or that its paths are
+//! sure of; and a bare path that starts with a version (`/v25.0/…`) or a segment only the
+//! Graph API's paths start with.
 
+use crate::apis::Evidence;
 use crate::model::RequestLine;
 
-/// Whether a request line calls the Graph API.
-pub fn claims(line: &RequestLine) -> bool {
-    line.version.is_some()
-        || line.host.as_deref().is_some_and(is_graph_host)
-        || line
-            .segments
-            .first()
-            .is_some_and(|s| starts_advertising_path(&s.text))
+/// What a request line's path says of the Graph API: sure with a version first
+/// (`/v25.0/…`) or an ad account first (`/act_1/…`, after a version variable too),
+/// likely with an object id or a variable named for an account or a version.
+pub fn evidence(line: &RequestLine) -> Evidence {
+    if line.version.is_some() {
+        return Evidence::Sure;
+    }
+    let first = line.segments.first().map(|s| s.text.as_str());
+    let version_variable = first.is_some_and(|s| {
+        s.starts_with("{{") && s.ends_with("}}") && s.to_ascii_lowercase().contains("version")
+    });
+    let account = if version_variable {
+        line.segments.get(1).map(|s| s.text.as_str())
+    } else {
+        first
+    };
+    if account.is_some_and(|s| s.starts_with("act_") && starts_advertising_path(s)) {
+        return Evidence::Sure;
+    }
+    if first.is_some_and(starts_advertising_path) {
+        return Evidence::Likely;
+    }
+    Evidence::None
 }
 
-/// The Graph API's hosts (`graph.facebook.com`, `graph-video.facebook.com`, with a port or
-/// credentials or not).
-fn is_graph_host(host: &str) -> bool {
-    let host = host.rsplit('@').next().unwrap_or(host);
-    let host = host.split(':').next().unwrap_or(host).to_ascii_lowercase();
+/// The Graph API's hosts (`graph.facebook.com`, `graph-video.facebook.com`), lower case,
+/// without port or user part.
+pub fn is_graph_host(host: &str) -> bool {
     host.starts_with("graph") && host.ends_with(".facebook.com")
 }
 
@@ -75,7 +91,16 @@ mod tests {
             ("GET https://api.example.com/user", false),
         ] {
             let file = format!("request: {text}");
-            assert_eq!(claims(&line(&file, text)), advertising, "{text}");
+            let l = line(&file, text);
+            let graph = l
+                .host
+                .as_deref()
+                .is_some_and(|h| is_graph_host(h.split(':').next().unwrap()));
+            assert_eq!(
+                graph || evidence(&l) >= Evidence::Likely,
+                advertising,
+                "{text}"
+            );
         }
     }
 }

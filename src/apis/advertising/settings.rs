@@ -8,7 +8,7 @@ use std::sync::{Arc, LazyLock};
 
 use crate::loading::{Node, Span};
 use crate::model::Version;
-use crate::model::config::{Config, ConfigSection, unknown_key};
+use crate::model::config::{Config, ConfigSection, Reach, unknown_key};
 
 /// What `advertising:` says.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -17,10 +17,12 @@ pub struct AdvertisingSettings {
     pub min_version: Option<Version>,
     /// `currency-rates`: `{EUR: 0.92, JPY: 151}`, units of each currency per USD.
     pub currency_rates: HashMap<String, f64>,
+    /// `hosts` and `base-variables`: where else the API is reached.
+    pub reach: Reach,
 }
 
 /// The keys `advertising:` takes.
-pub const KEYS: &[&str] = &["min-version", "currency-rates"];
+pub const KEYS: &[&str] = &["min-version", "currency-rates", "hosts", "base-variables"];
 
 /// The section as the config's parse sees it.
 pub struct Section;
@@ -42,6 +44,10 @@ impl ConfigSection for Section {
         };
         let mut settings = AdvertisingSettings::default();
         for item in items {
+            if let Some(read) = settings.reach.read(&item.key, &item.value) {
+                read?;
+                continue;
+            }
             if item.key == "currency-rates" {
                 settings.currency_rates = currency_rates(&item.value)?;
                 continue;
@@ -68,6 +74,8 @@ impl ConfigSection for Section {
         serde_json::json!({"type": "object", "properties": {
             "min-version": {"type": "string", "pattern": "^v[0-9]+\\.[0-9]+$", "description": "older versions are an error (2635)"},
             "currency-rates": {"type": "object", "additionalProperties": {"type": "number", "exclusiveMinimum": 0}, "description": "units of each currency that make one USD"},
+            "hosts": {"type": "array", "items": {"type": "string"}, "description": "other hosts that serve the Marketing API (a mock server, a proxy), with or without a port"},
+            "base-variables": {"type": "array", "items": {"type": "string"}, "description": "variables that stand for the Marketing API's base URL ({{base_url}}/...)"},
         }, "additionalProperties": false})
     }
 }

@@ -33,9 +33,35 @@ impl crate::apis::Api for CodeHosting {
         ID
     }
 
-    /// Any request line no API before it claims (it is last in the registry).
-    fn claims(&self, _line: &RequestLine) -> bool {
-        true
+    /// The cloud's hosts (`api.github.com`, `uploads.github.com`), an enterprise cloud
+    /// host with data residency (`api.SUBDOMAIN.ghe.com`), and the config's `hosts` (an
+    /// enterprise server, whose paths start with `/api/v3`).
+    fn serves_host(&self, host: &str, host_port: &str, config: &Config) -> bool {
+        matches!(host, "api.github.com" | "uploads.github.com")
+            || host
+                .strip_prefix("api.")
+                .and_then(|rest| rest.strip_suffix(".ghe.com"))
+                .is_some_and(|sub| !sub.is_empty() && !sub.contains('.'))
+            || settings::settings(config).reach.serves(host, host_port)
+    }
+
+    fn owns_base_variable(&self, name: &str, config: &Config) -> bool {
+        settings::settings(config).reach.owns_variable(name)
+    }
+
+    /// Sure when the path starts with a segment that starts a path of the permission
+    /// tables (`/repos/…`, `/orgs/…`, `/user`); likely for any other path (a bare path no
+    /// other API claims is the code-hosting API's, docs/request-files.md).
+    fn path_evidence(&self, line: &RequestLine) -> crate::apis::Evidence {
+        let segments = path_segments(line);
+        if segments
+            .first()
+            .is_some_and(|s| CATALOG.is_first_segment(s))
+        {
+            crate::apis::Evidence::Sure
+        } else {
+            crate::apis::Evidence::Likely
+        }
     }
 
     fn operation_count(&self) -> u32 {
@@ -482,14 +508,6 @@ pub struct CodehostRequest<'f> {
     pub index: usize,
     pub request: &'f Request<'f>,
     pub line: &'f RequestLine,
-}
-
-/// The line of a request that the registered APIs route to the code-hosting API (outside
-/// a lint, where no file context has routed it).
-pub fn code_hosting_line<'r>(request: &'r Request<'_>) -> Option<&'r RequestLine> {
-    request
-        .line()
-        .filter(|l| crate::apis::route(crate::apis::APIS, l) == Some(ID))
 }
 
 /// Checks the permission names of every token in the config: a wrong one stops the

@@ -91,8 +91,10 @@ pub fn collect(
 ) {
     let index = LineIndex::new(text);
     let at = |span: Span| index.position(text, span.start);
-    for request in &model.requests {
-        let Some(line) = super::code_hosting_line(request) else {
+    let lines: Vec<_> = model.requests.iter().map(|r| r.line()).collect();
+    let routes = crate::apis::route_file(crate::apis::APIS, &lines, config);
+    for (request, route) in model.requests.iter().zip(routes) {
+        let Some(line) = request.line().filter(|_| route == Some(super::ID)) else {
             continue;
         };
         if request.public.is_some_and(|(public, _)| public)

@@ -6,26 +6,30 @@ use std::sync::Arc;
 
 use crate::catalog::codehost::{ApiVersion, VERSIONS};
 use crate::loading::{Node, Span};
-use crate::model::config::{Config, ConfigSection, unknown_key};
+use crate::model::config::{Config, ConfigSection, Reach, unknown_key};
 use crate::suggest::did_you_mean;
 
 /// What `codehost:` says.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CodehostSettings {
     /// `api-version`: the version of requests that name none.
     pub api_version: ApiVersion,
+    /// `hosts` (an enterprise server, `https://HOST/api/v3/…`; a mock server, a proxy)
+    /// and `base-variables`: where else the API is reached.
+    pub reach: Reach,
 }
 
 impl Default for CodehostSettings {
     fn default() -> Self {
         CodehostSettings {
             api_version: ApiVersion::DEFAULT,
+            reach: Reach::default(),
         }
     }
 }
 
 /// The keys `codehost:` takes.
-pub const KEYS: &[&str] = &["api-version"];
+pub const KEYS: &[&str] = &["api-version", "hosts", "base-variables"];
 
 /// The section as the config's parse sees it.
 pub struct Section;
@@ -47,6 +51,10 @@ impl ConfigSection for Section {
         };
         let mut settings = CodehostSettings::default();
         for item in items {
+            if let Some(read) = settings.reach.read(&item.key, &item.value) {
+                read?;
+                continue;
+            }
             if item.key != "api-version" {
                 return Err((item.key_span, unknown_key("codehost", &item.key, KEYS)));
             }
@@ -71,14 +79,18 @@ impl ConfigSection for Section {
         serde_json::json!({"type": "object", "properties": {"api-version": {
             "enum": VERSIONS,
             "description": "the code-hosting API version its endpoints and permissions are judged in (X-GitHub-Api-Version)",
-        }}, "additionalProperties": false})
+        },
+            "hosts": {"type": "array", "items": {"type": "string"}, "description": "other hosts that serve the code-hosting API: an enterprise server (https://HOST/api/v3/...), a mock server, a proxy; with or without a port"},
+            "base-variables": {"type": "array", "items": {"type": "string"}, "description": "variables that stand for the code-hosting API's base URL ({{base_url}}/...)"},
+        }, "additionalProperties": false})
     }
 }
 
 /// What the config's `codehost:` says (every default when it has none).
-pub fn settings(config: &Config) -> CodehostSettings {
+pub fn settings(config: &Config) -> &CodehostSettings {
+    static DEFAULT: std::sync::LazyLock<CodehostSettings> =
+        std::sync::LazyLock::new(CodehostSettings::default);
     config
         .section::<CodehostSettings>(SECTION.key())
-        .copied()
-        .unwrap_or_default()
+        .unwrap_or(&DEFAULT)
 }
