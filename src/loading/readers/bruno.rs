@@ -206,14 +206,13 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
             }
             "body:form-urlencoded" | "body:multipart-form" => {
                 for (key, key_span, value, value_span) in pairs(block) {
-                    let value = if value.starts_with("@file(") {
-                        "<file>".to_string()
-                    } else {
-                        value
-                    };
-                    parts
-                        .params
-                        .push(entry(&key, key_span, string(value_span, &value)));
+                    // `@file(./image.png)`: a file to upload, whose field is named for
+                    // the upload, not a param to judge.
+                    if !value.starts_with("@file(") {
+                        parts
+                            .params
+                            .push(entry(&key, key_span, string(value_span, &value)));
+                    }
                 }
             }
             "body:text" | "body:xml" | "body:graphql" | "body:sparql" | "body:file"
@@ -246,9 +245,11 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
     let mut requests = Vec::new();
     if has_request {
         if parts.url.is_none() {
+            // Reported here once: a request without a URL is not read further.
             problems.push(syntax(parts.span, "the method block has no `url`"));
+        } else {
+            requests.push(parts);
         }
-        requests.push(parts);
     }
     let span = Span::new(0, text.len());
     (vec![document(span, requests, variables, options)], problems)

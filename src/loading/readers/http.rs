@@ -39,6 +39,62 @@ impl Line<'_> {
     fn is_blank(&self) -> bool {
         self.text.trim().is_empty()
     }
+
+    /// A request line of its own, where only a separator may start a request: `METHOD
+    /// URL [HTTP/x]` from the line's start, the method in capitals, the URL a full URL, a
+    /// path or a variable. A header (`Name: value`) and a body's text rarely look so.
+    fn is_request_line(&self) -> bool {
+        let mut words = self.text.split_whitespace();
+        let (Some(method), Some(url)) = (words.next(), words.next()) else {
+            return false;
+        };
+        let version = words.next();
+        !self.text.starts_with([' ', '\t'])
+            && METHODS.contains(&method)
+            && (url.starts_with("http://")
+                || url.starts_with("https://")
+                || url.starts_with('/')
+                || url.starts_with("{{"))
+            && version.is_none_or(|v| v.starts_with("HTTP/"))
+            && words.next().is_none()
+    }
+
+    /// A line that belongs with the request line below it: a comment (`# @name`) or a
+    /// variable.
+    fn leads_a_request(&self) -> bool {
+        (self.is_comment() && !self.is_separator()) || variable_line(self).is_some()
+    }
+}
+
+/// The request lines of a block after its first, from line `from` (where its headers
+/// start), and where a separator line would part each from what is above it.
+fn unseparated(block: &[Line<'_>], from: usize) -> Vec<super::Unseparated> {
+    let mut out = Vec::new();
+    // Whether only blank lines, comments and variables come between the request above
+    // and the line looked at, but for its headers.
+    let mut nothing_above = true;
+    let mut in_headers = true;
+    for (i, line) in block.iter().enumerate().skip(from) {
+        if line.is_request_line() {
+            let mut at = i;
+            while at > from && block[at - 1].leads_a_request() {
+                at -= 1;
+            }
+            out.push(super::Unseparated {
+                line: line.span(),
+                separator_at: nothing_above.then_some(block[at].start),
+            });
+            nothing_above = false;
+            in_headers = false;
+            continue;
+        }
+        if line.is_blank() {
+            in_headers = false;
+        } else if !in_headers && !line.leads_a_request() {
+            nothing_above = false;
+        }
+    }
+    out
 }
 
 /// `@name = value`: the name and the value's span.
@@ -218,11 +274,17 @@ fn read_block(
         .collect::<Vec<_>>()
         .join("");
     parts.url = Some(string(Span::new(url_off, url_end), &url_text));
+    // A request line below this one, with no `###` between: the clients send it, and
+    // all below it, as this request's body.
+    parts.unseparated = unseparated(block, i);
     // Headers, up to a blank line.
     let mut content_type = String::new();
     while let Some(line) = block.get(i) {
         if line.is_blank() {
             i += 1;
+            break;
+        }
+        if line.is_request_line() {
             break;
         }
         i += 1;
@@ -268,7 +330,10 @@ fn read_block(
         let start = body[first].start;
         let end = body[last].start + body[last].text.len();
         let raw = text[start..end].trim_start();
-        if raw.starts_with('<') {
+        if !parts.unseparated.is_empty() {
+            // Another request's lines: no body reqlint can read.
+            parts.body_unread = true;
+        } else if raw.starts_with('<') {
             // `< ./body.json`: the body is in another file.
             parts.body_unread = true;
         } else if content_type.contains("json") || raw.starts_with('{') {
@@ -276,13 +341,28 @@ fn read_block(
                 Some(entries) => parts.params = entries,
                 None => parts.body_unread = !raw.starts_with('['),
             }
-        } else if content_type.contains("x-www-form-urlencoded") {
-            parts.params = form_pairs(text, start, end - start);
+        } else if content_type.contains("x-www-form-urlencoded")
+            || (content_type.contains("multipart/form-data") && !raw.starts_with("--"))
+        {
+            // `source=@./video.mp4`: a file to upload, as curl's `-F` names one in the
+            // vendors' examples; its name is the upload's, not a param to judge.
+            parts.params = form_pairs(text, start, end - start)
+                .into_iter()
+                .filter(|field| !is_file_upload(field))
+                .collect();
         } else {
             parts.body_unread = true;
         }
     }
     Some(parts)
+}
+
+/// A form field whose value names a file to upload (`@./video.mp4`, `@file`).
+fn is_file_upload(field: &Entry) -> bool {
+    field.value.as_str().is_some_and(|v| {
+        v.strip_prefix('@')
+            .is_some_and(|path| !path.trim().is_empty() && !path.contains(char::is_whitespace))
+    })
 }
 
 #[cfg(test)]
