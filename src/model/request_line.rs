@@ -424,7 +424,7 @@ mod tests {
         for (value, unknown) in [
             ("GET /x?{{report_params}}", "{{report_params}}"),
             ("GET /x?{{q}}&limit=10", "{{q}}"),
-            ("GET /x?limit=10&{{ q }}", "{{ q }}"),
+            ("GET /x?limit=10&{{q.extra}}", "{{q.extra}}"),
         ] {
             let file = format!("request: {value}");
             let l = line(&file, value).unwrap();

@@ -67,31 +67,31 @@ impl Line<'_> {
 }
 
 /// The request lines of a block after its first, from line `from` (where its headers
-/// start), and where a separator line would part each from what is above it.
+/// start), and where a separator line would part the first of them from what is above
+/// it: above the comments and variables just over it, where only blank lines stand
+/// between them and the headers (the request above then keeps no body).
 fn unseparated(block: &[Line<'_>], from: usize) -> Vec<super::Unseparated> {
-    let mut out = Vec::new();
-    // Whether only blank lines, comments and variables come between the request above
-    // and the line looked at, but for its headers.
-    let mut nothing_above = true;
+    let mut out: Vec<super::Unseparated> = Vec::new();
     let mut in_headers = true;
+    // The first line of the body that is not blank.
+    let mut body_content: Option<usize> = None;
     for (i, line) in block.iter().enumerate().skip(from) {
         if line.is_request_line() {
             let mut at = i;
             while at > from && block[at - 1].leads_a_request() {
                 at -= 1;
             }
+            let certain = out.is_empty() && body_content.is_none_or(|c| c >= at);
             out.push(super::Unseparated {
                 line: line.span(),
-                separator_at: nothing_above.then_some(block[at].start),
+                separator_at: certain.then_some(block[at].start),
             });
-            nothing_above = false;
             in_headers = false;
-            continue;
-        }
-        if line.is_blank() {
+            body_content.get_or_insert(i);
+        } else if line.is_blank() {
             in_headers = false;
-        } else if !in_headers && !line.leads_a_request() {
-            nothing_above = false;
+        } else if !in_headers && body_content.is_none() {
+            body_content = Some(i);
         }
     }
     out
@@ -179,7 +179,15 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
     }
     blocks.push((title.take(), &all[start..]));
     for (title, block) in blocks {
-        if let Some(r) = read_block(text, block, title, limits, &mut variables, &mut problems) {
+        if let Some(r) = read_block(
+            text,
+            block,
+            title,
+            limits,
+            &mut variables,
+            &mut problems,
+            Split::Judge,
+        ) {
             requests.push(r);
         }
     }
@@ -190,6 +198,15 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
     )
 }
 
+/// Whether a block's request line that no separator parts from the one above is read
+/// as the request it would be once parted, to tell whether a separator parts it cleanly.
+#[derive(Clone, Copy, PartialEq)]
+enum Split {
+    Judge,
+    /// The block is such a request already: once, so the file is read at most twice.
+    Leave,
+}
+
 fn read_block(
     text: &str,
     block: &[Line<'_>],
@@ -197,6 +214,7 @@ fn read_block(
     limits: &Limits,
     variables: &mut Definitions,
     problems: &mut Vec<Problem>,
+    split: Split,
 ) -> Option<RequestParts> {
     let mut name = title;
     let mut i = 0;
@@ -277,6 +295,27 @@ fn read_block(
     // A request line below this one, with no `###` between: the clients send it, and
     // all below it, as this request's body.
     parts.unseparated = unseparated(block, i);
+    if let Some(first) = parts.unseparated.first_mut()
+        && let Some(at) = first.separator_at
+        && split == Split::Judge
+    {
+        // A separator is certain only where the request below it reads without a
+        // problem: else its lines were not meant as a request of their own.
+        let from = block.iter().position(|l| l.start == at).unwrap_or(block.len());
+        let mut found = Vec::new();
+        let read = read_block(
+            text,
+            &block[from..],
+            None,
+            limits,
+            &mut Definitions::default(),
+            &mut found,
+            Split::Leave,
+        );
+        if read.is_none() || !found.is_empty() {
+            first.separator_at = None;
+        }
+    }
     // Headers, up to a blank line.
     let mut content_type = String::new();
     while let Some(line) = block.get(i) {
@@ -400,6 +439,77 @@ mod tests {
         let form = requests[2].get_value("params").unwrap();
         let b = form.get_value("billing_event").unwrap();
         assert_eq!(&FILE[b.span.range()], "IMPRESSIONS");
+    }
+
+    fn unseparated_of(file: &str) -> Vec<(String, Option<usize>)> {
+        let (docs, _) = read(file, &Limits::DEFAULT, &ReadOptions::default());
+        let requests = docs[0].get_value("requests").unwrap().as_seq().unwrap();
+        requests
+            .iter()
+            .filter_map(|r| r.get_value(super::super::UNSEPARATED_KEY))
+            .flat_map(|u| u.as_seq().unwrap().iter())
+            .map(|u| {
+                let line = u.get_value("line").unwrap().span;
+                let at = u.get_value("separator-at").map(|n| n.span.start);
+                (file[line.range()].to_string(), at)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn request_lines_without_a_separator_are_one_request() {
+        // In the headers, after a blank line, above a name and a variable.
+        let file = "GET /a\nGET /b HTTP/1.1\n\nGET {{base}}/c\n###\nGET /d\n\n# @name e\n@v = 1\nPOST https://x.test/e\n";
+        assert_eq!(
+            unseparated_of(file),
+            [
+                ("GET /b HTTP/1.1".to_string(), Some(7)),
+                ("GET {{base}}/c".to_string(), None),
+                ("POST https://x.test/e".to_string(), Some(file.find("# @name e").unwrap())),
+            ]
+        );
+        let (docs, problems) = read(file, &Limits::DEFAULT, &ReadOptions::default());
+        // No header problem for a request line, and the lines below are an unread body.
+        assert!(problems.is_empty(), "{problems:?}");
+        let requests = docs[0].get_value("requests").unwrap().as_seq().unwrap();
+        assert_eq!(requests.len(), 2);
+        assert!(requests[0].get_value("x-body-unread").is_some());
+        assert!(requests[0].get_value("x-headers").is_none());
+    }
+
+    #[test]
+    fn a_separator_is_offered_only_where_it_parts_cleanly() {
+        // A body above the line: it may be the body's text.
+        let file = "POST /a\nContent-Type: text/plain\n\nsee below\nGET /b\n";
+        assert_eq!(unseparated_of(file), [("GET /b".to_string(), None)]);
+        // The request below would not read: its next line is no header.
+        let file = "GET /a\n\nGET /b\nnot a header\n";
+        assert_eq!(unseparated_of(file), [("GET /b".to_string(), None)]);
+        // A JSON body below that does not parse.
+        let file = "GET /a\n\nPOST /b\nContent-Type: application/json\n\n{\"a\": \n";
+        assert_eq!(unseparated_of(file), [("POST /b".to_string(), None)]);
+        // Lines that only start like a request line: indented, lower case, a word more.
+        let file = "POST /a\n\n  GET /b\nget /c\nGET /d please\nGET\nGET x\n";
+        assert!(unseparated_of(file).is_empty());
+    }
+
+    #[test]
+    fn files_to_upload_are_no_params() {
+        let file = "POST /act_1/adimages\nContent-Type: multipart/form-data\n\nfilename=@./banner.png&name=Banner&x=@\n###\nPOST /act_1/advideos\nContent-Type: application/x-www-form-urlencoded\n\nsource=@video.mp4&title=T\n";
+        let (docs, problems) = read(file, &Limits::DEFAULT, &ReadOptions::default());
+        assert!(problems.is_empty(), "{problems:?}");
+        let requests = docs[0].get_value("requests").unwrap().as_seq().unwrap();
+        let keys = |r: &Node| -> Vec<String> {
+            r.get_value("params")
+                .unwrap()
+                .as_map()
+                .unwrap()
+                .iter()
+                .map(|e| e.key.to_string())
+                .collect()
+        };
+        assert_eq!(keys(&requests[0]), ["name", "x"]);
+        assert_eq!(keys(&requests[1]), ["title"]);
     }
 
     #[test]
