@@ -496,11 +496,7 @@ impl<'a> FileModel<'a> {
             .iter()
             .rfind(|h| h.key.eq_ignore_ascii_case(API_VERSION_HEADER))?;
         let written = header.value.scalar_text()?;
-        let map = crate::loading::encoded::SourceMap::for_scalar(
-            file,
-            header.value.span,
-            &written,
-        );
+        let map = crate::loading::encoded::SourceMap::for_scalar(file, header.value.span, &written);
         let value = crate::loading::encoded::substitute(&written, &map, variables)
             .map_or_else(|| written.to_string(), |(value, _)| value);
         let value = value.trim();

@@ -398,7 +398,10 @@ const HEADER_FILES: [&str; 6] = [
 #[test]
 fn the_version_header_and_the_token_scheme_work_in_every_format() {
     let dir = headers_project("2026-03-10");
-    let out = reqlint(dir.path(), &["check", ".", "--format", "concise", "--no-cache"]);
+    let out = reqlint(
+        dir.path(),
+        &["check", ".", "--format", "concise", "--no-cache"],
+    );
     let text = stdout(&out);
     assert!(!text.contains("unknown-endpoint"), "{text}");
     for file in HEADER_FILES {
@@ -430,7 +433,10 @@ fn the_version_header_and_the_token_scheme_work_in_every_format() {
 #[test]
 fn an_unknown_version_in_the_header_is_reported_at_its_value_in_every_format() {
     let dir = headers_project("2026-03-01");
-    let out = reqlint(dir.path(), &["check", ".", "--format", "json", "--no-cache"]);
+    let out = reqlint(
+        dir.path(),
+        &["check", ".", "--format", "json", "--no-cache"],
+    );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for file in HEADER_FILES {
         let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
@@ -444,14 +450,16 @@ fn an_unknown_version_in_the_header_is_reported_at_its_value_in_every_format() {
         assert_eq!(found.len(), 1, "{file}: {report}");
         let message = found[0]["message"].as_str().unwrap();
         assert!(
-            message.to_ascii_lowercase().contains("x-github-api-version")
+            message
+                .to_ascii_lowercase()
+                .contains("x-github-api-version")
                 && message.contains("not `2026-03-01`"),
             "{file}: {message}"
         );
         let at = found[0]["span"]["offset"].as_u64().unwrap_or(u64::MAX) as usize;
         assert!(
-            text.get(at..).is_some_and(|t| t.starts_with("2026-03-01")
-                || t.starts_with("\"2026-03-01\"")),
+            text.get(at..)
+                .is_some_and(|t| t.starts_with("2026-03-01") || t.starts_with("\"2026-03-01\"")),
             "{file}: {:?}",
             found[0]
         );

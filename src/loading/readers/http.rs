@@ -301,7 +301,10 @@ fn read_block(
     {
         // A separator is certain only where the request below it reads without a
         // problem: else its lines were not meant as a request of their own.
-        let from = block.iter().position(|l| l.start == at).unwrap_or(block.len());
+        let from = block
+            .iter()
+            .position(|l| l.start == at)
+            .unwrap_or(block.len());
         let mut found = Vec::new();
         let read = read_block(
             text,
@@ -465,7 +468,10 @@ mod tests {
             [
                 ("GET /b HTTP/1.1".to_string(), Some(7)),
                 ("GET {{base}}/c".to_string(), None),
-                ("POST https://x.test/e".to_string(), Some(file.find("# @name e").unwrap())),
+                (
+                    "POST https://x.test/e".to_string(),
+                    Some(file.find("# @name e").unwrap())
+                ),
             ]
         );
         let (docs, problems) = read(file, &Limits::DEFAULT, &ReadOptions::default());
