@@ -179,5 +179,8 @@ fn a_separator_keeps_the_files_line_ends() {
         "{fixed:?}"
     );
     let after = String::from_utf8(run(&[]).stdout).unwrap();
-    assert!(after.contains("All checks passed: 1 file (2 requests)"), "{after}");
+    assert!(
+        after.contains("All checks passed: 1 file (2 requests)"),
+        "{after}"
+    );
 }
