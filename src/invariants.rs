@@ -168,6 +168,9 @@ fn request_model_of(data: &[u8], format: Format) {
                     check_span(text, q.key_span, "query key");
                     check_tree(text, &q.value);
                 }
+                for unknown in &line.unknown_query {
+                    check_span(text, *unknown, "whole-query variable");
+                }
             }
             Err(e) => check_span(text, e.span, "line error"),
         }

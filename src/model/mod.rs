@@ -36,6 +36,14 @@ pub const REQUEST_KEYS: &[&str] = &[
     "description",
 ];
 
+/// The key of a request's headers, as the readers of the request formats write them
+/// and as a request file may give them: extensions the rules ignore but for the headers
+/// that change the request (`X-GitHub-Api-Version`).
+pub const HEADERS_KEY: &str = "x-headers";
+
+/// The header that asks the code-hosting API for a version (as `api-version` does).
+pub const API_VERSION_HEADER: &str = "X-GitHub-Api-Version";
+
 /// Keys starting with this are extensions that rules ignore (for anchors, notes).
 pub const EXTENSION_PREFIX: &str = "x-";
 
@@ -127,6 +135,16 @@ impl<'a> Request<'a> {
 
     pub fn param(&self, name: &str) -> Option<&Entry> {
         self.params().find(|e| e.key == name)
+    }
+
+    /// Whether the request may send params that are not known: a body a reader could
+    /// not read, a query string that is a variable whose value is not known
+    /// (`?{{report_params}}`). No param is then reported missing.
+    pub fn may_send_unknown_params(&self) -> bool {
+        self.node
+            .get(crate::loading::readers::BODY_UNREAD_KEY)
+            .is_some()
+            || self.line().is_some_and(|l| !l.unknown_query.is_empty())
     }
 }
 
@@ -422,9 +440,13 @@ impl<'a> FileModel<'a> {
                 None
             }
         });
+        // The version the request asks for as reqlint's key, else as the header the host
+        // reads (`X-GitHub-Api-Version`, which every reader keeps under `x-headers`), else
+        // its file's.
         let api_version = node
             .get("api-version")
             .and_then(|v| self.api_version(v))
+            .or_else(|| self.header_api_version(node, file, defaults.variables))
             .or(defaults.api_version);
         self.requests.push(Request {
             node,
@@ -456,6 +478,50 @@ impl<'a> FileModel<'a> {
             );
         }
         version.map(|v| (v, entry.value.span))
+    }
+
+    /// `X-GitHub-Api-Version: 2026-03-10` among a request's `x-headers`: the version the
+    /// host serves the request in
+    /// (https://docs.github.com/en/rest/about-the-rest-api/api-versions). A value that is
+    /// a variable whose value is not known says nothing; an unknown version is reported
+    /// as a wrong `api-version` is, at the header's value.
+    fn header_api_version(
+        &mut self,
+        node: &'a Node,
+        file: &str,
+        variables: &dyn Lookup,
+    ) -> Option<(ApiVersion, Span)> {
+        let headers = node.get_value(HEADERS_KEY)?.as_map()?;
+        let header = headers
+            .iter()
+            .rfind(|h| h.key.eq_ignore_ascii_case(API_VERSION_HEADER))?;
+        let written = header.value.scalar_text()?;
+        let map = crate::loading::encoded::SourceMap::for_scalar(file, header.value.span, &written);
+        let value = crate::loading::encoded::substitute(&written, &map, variables)
+            .map_or_else(|| written.to_string(), |(value, _)| value);
+        let value = value.trim();
+        if value.contains("{{") {
+            return None;
+        }
+        let span = header.value.span;
+        match ApiVersion::parse(value) {
+            Some(version) => Some((version, span)),
+            None => {
+                let help = match did_you_mean(value, VERSIONS.iter().copied()) {
+                    Some(v) => format!("did you mean `{v}`?"),
+                    None => format!("the versions are {}", VERSIONS.join(" and ")),
+                };
+                self.issue(
+                    span,
+                    format!(
+                        "`{}` must be a version of the code-hosting API, not `{value}`",
+                        header.key
+                    ),
+                    Some(help),
+                );
+                None
+            }
+        }
     }
 
     fn token_ref(&mut self, entry: &'a Entry) -> Option<TokenRef<'a>> {

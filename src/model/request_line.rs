@@ -52,6 +52,9 @@ pub struct RequestLine {
     pub segments: Vec<Segment>,
     /// Pairs of the query string, which count as params.
     pub query: Vec<Entry>,
+    /// Parts of the query string that are a variable whose value is not known
+    /// (`?{{report_params}}`): they may hold any params, which are not known.
+    pub unknown_query: Vec<Span>,
     /// The host of a full URL as written (with any port or user part), else `None`.
     pub host: Option<String>,
     /// The variable a URL starts with that stands for its base (`{{base_url}}/v25.0/…`),
@@ -325,11 +328,15 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
         .map(|at| &full[at + 3..])
         .map(|h| h.split(['/', '?', '#']).next().unwrap_or("").to_string());
     let mut query = Vec::new();
+    let mut unknown_query = Vec::new();
     if let Some((q_start, q)) = query_part {
         let q = q.split('#').next().unwrap_or("");
         let mut at = q_start;
         for pair in q.split('&') {
-            if !pair.is_empty() {
+            if is_one_reference(pair) {
+                // A variable left as written stands for params whose names are not known.
+                unknown_query.push(text.span(at, at + pair.len()));
+            } else if !pair.is_empty() {
                 let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
                 let key_span = text.span(at, at + k.len());
                 let v_start = at + k.len() + usize::from(pair.contains('='));
@@ -350,10 +357,18 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
         path_span,
         segments,
         query,
+        unknown_query,
         host,
         base_variable,
         version,
     })
+}
+
+/// `{{name}}` and nothing else.
+fn is_one_reference(text: &str) -> bool {
+    text.strip_prefix("{{")
+        .and_then(|rest| rest.strip_suffix("}}"))
+        .is_some_and(|name| !name.is_empty() && !name.contains(['{', '}']))
 }
 
 #[cfg(test)]
@@ -407,6 +422,27 @@ mod tests {
         assert_eq!(l.query[0].key, "per_page");
         assert_eq!(&file[l.query[0].value.span.range()], "30");
         assert_eq!(l.query[1].value.as_str(), Some("a b"));
+    }
+
+    #[test]
+    fn a_variable_that_is_the_whole_query_is_no_param() {
+        for (value, unknown) in [
+            ("GET /x?{{report_params}}", "{{report_params}}"),
+            ("GET /x?{{q}}&limit=10", "{{q}}"),
+            ("GET /x?limit=10&{{q.extra}}", "{{q.extra}}"),
+        ] {
+            let file = format!("request: {value}");
+            let l = line(&file, value).unwrap();
+            assert!(l.query.iter().all(|p| !p.key.contains("{{")), "{value}");
+            assert_eq!(l.unknown_query.len(), 1, "{value}");
+            assert_eq!(&file[l.unknown_query[0].range()], unknown);
+        }
+        // A variable as a value, or beside a name, is a param as before.
+        let value = "GET /x?fields={{fields}}&{{a}}b";
+        let file = format!("request: {value}");
+        let l = line(&file, value).unwrap();
+        assert_eq!(l.query.len(), 2);
+        assert!(l.unknown_query.is_empty());
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &core::request_list_without_key::RequestListWithoutKey,
     &core::unknown_request_key::UnknownRequestKey,
     &core::malformed_request_line::MalformedRequestLine,
+    &core::http_request_not_separated::HttpRequestNotSeparated,
     &core::invalid_request_field::InvalidRequestField,
     &core::literal_secret::LiteralSecret,
     &core::unknown_suppressed_rule::UnknownSuppressedRule,

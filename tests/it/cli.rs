@@ -1336,7 +1336,8 @@ fn every_rule_fires_on_its_bad_fixture_and_not_on_its_good_one() {
                 .map(|e| e.unwrap().path())
                 .find(|p| {
                     let name = p.file_name().unwrap().to_string_lossy();
-                    name.starts_with(&format!("{kind}.req."))
+                    // A request file, or a file of the format a rule is about.
+                    name.starts_with(&format!("{kind}.req.")) || name == format!("{kind}.http")
                 })
                 .unwrap_or_else(|| panic!("{rule} has no {kind} fixture"));
             let rel = file

@@ -322,3 +322,146 @@ fn scopes_with_admin_levels_flagged_endpoints_and_versions() {
         "{text}"
     );
 }
+
+/// The request of every format in a project, each in its own file: `DELETE` of an agent
+/// secret (an endpoint of API version 2026-03-10 only) with the header `version` asks
+/// for, run with the token `{{gh}}` stands for, written with the host's own `token`
+/// scheme (reqlint's format names its token with `token:`).
+fn headers_project(version: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        ".reqlint.yaml",
+        "tokens:\n  ci-bot:\n    owner: acme\n    permissions:\n      organization: {organization_agent_secrets: read}\n    variables: [gh]\n",
+    );
+    let url = "https://api.github.com/orgs/acme/agents/secrets/DEPLOY_KEY";
+    write(
+        dir.path(),
+        "a.req.yaml",
+        &format!(
+            "requests:\n  - request: DELETE {url}\n    token: ci-bot\n    x-headers:\n      X-GitHub-Api-Version: \"{version}\"\n"
+        ),
+    );
+    write(
+        dir.path(),
+        "b.req.json",
+        &format!(
+            "{{\"request\": \"DELETE {url}\", \"token\": \"ci-bot\", \"x-headers\": {{\"x-github-api-version\": \"{version}\"}}}}\n"
+        ),
+    );
+    write(
+        dir.path(),
+        "c.http",
+        &format!(
+            "DELETE {url}\nAuthorization: token {{{{gh}}}}\nX-GitHub-Api-Version: {version}\n"
+        ),
+    );
+    write(
+        dir.path(),
+        "d.bru",
+        &format!(
+            "meta {{\n  name: Delete\n}}\n\ndelete {{\n  url: {url}\n}}\n\nheaders {{\n  Authorization: token {{{{gh}}}}\n  X-GitHub-Api-Version: {version}\n}}\n"
+        ),
+    );
+    write(
+        dir.path(),
+        "e.hurl",
+        &format!(
+            "DELETE {url}\nAuthorization: token {{{{gh}}}}\nX-GitHub-Api-Version: {version}\n"
+        ),
+    );
+    write(
+        dir.path(),
+        "f.postman_collection.json",
+        &format!(
+            r#"{{"info": {{"name": "gh", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}},
+ "item": [{{"name": "Delete", "request": {{"method": "DELETE", "url": "{url}",
+   "header": [{{"key": "Authorization", "value": "token {{{{gh}}}}"}}, {{"key": "X-GitHub-Api-Version", "value": "{version}"}}]}}}}]}}
+"#
+        ),
+    );
+    dir
+}
+
+const HEADER_FILES: [&str; 6] = [
+    "a.req.yaml",
+    "b.req.json",
+    "c.http",
+    "d.bru",
+    "e.hurl",
+    "f.postman_collection.json",
+];
+
+/// `X-GitHub-Api-Version` is the request's API version and `Authorization: token
+/// {{gh}}` names the token `{{gh}}` stands for, in every format: the endpoint is known
+/// (it is in 2026-03-10 only) and judged against the token, which holds too little.
+#[test]
+fn the_version_header_and_the_token_scheme_work_in_every_format() {
+    let dir = headers_project("2026-03-10");
+    let out = reqlint(
+        dir.path(),
+        &["check", ".", "--format", "concise", "--no-cache"],
+    );
+    let text = stdout(&out);
+    assert!(!text.contains("unknown-endpoint"), "{text}");
+    for file in HEADER_FILES {
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with(&format!("{file}:")))
+            .collect();
+        assert_eq!(lines.len(), 1, "{file}: {text}");
+        assert!(
+            lines[0].contains("[token-missing-permission]") && lines[0].contains("`ci-bot`"),
+            "{file}: {text}"
+        );
+    }
+    // Without the header, the host's default version has no such endpoint.
+    let dir = headers_project("2022-11-28");
+    let text = stdout(&reqlint(
+        dir.path(),
+        &["check", ".", "--format", "concise", "--no-cache"],
+    ));
+    assert_eq!(
+        text.matches("[unknown-endpoint]").count(),
+        HEADER_FILES.len(),
+        "{text}"
+    );
+}
+
+/// A version the host does not have is reported as a wrong `api-version` is, at the
+/// header's value, in every format.
+#[test]
+fn an_unknown_version_in_the_header_is_reported_at_its_value_in_every_format() {
+    let dir = headers_project("2026-03-01");
+    let out = reqlint(
+        dir.path(),
+        &["check", ".", "--format", "json", "--no-cache"],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for file in HEADER_FILES {
+        let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
+        let found: Vec<&serde_json::Value> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["file"].as_str().is_some_and(|f| f.ends_with(file)))
+            .filter(|d| d["rule"] == "invalid-request-field")
+            .collect();
+        assert_eq!(found.len(), 1, "{file}: {report}");
+        let message = found[0]["message"].as_str().unwrap();
+        assert!(
+            message
+                .to_ascii_lowercase()
+                .contains("x-github-api-version")
+                && message.contains("not `2026-03-01`"),
+            "{file}: {message}"
+        );
+        let at = found[0]["span"]["offset"].as_u64().unwrap_or(u64::MAX) as usize;
+        assert!(
+            text.get(at..)
+                .is_some_and(|t| t.starts_with("2026-03-01") || t.starts_with("\"2026-03-01\"")),
+            "{file}: {:?}",
+            found[0]
+        );
+    }
+}

@@ -148,3 +148,39 @@ fn scopes_of_collections() {
         assert!(text.contains(needed), "{needed} not in\n{text}");
     }
 }
+
+/// `--fix` parts two requests of an `.http` file written with CRLF line ends by a
+/// separator line with the file's line end, and both are then read as requests.
+#[test]
+fn a_separator_keeps_the_files_line_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "GET https://api.github.com/repos/acme/web/pulls\r\nAccept: application/json\r\n\r\n# @name issues\r\nGET https://api.github.com/repos/acme/web/issues\r\n";
+    std::fs::write(dir.path().join("a.http"), text).unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_reqlint"))
+            .current_dir(dir.path())
+            .args(["check", "a.http", "--no-cache", "--format", "concise"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let before = String::from_utf8(run(&[]).stdout).unwrap();
+    assert!(
+        before.contains("a.http:5:1: warning[http-request-not-separated]")
+            && before.contains("(1 request)"),
+        "{before}"
+    );
+    run(&["--fix"]);
+    let fixed = std::fs::read_to_string(dir.path().join("a.http")).unwrap();
+    assert_eq!(
+        fixed,
+        text.replace("\r\n# @name", "\r\n###\r\n# @name"),
+        "{fixed:?}"
+    );
+    let after = String::from_utf8(run(&[]).stdout).unwrap();
+    assert!(
+        after.contains("All checks passed: 1 file (2 requests)"),
+        "{after}"
+    );
+}

@@ -517,3 +517,56 @@ fn a_plain_value_used_as_a_credential_anywhere_in_the_run_is_masked_everywhere()
         }
     }
 }
+
+/// `Authorization: token …`, the code-hosting API's own scheme, holds a credential as
+/// `Bearer …` does, in every format: written in place it is reported and masked; through
+/// a variable of the file, the variable's definition is.
+#[test]
+fn the_token_scheme_of_an_authorization_header_is_a_credential_in_every_format() {
+    let url = "https://api.github.com/user/emailz";
+    let secret = PLAIN[3];
+    let cases = [
+        (
+            "a.req.yaml",
+            format!(
+                "requests:\n  - request: GET {url}\n    x-headers:\n      Authorization: token {secret}\n"
+            ),
+            "4:22",
+        ),
+        (
+            "b.http",
+            format!("GET {url}\nAuthorization: token {secret}\n"),
+            "2:16",
+        ),
+        (
+            "c.bru",
+            format!("get {{\n  url: {url}\n}}\nheaders {{\n  Authorization: token {secret}\n}}\n"),
+            "5:18",
+        ),
+        (
+            "d.hurl",
+            format!("GET {url}\nAuthorization: Token {secret}\n"),
+            "2:16",
+        ),
+        (
+            "e.postman_collection.json",
+            format!(
+                r#"{{"info": {{"name": "gh", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}},
+"item": [{{"name": "x", "request": {{"method": "GET", "url": "{url}", "header": [{{"key": "Authorization", "value": "token {secret}"}}]}}}}]}}
+"#
+            ),
+            "2:143",
+        ),
+        (
+            "f.http",
+            format!("@gh = {secret}\nGET {url}\nAuthorization: token {{{{gh}}}}\n"),
+            "1:7",
+        ),
+    ];
+    let files: Vec<(&str, &str)> = cases.iter().map(|(f, t, _)| (*f, t.as_str())).collect();
+    let dir = project(&files);
+    for (file, _, at) in &cases {
+        let outputs = check_every_format(dir.path(), file);
+        assert_eq!(reported_at(&outputs[1]), [*at], "{file}: {}", outputs[1]);
+    }
+}

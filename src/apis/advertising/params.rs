@@ -228,12 +228,9 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
             fix: Some(fix),
         });
     }
-    // A body a reader could not read may hold any param.
-    let body_unread = request
-        .node
-        .get(crate::loading::readers::BODY_UNREAD_KEY)
-        .is_some();
-    for p in call.params.iter().filter(|p| p.required && !body_unread) {
+    // A body a reader could not read, a query that is a variable, may hold any param.
+    let params_unknown = request.may_send_unknown_params();
+    for p in call.params.iter().filter(|p| p.required && !params_unknown) {
         if request.param(p.name).is_some() {
             continue;
         }

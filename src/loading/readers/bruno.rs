@@ -141,6 +141,8 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
     };
     let mut has_request = false;
     let mut auth_mode: Option<String> = None;
+    // An `Authorization` header is sent whatever the method block's `auth` says.
+    let mut header_token: Option<(String, Span)> = None;
     for block in &blocks {
         let name = block.name;
         if METHODS.contains(&name) {
@@ -165,7 +167,7 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
             "headers" => {
                 for (key, key_span, value, value_span) in pairs(block) {
                     if key.eq_ignore_ascii_case("authorization") {
-                        parts.bearer = Some((value.clone(), value_span));
+                        header_token = Some((value.clone(), value_span));
                     }
                     parts
                         .headers
@@ -206,14 +208,13 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
             }
             "body:form-urlencoded" | "body:multipart-form" => {
                 for (key, key_span, value, value_span) in pairs(block) {
-                    let value = if value.starts_with("@file(") {
-                        "<file>".to_string()
-                    } else {
-                        value
-                    };
-                    parts
-                        .params
-                        .push(entry(&key, key_span, string(value_span, &value)));
+                    // `@file(./image.png)`: a file to upload, whose field is named for
+                    // the upload, not a param to judge.
+                    if !value.starts_with("@file(") {
+                        parts
+                            .params
+                            .push(entry(&key, key_span, string(value_span, &value)));
+                    }
                 }
             }
             "body:text" | "body:xml" | "body:graphql" | "body:sparql" | "body:file"
@@ -243,12 +244,17 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
             .secrets
             .push(entry("token", span, string(span, &token)));
     }
+    if let Some(token) = header_token {
+        parts.bearer = Some(token);
+    }
     let mut requests = Vec::new();
     if has_request {
         if parts.url.is_none() {
+            // Reported here once: a request without a URL is not read further.
             problems.push(syntax(parts.span, "the method block has no `url`"));
+        } else {
+            requests.push(parts);
         }
-        requests.push(parts);
     }
     let span = Span::new(0, text.len());
     (vec![document(span, requests, variables, options)], problems)
@@ -334,6 +340,42 @@ mod tests {
                 .unwrap()
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn an_authorization_header_is_sent_without_an_auth_mode() {
+        let file = "post {\n  url: https://api.github.com/repos/acme/web/issues\n  auth: none\n}\n\nheaders {\n  Authorization: token {{gh_token}}\n}\n";
+        let tokens = std::collections::BTreeMap::from([("gh_token".into(), "ci-bot".into())]);
+        let options = ReadOptions {
+            token_variables: &tokens,
+            ..ReadOptions::default()
+        };
+        let (docs, problems) = read(file, &Limits::DEFAULT, &options);
+        assert!(problems.is_empty(), "{problems:?}");
+        let r = &docs[0].get_value("requests").unwrap().as_seq().unwrap()[0];
+        assert_eq!(r.get_value("token").unwrap().as_str(), Some("ci-bot"));
+    }
+
+    #[test]
+    fn a_request_without_a_url_is_one_problem_and_no_request() {
+        let (docs, problems) = read(
+            "post {\n  body: json\n}\n",
+            &Limits::DEFAULT,
+            &ReadOptions::default(),
+        );
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        let requests = docs[0].get_value("requests").unwrap().as_seq().unwrap();
+        assert!(requests.is_empty());
+    }
+
+    #[test]
+    fn files_to_upload_are_no_params() {
+        let file = "post {\n  url: /act_1/adimages\n}\n\nbody:multipart-form {\n  filename: @file(banner.png)\n  name: Banner\n}\n";
+        let (docs, _) = read(file, &Limits::DEFAULT, &ReadOptions::default());
+        let r = &docs[0].get_value("requests").unwrap().as_seq().unwrap()[0];
+        let params = r.get_value("params").unwrap().as_map().unwrap();
+        assert_eq!(params.len(), 1);
+        assert_eq!(params[0].key, "name");
     }
 
     #[test]

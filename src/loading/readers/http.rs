@@ -39,6 +39,62 @@ impl Line<'_> {
     fn is_blank(&self) -> bool {
         self.text.trim().is_empty()
     }
+
+    /// A request line of its own, where only a separator may start a request: `METHOD
+    /// URL [HTTP/x]` from the line's start, the method in capitals, the URL a full URL, a
+    /// path or a variable. A header (`Name: value`) and a body's text rarely look so.
+    fn is_request_line(&self) -> bool {
+        let mut words = self.text.split_whitespace();
+        let (Some(method), Some(url)) = (words.next(), words.next()) else {
+            return false;
+        };
+        let version = words.next();
+        !self.text.starts_with([' ', '\t'])
+            && METHODS.contains(&method)
+            && (url.starts_with("http://")
+                || url.starts_with("https://")
+                || url.starts_with('/')
+                || url.starts_with("{{"))
+            && version.is_none_or(|v| v.starts_with("HTTP/"))
+            && words.next().is_none()
+    }
+
+    /// A line that belongs with the request line below it: a comment (`# @name`) or a
+    /// variable.
+    fn leads_a_request(&self) -> bool {
+        (self.is_comment() && !self.is_separator()) || variable_line(self).is_some()
+    }
+}
+
+/// The request lines of a block after its first, from line `from` (where its headers
+/// start), and where a separator line would part the first of them from what is above
+/// it: above the comments and variables just over it, where only blank lines stand
+/// between them and the headers (the request above then keeps no body).
+fn unseparated(block: &[Line<'_>], from: usize) -> Vec<super::Unseparated> {
+    let mut out: Vec<super::Unseparated> = Vec::new();
+    let mut in_headers = true;
+    // The first line of the body that is not blank.
+    let mut body_content: Option<usize> = None;
+    for (i, line) in block.iter().enumerate().skip(from) {
+        if line.is_request_line() {
+            let mut at = i;
+            while at > from && block[at - 1].leads_a_request() {
+                at -= 1;
+            }
+            let certain = out.is_empty() && body_content.is_none_or(|c| c >= at);
+            out.push(super::Unseparated {
+                line: line.span(),
+                separator_at: certain.then_some(block[at].start),
+            });
+            in_headers = false;
+            body_content.get_or_insert(i);
+        } else if line.is_blank() {
+            in_headers = false;
+        } else if !in_headers && body_content.is_none() {
+            body_content = Some(i);
+        }
+    }
+    out
 }
 
 /// `@name = value`: the name and the value's span.
@@ -123,7 +179,15 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
     }
     blocks.push((title.take(), &all[start..]));
     for (title, block) in blocks {
-        if let Some(r) = read_block(text, block, title, limits, &mut variables, &mut problems) {
+        if let Some(r) = read_block(
+            text,
+            block,
+            title,
+            limits,
+            &mut variables,
+            &mut problems,
+            Split::Judge,
+        ) {
             requests.push(r);
         }
     }
@@ -134,6 +198,15 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
     )
 }
 
+/// Whether a block's request line that no separator parts from the one above is read
+/// as the request it would be once parted, to tell whether a separator parts it cleanly.
+#[derive(Clone, Copy, PartialEq)]
+enum Split {
+    Judge,
+    /// The block is such a request already: once, so the file is read at most twice.
+    Leave,
+}
+
 fn read_block(
     text: &str,
     block: &[Line<'_>],
@@ -141,6 +214,7 @@ fn read_block(
     limits: &Limits,
     variables: &mut Definitions,
     problems: &mut Vec<Problem>,
+    split: Split,
 ) -> Option<RequestParts> {
     let mut name = title;
     let mut i = 0;
@@ -218,11 +292,41 @@ fn read_block(
         .collect::<Vec<_>>()
         .join("");
     parts.url = Some(string(Span::new(url_off, url_end), &url_text));
+    // A request line below this one, with no `###` between: the clients send it, and
+    // all below it, as this request's body.
+    parts.unseparated = unseparated(block, i);
+    if let Some(first) = parts.unseparated.first_mut()
+        && let Some(at) = first.separator_at
+        && split == Split::Judge
+    {
+        // A separator is certain only where the request below it reads without a
+        // problem: else its lines were not meant as a request of their own.
+        let from = block
+            .iter()
+            .position(|l| l.start == at)
+            .unwrap_or(block.len());
+        let mut found = Vec::new();
+        let read = read_block(
+            text,
+            &block[from..],
+            None,
+            limits,
+            &mut Definitions::default(),
+            &mut found,
+            Split::Leave,
+        );
+        if read.is_none() || !found.is_empty() {
+            first.separator_at = None;
+        }
+    }
     // Headers, up to a blank line.
     let mut content_type = String::new();
     while let Some(line) = block.get(i) {
         if line.is_blank() {
             i += 1;
+            break;
+        }
+        if line.is_request_line() {
             break;
         }
         i += 1;
@@ -268,7 +372,10 @@ fn read_block(
         let start = body[first].start;
         let end = body[last].start + body[last].text.len();
         let raw = text[start..end].trim_start();
-        if raw.starts_with('<') {
+        if !parts.unseparated.is_empty() {
+            // Another request's lines: no body reqlint can read.
+            parts.body_unread = true;
+        } else if raw.starts_with('<') {
             // `< ./body.json`: the body is in another file.
             parts.body_unread = true;
         } else if content_type.contains("json") || raw.starts_with('{') {
@@ -276,13 +383,28 @@ fn read_block(
                 Some(entries) => parts.params = entries,
                 None => parts.body_unread = !raw.starts_with('['),
             }
-        } else if content_type.contains("x-www-form-urlencoded") {
-            parts.params = form_pairs(text, start, end - start);
+        } else if content_type.contains("x-www-form-urlencoded")
+            || (content_type.contains("multipart/form-data") && !raw.starts_with("--"))
+        {
+            // `source=@./video.mp4`: a file to upload, as curl's `-F` names one in the
+            // vendors' examples; its name is the upload's, not a param to judge.
+            parts.params = form_pairs(text, start, end - start)
+                .into_iter()
+                .filter(|field| !is_file_upload(field))
+                .collect();
         } else {
             parts.body_unread = true;
         }
     }
     Some(parts)
+}
+
+/// A form field whose value names a file to upload (`@./video.mp4`, `@file`).
+fn is_file_upload(field: &Entry) -> bool {
+    field.value.as_str().is_some_and(|v| {
+        v.strip_prefix('@')
+            .is_some_and(|path| !path.trim().is_empty() && !path.contains(char::is_whitespace))
+    })
 }
 
 #[cfg(test)]
@@ -320,6 +442,80 @@ mod tests {
         let form = requests[2].get_value("params").unwrap();
         let b = form.get_value("billing_event").unwrap();
         assert_eq!(&FILE[b.span.range()], "IMPRESSIONS");
+    }
+
+    fn unseparated_of(file: &str) -> Vec<(String, Option<usize>)> {
+        let (docs, _) = read(file, &Limits::DEFAULT, &ReadOptions::default());
+        let requests = docs[0].get_value("requests").unwrap().as_seq().unwrap();
+        requests
+            .iter()
+            .filter_map(|r| r.get_value(super::super::UNSEPARATED_KEY))
+            .flat_map(|u| u.as_seq().unwrap().iter())
+            .map(|u| {
+                let line = u.get_value("line").unwrap().span;
+                let at = u.get_value("separator-at").map(|n| n.span.start);
+                (file[line.range()].to_string(), at)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn request_lines_without_a_separator_are_one_request() {
+        // In the headers, after a blank line, above a name and a variable.
+        let file = "GET /a\nGET /b HTTP/1.1\n\nGET {{base}}/c\n###\nGET /d\n\n# @name e\n@v = 1\nPOST https://x.test/e\n";
+        assert_eq!(
+            unseparated_of(file),
+            [
+                ("GET /b HTTP/1.1".to_string(), Some(7)),
+                ("GET {{base}}/c".to_string(), None),
+                (
+                    "POST https://x.test/e".to_string(),
+                    Some(file.find("# @name e").unwrap())
+                ),
+            ]
+        );
+        let (docs, problems) = read(file, &Limits::DEFAULT, &ReadOptions::default());
+        // No header problem for a request line, and the lines below are an unread body.
+        assert!(problems.is_empty(), "{problems:?}");
+        let requests = docs[0].get_value("requests").unwrap().as_seq().unwrap();
+        assert_eq!(requests.len(), 2);
+        assert!(requests[0].get_value("x-body-unread").is_some());
+        assert!(requests[0].get_value("x-headers").is_none());
+    }
+
+    #[test]
+    fn a_separator_is_offered_only_where_it_parts_cleanly() {
+        // A body above the line: it may be the body's text.
+        let file = "POST /a\nContent-Type: text/plain\n\nsee below\nGET /b\n";
+        assert_eq!(unseparated_of(file), [("GET /b".to_string(), None)]);
+        // The request below would not read: its next line is no header.
+        let file = "GET /a\n\nGET /b\nnot a header\n";
+        assert_eq!(unseparated_of(file), [("GET /b".to_string(), None)]);
+        // A JSON body below that does not parse.
+        let file = "GET /a\n\nPOST /b\nContent-Type: application/json\n\n{\"a\": \n";
+        assert_eq!(unseparated_of(file), [("POST /b".to_string(), None)]);
+        // Lines that only start like a request line: indented, lower case, a word more.
+        let file = "POST /a\n\n  GET /b\nget /c\nGET /d please\nGET\nGET x\n";
+        assert!(unseparated_of(file).is_empty());
+    }
+
+    #[test]
+    fn files_to_upload_are_no_params() {
+        let file = "POST /act_1/adimages\nContent-Type: multipart/form-data\n\nfilename=@./banner.png&name=Banner&x=@\n###\nPOST /act_1/advideos\nContent-Type: application/x-www-form-urlencoded\n\nsource=@video.mp4&title=T\n";
+        let (docs, problems) = read(file, &Limits::DEFAULT, &ReadOptions::default());
+        assert!(problems.is_empty(), "{problems:?}");
+        let requests = docs[0].get_value("requests").unwrap().as_seq().unwrap();
+        let keys = |r: &Node| -> Vec<String> {
+            r.get_value("params")
+                .unwrap()
+                .as_map()
+                .unwrap()
+                .iter()
+                .map(|e| e.key.to_string())
+                .collect()
+        };
+        assert_eq!(keys(&requests[0]), ["name", "x"]);
+        assert_eq!(keys(&requests[1]), ["title"]);
     }
 
     #[test]

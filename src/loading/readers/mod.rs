@@ -169,7 +169,26 @@ pub struct RequestParts {
     /// Basic-auth pair, a disabled header), each as `{name: value}`: masked in every
     /// output and reported when literal, though the request may not send them.
     pub secrets: Vec<Entry>,
+    /// Request lines written after this request's own with no separator between: the
+    /// clients send them as this request's body.
+    pub unseparated: Vec<Unseparated>,
 }
+
+/// A request line that no separator parts from the request above it.
+#[derive(Clone, Copy, Debug)]
+pub struct Unseparated {
+    /// The request line.
+    pub line: Span,
+    /// Where a separator line parts it, with the comments and variables just above it,
+    /// from the request above: `None` where a body written above it makes that
+    /// uncertain (the line may be meant as the body's text).
+    pub separator_at: Option<usize>,
+}
+
+/// The key of the request lines no separator parts from the request (`[{line,
+/// separator-at}, …]`, empty values whose spans say where), read by the rule
+/// `http-request-not-separated`.
+pub const UNSEPARATED_KEY: &str = "x-unseparated-requests";
 
 /// The key that marks a request whose body could not be read.
 pub const BODY_UNREAD_KEY: &str = "x-body-unread";
@@ -234,6 +253,25 @@ impl RequestParts {
                 Node::new(span, Value::Map(self.headers)),
             ));
         }
+        if !self.unseparated.is_empty() {
+            let items = self
+                .unseparated
+                .iter()
+                .map(|u| {
+                    let mut fields = vec![entry("line", u.line, Node::new(u.line, Value::Null))];
+                    if let Some(at) = u.separator_at {
+                        let at = Span::empty(at);
+                        fields.push(entry("separator-at", at, Node::new(at, Value::Null)));
+                    }
+                    Node::new(u.line, Value::Map(fields))
+                })
+                .collect();
+            entries.push(entry(
+                UNSEPARATED_KEY,
+                self.span,
+                Node::new(self.span, Value::Seq(items)),
+            ));
+        }
         if self.body_unread {
             entries.push(entry(
                 BODY_UNREAD_KEY,
@@ -259,15 +297,27 @@ impl RequestParts {
     }
 }
 
-/// The variable a text stands for: `{{name}}`, `Bearer {{name}}`.
+/// The variable a text stands for: `{{name}}`, `Bearer {{name}}`, `token {{name}}`.
 pub fn variable_in(text: &str) -> Option<&str> {
-    let t = text.trim();
-    let t = t
-        .strip_prefix("Bearer ")
-        .or_else(|| t.strip_prefix("bearer "))
-        .unwrap_or(t)
-        .trim();
+    let t = without_token_scheme(text);
     t.strip_prefix("{{")?.strip_suffix("}}").map(str::trim)
+}
+
+/// The schemes of an `Authorization` header that carry a token as it is: `Bearer`, and
+/// `token`, the code-hosting API's own form
+/// (https://docs.github.com/en/rest/authentication/authenticating-to-the-rest-api),
+/// in any case, as HTTP takes a scheme.
+const TOKEN_SCHEMES: [&str; 2] = ["bearer", "token"];
+
+/// An `Authorization` value without its token scheme (`token abc` → `abc`).
+fn without_token_scheme(text: &str) -> &str {
+    let t = text.trim();
+    match t.split_once([' ', '\t']) {
+        Some((scheme, rest)) if TOKEN_SCHEMES.iter().any(|s| scheme.eq_ignore_ascii_case(s)) => {
+            rest.trim()
+        }
+        _ => t,
+    }
 }
 
 /// The document of a file's requests, with its variables.
@@ -589,5 +639,11 @@ mod tests {
         assert_eq!(variable_in("Bearer {{gh_token}}"), Some("gh_token"));
         assert_eq!(variable_in("{{ t }}"), Some("t"));
         assert_eq!(variable_in("Bearer abc"), None);
+        // The code-hosting API's own scheme, and schemes in any case.
+        assert_eq!(variable_in("token {{gh_token}}"), Some("gh_token"));
+        assert_eq!(variable_in("Token  {{ gh_token }}"), Some("gh_token"));
+        assert_eq!(variable_in("BEARER {{t}}"), Some("t"));
+        assert_eq!(variable_in("Basic {{t}}"), None);
+        assert_eq!(variable_in("token abc"), None);
     }
 }
