@@ -110,23 +110,54 @@ impl<'a> Request<'a> {
         self.line().map(|l| l.method)
     }
 
-    /// Every param: the `params` mapping's entries, then the query string's pairs.
-    pub fn params(&self) -> impl Iterator<Item = &Entry> {
-        let mapped = self
-            .params
-            .and_then(|e| e.value.as_map())
-            .unwrap_or_default()
-            .iter();
+    /// Every param in the order the request sends them: the query string's pairs, then
+    /// the `params` mapping's entries (a body, or pairs a client appends to the query
+    /// string). A name may come more than once (`?status&status=PAUSED`, a form body
+    /// that repeats a key); a key repeated inside a YAML or JSON mapping is kept once,
+    /// the last, by the loader.
+    pub fn every_param(&self) -> impl DoubleEndedIterator<Item = &Entry> {
         let query = self
             .line()
             .map(|l| l.query.as_slice())
             .unwrap_or_default()
             .iter();
-        mapped.chain(query)
+        let mapped = self
+            .params
+            .and_then(|e| e.value.as_map())
+            .unwrap_or_default()
+            .iter();
+        query.chain(mapped)
     }
 
+    /// The params the API reads, in the order they are sent: of a name given more than
+    /// once, only the last (the one the Graph API reads).
+    pub fn params(&self) -> impl Iterator<Item = &Entry> {
+        let mut last = std::collections::HashMap::new();
+        for (at, entry) in self.every_param().enumerate() {
+            last.insert(entry.key.as_str(), at);
+        }
+        self.every_param()
+            .enumerate()
+            .filter(move |(at, entry)| last.get(entry.key.as_str()) == Some(at))
+            .map(|(_, entry)| entry)
+    }
+
+    /// The param `name` as the API reads it: the last one given.
     pub fn param(&self, name: &str) -> Option<&Entry> {
-        self.params().find(|e| e.key == name)
+        self.every_param().rev().find(|e| e.key == name)
+    }
+
+    /// Each param the request gives again later: the earlier occurrence, which the API
+    /// does not read, with the one it reads; in the order of the earlier ones.
+    pub fn repeated_params(&self) -> Vec<(&Entry, &Entry)> {
+        let sent: std::collections::HashMap<&str, &Entry> =
+            self.params().map(|e| (e.key.as_str(), e)).collect();
+        self.every_param()
+            .filter_map(|e| {
+                let read = *sent.get(e.key.as_str())?;
+                (!std::ptr::eq(read, e)).then_some((e, read))
+            })
+            .collect()
     }
 }
 
@@ -507,6 +538,35 @@ mod tests {
         assert_eq!(r.method(), Some(Method::Post));
         assert_eq!(r.param("name").unwrap().value.as_str(), Some("x"));
         assert_eq!(r.object.unwrap().0.name(), "ad_set");
+    }
+
+    #[test]
+    fn a_param_given_twice_is_read_as_the_api_reads_it() {
+        let text = "request: POST /v24.0/1202?status&limit=1&status=PAUSED\nparams:\n  name: x\n  limit: 2\n";
+        let (docs, _) = model_of(text);
+        let m = FileModel::build(&docs, text);
+        let r = &m.requests[0];
+        assert_eq!(r.every_param().count(), 5);
+        let sent: Vec<_> = r
+            .params()
+            .map(|e| (e.key.as_str(), &text[e.value.span.range()]))
+            .collect();
+        assert_eq!(sent, [("status", "PAUSED"), ("name", "x"), ("limit", "2")]);
+        assert_eq!(r.param("status").unwrap().value.as_str(), Some("PAUSED"));
+        // The body comes after the query string: its `limit` is the one read.
+        assert_eq!(&text[r.param("limit").unwrap().value.span.range()], "2");
+        let repeated: Vec<_> = r
+            .repeated_params()
+            .iter()
+            .map(|(earlier, read)| (earlier.key_span.start, read.key_span.start))
+            .collect();
+        assert_eq!(
+            repeated,
+            [
+                (text.find("status").unwrap(), text.rfind("status").unwrap()),
+                (text.find("limit").unwrap(), text.rfind("limit").unwrap()),
+            ]
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@ use crate::suggest::did_you_mean;
 use super::endpoint::Target;
 use super::graph_types;
 pub use super::values::{Issue, IssueFix, IssueKind, integer, is_datetime};
-use super::values::{is_integer_text, is_placeholder};
+use super::values::{empty_value, is_empty_value, is_integer_text, is_placeholder};
 
 pub use crate::catalog::advertising::DEFAULT_RULE;
 
@@ -201,7 +201,7 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
         // Nor where another param of the request would be renamed the same: the two
         // would make one key twice.
         let alone = |new: &str| {
-            !request.params().any(|other| {
+            !request.every_param().any(|other| {
                 other.key != name
                     && call.param(&other.key).is_none()
                     && crate::suggest::only_close(&other.key, known.iter().copied()) == Some(new)
@@ -334,8 +334,33 @@ fn judged(
     });
 }
 
+/// What a value of a table's type is, for the finding about an empty one; none where
+/// the type takes it: a string takes an empty string (not a null), a param the table
+/// does not type anything.
+fn refused_when_empty(ty: &ParamType, node: &Node) -> Option<&'static str> {
+    Some(match ty {
+        ParamType::Any => return None,
+        ParamType::String { .. } if matches!(node.value, Value::Null) => "a string",
+        ParamType::String { .. } => return None,
+        ParamType::NumericString => "a numeric ID (digits)",
+        ParamType::Int { .. } => "an integer",
+        ParamType::Bool => "true or false",
+        ParamType::Enum { .. } => "one of its values",
+        ParamType::List(_) => "a list",
+        ParamType::Object { .. } => "a mapping (a JSON object)",
+        ParamType::JsonString => "a JSON-encoded object",
+        ParamType::Datetime => "an ISO 8601 date-time or a UNIX timestamp",
+    })
+}
+
 fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) {
     if is_placeholder(node) {
+        return;
+    }
+    if is_empty_value(node)
+        && let Some(expected) = refused_when_empty(&spec.ty, node)
+    {
+        out.push(empty_value(name, expected, node.span, spec.rule));
         return;
     }
     let wrong_type = |expected: &str, out: &mut Vec<Issue>| {
@@ -350,7 +375,6 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
     match &spec.ty {
         ParamType::Any => {}
         ParamType::String { max_chars } => match node.scalar_text() {
-            Some(_) if matches!(node.value, Value::Null) => wrong_type("a string", out),
             Some(text) => {
                 let chars = text.chars().count();
                 if let Some(max) = max_chars.filter(|&m| chars > m) {
@@ -756,6 +780,66 @@ mod tests {
             Some("did you mean `IMPRESSIONS`?")
         );
         assert_eq!(found[1].kind, IssueKind::OutsideOpenEnum);
+    }
+
+    /// The params that `rule` reports as empty on a request file, by name.
+    fn empty_params(rule: &str, yaml: &str) -> Vec<String> {
+        crate::testing::lint(rule, "", yaml)
+            .into_iter()
+            .filter_map(|(message, _)| {
+                let name = message.strip_prefix('`')?.strip_suffix("` is empty")?;
+                Some(name.to_string())
+            })
+            .collect()
+    }
+
+    /// An empty value (a blank string, a key without a value, a null) is refused for
+    /// every type but a string, whichever of the tables or the specs types the param.
+    #[test]
+    fn empty_values_are_judged_alike_for_every_type() {
+        let ad_set = "request: POST /v24.0/act_1/adsets\nparams:\n  name: ''\n  campaign_id: ''\n  daily_budget: ''\n  billing_event: IMPRESSIONS\n  optimization_goal: REACH\n  bid_strategy: ''\n  execution_options: ''\n  end_time:\n  promoted_object: ''\n  is_sac_cfca_terms_certified: ''\n  targeting: {geo_locations: {countries: [DE]}}\n";
+        assert_eq!(
+            empty_params("ad-param-invalid", ad_set),
+            [
+                "campaign_id",
+                "daily_budget",
+                "bid_strategy",
+                "execution_options",
+                "end_time",
+                "promoted_object",
+                "is_sac_cfca_terms_certified",
+            ]
+        );
+        // A string takes an empty string; a null is none.
+        let audience = "request: POST /v24.0/act_1/customaudiences\nparams:\n  name: x\n  subtype: CUSTOM\n  customer_file_source: USER_PROVIDED_ONLY\n  description: ''\n  rule:\n  prefill: ''\n";
+        assert_eq!(
+            empty_params("ad-param-invalid", audience),
+            ["rule", "prefill"]
+        );
+        // A JSON string (the table's own rule reports it).
+        let lookalike = "request: POST /v24.0/act_1/customaudiences\nparams:\n  name: x\n  subtype: LOOKALIKE\n  origin_audience_id: '1'\n  lookalike_spec: ''\n";
+        assert_eq!(
+            empty_params("audience-lookalike-spec-invalid", lookalike),
+            ["lookalike_spec"]
+        );
+        // In a query string: `?status` and `?status=` are empty; nested fields too.
+        let query = "request: POST /v24.0/act_1/campaigns?name=x&objective=OUTCOME_SALES&special_ad_categories=&status&spend_cap=\n";
+        assert_eq!(
+            empty_params("ad-param-invalid", query),
+            ["special_ad_categories", "status", "spend_cap"]
+        );
+    }
+
+    /// Of a param given twice, the value sent last is judged, never the empty first one.
+    #[test]
+    fn the_value_sent_last_is_judged() {
+        let yaml = "request: POST /v24.0/1202?status&name=x&status=PAUSED\nobject: campaign\n";
+        assert!(crate::testing::lint("ad-param-invalid", "", yaml).is_empty());
+        let yaml = "request: POST /v24.0/1202?status=PAUSED&name=x&status=PAUSD\nobject: campaign\n";
+        assert_eq!(
+            crate::testing::spans("ad-param-invalid", "", yaml),
+            ["PAUSD"]
+        );
     }
 
     #[test]

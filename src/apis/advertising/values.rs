@@ -41,6 +41,31 @@ pub enum IssueFix {
     Remove { start: usize, end: usize },
 }
 
+/// A value sent empty: a key without a value (`?status`, `status=`), a blank string, or
+/// a YAML null. A string param takes an empty string; every other type is refused with
+/// error 100, whichever table types it, so both checkers judge it here.
+pub fn is_empty_value(node: &Node) -> bool {
+    match &node.value {
+        Value::Null => true,
+        Value::String(s) => s.trim().is_empty(),
+        _ => false,
+    }
+}
+
+/// The finding about an empty value of a param that is `expected` (`an integer`).
+pub fn empty_value(name: &str, expected: &str, span: Span, rule: ParamRule) -> Issue {
+    Issue {
+        kind: IssueKind::Invalid { rule },
+        span,
+        message: format!("`{name}` is empty"),
+        help: Some(format!(
+            "the API refuses an empty value: give {expected}, or leave the param out"
+        )),
+        graph_may_accept: false,
+        fix: None,
+    }
+}
+
 /// Whether a number as written is an integer (digits, with a sign).
 pub fn is_integer_text(text: &str) -> bool {
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
