@@ -260,7 +260,12 @@ mod tests {
         // A null is no string either; an object of a node type and a JSON object neither.
         let f = found("ad_account", Method::Post, "campaigns", "name: ~\n");
         assert_eq!(f.len(), 1, "{f:?}");
-        let f = found("ad_account", Method::Post, "adsets", "promoted_object: ''\n");
+        let f = found(
+            "ad_account",
+            Method::Post,
+            "adsets",
+            "promoted_object: ''\n",
+        );
         assert_eq!(f.len(), 1, "{f:?}");
         assert!(f[0].starts_with("`promoted_object` is empty"), "{f:?}");
     }

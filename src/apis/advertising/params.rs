@@ -835,7 +835,8 @@ mod tests {
     fn the_value_sent_last_is_judged() {
         let yaml = "request: POST /v24.0/1202?status&name=x&status=PAUSED\nobject: campaign\n";
         assert!(crate::testing::lint("ad-param-invalid", "", yaml).is_empty());
-        let yaml = "request: POST /v24.0/1202?status=PAUSED&name=x&status=PAUSD\nobject: campaign\n";
+        let yaml =
+            "request: POST /v24.0/1202?status=PAUSED&name=x&status=PAUSD\nobject: campaign\n";
         assert_eq!(
             crate::testing::spans("ad-param-invalid", "", yaml),
             ["PAUSD"]

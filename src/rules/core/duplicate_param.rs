@@ -106,14 +106,11 @@ fn removal(file: &FileContext<'_>, request: &Request<'_>, earlier: &Entry) -> Op
         return None;
     }
     let bytes = file.text.as_bytes();
+    let before = (start > line.start).then(|| bytes[start - 1]);
+    let whole_query = end == line.end || matches!(bytes.get(end), Some(b'#' | b'"' | b'\''));
     let span = if bytes.get(end) == Some(&b'&') && end < line.end {
         Span::new(start, end + 1)
-    } else if start > line.start && bytes.get(start - 1) == Some(&b'&') {
-        Span::new(start - 1, end)
-    } else if start > line.start
-        && bytes.get(start - 1) == Some(&b'?')
-        && (end == line.end || matches!(bytes.get(end), Some(b'#' | b'"' | b'\'')))
-    {
+    } else if before == Some(b'&') || (before == Some(b'?') && whole_query) {
         Span::new(start - 1, end)
     } else {
         return None;
@@ -187,10 +184,7 @@ mod tests {
         assert_eq!(d[0].span.start, yaml.find("status").unwrap());
         assert_eq!(d[0].labels[0].span.start, yaml.rfind("status").unwrap());
         // The whole query string: removed with its `?`.
-        assert_eq!(
-            fixed(yaml, &d[0]),
-            yaml.replace("?status=ACTIVE", "")
-        );
+        assert_eq!(fixed(yaml, &d[0]), yaml.replace("?status=ACTIVE", ""));
     }
 
     #[test]
@@ -207,7 +201,8 @@ mod tests {
 
     #[test]
     fn a_mapping_key_twice_is_duplicate_key_s_alone() {
-        let yaml = "request: POST /v24.0/act_1/campaigns\nparams:\n  status: ACTIVE\n  status: PAUSED\n";
+        let yaml =
+            "request: POST /v24.0/act_1/campaigns\nparams:\n  status: ACTIVE\n  status: PAUSED\n";
         assert!(lint_as("t.req.yaml", yaml).is_empty());
         let all = crate::testing::diagnostics(
             "duplicate-key",
@@ -241,7 +236,8 @@ mod tests {
 
     #[test]
     fn no_removal_where_the_query_is_kept_twice() {
-        let http = "GET https://graph.facebook.com/v24.0/act_1/campaigns?status&limit=5&status=PAUSED\n";
+        let http =
+            "GET https://graph.facebook.com/v24.0/act_1/campaigns?status&limit=5&status=PAUSED\n";
         let d = lint_as("t.http", http);
         assert_eq!(d.len(), 1);
         assert_eq!(
