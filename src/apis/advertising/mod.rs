@@ -318,8 +318,9 @@ pub fn valid_param<'r>(
         matches!(
             i.kind,
             params::IssueKind::Invalid { .. } | params::IssueKind::OutsideOpenEnum
-        ) && i.span.start >= value.start
-            && i.span.end <= value.end
+        ) && ((i.span.start >= value.start && i.span.end <= value.end)
+            // An empty value is pointed at with its key.
+            || (value.is_empty() && i.span == entry.key_span.cover(value)))
     });
     (!invalid).then_some(entry)
 }

@@ -69,165 +69,186 @@ pub fn check_params<'a>(op: Operation, params: impl Iterator<Item = &'a Entry>) 
 /// reference documents' table where the call is one of their operations; then the
 /// params the call requires.
 pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
-    let call = target.graph.get();
-    let seed = target.op.map(Operation::params);
     let mut issues = Vec::new();
     for entry in request.params() {
-        let name = entry.key.as_str();
-        let graph_param = call.param(name);
-        if let Some(spec) = seed.and_then(|t| t.param(name)) {
-            let mut found = Vec::new();
-            check_value(spec, name, &entry.value, &mut found);
-            // Only a type that says something of values takes part: the specs type
-            // numeric ids as strings and objects without their keys, the tables many
-            // lists as lists of strings.
-            let graph = graph_param.filter(|p| p.ty.judges_values()).map(|p| {
-                let mut g = Vec::new();
-                graph_types::check(p.ty, name, &entry.value, &mut g);
-                g
-            });
-            match graph {
-                // Accepted by the specs: the tables' type and enum judgements yield.
-                Some(g) if g.is_empty() => found.retain(|i| !i.graph_may_accept),
-                // Refused by both, or judged by the specs alone: an enum the tables call
-                // incomplete is no excuse, and the specs' findings stand where the tables
-                // have none at the same place.
-                Some(g) => {
-                    let tables_judge = judges_values(spec);
-                    found.retain(|i| i.kind != IssueKind::OutsideOpenEnum);
-                    for issue in g {
-                        // Refused by both at one place: the tables' finding stands, but
-                        // where only the specs know a value close to what was written
-                        // (the tables list fewer values), their fix and help are taken.
-                        if let Some(f) = found.iter_mut().find(|f| f.span == issue.span) {
-                            if f.fix.is_none() && issue.fix.is_some() {
-                                f.fix = issue.fix;
-                                f.help = issue.help;
-                            }
-                            continue;
-                        }
-                        if !tables_judge || spec_is_open_enum(spec) {
-                            found.push(issue);
-                        }
-                    }
+        let start = issues.len();
+        check_param(target, request, entry, &mut issues);
+        // A value with no text (`?status`, `status:`) is pointed at with its key.
+        let value = entry.value.span;
+        if value.is_empty() {
+            for issue in &mut issues[start..] {
+                if issue.span == value {
+                    issue.span = entry.key_span.cover(value);
                 }
-                None => {}
             }
-            issues.extend(found);
-            continue;
         }
-        if let Some(p) = graph_param {
+    }
+    missing_params(target, request, &mut issues);
+    issues
+}
+
+/// The findings about one param the request sends.
+fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mut Vec<Issue>) {
+    let call = target.graph.get();
+    let seed = target.op.map(Operation::params);
+    let name = entry.key.as_str();
+    let graph_param = call.param(name);
+    if let Some(spec) = seed.and_then(|t| t.param(name)) {
+        let mut found = Vec::new();
+        check_value(spec, name, &entry.value, &mut found);
+        // Only a type that says something of values takes part: the specs type
+        // numeric ids as strings and objects without their keys, the tables many
+        // lists as lists of strings.
+        let graph = graph_param.filter(|p| p.ty.judges_values()).map(|p| {
             let mut g = Vec::new();
             graph_types::check(p.ty, name, &entry.value, &mut g);
-            // An update the specs let change what the reference's update list omits
-            // (an audience's retention_days): the reference's limits of create still hold.
-            let create = seed
-                .and_then(|t| t.create)
-                .and_then(|c| c.params().param(name));
-            if let Some(spec) = create {
-                let mut limits = Vec::new();
-                check_value(spec, name, &entry.value, &mut limits);
-                limits.retain(|i| !i.graph_may_accept);
-                g.retain(|gi| !limits.iter().any(|l| l.span == gi.span));
-                issues.extend(limits);
-            }
-            issues.extend(g);
-            continue;
-        }
-        if COMMON.contains(&name) || seed.is_some_and(|t| t.open) {
-            continue;
-        }
-        let seed_create = seed
-            .and_then(|t| t.create)
-            .is_some_and(|c| c.params().param(name).is_some());
-        let is_update = call.method == Method::Post && call.edge.is_empty();
-        if seed_create || (is_update && call.node.created_with(name)) {
-            issues.push(Issue {
-                kind: IssueKind::NotUpdatable,
-                span: entry.key_span,
-                message: format!("`{name}` cannot be changed after creation"),
-                help: Some(format!(
-                    "the update call does not take `{name}`; create a new object to change it"
-                )),
-                graph_may_accept: false,
-                fix: Some(IssueFix::Remove {
-                    start: entry.key_span.start,
-                    end: entry.value.span.end,
-                }),
-            });
-            continue;
-        }
-        let known = call
-            .params
-            .iter()
-            .map(|p| p.name)
-            .chain(seed.map(|t| t.known).unwrap_or_default().iter().copied());
-        let help = match did_you_mean(name, known) {
-            Some(s) => format!("did you mean `{s}`? ({})", source(call)),
-            None if call.params.is_empty() && seed.is_none_or(|t| t.known.is_empty()) => {
-                format!("{} takes no params", call.describe())
-            }
-            None => format!(
-                "Meta's Marketing API reference lists no such param for {} (Graph API {})",
-                call.describe(),
-                crate::catalog::graph::GRAPH_VERSION
-            ),
-        };
-        let known: Vec<&str> = call
-            .params
-            .iter()
-            .map(|p| p.name)
-            .chain(seed.map(|t| t.known).unwrap_or_default().iter().copied())
-            .collect();
-        // A rename only where the value fits the param it was meant to be: else the fix
-        // would trade one finding for another.
-        let fits = |new: &str| {
-            // JSON that did not parse stays a string: under a JSON-encoded name it would be
-            // reported as broken JSON.
-            if crate::catalog::advertising::JSON_ENCODED.contains(&new)
-                && matches!(&entry.value.value, Value::String(t) if crate::loading::encoded::looks_like_json(t))
-            {
-                return false;
-            }
-            let mut found = Vec::new();
-            if let Some(p) = call.param(new) {
-                graph_types::check(p.ty, new, &entry.value, &mut found);
-            }
-            if let Some(spec) = seed.and_then(|t| t.param(new)) {
-                check_value(spec, new, &entry.value, &mut found);
-            }
-            found.is_empty()
-        };
-        // Nor where another param of the request would be renamed the same: the two
-        // would make one key twice.
-        let alone = |new: &str| {
-            !request.every_param().any(|other| {
-                other.key != name
-                    && call.param(&other.key).is_none()
-                    && crate::suggest::only_close(&other.key, known.iter().copied()) == Some(new)
-            })
-        };
-        let fix = match crate::suggest::only_close(name, known.iter().copied()) {
-            Some(new) if request.param(new).is_none() && fits(new) && alone(new) => {
-                IssueFix::Rename {
-                    old: name.to_string(),
-                    new: new.to_string(),
+            g
+        });
+        match graph {
+            // Accepted by the specs: the tables' type and enum judgements yield.
+            Some(g) if g.is_empty() => found.retain(|i| !i.graph_may_accept),
+            // Refused by both, or judged by the specs alone: an enum the tables call
+            // incomplete is no excuse, and the specs' findings stand where the tables
+            // have none at the same place.
+            Some(g) => {
+                let tables_judge = judges_values(spec);
+                found.retain(|i| i.kind != IssueKind::OutsideOpenEnum);
+                for issue in g {
+                    // Refused by both at one place: the tables' finding stands, but
+                    // where only the specs know a value close to what was written
+                    // (the tables list fewer values), their fix and help are taken.
+                    if let Some(f) = found.iter_mut().find(|f| f.span == issue.span) {
+                        if f.fix.is_none() && issue.fix.is_some() {
+                            f.fix = issue.fix;
+                            f.help = issue.help;
+                        }
+                        continue;
+                    }
+                    if !tables_judge || spec_is_open_enum(spec) {
+                        found.push(issue);
+                    }
                 }
             }
-            _ => IssueFix::Remove {
+            None => {}
+        }
+        issues.extend(found);
+        return;
+    }
+    if let Some(p) = graph_param {
+        let mut g = Vec::new();
+        graph_types::check(p.ty, name, &entry.value, &mut g);
+        // An update the specs let change what the reference's update list omits
+        // (an audience's retention_days): the reference's limits of create still hold.
+        let create = seed
+            .and_then(|t| t.create)
+            .and_then(|c| c.params().param(name));
+        if let Some(spec) = create {
+            let mut limits = Vec::new();
+            check_value(spec, name, &entry.value, &mut limits);
+            limits.retain(|i| !i.graph_may_accept);
+            g.retain(|gi| !limits.iter().any(|l| l.span == gi.span));
+            issues.extend(limits);
+        }
+        issues.extend(g);
+        return;
+    }
+    if COMMON.contains(&name) || seed.is_some_and(|t| t.open) {
+        return;
+    }
+    let seed_create = seed
+        .and_then(|t| t.create)
+        .is_some_and(|c| c.params().param(name).is_some());
+    let is_update = call.method == Method::Post && call.edge.is_empty();
+    if seed_create || (is_update && call.node.created_with(name)) {
+        issues.push(Issue {
+            kind: IssueKind::NotUpdatable,
+            span: entry.key_span,
+            message: format!("`{name}` cannot be changed after creation"),
+            help: Some(format!(
+                "the update call does not take `{name}`; create a new object to change it"
+            )),
+            graph_may_accept: false,
+            fix: Some(IssueFix::Remove {
                 start: entry.key_span.start,
                 end: entry.value.span.end,
-            },
-        };
-        issues.push(Issue {
-            kind: IssueKind::Unknown,
-            span: entry.key_span,
-            message: format!("unknown param `{name}` for {}", call.describe()),
-            help: Some(help),
-            graph_may_accept: false,
-            fix: Some(fix),
+            }),
         });
+        return;
     }
+    let known = call
+        .params
+        .iter()
+        .map(|p| p.name)
+        .chain(seed.map(|t| t.known).unwrap_or_default().iter().copied());
+    let help = match did_you_mean(name, known) {
+        Some(s) => format!("did you mean `{s}`? ({})", source(call)),
+        None if call.params.is_empty() && seed.is_none_or(|t| t.known.is_empty()) => {
+            format!("{} takes no params", call.describe())
+        }
+        None => format!(
+            "Meta's Marketing API reference lists no such param for {} (Graph API {})",
+            call.describe(),
+            crate::catalog::graph::GRAPH_VERSION
+        ),
+    };
+    let known: Vec<&str> = call
+        .params
+        .iter()
+        .map(|p| p.name)
+        .chain(seed.map(|t| t.known).unwrap_or_default().iter().copied())
+        .collect();
+    // A rename only where the value fits the param it was meant to be: else the fix
+    // would trade one finding for another.
+    let fits = |new: &str| {
+        // JSON that did not parse stays a string: under a JSON-encoded name it would be
+        // reported as broken JSON.
+        if crate::catalog::advertising::JSON_ENCODED.contains(&new)
+            && matches!(&entry.value.value, Value::String(t) if crate::loading::encoded::looks_like_json(t))
+        {
+            return false;
+        }
+        let mut found = Vec::new();
+        if let Some(p) = call.param(new) {
+            graph_types::check(p.ty, new, &entry.value, &mut found);
+        }
+        if let Some(spec) = seed.and_then(|t| t.param(new)) {
+            check_value(spec, new, &entry.value, &mut found);
+        }
+        found.is_empty()
+    };
+    // Nor where another param of the request would be renamed the same: the two
+    // would make one key twice.
+    let alone = |new: &str| {
+        !request.every_param().any(|other| {
+            other.key != name
+                && call.param(&other.key).is_none()
+                && crate::suggest::only_close(&other.key, known.iter().copied()) == Some(new)
+        })
+    };
+    let fix = match crate::suggest::only_close(name, known.iter().copied()) {
+        Some(new) if request.param(new).is_none() && fits(new) && alone(new) => IssueFix::Rename {
+            old: name.to_string(),
+            new: new.to_string(),
+        },
+        _ => IssueFix::Remove {
+            start: entry.key_span.start,
+            end: entry.value.span.end,
+        },
+    };
+    issues.push(Issue {
+        kind: IssueKind::Unknown,
+        span: entry.key_span,
+        message: format!("unknown param `{name}` for {}", call.describe()),
+        help: Some(help),
+        graph_may_accept: false,
+        fix: Some(fix),
+    });
+}
+
+/// The params the call requires that the request does not send.
+fn missing_params(target: Target, request: &Request<'_>, issues: &mut Vec<Issue>) {
+    let call = target.graph.get();
+    let seed = target.op.map(Operation::params);
     // A body a reader could not read may hold any param.
     let body_unread = request
         .node
@@ -259,7 +280,6 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
             fix: None,
         });
     }
-    issues
 }
 
 /// Whether a table's type tells valid values from invalid ones (an enum, a number, a
@@ -827,6 +847,11 @@ mod tests {
         assert_eq!(
             empty_params("ad-param-invalid", query),
             ["special_ad_categories", "status", "spend_cap"]
+        );
+        // A value with no text is pointed at with its key.
+        assert_eq!(
+            crate::testing::spans("ad-param-invalid", "", query),
+            ["special_ad_categories=", "status", "spend_cap="]
         );
     }
 
