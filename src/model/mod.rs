@@ -59,6 +59,9 @@ struct Defaults<'a, 'v> {
     /// `x-variables`: the values of `{{name}}` references (the readers of collections,
     /// `.http`, Bruno and Hurl files put their variables there).
     variables: &'v dyn Lookup,
+    /// The `x-variables` mapping: where each variable is defined (an empty span for one
+    /// that comes from the config or an environment file, not from this file).
+    definitions: Option<&'a Node>,
 }
 
 impl Defaults<'_, 'static> {
@@ -67,6 +70,7 @@ impl Defaults<'_, 'static> {
             token: None,
             api_version: None,
             variables: &NoVariables,
+            definitions: None,
         }
     }
 }
@@ -99,6 +103,12 @@ pub struct Request<'a> {
     pub public: Option<(bool, Span)>,
     /// The code-hosting API version it asks for (`api-version`), its own or its file's.
     pub api_version: Option<(ApiVersion, Span)>,
+    /// The `params` mapping's entries with the variables they are (`{{objective}}`)
+    /// replaced by their known values, when one is: what the request sends.
+    pub substituted_params: Option<Vec<Entry>>,
+    /// Each param value taken from a variable: the span the value now has (its
+    /// definition's, when this file defines it; else the use's) and the use's.
+    pub variable_uses: Vec<(Span, Span)>,
 }
 
 impl<'a> Request<'a> {
@@ -121,12 +131,23 @@ impl<'a> Request<'a> {
             .map(|l| l.query.as_slice())
             .unwrap_or_default()
             .iter();
-        let mapped = self
-            .params
-            .and_then(|e| e.value.as_map())
-            .unwrap_or_default()
-            .iter();
-        query.chain(mapped)
+        let mapped = match &self.substituted_params {
+            Some(entries) => entries.as_slice(),
+            None => self
+                .params
+                .and_then(|e| e.value.as_map())
+                .unwrap_or_default(),
+        };
+        query.chain(mapped.iter())
+    }
+
+    /// Where the request uses the variable whose value a param has at `value` (its value
+    /// span), when the value was taken from a variable.
+    pub fn variable_use(&self, value: Span) -> Option<Span> {
+        self.variable_uses
+            .iter()
+            .find(|(definition, _)| *definition == value)
+            .map(|&(_, used)| used)
     }
 
     /// The params the API reads, in the order they are sent: of a name given more than
@@ -273,6 +294,7 @@ impl<'a> FileModel<'a> {
                 token: root.get("token").and_then(|t| self.token_ref(t)),
                 api_version: root.get("api-version").and_then(|v| self.api_version(v)),
                 variables: &variables,
+                definitions: root.get_value(VARIABLES_KEY),
             };
             match &requests.value.value {
                 Value::Seq(items) => {
@@ -295,6 +317,7 @@ impl<'a> FileModel<'a> {
             let variables = Variables::of(root.get_value(VARIABLES_KEY), budget);
             let defaults = Defaults {
                 variables: &variables,
+                definitions: root.get_value(VARIABLES_KEY),
                 ..Defaults::none()
             };
             self.read_request(root, defaults, file);
@@ -326,6 +349,8 @@ impl<'a> FileModel<'a> {
                     object: None,
                     public: None,
                     api_version: defaults.api_version,
+                    substituted_params: None,
+                    variable_uses: Vec::new(),
                 });
             }
             Value::Map(_) => self.read_request(item, defaults, file),
@@ -413,6 +438,16 @@ impl<'a> FileModel<'a> {
                 Some("write `params:` followed by `name: value` lines".into()),
             );
         }
+        let mut variable_uses = Vec::new();
+        let line = line.map(|mut l| {
+            for pair in &mut l.query {
+                point_at_definition(pair, file, defaults.definitions, &mut variable_uses);
+            }
+            l
+        });
+        let substituted_params = params
+            .and_then(|p| p.value.as_map())
+            .and_then(|entries| substitute_params(entries, file, defaults, &mut variable_uses));
         let own_token = node.get("token").and_then(|t| self.token_ref(t));
         let object = node.get("object").and_then(|o| match o.value.as_str() {
             Some(text) => match GNode::parse(text) {
@@ -467,6 +502,8 @@ impl<'a> FileModel<'a> {
             object,
             public,
             api_version,
+            substituted_params,
+            variable_uses,
         });
     }
 
@@ -509,6 +546,97 @@ impl<'a> FileModel<'a> {
             }
         }
     }
+}
+
+/// The variable a value is as written, whole (`{{objective}}`), and its definition in
+/// the file's `x-variables`, when the file itself defines it (a definition from the
+/// config or an environment file has an empty span).
+fn definition_of<'d>(written: &str, definitions: Option<&'d Node>) -> Option<&'d Entry> {
+    let name = whole_reference(written)?;
+    definitions?.as_map()?.iter().find(|e| e.key == name)
+}
+
+/// The name of the one variable a value is, whole (`{{objective}}`).
+fn whole_reference(written: &str) -> Option<&str> {
+    let written = written.trim();
+    let (range, name) = crate::loading::encoded::references(written).next()?;
+    (range == (0..written.len())).then_some(name)
+}
+
+/// A query pair whose value a variable defined in this file gave whole points at the
+/// definition's value, and the use is kept, so that a finding names both.
+fn point_at_definition(
+    pair: &mut Entry,
+    file: &str,
+    definitions: Option<&Node>,
+    uses: &mut Vec<(Span, Span)>,
+) {
+    let Value::String(value) = &pair.value.value else {
+        return;
+    };
+    let used = pair.value.span;
+    let Some(written) = file.get(used.range()) else {
+        return;
+    };
+    let Some(definition) = definition_of(written, definitions) else {
+        return;
+    };
+    // Only where the definition's text is the value (no references of its own, no
+    // quoting): a span inside it then means the same bytes.
+    let at = definition.value.span;
+    if written_as(file, at, value) {
+        pair.value.span = at;
+        uses.push((at, used));
+    }
+}
+
+/// Whether the text at `at` is `value` as written, bare or quoted, with no references of
+/// its own nor escapes: a span inside it then means the same bytes.
+fn written_as(file: &str, at: Span, value: &str) -> bool {
+    let Some(text) = file.get(at.range()).filter(|t| !t.is_empty()) else {
+        return false;
+    };
+    let bare = ['"', '\'']
+        .iter()
+        .find_map(|&q| text.strip_prefix(q)?.strip_suffix(q))
+        .unwrap_or(text);
+    bare == value
+}
+
+/// The `params` entries with each value that is one known variable (`{{objective}}`)
+/// replaced by its value; `None` when none is.
+fn substitute_params(
+    entries: &[Entry],
+    file: &str,
+    defaults: Defaults<'_, '_>,
+    uses: &mut Vec<(Span, Span)>,
+) -> Option<Vec<Entry>> {
+    let mut substituted = None;
+    for (i, entry) in entries.iter().enumerate() {
+        let Value::String(written) = &entry.value.value else {
+            continue;
+        };
+        let Some(name) = whole_reference(written) else {
+            continue;
+        };
+        let used = entry.value.span;
+        let crate::loading::encoded::Substitution::Value(value) =
+            defaults.variables.substitution(name, used, 0)
+        else {
+            continue;
+        };
+        let definition = defaults
+            .definitions
+            .and_then(Node::as_map)
+            .and_then(|d| d.iter().find(|e| e.key == name))
+            .map(|d| d.value.span)
+            .filter(|&at| written_as(file, at, &value));
+        let span = definition.unwrap_or(used);
+        uses.push((span, used));
+        let all = substituted.get_or_insert_with(|| entries.to_vec());
+        all[i].value = Node::new(span, Value::String(value.as_ref().into()));
+    }
+    substituted
 }
 
 #[cfg(test)]
@@ -566,6 +694,46 @@ mod tests {
                 (text.find("status").unwrap(), text.rfind("status").unwrap()),
                 (text.find("limit").unwrap(), text.rfind("limit").unwrap()),
             ]
+        );
+    }
+
+    #[test]
+    fn a_param_that_is_a_variable_has_its_value_at_the_definition() {
+        let text = "x-variables:\n  objective: OUTCOME_SALE\n  quoted: \"PAUSED\"\nrequest: POST /v24.0/act_1/campaigns?objective={{objective}}&status={{quoted}}&x={{unknown}}\nparams:\n  objective: \"{{objective}}\"\n  name: Spring {{objective}}\n  spend_cap: \"{{unknown}}\"\n";
+        let (docs, _) = model_of(text);
+        let m = FileModel::build(&docs, text);
+        let r = &m.requests[0];
+        let definition = text.find("OUTCOME_SALE").unwrap();
+        // The body's value: the variable's, at the definition, with the use kept.
+        let objective = r.param("objective").unwrap();
+        assert_eq!(objective.value.as_str(), Some("OUTCOME_SALE"));
+        assert_eq!(objective.value.span.start, definition);
+        let used = r.variable_use(objective.value.span).unwrap();
+        assert_eq!(text[used.range()].trim_matches('"'), "{{objective}}");
+        // The query's, too, a quoted definition's included.
+        let query = &r.line().unwrap().query;
+        assert_eq!(query[0].value.span.start, definition);
+        assert_eq!(
+            text[query[1].value.span.range()].trim_matches('"'),
+            "PAUSED"
+        );
+        assert_eq!(
+            &text[r.variable_use(query[1].value.span).unwrap().range()],
+            "{{quoted}}"
+        );
+        // A value that is not one variable whole, or an unknown one, stays as written.
+        assert_eq!(
+            r.param("name").unwrap().value.as_str(),
+            Some("Spring {{objective}}")
+        );
+        assert_eq!(
+            r.param("spend_cap").unwrap().value.as_str(),
+            Some("{{unknown}}")
+        );
+        assert_eq!(query[2].value.as_str(), Some("{{unknown}}"));
+        assert!(
+            r.variable_use(r.param("spend_cap").unwrap().value.span)
+                .is_none()
         );
     }
 

@@ -14,6 +14,7 @@ use crate::catalog::advertising::DEFAULT_RULE;
 
 fn issue(node: &Node, message: String, help: Option<String>) -> Issue {
     Issue {
+        used_at: None,
         kind: IssueKind::Invalid { rule: DEFAULT_RULE },
         span: node.span,
         message,

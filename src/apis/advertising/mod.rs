@@ -280,6 +280,9 @@ pub fn report_param_issues(
         if let Some(help) = &issue.help {
             d = d.with_help(help.clone());
         }
+        if let Some(used) = issue.used_at {
+            d = d.with_label(used, "the variable is used here");
+        }
         if let Some(code) = api_error {
             d = d.with_api_error(code, None);
         }

@@ -32,6 +32,7 @@ pub fn check_params<'a>(op: Operation, params: impl Iterator<Item = &'a Entry>) 
                     .is_some();
                 if not_updatable {
                     issues.push(Issue {
+                        used_at: None,
                         kind: IssueKind::NotUpdatable,
                         graph_may_accept: false,
                         fix: None,
@@ -52,6 +53,7 @@ pub fn check_params<'a>(op: Operation, params: impl Iterator<Item = &'a Entry>) 
                     ),
                 };
                 issues.push(Issue {
+                    used_at: None,
                     kind: IssueKind::Unknown,
                     graph_may_accept: false,
                     fix: None,
@@ -73,8 +75,18 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
     for entry in request.params() {
         let start = issues.len();
         check_param(target, request, entry, &mut issues);
-        // A value with no text (`?status`, `status:`) is pointed at with its key.
+        // A value a variable gave: a finding about it points at the definition where
+        // the file holds it, naming the use, and has no fix (an edit of the definition
+        // changes every use; the use is a reference).
         let value = entry.value.span;
+        if let Some(used) = request.variable_use(value) {
+            let about_value = |i: &Issue| i.span.start >= value.start && i.span.end <= value.end;
+            for issue in issues[start..].iter_mut().filter(|i| about_value(i)) {
+                issue.used_at = (used != value).then_some(used);
+                issue.fix = None;
+            }
+        }
+        // A value with no text (`?status`, `status:`) is pointed at with its key.
         if value.is_empty() {
             for issue in &mut issues[start..] {
                 if issue.span == value {
@@ -161,6 +173,7 @@ fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mu
     let is_update = call.method == Method::Post && call.edge.is_empty();
     if seed_create || (is_update && call.node.created_with(name)) {
         issues.push(Issue {
+            used_at: None,
             kind: IssueKind::NotUpdatable,
             span: entry.key_span,
             message: format!("`{name}` cannot be changed after creation"),
@@ -236,6 +249,7 @@ fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mu
         },
     };
     issues.push(Issue {
+        used_at: None,
         kind: IssueKind::Unknown,
         span: entry.key_span,
         message: format!("unknown param `{name}` for {}", call.describe()),
@@ -267,6 +281,7 @@ fn missing_params(target: Target, request: &Request<'_>, issues: &mut Vec<Issue>
         }
         let span = request.params.map_or(request.line_span, |e| e.key_span);
         issues.push(Issue {
+            used_at: None,
             kind: IssueKind::Missing,
             span,
             message: format!("{} requires `{}`", call.describe(), p.name),
@@ -345,6 +360,7 @@ fn judged(
     out: &mut Vec<Issue>,
 ) {
     out.push(Issue {
+        used_at: None,
         kind: IssueKind::Invalid { rule: spec.rule },
         span,
         message,
@@ -498,6 +514,7 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
             };
             if *open {
                 out.push(Issue {
+                    used_at: None,
                     kind: IssueKind::OutsideOpenEnum,
                     graph_may_accept: true,
                     fix: None,
@@ -853,6 +870,34 @@ mod tests {
             crate::testing::spans("ad-param-invalid", "", query),
             ["special_ad_categories=", "status", "spend_cap="]
         );
+    }
+
+    /// A value a variable of the file gives is judged at its definition, names its use,
+    /// and gets no fix (an edit of the definition would change every use).
+    #[test]
+    fn a_variable_s_value_is_judged_at_its_definition() {
+        let yaml = "x-variables:\n  objective: OUTCOME_SALE\nrequest: POST /v24.0/act_1/campaigns\nparams:\n  name: x\n  special_ad_categories: '[]'\n  objective: '{{objective}}'\n";
+        let found = crate::testing::found("ad-param-invalid", "", yaml);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].at, "OUTCOME_SALE");
+        assert_eq!(found[0].labels.len(), 1);
+        assert_eq!(found[0].labels[0].trim_matches('\''), "{{objective}}");
+        let all = crate::testing::diagnostics(
+            "ad-param-invalid",
+            crate::model::config::Config::defaults(".".into()),
+            "",
+            yaml,
+        );
+        assert!(all[0].fix.is_none());
+        // Written in place, the same value has its fix.
+        let yaml = "request: POST /v24.0/act_1/campaigns\nparams:\n  name: x\n  special_ad_categories: '[]'\n  objective: OUTCOME_SALE\n";
+        let all = crate::testing::diagnostics(
+            "ad-param-invalid",
+            crate::model::config::Config::defaults(".".into()),
+            "",
+            yaml,
+        );
+        assert!(all[0].fix.is_some());
     }
 
     /// Of a param given twice, the value sent last is judged, never the empty first one.

@@ -30,6 +30,9 @@ pub struct Issue {
     pub graph_may_accept: bool,
     /// How to fix it, where there is one right answer (or a removal).
     pub fix: Option<IssueFix>,
+    /// Where the request uses the variable whose definition holds the value judged at
+    /// `span` (`objective={{objective}}` for `@objective = OUTCOME_SALE`).
+    pub used_at: Option<Span>,
 }
 
 /// A fix of a param finding, made into text edits by the rule that reports it.
@@ -55,6 +58,7 @@ pub fn is_empty_value(node: &Node) -> bool {
 /// The finding about an empty value of a param that is `expected` (`an integer`).
 pub fn empty_value(name: &str, expected: &str, span: Span, rule: ParamRule) -> Issue {
     Issue {
+        used_at: None,
         kind: IssueKind::Invalid { rule },
         span,
         message: format!("`{name}` is empty"),
