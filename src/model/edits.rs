@@ -109,13 +109,24 @@ pub fn insert_line_after(text: &str, at: usize, line: &str) -> Edit {
 /// would change every value the anchor stands for), nor a removal of an anchored value an
 /// alias reads later (the alias would then name no anchor). An insertion (an empty span)
 /// counts when it falls inside such text.
+///
+/// Nor inside a variable's definition that a param's value was taken from
+/// (`@objective = OUTCOME_SALE` for `objective={{objective}}`): the definition is read
+/// wherever the variable is used.
 pub fn written_once(file: &FileContext<'_>, span: Span) -> bool {
     let aliased = file
         .memo
         .get::<AliasedSpans>()
         .0
         .get_or_init(|| aliased_spans(file));
-    outside(aliased, span)
+    let mut definitions = file
+        .model
+        .requests
+        .iter()
+        .flat_map(|r| &r.variable_uses)
+        .filter(|(definition, used)| definition != used)
+        .map(|&(definition, _)| definition);
+    outside(aliased, span) && definitions.all(|d| outside(&[d], span))
 }
 
 /// The spans of a file written once but read at several places of its tree (YAML

@@ -900,6 +900,23 @@ mod tests {
         assert!(all[0].fix.is_some());
     }
 
+    /// No rule's fix edits a variable's definition a param's value was taken from: it is
+    /// read wherever the variable is used.
+    #[test]
+    fn no_fix_edits_a_variable_s_definition() {
+        let config = || crate::model::config::Config::defaults(".".into());
+        let line = "request: GET /v24.0/23863000000000004?fields=name&date_preset=";
+        let written = format!("{line}lifetime\n");
+        let d = crate::testing::diagnostics("adset-date-preset-lifetime", config(), "", &written);
+        assert!(d[0].fix.is_some());
+        let from_variable = format!("x-variables:\n  preset: lifetime\n{line}{{{{preset}}}}\n");
+        let d =
+            crate::testing::diagnostics("adset-date-preset-lifetime", config(), "", &from_variable);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].span.start, from_variable.find("lifetime").unwrap());
+        assert!(d[0].fix.is_none());
+    }
+
     /// Of a param given twice, the value sent last is judged, never the empty first one.
     #[test]
     fn the_value_sent_last_is_judged() {
