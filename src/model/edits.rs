@@ -119,18 +119,12 @@ pub fn written_once(file: &FileContext<'_>, span: Span) -> bool {
         .get::<AliasedSpans>()
         .0
         .get_or_init(|| aliased_spans(file));
-    let mut definitions = file
-        .model
-        .requests
-        .iter()
-        .flat_map(|r| &r.variable_uses)
-        .filter(|(definition, used)| definition != used)
-        .map(|&(definition, _)| definition);
-    outside(aliased, span) && definitions.all(|d| outside(&[d], span))
+    outside(aliased, span)
 }
 
 /// The spans of a file written once but read at several places of its tree (YAML
-/// aliases), which every rule's fixes stay out of: found once a file.
+/// aliases, the definitions of variables params take their values from), which every
+/// rule's fixes stay out of: found once a file.
 #[derive(Default)]
 struct AliasedSpans(std::cell::OnceCell<Vec<Span>>);
 
@@ -166,10 +160,19 @@ pub fn written_once_in_config(config: &crate::model::config::Config, span: Span)
 /// a YAML alias copies the anchored node with its spans (only YAML has aliases, and only
 /// a text with a `*` holds one).
 fn aliased_spans(file: &FileContext<'_>) -> Vec<Span> {
+    let definitions = file
+        .model
+        .requests
+        .iter()
+        .flat_map(|r| &r.variable_uses)
+        .filter(|u| u.value != u.used)
+        .map(|u| u.value);
     if Format::from_path(file.path) != Format::Yaml || !file.text.contains('*') {
-        return Vec::new();
+        return definitions.collect();
     }
-    crate::loading::tree::aliased_in(file.model.documents.iter().map(|d| d.root))
+    let mut spans = crate::loading::tree::aliased_in(file.model.documents.iter().map(|d| d.root));
+    spans.extend(definitions);
+    spans
 }
 
 #[cfg(test)]

@@ -87,6 +87,18 @@ pub enum TokenRef<'a> {
     Inline(&'a Node),
 }
 
+/// A param's value taken from a variable (`objective={{objective}}`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VariableUse {
+    /// The param's key.
+    pub key: Span,
+    /// Where the value now points: the variable's definition, when this file defines it;
+    /// else the use.
+    pub value: Span,
+    /// The `{{name}}` the request holds.
+    pub used: Span,
+}
+
 #[derive(Debug)]
 pub struct Request<'a> {
     /// The request's mapping, or the bare string of a `requests:` item.
@@ -106,9 +118,8 @@ pub struct Request<'a> {
     /// The `params` mapping's entries with the variables they are (`{{objective}}`)
     /// replaced by their known values, when one is: what the request sends.
     pub substituted_params: Option<Vec<Entry>>,
-    /// Each param value taken from a variable: the span the value now has (its
-    /// definition's, when this file defines it; else the use's) and the use's.
-    pub variable_uses: Vec<(Span, Span)>,
+    /// Each param value taken from a variable, in the order of the params' keys.
+    pub variable_uses: Vec<VariableUse>,
 }
 
 impl<'a> Request<'a> {
@@ -141,15 +152,16 @@ impl<'a> Request<'a> {
         query.chain(mapped.iter())
     }
 
-    /// Where the request uses the variable whose value a param has at `value` (its value
-    /// span), when the value was taken from a variable.
-    pub fn variable_use(&self, value: Span) -> Option<Span> {
-        self.variable_uses
-            .iter()
-            .find(|(definition, _)| *definition == value)
-            .map(|&(_, used)| used)
+    /// Where the request uses the variable whose value `param` (one of its params) has,
+    /// when its value was taken from a variable.
+    pub fn variable_use(&self, param: &Entry) -> Option<Span> {
+        let at = self
+            .variable_uses
+            .binary_search_by_key(&param.key_span.start, |u| u.key.start)
+            .ok()?;
+        let found = self.variable_uses[at];
+        (found.key == param.key_span && found.value == param.value.span).then_some(found.used)
     }
-
     /// The params the API reads, in the order they are sent: of a name given more than
     /// once, only the last (the one the Graph API reads).
     pub fn params(&self) -> impl Iterator<Item = &Entry> {
@@ -448,6 +460,7 @@ impl<'a> FileModel<'a> {
         let substituted_params = params
             .and_then(|p| p.value.as_map())
             .and_then(|entries| substitute_params(entries, file, defaults, &mut variable_uses));
+        variable_uses.sort_by_key(|u: &VariableUse| u.key.start);
         let own_token = node.get("token").and_then(|t| self.token_ref(t));
         let object = node.get("object").and_then(|o| match o.value.as_str() {
             Some(text) => match GNode::parse(text) {
@@ -569,7 +582,7 @@ fn point_at_definition(
     pair: &mut Entry,
     file: &str,
     definitions: Option<&Node>,
-    uses: &mut Vec<(Span, Span)>,
+    uses: &mut Vec<VariableUse>,
 ) {
     let Value::String(value) = &pair.value.value else {
         return;
@@ -586,7 +599,11 @@ fn point_at_definition(
     let at = definition.value.span;
     if written_as(file, at, value) {
         pair.value.span = at;
-        uses.push((at, used));
+        uses.push(VariableUse {
+            key: pair.key_span,
+            value: at,
+            used,
+        });
     }
 }
 
@@ -609,7 +626,7 @@ fn substitute_params(
     entries: &[Entry],
     file: &str,
     defaults: Defaults<'_, '_>,
-    uses: &mut Vec<(Span, Span)>,
+    uses: &mut Vec<VariableUse>,
 ) -> Option<Vec<Entry>> {
     let mut substituted = None;
     for (i, entry) in entries.iter().enumerate() {
@@ -632,7 +649,11 @@ fn substitute_params(
             .map(|d| d.value.span)
             .filter(|&at| written_as(file, at, &value));
         let span = definition.unwrap_or(used);
-        uses.push((span, used));
+        uses.push(VariableUse {
+            key: entry.key_span,
+            value: span,
+            used,
+        });
         let all = substituted.get_or_insert_with(|| entries.to_vec());
         all[i].value = Node::new(span, Value::String(value.as_ref().into()));
     }
@@ -708,7 +729,7 @@ mod tests {
         let objective = r.param("objective").unwrap();
         assert_eq!(objective.value.as_str(), Some("OUTCOME_SALE"));
         assert_eq!(objective.value.span.start, definition);
-        let used = r.variable_use(objective.value.span).unwrap();
+        let used = r.variable_use(objective).unwrap();
         assert_eq!(text[used.range()].trim_matches('"'), "{{objective}}");
         // The query's, too, a quoted definition's included.
         let query = &r.line().unwrap().query;
@@ -718,7 +739,7 @@ mod tests {
             "PAUSED"
         );
         assert_eq!(
-            &text[r.variable_use(query[1].value.span).unwrap().range()],
+            &text[r.variable_use(&query[1]).unwrap().range()],
             "{{quoted}}"
         );
         // A value that is not one variable whole, or an unknown one, stays as written.
@@ -731,10 +752,7 @@ mod tests {
             Some("{{unknown}}")
         );
         assert_eq!(query[2].value.as_str(), Some("{{unknown}}"));
-        assert!(
-            r.variable_use(r.param("spend_cap").unwrap().value.span)
-                .is_none()
-        );
+        assert!(r.variable_use(r.param("spend_cap").unwrap()).is_none());
     }
 
     #[test]

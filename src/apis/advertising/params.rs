@@ -79,7 +79,7 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
         // the file holds it, naming the use, and has no fix (an edit of the definition
         // changes every use; the use is a reference).
         let value = entry.value.span;
-        if let Some(used) = request.variable_use(value) {
+        if let Some(used) = request.variable_use(entry) {
             let about_value = |i: &Issue| i.span.start >= value.start && i.span.end <= value.end;
             for issue in issues[start..].iter_mut().filter(|i| about_value(i)) {
                 issue.used_at = (used != value).then_some(used);
@@ -898,6 +898,32 @@ mod tests {
             yaml,
         );
         assert!(all[0].fix.is_some());
+    }
+
+    /// Two params that use one variable: each finding names its own use.
+    #[test]
+    fn each_use_of_a_variable_is_named() {
+        let yaml = "x-variables:\n  v: NOPE\nrequest: POST /v24.0/act_1/campaigns?objective={{v}}\nparams:\n  name: x\n  special_ad_categories: '[]'\n  status: '{{v}}'\n";
+        let found = crate::testing::found("ad-param-invalid", "", yaml);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found.iter().all(|f| f.at == "NOPE"));
+        let mut uses: Vec<usize> = crate::testing::diagnostics(
+            "ad-param-invalid",
+            crate::model::config::Config::defaults(".".into()),
+            "",
+            yaml,
+        )
+        .iter()
+        .map(|d| d.labels[0].span.start)
+        .collect();
+        uses.sort_unstable();
+        assert_eq!(
+            uses,
+            [
+                yaml.find("{{v}}").unwrap(),
+                yaml.rfind("{{v}}").unwrap() - 1
+            ]
+        );
     }
 
     /// No rule's fix edits a variable's definition a param's value was taken from: it is
