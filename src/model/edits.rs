@@ -109,6 +109,10 @@ pub fn insert_line_after(text: &str, at: usize, line: &str) -> Edit {
 /// would change every value the anchor stands for), nor a removal of an anchored value an
 /// alias reads later (the alias would then name no anchor). An insertion (an empty span)
 /// counts when it falls inside such text.
+///
+/// Nor inside a variable's definition that a param's value was taken from
+/// (`@objective = OUTCOME_SALE` for `objective={{objective}}`): the definition is read
+/// wherever the variable is used.
 pub fn written_once(file: &FileContext<'_>, span: Span) -> bool {
     let aliased = file
         .memo
@@ -119,7 +123,8 @@ pub fn written_once(file: &FileContext<'_>, span: Span) -> bool {
 }
 
 /// The spans of a file written once but read at several places of its tree (YAML
-/// aliases), which every rule's fixes stay out of: found once a file.
+/// aliases, the definitions of variables params take their values from), which every
+/// rule's fixes stay out of: found once a file.
 #[derive(Default)]
 struct AliasedSpans(std::cell::OnceCell<Vec<Span>>);
 
@@ -155,10 +160,19 @@ pub fn written_once_in_config(config: &crate::model::config::Config, span: Span)
 /// a YAML alias copies the anchored node with its spans (only YAML has aliases, and only
 /// a text with a `*` holds one).
 fn aliased_spans(file: &FileContext<'_>) -> Vec<Span> {
+    let definitions = file
+        .model
+        .requests
+        .iter()
+        .flat_map(|r| &r.variable_uses)
+        .filter(|u| u.value != u.used)
+        .map(|u| u.value);
     if Format::from_path(file.path) != Format::Yaml || !file.text.contains('*') {
-        return Vec::new();
+        return definitions.collect();
     }
-    crate::loading::tree::aliased_in(file.model.documents.iter().map(|d| d.root))
+    let mut spans = crate::loading::tree::aliased_in(file.model.documents.iter().map(|d| d.root));
+    spans.extend(definitions);
+    spans
 }
 
 #[cfg(test)]

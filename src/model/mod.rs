@@ -67,6 +67,9 @@ struct Defaults<'a, 'v> {
     /// `x-variables`: the values of `{{name}}` references (the readers of collections,
     /// `.http`, Bruno and Hurl files put their variables there).
     variables: &'v dyn Lookup,
+    /// The `x-variables` mapping: where each variable is defined (an empty span for one
+    /// that comes from the config or an environment file, not from this file).
+    definitions: Option<&'a Node>,
 }
 
 impl Defaults<'_, 'static> {
@@ -75,6 +78,7 @@ impl Defaults<'_, 'static> {
             token: None,
             api_version: None,
             variables: &NoVariables,
+            definitions: None,
         }
     }
 }
@@ -89,6 +93,18 @@ pub enum TokenRef<'a> {
     Named { name: &'a str, span: Span },
     /// A token written in place.
     Inline(&'a Node),
+}
+
+/// A param's value taken from a variable (`objective={{objective}}`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VariableUse {
+    /// The param's key.
+    pub key: Span,
+    /// Where the value now points: the variable's definition, when this file defines it;
+    /// else the use.
+    pub value: Span,
+    /// The `{{name}}` the request holds.
+    pub used: Span,
 }
 
 #[derive(Debug)]
@@ -107,6 +123,11 @@ pub struct Request<'a> {
     pub public: Option<(bool, Span)>,
     /// The code-hosting API version it asks for (`api-version`), its own or its file's.
     pub api_version: Option<(ApiVersion, Span)>,
+    /// The `params` mapping's entries with the variables they are (`{{objective}}`)
+    /// replaced by their known values, when one is: what the request sends.
+    pub substituted_params: Option<Vec<Entry>>,
+    /// Each param value taken from a variable, in the order of the params' keys.
+    pub variable_uses: Vec<VariableUse>,
 }
 
 impl<'a> Request<'a> {
@@ -118,23 +139,66 @@ impl<'a> Request<'a> {
         self.line().map(|l| l.method)
     }
 
-    /// Every param: the `params` mapping's entries, then the query string's pairs.
-    pub fn params(&self) -> impl Iterator<Item = &Entry> {
-        let mapped = self
-            .params
-            .and_then(|e| e.value.as_map())
-            .unwrap_or_default()
-            .iter();
+    /// Every param in the order the request sends them: the query string's pairs, then
+    /// the `params` mapping's entries (a body, or pairs a client appends to the query
+    /// string). A name may come more than once (`?status&status=PAUSED`, a form body
+    /// that repeats a key); a key repeated inside a YAML or JSON mapping is kept once,
+    /// the last, by the loader.
+    pub fn every_param(&self) -> impl DoubleEndedIterator<Item = &Entry> {
         let query = self
             .line()
             .map(|l| l.query.as_slice())
             .unwrap_or_default()
             .iter();
-        mapped.chain(query)
+        let mapped = match &self.substituted_params {
+            Some(entries) => entries.as_slice(),
+            None => self
+                .params
+                .and_then(|e| e.value.as_map())
+                .unwrap_or_default(),
+        };
+        query.chain(mapped.iter())
     }
 
+    /// Where the request uses the variable whose value `param` (one of its params) has,
+    /// when its value was taken from a variable.
+    pub fn variable_use(&self, param: &Entry) -> Option<Span> {
+        let at = self
+            .variable_uses
+            .binary_search_by_key(&param.key_span.start, |u| u.key.start)
+            .ok()?;
+        let found = self.variable_uses[at];
+        (found.key == param.key_span && found.value == param.value.span).then_some(found.used)
+    }
+    /// The params the API reads, in the order they are sent: of a name given more than
+    /// once, only the last (the one the Graph API reads).
+    pub fn params(&self) -> impl Iterator<Item = &Entry> {
+        let mut last = std::collections::HashMap::new();
+        for (at, entry) in self.every_param().enumerate() {
+            last.insert(entry.key.as_str(), at);
+        }
+        self.every_param()
+            .enumerate()
+            .filter(move |(at, entry)| last.get(entry.key.as_str()) == Some(at))
+            .map(|(_, entry)| entry)
+    }
+
+    /// The param `name` as the API reads it: the last one given.
     pub fn param(&self, name: &str) -> Option<&Entry> {
-        self.params().find(|e| e.key == name)
+        self.every_param().rev().find(|e| e.key == name)
+    }
+
+    /// Each param the request gives again later: the earlier occurrence, which the API
+    /// does not read, with the one it reads; in the order of the earlier ones.
+    pub fn repeated_params(&self) -> Vec<(&Entry, &Entry)> {
+        let sent: std::collections::HashMap<&str, &Entry> =
+            self.params().map(|e| (e.key.as_str(), e)).collect();
+        self.every_param()
+            .filter_map(|e| {
+                let read = *sent.get(e.key.as_str())?;
+                (!std::ptr::eq(read, e)).then_some((e, read))
+            })
+            .collect()
     }
 
     /// Whether the request may send params that are not known: a body a reader could
@@ -260,6 +324,7 @@ impl<'a> FileModel<'a> {
                 token: root.get("token").and_then(|t| self.token_ref(t)),
                 api_version: root.get("api-version").and_then(|v| self.api_version(v)),
                 variables: &variables,
+                definitions: root.get_value(VARIABLES_KEY),
             };
             match &requests.value.value {
                 Value::Seq(items) => {
@@ -282,6 +347,7 @@ impl<'a> FileModel<'a> {
             let variables = Variables::of(root.get_value(VARIABLES_KEY), budget);
             let defaults = Defaults {
                 variables: &variables,
+                definitions: root.get_value(VARIABLES_KEY),
                 ..Defaults::none()
             };
             self.read_request(root, defaults, file);
@@ -313,6 +379,8 @@ impl<'a> FileModel<'a> {
                     object: None,
                     public: None,
                     api_version: defaults.api_version,
+                    substituted_params: None,
+                    variable_uses: Vec::new(),
                 });
             }
             Value::Map(_) => self.read_request(item, defaults, file),
@@ -400,6 +468,17 @@ impl<'a> FileModel<'a> {
                 Some("write `params:` followed by `name: value` lines".into()),
             );
         }
+        let mut variable_uses = Vec::new();
+        let line = line.map(|mut l| {
+            for pair in &mut l.query {
+                point_at_definition(pair, file, defaults.definitions, &mut variable_uses);
+            }
+            l
+        });
+        let substituted_params = params
+            .and_then(|p| p.value.as_map())
+            .and_then(|entries| substitute_params(entries, file, defaults, &mut variable_uses));
+        variable_uses.sort_by_key(|u: &VariableUse| u.key.start);
         let own_token = node.get("token").and_then(|t| self.token_ref(t));
         let object = node.get("object").and_then(|o| match o.value.as_str() {
             Some(text) => match GNode::parse(text) {
@@ -458,6 +537,8 @@ impl<'a> FileModel<'a> {
             object,
             public,
             api_version,
+            substituted_params,
+            variable_uses,
         });
     }
 
@@ -546,6 +627,105 @@ impl<'a> FileModel<'a> {
     }
 }
 
+/// The variable a value is as written, whole (`{{objective}}`), and its definition in
+/// the file's `x-variables`, when the file itself defines it (a definition from the
+/// config or an environment file has an empty span).
+fn definition_of<'d>(written: &str, definitions: Option<&'d Node>) -> Option<&'d Entry> {
+    let name = whole_reference(written)?;
+    definitions?.as_map()?.iter().find(|e| e.key == name)
+}
+
+/// The name of the one variable a value is, whole (`{{objective}}`).
+fn whole_reference(written: &str) -> Option<&str> {
+    let written = written.trim();
+    let (range, name) = crate::loading::encoded::references(written).next()?;
+    (range == (0..written.len())).then_some(name)
+}
+
+/// A query pair whose value a variable defined in this file gave whole points at the
+/// definition's value, and the use is kept, so that a finding names both.
+fn point_at_definition(
+    pair: &mut Entry,
+    file: &str,
+    definitions: Option<&Node>,
+    uses: &mut Vec<VariableUse>,
+) {
+    let Value::String(value) = &pair.value.value else {
+        return;
+    };
+    let used = pair.value.span;
+    let Some(written) = file.get(used.range()) else {
+        return;
+    };
+    let Some(definition) = definition_of(written, definitions) else {
+        return;
+    };
+    // Only where the definition's text is the value (no references of its own, no
+    // quoting): a span inside it then means the same bytes.
+    let at = definition.value.span;
+    if written_as(file, at, value) {
+        pair.value.span = at;
+        uses.push(VariableUse {
+            key: pair.key_span,
+            value: at,
+            used,
+        });
+    }
+}
+
+/// Whether the text at `at` is `value` as written, bare or quoted, with no references of
+/// its own nor escapes: a span inside it then means the same bytes.
+fn written_as(file: &str, at: Span, value: &str) -> bool {
+    let Some(text) = file.get(at.range()).filter(|t| !t.is_empty()) else {
+        return false;
+    };
+    let bare = ['"', '\'']
+        .iter()
+        .find_map(|&q| text.strip_prefix(q)?.strip_suffix(q))
+        .unwrap_or(text);
+    bare == value
+}
+
+/// The `params` entries with each value that is one known variable (`{{objective}}`)
+/// replaced by its value; `None` when none is.
+fn substitute_params(
+    entries: &[Entry],
+    file: &str,
+    defaults: Defaults<'_, '_>,
+    uses: &mut Vec<VariableUse>,
+) -> Option<Vec<Entry>> {
+    let mut substituted = None;
+    for (i, entry) in entries.iter().enumerate() {
+        let Value::String(written) = &entry.value.value else {
+            continue;
+        };
+        let Some(name) = whole_reference(written) else {
+            continue;
+        };
+        let used = entry.value.span;
+        let crate::loading::encoded::Substitution::Value(value) =
+            defaults.variables.substitution(name, used, 0)
+        else {
+            continue;
+        };
+        let definition = defaults
+            .definitions
+            .and_then(Node::as_map)
+            .and_then(|d| d.iter().find(|e| e.key == name))
+            .map(|d| d.value.span)
+            .filter(|&at| written_as(file, at, &value));
+        let span = definition.unwrap_or(used);
+        uses.push(VariableUse {
+            key: entry.key_span,
+            value: span,
+            used,
+        });
+        let all = substituted.get_or_insert_with(|| entries.to_vec());
+        all[i].value = Node::new(span, Value::String(value.as_ref().into()));
+    }
+    substituted
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -573,6 +753,72 @@ mod tests {
         assert_eq!(r.method(), Some(Method::Post));
         assert_eq!(r.param("name").unwrap().value.as_str(), Some("x"));
         assert_eq!(r.object.unwrap().0.name(), "ad_set");
+    }
+
+    #[test]
+    fn a_param_given_twice_is_read_as_the_api_reads_it() {
+        let text = "request: POST /v24.0/1202?status&limit=1&status=PAUSED\nparams:\n  name: x\n  limit: 2\n";
+        let (docs, _) = model_of(text);
+        let m = FileModel::build(&docs, text);
+        let r = &m.requests[0];
+        assert_eq!(r.every_param().count(), 5);
+        let sent: Vec<_> = r
+            .params()
+            .map(|e| (e.key.as_str(), &text[e.value.span.range()]))
+            .collect();
+        assert_eq!(sent, [("status", "PAUSED"), ("name", "x"), ("limit", "2")]);
+        assert_eq!(r.param("status").unwrap().value.as_str(), Some("PAUSED"));
+        // The body comes after the query string: its `limit` is the one read.
+        assert_eq!(&text[r.param("limit").unwrap().value.span.range()], "2");
+        let repeated: Vec<_> = r
+            .repeated_params()
+            .iter()
+            .map(|(earlier, read)| (earlier.key_span.start, read.key_span.start))
+            .collect();
+        assert_eq!(
+            repeated,
+            [
+                (text.find("status").unwrap(), text.rfind("status").unwrap()),
+                (text.find("limit").unwrap(), text.rfind("limit").unwrap()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_param_that_is_a_variable_has_its_value_at_the_definition() {
+        let text = "x-variables:\n  objective: OUTCOME_SALE\n  quoted: \"PAUSED\"\nrequest: POST /v24.0/act_1/campaigns?objective={{objective}}&status={{quoted}}&x={{unknown}}\nparams:\n  objective: \"{{objective}}\"\n  name: Spring {{objective}}\n  spend_cap: \"{{unknown}}\"\n";
+        let (docs, _) = model_of(text);
+        let m = FileModel::build(&docs, text);
+        let r = &m.requests[0];
+        let definition = text.find("OUTCOME_SALE").unwrap();
+        // The body's value: the variable's, at the definition, with the use kept.
+        let objective = r.param("objective").unwrap();
+        assert_eq!(objective.value.as_str(), Some("OUTCOME_SALE"));
+        assert_eq!(objective.value.span.start, definition);
+        let used = r.variable_use(objective).unwrap();
+        assert_eq!(text[used.range()].trim_matches('"'), "{{objective}}");
+        // The query's, too, a quoted definition's included.
+        let query = &r.line().unwrap().query;
+        assert_eq!(query[0].value.span.start, definition);
+        assert_eq!(
+            text[query[1].value.span.range()].trim_matches('"'),
+            "PAUSED"
+        );
+        assert_eq!(
+            &text[r.variable_use(&query[1]).unwrap().range()],
+            "{{quoted}}"
+        );
+        // A value that is not one variable whole, or an unknown one, stays as written.
+        assert_eq!(
+            r.param("name").unwrap().value.as_str(),
+            Some("Spring {{objective}}")
+        );
+        assert_eq!(
+            r.param("spend_cap").unwrap().value.as_str(),
+            Some("{{unknown}}")
+        );
+        assert_eq!(query[2].value.as_str(), Some("{{unknown}}"));
+        assert!(r.variable_use(r.param("spend_cap").unwrap()).is_none());
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &core::invalid_syntax::InvalidSyntax,
     &core::limit_exceeded::LimitExceeded,
     &core::duplicate_key::DuplicateKey,
+    &core::duplicate_param::DuplicateParam,
     &core::not_a_request_file::NotARequestFile,
     &core::request_list_without_key::RequestListWithoutKey,
     &core::unknown_request_key::UnknownRequestKey,

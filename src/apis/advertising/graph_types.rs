@@ -7,11 +7,14 @@ use crate::catalog::graph::{GType, enum_name, enum_values};
 use crate::loading::{Node, Value};
 use crate::suggest::did_you_mean;
 
-use super::values::{Issue, IssueFix, IssueKind, integer, is_datetime, is_placeholder};
+use super::values::{
+    Issue, IssueFix, IssueKind, empty_value, integer, is_datetime, is_empty_value, is_placeholder,
+};
 use crate::catalog::advertising::DEFAULT_RULE;
 
 fn issue(node: &Node, message: String, help: Option<String>) -> Issue {
     Issue {
+        used_at: None,
         kind: IssueKind::Invalid { rule: DEFAULT_RULE },
         span: node.span,
         message,
@@ -50,6 +53,13 @@ pub fn check(ty: GType, name: &str, node: &Node, out: &mut Vec<Issue>) {
             None,
         ));
     };
+    // A string takes an empty string (a null is no string, below); a file is an upload,
+    // not a form value.
+    let takes_empty = matches!(ty, GType::String) && !matches!(node.value, Value::Null);
+    if is_empty_value(node) && !takes_empty && ty != GType::File {
+        out.push(empty_value(name, &ty.describe(), node.span, DEFAULT_RULE));
+        return;
+    }
     let resolved = node.resolved();
     match ty {
         GType::File | GType::Object => {}
@@ -226,6 +236,39 @@ mod tests {
         assert!(f[0].ends_with("@ HOUSNG"), "{f:?}");
         assert!(f[1].contains("`objective` `SALES`"), "{f:?}");
         assert!(f[2].contains("must be an integer"), "{f:?}");
+    }
+
+    #[test]
+    fn empty_values_are_refused_but_for_strings() {
+        let yaml = "name: ''\nobjective: ''\nspend_cap: ''\nis_skadnetwork_attribution: ''\nspecial_ad_categories: ''\nstart_time: ''\n";
+        let f = found("ad_account", Method::Post, "campaigns", yaml);
+        let names: Vec<&str> = f
+            .iter()
+            .map(|m| m.split('`').nth(1).unwrap_or_default())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "objective",
+                "spend_cap",
+                "is_skadnetwork_attribution",
+                "special_ad_categories",
+                "start_time"
+            ],
+            "{f:?}"
+        );
+        assert!(f.iter().all(|m| m.contains("is empty")), "{f:?}");
+        // A null is no string either; an object of a node type and a JSON object neither.
+        let f = found("ad_account", Method::Post, "campaigns", "name: ~\n");
+        assert_eq!(f.len(), 1, "{f:?}");
+        let f = found(
+            "ad_account",
+            Method::Post,
+            "adsets",
+            "promoted_object: ''\n",
+        );
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].starts_with("`promoted_object` is empty"), "{f:?}");
     }
 
     #[test]

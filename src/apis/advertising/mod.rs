@@ -289,6 +289,9 @@ pub fn report_param_issues(
         if let Some(help) = &issue.help {
             d = d.with_help(help.clone());
         }
+        if let Some(used) = issue.used_at {
+            d = d.with_label(used, "the variable is used here");
+        }
         if let Some(code) = api_error {
             d = d.with_api_error(code, None);
         }
@@ -327,8 +330,9 @@ pub fn valid_param<'r>(
         matches!(
             i.kind,
             params::IssueKind::Invalid { .. } | params::IssueKind::OutsideOpenEnum
-        ) && i.span.start >= value.start
-            && i.span.end <= value.end
+        ) && ((i.span.start >= value.start && i.span.end <= value.end)
+            // An empty value is pointed at with its key.
+            || (value.is_empty() && i.span == entry.key_span.cover(value)))
     });
     (!invalid).then_some(entry)
 }

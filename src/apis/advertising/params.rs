@@ -13,7 +13,7 @@ use crate::suggest::did_you_mean;
 use super::endpoint::Target;
 use super::graph_types;
 pub use super::values::{Issue, IssueFix, IssueKind, integer, is_datetime};
-use super::values::{is_integer_text, is_placeholder};
+use super::values::{empty_value, is_empty_value, is_integer_text, is_placeholder};
 
 pub use crate::catalog::advertising::DEFAULT_RULE;
 
@@ -32,6 +32,7 @@ pub fn check_params<'a>(op: Operation, params: impl Iterator<Item = &'a Entry>) 
                     .is_some();
                 if not_updatable {
                     issues.push(Issue {
+                        used_at: None,
                         kind: IssueKind::NotUpdatable,
                         graph_may_accept: false,
                         fix: None,
@@ -52,6 +53,7 @@ pub fn check_params<'a>(op: Operation, params: impl Iterator<Item = &'a Entry>) 
                     ),
                 };
                 issues.push(Issue {
+                    used_at: None,
                     kind: IssueKind::Unknown,
                     graph_may_accept: false,
                     fix: None,
@@ -69,165 +71,198 @@ pub fn check_params<'a>(op: Operation, params: impl Iterator<Item = &'a Entry>) 
 /// reference documents' table where the call is one of their operations; then the
 /// params the call requires.
 pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
-    let call = target.graph.get();
-    let seed = target.op.map(Operation::params);
     let mut issues = Vec::new();
     for entry in request.params() {
-        let name = entry.key.as_str();
-        let graph_param = call.param(name);
-        if let Some(spec) = seed.and_then(|t| t.param(name)) {
-            let mut found = Vec::new();
-            check_value(spec, name, &entry.value, &mut found);
-            // Only a type that says something of values takes part: the specs type
-            // numeric ids as strings and objects without their keys, the tables many
-            // lists as lists of strings.
-            let graph = graph_param.filter(|p| p.ty.judges_values()).map(|p| {
-                let mut g = Vec::new();
-                graph_types::check(p.ty, name, &entry.value, &mut g);
-                g
-            });
-            match graph {
-                // Accepted by the specs: the tables' type and enum judgements yield.
-                Some(g) if g.is_empty() => found.retain(|i| !i.graph_may_accept),
-                // Refused by both, or judged by the specs alone: an enum the tables call
-                // incomplete is no excuse, and the specs' findings stand where the tables
-                // have none at the same place.
-                Some(g) => {
-                    let tables_judge = judges_values(spec);
-                    found.retain(|i| i.kind != IssueKind::OutsideOpenEnum);
-                    for issue in g {
-                        // Refused by both at one place: the tables' finding stands, but
-                        // where only the specs know a value close to what was written
-                        // (the tables list fewer values), their fix and help are taken.
-                        if let Some(f) = found.iter_mut().find(|f| f.span == issue.span) {
-                            if f.fix.is_none() && issue.fix.is_some() {
-                                f.fix = issue.fix;
-                                f.help = issue.help;
-                            }
-                            continue;
-                        }
-                        if !tables_judge || spec_is_open_enum(spec) {
-                            found.push(issue);
-                        }
-                    }
-                }
-                None => {}
+        let start = issues.len();
+        check_param(target, request, entry, &mut issues);
+        // A value a variable gave: a finding about it points at the definition where
+        // the file holds it, naming the use, and has no fix (an edit of the definition
+        // changes every use; the use is a reference).
+        let value = entry.value.span;
+        if let Some(used) = request.variable_use(entry) {
+            let about_value = |i: &Issue| i.span.start >= value.start && i.span.end <= value.end;
+            for issue in issues[start..].iter_mut().filter(|i| about_value(i)) {
+                issue.used_at = (used != value).then_some(used);
+                issue.fix = None;
             }
-            issues.extend(found);
-            continue;
         }
-        if let Some(p) = graph_param {
+        // A value with no text (`?status`, `status:`) is pointed at with its key.
+        if value.is_empty() {
+            for issue in &mut issues[start..] {
+                if issue.span == value {
+                    issue.span = entry.key_span.cover(value);
+                }
+            }
+        }
+    }
+    missing_params(target, request, &mut issues);
+    issues
+}
+
+/// The findings about one param the request sends.
+fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mut Vec<Issue>) {
+    let call = target.graph.get();
+    let seed = target.op.map(Operation::params);
+    let name = entry.key.as_str();
+    let graph_param = call.param(name);
+    if let Some(spec) = seed.and_then(|t| t.param(name)) {
+        let mut found = Vec::new();
+        check_value(spec, name, &entry.value, &mut found);
+        // Only a type that says something of values takes part: the specs type
+        // numeric ids as strings and objects without their keys, the tables many
+        // lists as lists of strings.
+        let graph = graph_param.filter(|p| p.ty.judges_values()).map(|p| {
             let mut g = Vec::new();
             graph_types::check(p.ty, name, &entry.value, &mut g);
-            // An update the specs let change what the reference's update list omits
-            // (an audience's retention_days): the reference's limits of create still hold.
-            let create = seed
-                .and_then(|t| t.create)
-                .and_then(|c| c.params().param(name));
-            if let Some(spec) = create {
-                let mut limits = Vec::new();
-                check_value(spec, name, &entry.value, &mut limits);
-                limits.retain(|i| !i.graph_may_accept);
-                g.retain(|gi| !limits.iter().any(|l| l.span == gi.span));
-                issues.extend(limits);
-            }
-            issues.extend(g);
-            continue;
-        }
-        if COMMON.contains(&name) || seed.is_some_and(|t| t.open) {
-            continue;
-        }
-        let seed_create = seed
-            .and_then(|t| t.create)
-            .is_some_and(|c| c.params().param(name).is_some());
-        let is_update = call.method == Method::Post && call.edge.is_empty();
-        if seed_create || (is_update && call.node.created_with(name)) {
-            issues.push(Issue {
-                kind: IssueKind::NotUpdatable,
-                span: entry.key_span,
-                message: format!("`{name}` cannot be changed after creation"),
-                help: Some(format!(
-                    "the update call does not take `{name}`; create a new object to change it"
-                )),
-                graph_may_accept: false,
-                fix: Some(IssueFix::Remove {
-                    start: entry.key_span.start,
-                    end: entry.value.span.end,
-                }),
-            });
-            continue;
-        }
-        let known = call
-            .params
-            .iter()
-            .map(|p| p.name)
-            .chain(seed.map(|t| t.known).unwrap_or_default().iter().copied());
-        let help = match did_you_mean(name, known) {
-            Some(s) => format!("did you mean `{s}`? ({})", source(call)),
-            None if call.params.is_empty() && seed.is_none_or(|t| t.known.is_empty()) => {
-                format!("{} takes no params", call.describe())
-            }
-            None => format!(
-                "Meta's Marketing API reference lists no such param for {} (Graph API {})",
-                call.describe(),
-                crate::catalog::graph::GRAPH_VERSION
-            ),
-        };
-        let known: Vec<&str> = call
-            .params
-            .iter()
-            .map(|p| p.name)
-            .chain(seed.map(|t| t.known).unwrap_or_default().iter().copied())
-            .collect();
-        // A rename only where the value fits the param it was meant to be: else the fix
-        // would trade one finding for another.
-        let fits = |new: &str| {
-            // JSON that did not parse stays a string: under a JSON-encoded name it would be
-            // reported as broken JSON.
-            if crate::catalog::advertising::JSON_ENCODED.contains(&new)
-                && matches!(&entry.value.value, Value::String(t) if crate::loading::encoded::looks_like_json(t))
-            {
-                return false;
-            }
-            let mut found = Vec::new();
-            if let Some(p) = call.param(new) {
-                graph_types::check(p.ty, new, &entry.value, &mut found);
-            }
-            if let Some(spec) = seed.and_then(|t| t.param(new)) {
-                check_value(spec, new, &entry.value, &mut found);
-            }
-            found.is_empty()
-        };
-        // Nor where another param of the request would be renamed the same: the two
-        // would make one key twice.
-        let alone = |new: &str| {
-            !request.params().any(|other| {
-                other.key != name
-                    && call.param(&other.key).is_none()
-                    && crate::suggest::only_close(&other.key, known.iter().copied()) == Some(new)
-            })
-        };
-        let fix = match crate::suggest::only_close(name, known.iter().copied()) {
-            Some(new) if request.param(new).is_none() && fits(new) && alone(new) => {
-                IssueFix::Rename {
-                    old: name.to_string(),
-                    new: new.to_string(),
+            g
+        });
+        match graph {
+            // Accepted by the specs: the tables' type and enum judgements yield.
+            Some(g) if g.is_empty() => found.retain(|i| !i.graph_may_accept),
+            // Refused by both, or judged by the specs alone: an enum the tables call
+            // incomplete is no excuse, and the specs' findings stand where the tables
+            // have none at the same place.
+            Some(g) => {
+                let tables_judge = judges_values(spec);
+                found.retain(|i| i.kind != IssueKind::OutsideOpenEnum);
+                for issue in g {
+                    // Refused by both at one place: the tables' finding stands, but
+                    // where only the specs know a value close to what was written
+                    // (the tables list fewer values), their fix and help are taken.
+                    if let Some(f) = found.iter_mut().find(|f| f.span == issue.span) {
+                        if f.fix.is_none() && issue.fix.is_some() {
+                            f.fix = issue.fix;
+                            f.help = issue.help;
+                        }
+                        continue;
+                    }
+                    if !tables_judge || spec_is_open_enum(spec) {
+                        found.push(issue);
+                    }
                 }
             }
-            _ => IssueFix::Remove {
+            None => {}
+        }
+        issues.extend(found);
+        return;
+    }
+    if let Some(p) = graph_param {
+        let mut g = Vec::new();
+        graph_types::check(p.ty, name, &entry.value, &mut g);
+        // An update the specs let change what the reference's update list omits
+        // (an audience's retention_days): the reference's limits of create still hold.
+        let create = seed
+            .and_then(|t| t.create)
+            .and_then(|c| c.params().param(name));
+        if let Some(spec) = create {
+            let mut limits = Vec::new();
+            check_value(spec, name, &entry.value, &mut limits);
+            limits.retain(|i| !i.graph_may_accept);
+            g.retain(|gi| !limits.iter().any(|l| l.span == gi.span));
+            issues.extend(limits);
+        }
+        issues.extend(g);
+        return;
+    }
+    if COMMON.contains(&name) || seed.is_some_and(|t| t.open) {
+        return;
+    }
+    let seed_create = seed
+        .and_then(|t| t.create)
+        .is_some_and(|c| c.params().param(name).is_some());
+    let is_update = call.method == Method::Post && call.edge.is_empty();
+    if seed_create || (is_update && call.node.created_with(name)) {
+        issues.push(Issue {
+            used_at: None,
+            kind: IssueKind::NotUpdatable,
+            span: entry.key_span,
+            message: format!("`{name}` cannot be changed after creation"),
+            help: Some(format!(
+                "the update call does not take `{name}`; create a new object to change it"
+            )),
+            graph_may_accept: false,
+            fix: Some(IssueFix::Remove {
                 start: entry.key_span.start,
                 end: entry.value.span.end,
-            },
-        };
-        issues.push(Issue {
-            kind: IssueKind::Unknown,
-            span: entry.key_span,
-            message: format!("unknown param `{name}` for {}", call.describe()),
-            help: Some(help),
-            graph_may_accept: false,
-            fix: Some(fix),
+            }),
         });
+        return;
     }
+    let known = call
+        .params
+        .iter()
+        .map(|p| p.name)
+        .chain(seed.map(|t| t.known).unwrap_or_default().iter().copied());
+    let help = match did_you_mean(name, known) {
+        Some(s) => format!("did you mean `{s}`? ({})", source(call)),
+        None if call.params.is_empty() && seed.is_none_or(|t| t.known.is_empty()) => {
+            format!("{} takes no params", call.describe())
+        }
+        None => format!(
+            "Meta's Marketing API reference lists no such param for {} (Graph API {})",
+            call.describe(),
+            crate::catalog::graph::GRAPH_VERSION
+        ),
+    };
+    let known: Vec<&str> = call
+        .params
+        .iter()
+        .map(|p| p.name)
+        .chain(seed.map(|t| t.known).unwrap_or_default().iter().copied())
+        .collect();
+    // A rename only where the value fits the param it was meant to be: else the fix
+    // would trade one finding for another.
+    let fits = |new: &str| {
+        // JSON that did not parse stays a string: under a JSON-encoded name it would be
+        // reported as broken JSON.
+        if crate::catalog::advertising::JSON_ENCODED.contains(&new)
+            && matches!(&entry.value.value, Value::String(t) if crate::loading::encoded::looks_like_json(t))
+        {
+            return false;
+        }
+        let mut found = Vec::new();
+        if let Some(p) = call.param(new) {
+            graph_types::check(p.ty, new, &entry.value, &mut found);
+        }
+        if let Some(spec) = seed.and_then(|t| t.param(new)) {
+            check_value(spec, new, &entry.value, &mut found);
+        }
+        found.is_empty()
+    };
+    // Nor where another param of the request would be renamed the same: the two
+    // would make one key twice.
+    let alone = |new: &str| {
+        !request.every_param().any(|other| {
+            other.key != name
+                && call.param(&other.key).is_none()
+                && crate::suggest::only_close(&other.key, known.iter().copied()) == Some(new)
+        })
+    };
+    let fix = match crate::suggest::only_close(name, known.iter().copied()) {
+        Some(new) if request.param(new).is_none() && fits(new) && alone(new) => IssueFix::Rename {
+            old: name.to_string(),
+            new: new.to_string(),
+        },
+        _ => IssueFix::Remove {
+            start: entry.key_span.start,
+            end: entry.value.span.end,
+        },
+    };
+    issues.push(Issue {
+        used_at: None,
+        kind: IssueKind::Unknown,
+        span: entry.key_span,
+        message: format!("unknown param `{name}` for {}", call.describe()),
+        help: Some(help),
+        graph_may_accept: false,
+        fix: Some(fix),
+    });
+}
+
+/// The params the call requires that the request does not send.
+fn missing_params(target: Target, request: &Request<'_>, issues: &mut Vec<Issue>) {
+    let call = target.graph.get();
+    let seed = target.op.map(Operation::params);
     // A body a reader could not read, a query that is a variable, may hold any param.
     let params_unknown = request.may_send_unknown_params();
     for p in call.params.iter().filter(|p| p.required && !params_unknown) {
@@ -243,6 +278,7 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
         }
         let span = request.params.map_or(request.line_span, |e| e.key_span);
         issues.push(Issue {
+            used_at: None,
             kind: IssueKind::Missing,
             span,
             message: format!("{} requires `{}`", call.describe(), p.name),
@@ -256,7 +292,6 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
             fix: None,
         });
     }
-    issues
 }
 
 /// Whether a table's type tells valid values from invalid ones (an enum, a number, a
@@ -322,6 +357,7 @@ fn judged(
     out: &mut Vec<Issue>,
 ) {
     out.push(Issue {
+        used_at: None,
         kind: IssueKind::Invalid { rule: spec.rule },
         span,
         message,
@@ -331,8 +367,33 @@ fn judged(
     });
 }
 
+/// What a value of a table's type is, for the finding about an empty one; none where
+/// the type takes it: a string takes an empty string (not a null), a param the table
+/// does not type anything.
+fn refused_when_empty(ty: &ParamType, node: &Node) -> Option<&'static str> {
+    Some(match ty {
+        ParamType::Any => return None,
+        ParamType::String { .. } if matches!(node.value, Value::Null) => "a string",
+        ParamType::String { .. } => return None,
+        ParamType::NumericString => "a numeric ID (digits)",
+        ParamType::Int { .. } => "an integer",
+        ParamType::Bool => "true or false",
+        ParamType::Enum { .. } => "one of its values",
+        ParamType::List(_) => "a list",
+        ParamType::Object { .. } => "a mapping (a JSON object)",
+        ParamType::JsonString => "a JSON-encoded object",
+        ParamType::Datetime => "an ISO 8601 date-time or a UNIX timestamp",
+    })
+}
+
 fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) {
     if is_placeholder(node) {
+        return;
+    }
+    if is_empty_value(node)
+        && let Some(expected) = refused_when_empty(&spec.ty, node)
+    {
+        out.push(empty_value(name, expected, node.span, spec.rule));
         return;
     }
     let wrong_type = |expected: &str, out: &mut Vec<Issue>| {
@@ -347,7 +408,6 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
     match &spec.ty {
         ParamType::Any => {}
         ParamType::String { max_chars } => match node.scalar_text() {
-            Some(_) if matches!(node.value, Value::Null) => wrong_type("a string", out),
             Some(text) => {
                 let chars = text.chars().count();
                 if let Some(max) = max_chars.filter(|&m| chars > m) {
@@ -451,6 +511,7 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
             };
             if *open {
                 out.push(Issue {
+                    used_at: None,
                     kind: IssueKind::OutsideOpenEnum,
                     graph_may_accept: true,
                     fix: None,
@@ -753,6 +814,143 @@ mod tests {
             Some("did you mean `IMPRESSIONS`?")
         );
         assert_eq!(found[1].kind, IssueKind::OutsideOpenEnum);
+    }
+
+    /// The params that `rule` reports as empty on a request file, by name.
+    fn empty_params(rule: &str, yaml: &str) -> Vec<String> {
+        crate::testing::lint(rule, "", yaml)
+            .into_iter()
+            .filter_map(|(message, _)| {
+                let name = message.strip_prefix('`')?.strip_suffix("` is empty")?;
+                Some(name.to_string())
+            })
+            .collect()
+    }
+
+    /// An empty value (a blank string, a key without a value, a null) is refused for
+    /// every type but a string, whichever of the tables or the specs types the param.
+    #[test]
+    fn empty_values_are_judged_alike_for_every_type() {
+        let ad_set = "request: POST /v24.0/act_1/adsets\nparams:\n  name: ''\n  campaign_id: ''\n  daily_budget: ''\n  billing_event: IMPRESSIONS\n  optimization_goal: REACH\n  bid_strategy: ''\n  execution_options: ''\n  end_time:\n  promoted_object: ''\n  is_sac_cfca_terms_certified: ''\n  targeting: {geo_locations: {countries: [DE]}}\n";
+        assert_eq!(
+            empty_params("ad-param-invalid", ad_set),
+            [
+                "campaign_id",
+                "daily_budget",
+                "bid_strategy",
+                "execution_options",
+                "end_time",
+                "promoted_object",
+                "is_sac_cfca_terms_certified",
+            ]
+        );
+        // A string takes an empty string; a null is none.
+        let audience = "request: POST /v24.0/act_1/customaudiences\nparams:\n  name: x\n  subtype: CUSTOM\n  customer_file_source: USER_PROVIDED_ONLY\n  description: ''\n  rule:\n  prefill: ''\n";
+        assert_eq!(
+            empty_params("ad-param-invalid", audience),
+            ["rule", "prefill"]
+        );
+        // A JSON string (the table's own rule reports it).
+        let lookalike = "request: POST /v24.0/act_1/customaudiences\nparams:\n  name: x\n  subtype: LOOKALIKE\n  origin_audience_id: '1'\n  lookalike_spec: ''\n";
+        assert_eq!(
+            empty_params("audience-lookalike-spec-invalid", lookalike),
+            ["lookalike_spec"]
+        );
+        // In a query string: `?status` and `?status=` are empty; nested fields too.
+        let query = "request: POST /v24.0/act_1/campaigns?name=x&objective=OUTCOME_SALES&special_ad_categories=&status&spend_cap=\n";
+        assert_eq!(
+            empty_params("ad-param-invalid", query),
+            ["special_ad_categories", "status", "spend_cap"]
+        );
+        // A value with no text is pointed at with its key.
+        assert_eq!(
+            crate::testing::spans("ad-param-invalid", "", query),
+            ["special_ad_categories=", "status", "spend_cap="]
+        );
+    }
+
+    /// A value a variable of the file gives is judged at its definition, names its use,
+    /// and gets no fix (an edit of the definition would change every use).
+    #[test]
+    fn a_variable_s_value_is_judged_at_its_definition() {
+        let yaml = "x-variables:\n  objective: OUTCOME_SALE\nrequest: POST /v24.0/act_1/campaigns\nparams:\n  name: x\n  special_ad_categories: '[]'\n  objective: '{{objective}}'\n";
+        let found = crate::testing::found("ad-param-invalid", "", yaml);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].at, "OUTCOME_SALE");
+        assert_eq!(found[0].labels.len(), 1);
+        assert_eq!(found[0].labels[0].trim_matches('\''), "{{objective}}");
+        let all = crate::testing::diagnostics(
+            "ad-param-invalid",
+            crate::model::config::Config::defaults(".".into()),
+            "",
+            yaml,
+        );
+        assert!(all[0].fix.is_none());
+        // Written in place, the same value has its fix.
+        let yaml = "request: POST /v24.0/act_1/campaigns\nparams:\n  name: x\n  special_ad_categories: '[]'\n  objective: OUTCOME_SALE\n";
+        let all = crate::testing::diagnostics(
+            "ad-param-invalid",
+            crate::model::config::Config::defaults(".".into()),
+            "",
+            yaml,
+        );
+        assert!(all[0].fix.is_some());
+    }
+
+    /// Two params that use one variable: each finding names its own use.
+    #[test]
+    fn each_use_of_a_variable_is_named() {
+        let yaml = "x-variables:\n  v: NOPE\nrequest: POST /v24.0/act_1/campaigns?objective={{v}}\nparams:\n  name: x\n  special_ad_categories: '[]'\n  status: '{{v}}'\n";
+        let found = crate::testing::found("ad-param-invalid", "", yaml);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found.iter().all(|f| f.at == "NOPE"));
+        let mut uses: Vec<usize> = crate::testing::diagnostics(
+            "ad-param-invalid",
+            crate::model::config::Config::defaults(".".into()),
+            "",
+            yaml,
+        )
+        .iter()
+        .map(|d| d.labels[0].span.start)
+        .collect();
+        uses.sort_unstable();
+        assert_eq!(
+            uses,
+            [
+                yaml.find("{{v}}").unwrap(),
+                yaml.rfind("{{v}}").unwrap() - 1
+            ]
+        );
+    }
+
+    /// No rule's fix edits a variable's definition a param's value was taken from: it is
+    /// read wherever the variable is used.
+    #[test]
+    fn no_fix_edits_a_variable_s_definition() {
+        let config = || crate::model::config::Config::defaults(".".into());
+        let line = "request: GET /v24.0/23863000000000004?fields=name&date_preset=";
+        let written = format!("{line}lifetime\n");
+        let d = crate::testing::diagnostics("adset-date-preset-lifetime", config(), "", &written);
+        assert!(d[0].fix.is_some());
+        let from_variable = format!("x-variables:\n  preset: lifetime\n{line}{{{{preset}}}}\n");
+        let d =
+            crate::testing::diagnostics("adset-date-preset-lifetime", config(), "", &from_variable);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].span.start, from_variable.find("lifetime").unwrap());
+        assert!(d[0].fix.is_none());
+    }
+
+    /// Of a param given twice, the value sent last is judged, never the empty first one.
+    #[test]
+    fn the_value_sent_last_is_judged() {
+        let yaml = "request: POST /v24.0/1202?status&name=x&status=PAUSED\nobject: campaign\n";
+        assert!(crate::testing::lint("ad-param-invalid", "", yaml).is_empty());
+        let yaml =
+            "request: POST /v24.0/1202?status=PAUSED&name=x&status=PAUSD\nobject: campaign\n";
+        assert_eq!(
+            crate::testing::spans("ad-param-invalid", "", yaml),
+            ["PAUSD"]
+        );
     }
 
     #[test]

@@ -30,6 +30,9 @@ pub struct Issue {
     pub graph_may_accept: bool,
     /// How to fix it, where there is one right answer (or a removal).
     pub fix: Option<IssueFix>,
+    /// Where the request uses the variable whose definition holds the value judged at
+    /// `span` (`objective={{objective}}` for `@objective = OUTCOME_SALE`).
+    pub used_at: Option<Span>,
 }
 
 /// A fix of a param finding, made into text edits by the rule that reports it.
@@ -39,6 +42,32 @@ pub enum IssueFix {
     Rename { old: String, new: String },
     /// Remove the param: its entry from the key's start to the value's end.
     Remove { start: usize, end: usize },
+}
+
+/// A value sent empty: a key without a value (`?status`, `status=`), a blank string, or
+/// a YAML null. A string param takes an empty string; every other type is refused with
+/// error 100, whichever table types it, so both checkers judge it here.
+pub fn is_empty_value(node: &Node) -> bool {
+    match &node.value {
+        Value::Null => true,
+        Value::String(s) => s.trim().is_empty(),
+        _ => false,
+    }
+}
+
+/// The finding about an empty value of a param that is `expected` (`an integer`).
+pub fn empty_value(name: &str, expected: &str, span: Span, rule: ParamRule) -> Issue {
+    Issue {
+        used_at: None,
+        kind: IssueKind::Invalid { rule },
+        span,
+        message: format!("`{name}` is empty"),
+        help: Some(format!(
+            "the API refuses an empty value: give {expected}, or leave the param out"
+        )),
+        graph_may_accept: false,
+        fix: None,
+    }
 }
 
 /// Whether a number as written is an integer (digits, with a sign).

@@ -1,6 +1,7 @@
 //! Rules about request files themselves (docs/request-files.md), whatever API they target.
 
 pub mod duplicate_key;
+pub mod duplicate_param;
 pub mod http_request_not_separated;
 pub mod invalid_request_field;
 pub mod invalid_syntax;
