@@ -91,7 +91,8 @@ impl Problem {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Yaml,
-    /// JSON: a request file, or a Postman collection (chosen by its content).
+    /// JSON: a request file, or a Postman collection or environment (chosen by its
+    /// content, whatever the file's name).
     Json,
     /// A format read by one of the [`readers`].
     Read(readers::Reader),
@@ -344,6 +345,9 @@ pub fn read_text(
                     let (docs, more) = readers::postman::convert(root, text, limits, options);
                     problems.extend(more);
                     (docs, problems)
+                }
+                Some(root) if readers::postman::is_environment(root) => {
+                    (readers::postman::convert_environment(root, options), problems)
                 }
                 _ => (documents, problems),
             }
