@@ -95,7 +95,7 @@ impl<'a> Text<'a> {
     fn of(node: &'a Node, file: &str, vars: Variables<'_>) -> Option<Text<'a>> {
         let (value, map): (std::borrow::Cow<'a, str>, SourceMap) = match &node.value {
             Value::Seq(pieces) => {
-                let (value, map) = assembled(pieces, file)?;
+                let (value, map) = assembled(pieces, file, node.span)?;
                 (value.into(), map)
             }
             _ => {
@@ -123,7 +123,7 @@ impl<'a> Text<'a> {
 /// and query pairs, with the separators between them): their texts joined, each byte
 /// mapped to where its piece is written; a separator the reader adds has an empty span,
 /// at the piece it stands before.
-fn assembled(pieces: &[Node], file: &str) -> Option<(String, SourceMap)> {
+fn assembled(pieces: &[Node], file: &str, whole: Span) -> Option<(String, SourceMap)> {
     use crate::loading::encoded::{Origin, Piece};
     let mut value = String::new();
     // Where each byte of the pieces starts, and after each piece one entry for where it
@@ -143,6 +143,10 @@ fn assembled(pieces: &[Node], file: &str) -> Option<(String, SourceMap)> {
         }
         table.push(map.span(0..text.len()).end);
         value.push_str(text);
+    }
+    if value.is_empty() {
+        // Nothing to map: a diagnostic about the empty URL points at all of it.
+        return Some((value, SourceMap::Whole(whole)));
     }
     table.push(table.last().copied().unwrap_or_default());
     let len = value.len();

@@ -778,7 +778,7 @@ mod tests {
       {"name": "Create a campaign", "request": {
         "method": "POST",
         "header": [{"key": "Content-Type", "value": "application/json"}, {"key": "X-Off", "value": "1", "disabled": true}],
-        "url": {"raw": "{{base_url}}/act_{{account_id}}/campaigns?special_ad_categories=[]", "host": ["{{base_url}}"]},
+        "url": {"raw": "{{base_url}}/act_{{account_id}}/campaigns?special_ad_categories=[]", "host": ["{{base_url}}"], "path": ["act_{{account_id}}", "campaigns"], "query": [{"key": "special_ad_categories", "value": "[]"}]},
         "body": {"mode": "raw", "raw": "{\n  \"name\": \"Spring\",\n  \"daily_budget\": {{budget}}\n}"}
       }}
     ]},
@@ -806,8 +806,9 @@ mod tests {
         assert_eq!(requests.len(), 2);
         let r = &requests[0];
         assert_eq!(r.get_value("method").unwrap().as_str(), Some("POST"));
-        let url = r.get_value("url").unwrap();
-        assert!(COLLECTION[url.span.range()].starts_with("\"{{base_url}}"));
+        // A structured URL: its pieces, each spanning its part.
+        let url = r.get_value("url").unwrap().as_seq().unwrap();
+        assert_eq!(&COLLECTION[url[0].span.range()], "\"{{base_url}}\"");
         let params = r.get_value("params").unwrap();
         let name = params.get_value("name").unwrap();
         assert_eq!(&COLLECTION[name.span.range()], "\\\"Spring\\\"");
@@ -819,9 +820,146 @@ mod tests {
         assert_eq!(&COLLECTION[token.span.range()], "\"{{fb_token}}\"");
         let headers = r.get_value("x-headers").unwrap().as_map().unwrap();
         assert_eq!(headers.len(), 1);
-        let form = requests[1].get_value("params").unwrap().as_map().unwrap();
-        assert_eq!(form.len(), 1);
-        assert_eq!(form[0].value.as_str(), Some("<file>"));
+        // The upload is no param, and no param is reported missing beside it.
+        assert!(requests[1].get_value("params").is_none());
+        assert!(requests[1].get_value(super::super::BODY_UNREAD_KEY).is_some());
+    }
+
+    /// The request lines of a collection's requests, as the model reads them.
+    fn lines(text: &str) -> Vec<crate::model::RequestLine> {
+        let (docs, problems) = read(text, &Limits::DEFAULT, &ReadOptions::default());
+        assert!(problems.is_empty(), "{problems:?}");
+        let model = crate::model::FileModel::build(&docs, text);
+        model
+            .requests
+            .iter()
+            .map(|r| r.line.clone().unwrap())
+            .collect()
+    }
+
+    fn collection(requests: &str) -> String {
+        format!(
+            r#"{{"info": {{"schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}},
+"item": [{requests}]}}"#
+        )
+    }
+
+    #[test]
+    fn the_structured_url_is_what_is_sent_with_spans_on_its_parts() {
+        let text = collection(
+            r#"{"request": {"method": "POST", "url": {
+  "raw": "https://graph.facebook.com/v25.0/act_1/campaigns?status=ACTIVE",
+  "protocol": "https", "host": ["graph", "facebook", "com"], "port": "443",
+  "path": ["v25.0", "act_1", "campaigns"],
+  "query": [{"key": "status", "value": "PAUSED"}, {"key": "objective", "value": "X", "disabled": true}, {"key": "limit"}]}}}"#,
+        );
+        let line = &lines(&text)[0];
+        assert_eq!(line.host.as_deref(), Some("graph.facebook.com:443"));
+        assert_eq!(line.path, "/v25.0/act_1/campaigns");
+        let at = |span: Span| &text[span.range()];
+        assert_eq!(
+            line.segments.iter().map(|s| at(s.span)).collect::<Vec<_>>(),
+            ["v25.0", "act_1", "campaigns"]
+        );
+        // The parts' places, not raw's: `raw` says ACTIVE, the query sends PAUSED.
+        let segment = line.segments[2].span.start;
+        assert!(text[..segment].ends_with("\"act_1\", \""), "{}", &text[..segment]);
+        let keys: Vec<&str> = line.query.iter().map(|q| q.key.as_str()).collect();
+        assert_eq!(keys, ["status", "limit"]);
+        assert_eq!(line.query[0].value.as_str(), Some("PAUSED"));
+        assert_eq!(at(line.query[0].value.span), "PAUSED");
+        assert_eq!(at(line.query[1].key_span), "limit");
+    }
+
+    #[test]
+    fn an_export_without_raw_keeps_its_query_and_path_strings() {
+        let text = collection(
+            r#"{"request": {"method": "GET", "url": {"host": "{{base}}", "path": "/v25.0/act_\u0031/insights",
+  "query": [{"key": "date_preset", "value": "last_7d"}]}}}"#,
+        );
+        let line = &lines(&text)[0];
+        assert_eq!(line.path, "/v25.0/act_1/insights");
+        assert_eq!(&text[line.segments[1].span.range()], "act_\\u0031");
+        assert_eq!(line.query[0].value.as_str(), Some("last_7d"));
+    }
+
+    #[test]
+    fn path_variables_and_placeholders() {
+        let text = collection(
+            r#"{"request": {"method": "GET", "url": {"raw": "{{base}}/:account/:id/<string>?limit=<integer>",
+  "host": ["{{base}}"], "path": [":account", ":id", "<string>"],
+  "query": [{"key": "limit", "value": "<integer>"}],
+  "variable": [{"key": "account", "value": "act_12"}, {"key": "id", "value": ""}]}}},
+{"request": "https://graph.facebook.com/v25.0/<string>/insights?date_preset=<string>"}"#,
+        );
+        let lines = lines(&text);
+        let texts: Vec<&str> = lines[0].segments.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(texts, ["act_12", "{{:id}}", "{{<string>}}"]);
+        // The value is judged where it is written; the others span their segment.
+        assert_eq!(&text[lines[0].segments[0].span.range()], "act_12");
+        assert_eq!(&text[lines[0].segments[1].span.range()], "\":id\"");
+        assert_eq!(lines[0].query[0].value.as_str(), Some("{{<integer>}}"));
+        let texts: Vec<&str> = lines[1].segments.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(texts, ["v25.0", "{{<string>}}", "insights"]);
+        assert_eq!(&text[lines[1].segments[1].span.range()], "<string>");
+        assert_eq!(lines[1].query[0].value.as_str(), Some("{{<string>}}"));
+    }
+
+    #[test]
+    fn parts_held_in_raw_too_are_twins() {
+        let text = collection(
+            r#"{"request": {"method": "GET", "url": {"raw": "{{b}}/a/bee?x=1&y=2",
+  "host": ["{{b}}"], "path": ["a", "be"], "query": [{"key": "x", "value": "1"}, {"key": "y", "value": "3"}]}}}"#,
+        );
+        let (docs, _) = read(&text, &Limits::DEFAULT, &ReadOptions::default());
+        let twins = docs[0].get_value(TWINS_KEY).unwrap().as_seq().unwrap();
+        let pairs: Vec<(&str, &str)> = twins
+            .iter()
+            .map(|t| {
+                let pair = t.as_seq().unwrap();
+                (&text[pair[0].span.range()], &text[pair[1].span.range()])
+            })
+            .collect();
+        // Paired by place: a fix that finds them written alike edits both.
+        assert_eq!(
+            pairs,
+            [("a", "a"), ("be", "bee"), ("x", "x"), ("1", "1"), ("y", "y"), ("3", "2")]
+        );
+    }
+
+    #[test]
+    fn a_request_without_a_url_is_one_problem_and_no_request() {
+        let text = collection(r#"{"request": {"method": "POST"}}, {"request": {"url": "/x"}}"#);
+        let (docs, problems) = read(&text, &Limits::DEFAULT, &ReadOptions::default());
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].message.contains("without a `url`"));
+        let requests = docs[0].get_value("requests").unwrap().as_seq().unwrap();
+        assert_eq!(requests.len(), 1);
+    }
+
+    #[test]
+    fn environments_and_what_a_walk_sniffs() {
+        let env = r#"{"id": "1", "name": "staging", "values": [
+  {"key": "ad_account_id", "value": "1", "enabled": true},
+  {"key": "access_token", "value": "EAAB123secret", "type": "secret", "enabled": true},
+  {"key": "off", "value": "x", "enabled": false}],
+ "_postman_variable_scope": "environment"}"#;
+        let (docs, problems) = crate::loading::read_text(
+            env,
+            crate::loading::Format::Json,
+            &Limits::DEFAULT,
+            &ReadOptions::default(),
+        );
+        assert!(problems.is_empty());
+        let doc = &docs[0];
+        let vars = doc.get_value("x-variables").unwrap().as_map().unwrap();
+        assert_eq!(vars.len(), 2);
+        assert!(doc.get_value("requests").unwrap().as_seq().unwrap().is_empty());
+        let secrets = doc.get_value(super::super::SECRETS_KEY).unwrap();
+        assert_eq!(secrets.as_seq().unwrap().len(), 1);
+        assert!(sniffed(env.as_bytes()));
+        assert!(sniffed(COLLECTION.as_bytes()));
+        assert!(!sniffed(b"{\"name\": \"my-app\", \"version\": \"1.0.0\"}"));
     }
 
     #[test]
