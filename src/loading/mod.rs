@@ -346,9 +346,10 @@ pub fn read_text(
                     problems.extend(more);
                     (docs, problems)
                 }
-                Some(root) if readers::postman::is_environment(root) => {
-                    (readers::postman::convert_environment(root, options), problems)
-                }
+                Some(root) if readers::postman::is_environment(root) => (
+                    readers::postman::convert_environment(root, options),
+                    problems,
+                ),
                 _ => (documents, problems),
             }
         }

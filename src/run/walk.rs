@@ -99,9 +99,9 @@ pub fn visit<T: Send>(
                 let rel = paths.relative(input);
                 let shown = strip_dot(input);
                 let candidates = [rel.as_path(), shown.as_path()];
-                if !selected(config, &candidates)
-                    && !(sniffable(config, &candidates) && is_postman_file(input))
-                {
+                let chosen = selected(config, &candidates)
+                    || (sniffable(config, &candidates) && is_postman_file(input));
+                if !chosen {
                     continue;
                 }
             }

@@ -199,7 +199,11 @@ fn postman_files_are_found_by_content_whatever_their_name() {
     std::fs::write(dir.path().join("package.json"), r#"{"name": "web"}"#).unwrap();
     std::fs::create_dir(dir.path().join("vendor")).unwrap();
     std::fs::write(dir.path().join("vendor/collection.json"), &collection).unwrap();
-    std::fs::write(dir.path().join(".reqlint.yaml"), "exclude: [\"vendor/**\"]\n").unwrap();
+    std::fs::write(
+        dir.path().join(".reqlint.yaml"),
+        "exclude: [\"vendor/**\"]\n",
+    )
+    .unwrap();
 
     let (code, report) = check_in(dir.path(), &["."]);
     assert_eq!(code, 1, "{report}");

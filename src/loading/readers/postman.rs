@@ -56,7 +56,11 @@ pub fn sniffed(bytes: &[u8]) -> bool {
 pub fn convert_environment(root: &Node, options: &ReadOptions) -> Vec<Node> {
     let mut secrets = Vec::new();
     let mut variables = Vec::new();
-    for value in root.get_value("values").and_then(Node::as_seq).unwrap_or_default() {
+    for value in root
+        .get_value("values")
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+    {
         let (Some(key), Some(v)) = (
             value.get_value("key").and_then(Node::as_str),
             value.get_value("value"),
@@ -117,7 +121,7 @@ pub fn convert(
     let variables = root
         .get_value("variable")
         .and_then(Node::as_seq)
-        .map(|vars| key_values(vars))
+        .map(key_values)
         .unwrap_or_default();
     let mut doc = document(root.span, requests, variables, options);
     add_secrets(&mut doc, credentials(root));
@@ -574,9 +578,7 @@ fn structured(url: &Node, text: &str, twins: &mut Vec<Twin>) -> Node {
         let Some(raw_pairs) = &raw_pairs else {
             continue;
         };
-        let twin = raw_pairs
-            .get(i)
-            .filter(|_| raw_pairs.len() == query.len());
+        let twin = raw_pairs.get(i).filter(|_| raw_pairs.len() == query.len());
         twins.push(Twin {
             part: inner(key, text),
             raw: twin.map(|(k, _)| *k),
@@ -750,7 +752,8 @@ fn read_body(
                 // An upload (Meta's `filename=@file`, a video's `source`): the file is
                 // a param the request gives, whose name and content rules cannot judge,
                 // so none is reported missing.
-                let enabled = |p: &&Node| p.get_value("disabled").and_then(Node::as_bool) != Some(true);
+                let enabled =
+                    |p: &&Node| p.get_value("disabled").and_then(Node::as_bool) != Some(true);
                 if list.iter().filter(enabled).any(is_file) {
                     parts.body_unread = true;
                 }
@@ -822,7 +825,11 @@ mod tests {
         assert_eq!(headers.len(), 1);
         // The upload is no param, and no param is reported missing beside it.
         assert!(requests[1].get_value("params").is_none());
-        assert!(requests[1].get_value(super::super::BODY_UNREAD_KEY).is_some());
+        assert!(
+            requests[1]
+                .get_value(super::super::BODY_UNREAD_KEY)
+                .is_some()
+        );
     }
 
     /// The request lines of a collection's requests, as the model reads them.
@@ -863,7 +870,11 @@ mod tests {
         );
         // The parts' places, not raw's: `raw` says ACTIVE, the query sends PAUSED.
         let segment = line.segments[2].span.start;
-        assert!(text[..segment].ends_with("\"act_1\", \""), "{}", &text[..segment]);
+        assert!(
+            text[..segment].ends_with("\"act_1\", \""),
+            "{}",
+            &text[..segment]
+        );
         let keys: Vec<&str> = line.query.iter().map(|q| q.key.as_str()).collect();
         assert_eq!(keys, ["status", "limit"]);
         assert_eq!(line.query[0].value.as_str(), Some("PAUSED"));
@@ -923,7 +934,14 @@ mod tests {
         // Paired by place: a fix that finds them written alike edits both.
         assert_eq!(
             pairs,
-            [("a", "a"), ("be", "bee"), ("x", "x"), ("1", "1"), ("y", "y"), ("3", "2")]
+            [
+                ("a", "a"),
+                ("be", "bee"),
+                ("x", "x"),
+                ("1", "1"),
+                ("y", "y"),
+                ("3", "2")
+            ]
         );
     }
 
@@ -954,7 +972,13 @@ mod tests {
         let doc = &docs[0];
         let vars = doc.get_value("x-variables").unwrap().as_map().unwrap();
         assert_eq!(vars.len(), 2);
-        assert!(doc.get_value("requests").unwrap().as_seq().unwrap().is_empty());
+        assert!(
+            doc.get_value("requests")
+                .unwrap()
+                .as_seq()
+                .unwrap()
+                .is_empty()
+        );
         let secrets = doc.get_value(super::super::SECRETS_KEY).unwrap();
         assert_eq!(secrets.as_seq().unwrap().len(), 1);
         assert!(sniffed(env.as_bytes()));
