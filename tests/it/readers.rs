@@ -225,10 +225,21 @@ fn postman_files_are_found_by_content_whatever_their_name() {
     assert!(!report.contains("vendor/"), "{report}");
     assert!(report.contains("in 4 files"), "{report}");
 
-    // Named on the command line, a collection is read as one whatever its name.
-    let (code, report) = check_in(dir.path(), &["api/collection.json"]);
-    assert_eq!(code, 1);
-    assert!(report.contains("api/collection.json:14:76: error[ad-param-invalid]"));
+    // Named on the command line, a collection is read as one whatever its name; with
+    // `--force-exclude` (hooks, editors), it is sniffed as a walk does, and `exclude`
+    // still leaves a file out.
+    for args in [
+        &["api/collection.json"][..],
+        &["api/collection.json", "vendor/collection.json", "--force-exclude"],
+    ] {
+        let (code, report) = check_in(dir.path(), args);
+        assert_eq!(code, 1, "{args:?}: {report}");
+        assert!(
+            report.contains("api/collection.json:14:76: error[ad-param-invalid]"),
+            "{args:?}: {report}"
+        );
+        assert!(!report.contains("vendor/"), "{args:?}: {report}");
+    }
 }
 
 /// The realistic collections, for both APIs, with their environments: no finding, and
