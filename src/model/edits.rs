@@ -166,8 +166,10 @@ pub fn written_once_fix(file: &FileContext<'_>, fix: Option<Fix>) -> Option<Fix>
             file: None,
         });
     }
-    fix.edits.extend(more);
-    fix.edits.sort_by_key(|e| (e.file.is_some(), e.span.start));
+    if !more.is_empty() {
+        fix.edits.extend(more);
+        fix.edits.sort_by_key(|e| (e.file.is_some(), e.span.start));
+    }
     Some(fix)
 }
 
