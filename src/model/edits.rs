@@ -144,15 +144,23 @@ pub fn written_once_fix(file: &FileContext<'_>, fix: Option<Fix>) -> Option<Fix>
             .iter()
             .all(|e| e.file.is_some() || written_once(file, e.span))
     })?;
-    let twins = twin_spans(file);
+    let twins = file
+        .memo
+        .get::<TwinSpans>()
+        .0
+        .get_or_init(|| twin_spans(file));
     if twins.is_empty() {
         return Some(fix);
     }
     let mut more = Vec::new();
     for edit in fix.edits.iter().filter(|e| e.file.is_none()) {
-        let Some((part, raw)) = twins
-            .iter()
-            .find(|(part, _)| part.start <= edit.span.start && edit.span.end <= part.end)
+        // Parts do not overlap: the one that starts last at or before the edit is the
+        // only one that may hold it.
+        let at = twins.partition_point(|(part, _)| part.start <= edit.span.start);
+        let Some((part, raw)) = at
+            .checked_sub(1)
+            .map(|i| &twins[i])
+            .filter(|(part, _)| edit.span.end <= part.end)
         else {
             continue;
         };
@@ -173,8 +181,12 @@ pub fn written_once_fix(file: &FileContext<'_>, fix: Option<Fix>) -> Option<Fix>
     Some(fix)
 }
 
+/// The twins of a file, found once a file.
+#[derive(Default)]
+struct TwinSpans(std::cell::OnceCell<Vec<(Span, Option<Span>)>>);
+
 /// The twins a reader recorded ([`crate::loading::readers::postman::TWINS_KEY`]): each
-/// part's span, and its twin's when there is one.
+/// part's span, and its twin's when there is one, in the order of the parts.
 fn twin_spans(file: &FileContext<'_>) -> Vec<(Span, Option<Span>)> {
     use crate::loading::readers::postman::TWINS_KEY;
     let mut out = Vec::new();
@@ -191,6 +203,7 @@ fn twin_spans(file: &FileContext<'_>) -> Vec<(Span, Option<Span>)> {
             }
         }
     }
+    out.sort_by_key(|(part, _)| part.start);
     out
 }
 

@@ -230,7 +230,11 @@ fn postman_files_are_found_by_content_whatever_their_name() {
     // still leaves a file out.
     for args in [
         &["api/collection.json"][..],
-        &["api/collection.json", "vendor/collection.json", "--force-exclude"],
+        &[
+            "api/collection.json",
+            "vendor/collection.json",
+            "--force-exclude",
+        ],
     ] {
         let (code, report) = check_in(dir.path(), args);
         assert_eq!(code, 1, "{args:?}: {report}");

@@ -593,10 +593,7 @@ fn structured(url: &Node, text: &str, twins: &mut Vec<Twin>) -> Node {
     // Where a diagnostic about the request as a whole points: the URL as Postman shows
     // it (`raw`), else from its first written part to its last.
     let shown = raw.map(|r| r.span).unwrap_or_else(|| {
-        let mut written = pieces
-            .iter()
-            .filter(|p| !p.span.is_empty())
-            .map(|p| p.span);
+        let mut written = pieces.iter().filter(|p| !p.span.is_empty()).map(|p| p.span);
         let first = written.next().unwrap_or(url.span);
         written.fold(first, Span::cover)
     });
