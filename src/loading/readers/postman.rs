@@ -399,12 +399,27 @@ fn inner(node: &Node, text: &str) -> Span {
     SourceMap::for_scalar(text, node.span, value).span(0..value.len())
 }
 
-/// The part of a string node from byte `a` to `b` of its value, as a node of its own
-/// spanning where that part is written.
-fn sub(node: &Node, text: &str, a: usize, b: usize) -> Node {
-    let value = node.as_str().unwrap_or_default();
-    let span = SourceMap::for_scalar(text, node.span, value).span(a..b);
-    string(span, &value[a..b])
+/// The parts of a string node, each a node of its own spanning where it is written: the
+/// node's source map is made once, however many parts are taken.
+struct Parts<'n> {
+    value: &'n str,
+    map: SourceMap,
+}
+
+impl<'n> Parts<'n> {
+    fn of(node: &'n Node, text: &str) -> Parts<'n> {
+        let value = node.as_str().unwrap_or_default();
+        crate::loading::work::count(value.len());
+        Parts {
+            value,
+            map: SourceMap::for_scalar(text, node.span, value),
+        }
+    }
+
+    /// The part from byte `a` to `b` of the value.
+    fn get(&self, a: usize, b: usize) -> Node {
+        string(self.map.span(a..b), &self.value[a..b])
+    }
 }
 
 /// A piece of a URL: a scalar as written (a number as its text), a placeholder as an
@@ -449,26 +464,36 @@ fn raw_pieces(raw: &Node, text: &str) -> Node {
     if !value.contains('<') {
         return raw.clone();
     }
+    let parts = Parts::of(raw, text);
     let mut pieces = Vec::new();
     let mut written = 0;
     let mut at = 0;
+    // One pass: a placeholder's name runs up to the first byte that cannot be in it,
+    // and the search goes on from there.
+    let bytes = value.as_bytes();
     while let Some(open) = value[at..].find('<').map(|i| at + i) {
-        let close = value[open..].find('>').map(|i| open + i + 1);
-        match close {
-            Some(close) if is_placeholder(&value[open..close]) => {
-                if written < open {
-                    pieces.push(sub(raw, text, written, open));
-                }
-                let span = sub(raw, text, open, close).span;
-                pieces.push(unknown_variable(span, &value[open..close]));
-                written = close;
-                at = close;
+        let name_end = open
+            + 1
+            + bytes[open + 1..]
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_' || **b == b'-')
+                .count();
+        crate::loading::work::count(name_end - at);
+        if bytes.get(name_end) == Some(&b'>') && name_end > open + 1 {
+            let close = name_end + 1;
+            if written < open {
+                pieces.push(parts.get(written, open));
             }
-            _ => at = open + 1,
+            let span = parts.map.span(open..close);
+            pieces.push(unknown_variable(span, &value[open..close]));
+            written = close;
+            at = close;
+        } else {
+            at = name_end.max(open + 1);
         }
     }
     if written < value.len() {
-        pieces.push(sub(raw, text, written, value.len()));
+        pieces.push(parts.get(written, value.len()));
     }
     Node::new(raw.span, Value::Seq(pieces))
 }
@@ -513,13 +538,22 @@ fn structured(url: &Node, text: &str, twins: &mut Vec<Twin>) -> Node {
         }
     }
     let segments = segments(url.get_value("path"), text);
-    let variables: Vec<&Node> = url
+    // The first enabled value of each name.
+    let mut variables: std::collections::HashMap<&str, &Node> = std::collections::HashMap::new();
+    for v in url
         .get_value("variable")
         .and_then(Node::as_seq)
         .unwrap_or_default()
         .iter()
         .filter(|v| v.get_value("disabled").and_then(Node::as_bool) != Some(true))
-        .collect();
+    {
+        if let (Some(key), Some(value)) = (
+            v.get_value("key").and_then(Node::as_str),
+            v.get_value("value"),
+        ) {
+            variables.entry(key).or_insert(value);
+        }
+    }
     let raw = url.get_value("raw").filter(|r| r.as_str().is_some());
     let raw_segments = raw.map(|r| raw_path_segments(r, text));
     let paired = |i: usize| -> Option<Option<Span>> {
@@ -530,16 +564,15 @@ fn structured(url: &Node, text: &str, twins: &mut Vec<Twin>) -> Node {
             None
         })
     };
+    crate::loading::work::count(variables.len() + segments.len());
     for (i, segment) in segments.iter().enumerate() {
         pieces.push(separator("/", segment));
         let written = segment.as_str().unwrap_or_default();
         if let Some(name) = written.strip_prefix(':').filter(|n| !n.is_empty()) {
             let value = variables
-                .iter()
-                .find(|v| v.get_value("key").and_then(Node::as_str) == Some(name))
-                .and_then(|v| v.get_value("value"))
+                .get(name)
                 .filter(|v| v.scalar_text().is_some_and(|t| !t.is_empty()));
-            match value.and_then(piece) {
+            match value.and_then(|v| piece(v)) {
                 Some(value) => pieces.push(value),
                 None => pieces.push(unknown_variable(segment.span, written)),
             }
@@ -620,11 +653,14 @@ fn segments(path: Option<&Node>, text: &str) -> Vec<Node> {
             })
             .filter(|s| s.scalar_text().is_some() && !matches!(s.value, Value::Null))
             .collect(),
-        Value::String(s) => split_ranges(s, 0, s.len(), b'/')
-            .into_iter()
-            .filter(|(a, b)| a < b)
-            .map(|(a, b)| sub(path, text, a, b))
-            .collect(),
+        Value::String(s) => {
+            let parts = Parts::of(path, text);
+            split_ranges(s, 0, s.len(), b'/')
+                .into_iter()
+                .filter(|(a, b)| a < b)
+                .map(|(a, b)| parts.get(a, b))
+                .collect()
+        }
         _ => Vec::new(),
     }
 }
