@@ -91,7 +91,8 @@ impl Problem {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Yaml,
-    /// JSON: a request file, or a Postman collection (chosen by its content).
+    /// JSON: a request file, or a Postman collection or environment (chosen by its
+    /// content, whatever the file's name).
     Json,
     /// A format read by one of the [`readers`].
     Read(readers::Reader),
@@ -345,6 +346,10 @@ pub fn read_text(
                     problems.extend(more);
                     (docs, problems)
                 }
+                Some(root) if readers::postman::is_environment(root) => (
+                    readers::postman::convert_environment(root, options),
+                    problems,
+                ),
                 _ => (documents, problems),
             }
         }

@@ -140,13 +140,76 @@ pub fn outside(aliased: &[Span], span: Span) -> bool {
     })
 }
 
-/// `fix` where each of its edits of the file itself is [`written_once`].
+/// `fix` where each of its edits of the file itself is [`written_once`], with the same
+/// edit made at a value's twin (a Postman URL's part and its `raw`): a fix that cannot
+/// edit every place that holds the value is not offered.
 pub fn written_once_fix(file: &FileContext<'_>, fix: Option<Fix>) -> Option<Fix> {
-    fix.filter(|f| {
+    let mut fix = fix.filter(|f| {
         f.edits
             .iter()
             .all(|e| e.file.is_some() || written_once(file, e.span))
-    })
+    })?;
+    let twins = file
+        .memo
+        .get::<TwinSpans>()
+        .0
+        .get_or_init(|| twin_spans(file));
+    if twins.is_empty() {
+        return Some(fix);
+    }
+    let mut more = Vec::new();
+    for edit in fix.edits.iter().filter(|e| e.file.is_none()) {
+        // Parts do not overlap: the one that starts last at or before the edit is the
+        // only one that may hold it.
+        let at = twins.partition_point(|(part, _)| part.start <= edit.span.start);
+        let Some((part, raw)) = at
+            .checked_sub(1)
+            .map(|i| &twins[i])
+            .filter(|(part, _)| edit.span.end <= part.end)
+        else {
+            continue;
+        };
+        // The twin must be written as the part is, byte for byte, for the edit to mean
+        // the same there.
+        let raw = (*raw).filter(|r| file.text.get(r.range()) == file.text.get(part.range()))?;
+        let at = raw.start + (edit.span.start - part.start);
+        more.push(Edit {
+            span: Span::new(at, at + edit.span.len()),
+            replacement: edit.replacement.clone(),
+            file: None,
+        });
+    }
+    if !more.is_empty() {
+        fix.edits.extend(more);
+        fix.edits.sort_by_key(|e| (e.file.is_some(), e.span.start));
+    }
+    Some(fix)
+}
+
+/// The twins of a file, found once a file.
+#[derive(Default)]
+struct TwinSpans(std::cell::OnceCell<Vec<(Span, Option<Span>)>>);
+
+/// The twins a reader recorded ([`crate::loading::readers::postman::TWINS_KEY`]): each
+/// part's span, and its twin's when there is one, in the order of the parts.
+fn twin_spans(file: &FileContext<'_>) -> Vec<(Span, Option<Span>)> {
+    use crate::loading::readers::postman::TWINS_KEY;
+    let mut out = Vec::new();
+    for doc in &file.model.documents {
+        for pair in doc
+            .root
+            .get_value(TWINS_KEY)
+            .and_then(crate::loading::Node::as_seq)
+            .unwrap_or_default()
+        {
+            let nodes = pair.as_seq().unwrap_or_default();
+            if let Some(part) = nodes.first() {
+                out.push((part.span, nodes.get(1).map(|r| r.span)));
+            }
+        }
+    }
+    out.sort_by_key(|(part, _)| part.start);
+    out
 }
 
 /// Whether `span` of the config's text stands at one place of its named tokens: not

@@ -99,18 +99,23 @@ struct Text<'a> {
 
 impl<'a> Text<'a> {
     fn of(node: &'a Node, file: &str, vars: Variables<'_>) -> Option<Text<'a>> {
-        let value = node.as_str()?;
-        let map = SourceMap::for_scalar(file, node.span, value);
+        let (value, map): (std::borrow::Cow<'a, str>, SourceMap) = match &node.value {
+            Value::Seq(pieces) => {
+                let (value, map) = assembled(pieces, file, node.span)?;
+                (value.into(), map)
+            }
+            _ => {
+                let value = node.as_str()?;
+                (value.into(), SourceMap::for_scalar(file, node.span, value))
+            }
+        };
         Some(
-            match crate::loading::encoded::substitute(value, &map, vars) {
+            match crate::loading::encoded::substitute(&value, &map, vars) {
                 Some((value, map)) => Text {
                     value: value.into(),
                     map,
                 },
-                None => Text {
-                    value: value.into(),
-                    map,
-                },
+                None => Text { value, map },
             },
         )
     }
@@ -118,6 +123,47 @@ impl<'a> Text<'a> {
     fn span(&self, start: usize, end: usize) -> Span {
         self.map.span(start..end)
     }
+}
+
+/// A URL a reader gives in pieces (a Postman URL object's protocol, host, path segments
+/// and query pairs, with the separators between them): their texts joined, each byte
+/// mapped to where its piece is written; a separator the reader adds has an empty span,
+/// at the piece it stands before.
+fn assembled(pieces: &[Node], file: &str, whole: Span) -> Option<(String, SourceMap)> {
+    use crate::loading::encoded::{Origin, Piece};
+    let mut value = String::new();
+    // Where each byte of the pieces starts, and after each piece one entry for where it
+    // ends: a byte's span ends where the next entry starts, never at the next piece.
+    let mut table = Vec::new();
+    let mut runs = Vec::new();
+    for piece in pieces {
+        let text = piece.as_str()?;
+        crate::loading::work::count(text.len());
+        let map = SourceMap::for_scalar(file, piece.span, text);
+        runs.push(Piece {
+            at: value.len(),
+            origin: Origin::Written(table.len()),
+        });
+        for i in 0..text.len() {
+            table.push(map.span(i..i + 1).start);
+        }
+        table.push(map.span(0..text.len()).end);
+        value.push_str(text);
+    }
+    if value.is_empty() {
+        // Nothing to map: a diagnostic about the empty URL points at all of it.
+        return Some((value, SourceMap::Whole(whole)));
+    }
+    table.push(table.last().copied().unwrap_or_default());
+    let len = value.len();
+    Some((
+        value,
+        SourceMap::Pieces {
+            written: Box::new(SourceMap::Table(table)),
+            pieces: runs,
+            len,
+        },
+    ))
 }
 
 fn not_a_string(node: &Node, what: &str) -> LineError {

@@ -99,7 +99,9 @@ pub fn visit<T: Send>(
                 let rel = paths.relative(input);
                 let shown = strip_dot(input);
                 let candidates = [rel.as_path(), shown.as_path()];
-                if !selected(config, &candidates) {
+                let chosen = selected(config, &candidates)
+                    || (sniffable(config, &candidates) && is_postman_file(input));
+                if !chosen {
                     continue;
                 }
             }
@@ -244,7 +246,8 @@ impl<T: Send> ignore::ParallelVisitor for Visitor<'_, T> {
             let from_walk_root = path.strip_prefix(self.walk.dir).unwrap_or(path);
             let candidates = [rel.as_path(), from_walk_root];
             let config = self.walk.config;
-            let chosen = selected(config, &candidates);
+            let chosen = selected(config, &candidates)
+                || (sniffable(config, &candidates) && is_postman_file(path));
             let first_time = || {
                 self.walk.seen.is_none_or(|seen| {
                     seen.lock()
@@ -280,6 +283,47 @@ impl<T> Drop for Visitor<'_, T> {
 pub fn selected(config: &Config, candidates: &[&Path]) -> bool {
     candidates.iter().any(|p| config.include.is_match(p))
         && !candidates.iter().any(|p| config.exclude.is_match(p))
+}
+
+/// A `.json` file that `include` does not name and `exclude` does not leave out: its
+/// content may still make it a Postman collection or environment.
+fn sniffable(config: &Config, candidates: &[&Path]) -> bool {
+    candidates[0]
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+        && !candidates.iter().any(|p| config.exclude.is_match(p))
+}
+
+/// Whether a JSON file is a Postman collection (`info.schema` names the collection
+/// schema) or environment (`_postman_variable_scope`), judged on its first 8 KiB and last
+/// 1 KiB only, so that a tree of large JSON data files costs two small reads each.
+pub fn is_postman_file(path: &Path) -> bool {
+    use crate::loading::readers::postman::{SNIFF_HEAD_BYTES, SNIFF_TAIL_BYTES, sniffed};
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut head = Vec::with_capacity(SNIFF_HEAD_BYTES);
+    if (&mut file)
+        .take(SNIFF_HEAD_BYTES as u64)
+        .read_to_end(&mut head)
+        .is_err()
+    {
+        return false;
+    }
+    if sniffed(&head) {
+        return true;
+    }
+    if head.len() < SNIFF_HEAD_BYTES {
+        return false;
+    }
+    let mut tail = Vec::with_capacity(SNIFF_TAIL_BYTES);
+    file.seek(SeekFrom::End(-(SNIFF_TAIL_BYTES as i64))).is_ok()
+        && (&mut file)
+            .take(SNIFF_TAIL_BYTES as u64)
+            .read_to_end(&mut tail)
+            .is_ok()
+        && sniffed(&tail)
 }
 
 fn walk_error(e: &ignore::Error) -> String {

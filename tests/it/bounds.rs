@@ -300,3 +300,37 @@ fn a_value_with_references_past_the_limit_is_reported_once() {
         &line.path[line.path.len() - 20..]
     );
 }
+
+/// A Postman URL read as it is sent: a string URL full of `<` that never closes a
+/// placeholder, and a structured URL of n `:name` segments with n path variables.
+#[test]
+fn postman_urls_in_parts_and_placeholders_are_linear() {
+    let collection = |url: String| {
+        format!(
+            r#"{{"info": {{"schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}},
+"item": [{{"request": {{"method": "GET", "url": {url}}}}}]}}"#
+        )
+    };
+    assert_linear("a.postman_collection.json", 2_000, |n| {
+        collection(format!(
+            "\"https://graph.facebook.com/v25.0/{}<a b>/x?q=<{}\"",
+            "<".repeat(n),
+            "<string>".repeat(n)
+        ))
+    });
+    assert_linear("a.postman_collection.json", 2_000, |n| {
+        let segments: Vec<String> = (0..n).map(|i| format!("\":v{i}\"")).collect();
+        let variables: Vec<String> = (0..n)
+            .map(|i| format!(r#"{{"key": "v{i}", "value": "s{i}"}}"#))
+            .collect();
+        let query: Vec<String> = (0..n)
+            .map(|i| format!(r#"{{"key": "k{i}", "value": "<integer>"}}"#))
+            .collect();
+        collection(format!(
+            r#"{{"raw": "{{{{b}}}}/x", "host": ["{{{{b}}}}"], "path": [{}], "query": [{}], "variable": [{}]}}"#,
+            segments.join(","),
+            query.join(","),
+            variables.join(",")
+        ))
+    });
+}

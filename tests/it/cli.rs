@@ -346,7 +346,8 @@ fn json_matches_spec_5_field_for_field() {
                     .count()
             })
             .sum::<usize>();
-    // fixtures/formats holds the files of the other formats, Bruno collections in folders.
+    // fixtures/formats holds the files of the other formats, Bruno collections in folders,
+    // and Postman environments, which a walk finds by their content.
     let mut format_files = 0;
     let mut stack = vec![root.join("fixtures/formats")];
     while let Some(dir) = stack.pop() {
@@ -355,7 +356,9 @@ fn json_matches_spec_5_field_for_field() {
             let name = path.to_string_lossy().into_owned();
             if path.is_dir() {
                 stack.push(path);
-            } else if reqlint::loading::readers::Reader::from_path(&name).is_some() {
+            } else if reqlint::loading::readers::Reader::from_path(&name).is_some()
+                || (name.ends_with(".json") && reqlint::run::walk::is_postman_file(&path))
+            {
                 format_files += 1;
             }
         }

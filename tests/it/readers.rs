@@ -184,3 +184,123 @@ fn a_separator_keeps_the_files_line_ends() {
         "{after}"
     );
 }
+
+/// reqlint run in `dir` with `args`, without a cache or CI variables: its exit code and
+/// its concise report.
+fn check_in(dir: &std::path::Path, args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
+        .current_dir(dir)
+        .arg("check")
+        .args(args)
+        .args(["--no-cache", "--color", "never", "--format", "concise"])
+        .env_remove("GITHUB_ACTIONS")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+/// A Postman collection or environment is found by its content, whatever its name: in a
+/// directory walk (a `.json` file no include glob names), and named on the command line.
+/// Other JSON files stay out of the walk.
+#[test]
+fn postman_files_are_found_by_content_whatever_their_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let collection =
+        std::fs::read(root().join("fixtures/formats/postman/mistakes.postman_collection.json"))
+            .unwrap();
+    for name in [
+        "github-postman-collection.json",
+        "APICollection.postman.json",
+        "api/collection.json",
+    ] {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, &collection).unwrap();
+    }
+    // An environment whose scope comes after 8 KiB of values: its end is read too.
+    let values: Vec<String> = (0..400)
+        .map(|i| format!(r#"{{"key": "var_{i}", "value": "value {i}", "enabled": true}}"#))
+        .collect();
+    let environment = format!(
+        r#"{{"id": "1", "name": "staging", "values": [{}, {{"key": "access_token", "value": "EAAGm0PX4ZCpsBAOtzZBcTkZD", "type": "secret"}}], "_postman_variable_scope": "environment"}}"#,
+        values.join(",\n")
+    );
+    assert!(environment.len() > 16 * 1024);
+    std::fs::write(dir.path().join("staging.json"), &environment).unwrap();
+    // JSON that is not Postman's, and a collection that `exclude` leaves out.
+    std::fs::write(dir.path().join("package.json"), r#"{"name": "web"}"#).unwrap();
+    std::fs::create_dir(dir.path().join("vendor")).unwrap();
+    std::fs::write(dir.path().join("vendor/collection.json"), &collection).unwrap();
+    std::fs::write(
+        dir.path().join(".reqlint.yaml"),
+        "exclude: [\"vendor/**\"]\n",
+    )
+    .unwrap();
+
+    let (code, report) = check_in(dir.path(), &["."]);
+    assert_eq!(code, 1, "{report}");
+    for name in [
+        "github-postman-collection.json",
+        "APICollection.postman.json",
+        "api/collection.json",
+    ] {
+        assert!(
+            report.contains(&format!("{name}:14:76: error[ad-param-invalid]")),
+            "{name} not linted:\n{report}"
+        );
+    }
+    assert!(
+        report.contains("staging.json:") && report.contains("error[literal-secret]"),
+        "{report}"
+    );
+    assert!(!report.contains("package.json"), "{report}");
+    assert!(!report.contains("vendor/"), "{report}");
+    assert!(report.contains("in 4 files"), "{report}");
+
+    // Named on the command line, a collection is read as one whatever its name; with
+    // `--force-exclude` (hooks, editors), it is sniffed as a walk does, and `exclude`
+    // still leaves a file out.
+    for args in [
+        &["api/collection.json"][..],
+        &[
+            "api/collection.json",
+            "vendor/collection.json",
+            "--force-exclude",
+        ],
+    ] {
+        let (code, report) = check_in(dir.path(), args);
+        assert_eq!(code, 1, "{args:?}: {report}");
+        assert!(
+            report.contains("api/collection.json:14:76: error[ad-param-invalid]"),
+            "{args:?}: {report}"
+        );
+        assert!(!report.contains("vendor/"), "{args:?}: {report}");
+    }
+}
+
+/// The realistic collections, for both APIs, with their environments: no finding, and
+/// the environments themselves lint clean.
+#[test]
+fn realistic_collections_with_their_environments_lint_clean() {
+    for (collection, environment) in [
+        (
+            "fixtures/formats/postman/github-rest-api.postman_collection.json",
+            "fixtures/formats/postman/github-rest-api.postman_environment.json",
+        ),
+        (
+            "fixtures/formats/postman/meta-marketing-api.postman_collection.json",
+            "fixtures/formats/postman/meta-marketing-api.postman_environment.json",
+        ),
+    ] {
+        let (code, report) = check_in(
+            &root(),
+            &[collection, environment, "--environment", environment],
+        );
+        assert_eq!(code, 0, "{collection}:\n{report}");
+        assert!(report.starts_with("All checks passed: 2 files"), "{report}");
+    }
+}
