@@ -13,7 +13,7 @@
 set -uo pipefail
 bin=$1
 out=$2
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/../../.." || exit 1
 rm -rf "$out"
 mkdir -p "$out"
 find fixtures -type f ! -name '*.out' ! -name '*.fixed' ! -name '*.diff' | sort >"$out/files.txt"
