@@ -156,7 +156,7 @@ fn model_of_file(b: Bencher, kind: &str) {
                 docs,
                 &text,
                 &Limits::DEFAULT,
-                reqlint::apis::json_encoded_params(),
+                &reqlint::engine::Registry::builtin().json_encoded_params,
             );
             black_box(FileModel::build(docs, &text).requests.len())
         });

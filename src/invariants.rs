@@ -150,7 +150,7 @@ fn request_model_of(data: &[u8], format: Format) {
         &mut loaded.documents,
         &loaded.text,
         &Limits::DEFAULT,
-        crate::apis::json_encoded_params(),
+        &crate::engine::Registry::builtin().json_encoded_params,
     );
     check_problems(&loaded.text, &problems);
     let model = FileModel::build(&loaded.documents, &loaded.text);
@@ -423,7 +423,7 @@ fn renames_a_key(data: &[u8], name: &str, result: &FileResult, mode: crate::fix:
         &mut loaded.documents,
         &loaded.text,
         &Limits::DEFAULT,
-        crate::apis::json_encoded_params(),
+        &crate::engine::Registry::builtin().json_encoded_params,
     );
     let mut keys = Vec::new();
     for doc in &loaded.documents {

@@ -216,16 +216,6 @@ pub fn config_sections() -> Vec<&'static dyn ConfigSection> {
     APIS.iter().filter_map(|api| api.config_section()).collect()
 }
 
-/// The params that the registered APIs take as JSON-encoded strings only.
-pub fn json_encoded_params() -> &'static [&'static str] {
-    static ALL: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
-        APIS.iter()
-            .flat_map(|api| api.json_encoded_params().iter().copied())
-            .collect()
-    });
-    &ALL
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

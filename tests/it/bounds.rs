@@ -24,7 +24,7 @@ fn work_of(name: &str, text: &str) -> u64 {
             &mut loaded.documents,
             &loaded.text,
             &Limits::DEFAULT,
-            reqlint::apis::json_encoded_params(),
+            &reqlint::engine::Registry::builtin().json_encoded_params,
         );
         let model = FileModel::build(&loaded.documents, &loaded.text);
         model.requests.len() + model.problems.len()

@@ -79,7 +79,7 @@ fn lint(text: &str) -> Result<(GCallId, Vec<super::params::Issue>), String> {
         &mut docs,
         text,
         &Limits::DEFAULT,
-        crate::apis::json_encoded_params(),
+        &crate::engine::Registry::builtin().json_encoded_params,
     );
     let model = FileModel::build(&docs, text);
     let context = ContextIndex::default();

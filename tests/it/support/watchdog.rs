@@ -18,6 +18,24 @@ pub const HANG: Duration = Duration::from_secs(600);
 /// Runs `command` to the end as [`Command::output`] does (standard input closed), and
 /// fails the test, naming `what`, if it has not ended after [`HANG`].
 pub fn output(command: &mut Command, what: &str) -> Output {
+    let (mut child, stdout, stderr) = start(command, what);
+    let status = wait(&mut child, what);
+    Output {
+        status,
+        stdout: stdout.join().expect("stdout reader"),
+        stderr: stderr.join().expect("stderr reader"),
+    }
+}
+
+/// `command` started with standard input closed, and a reader of each of its outputs.
+fn start(
+    command: &mut Command,
+    what: &str,
+) -> (
+    Child,
+    thread::JoinHandle<Vec<u8>>,
+    thread::JoinHandle<Vec<u8>>,
+) {
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -26,12 +44,7 @@ pub fn output(command: &mut Command, what: &str) -> Output {
         .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
     let stdout = drain(child.stdout.take());
     let stderr = drain(child.stderr.take());
-    let status = wait(&mut child, what);
-    Output {
-        status,
-        stdout: stdout.join().expect("stdout reader"),
-        stderr: stderr.join().expect("stderr reader"),
-    }
+    (child, stdout, stderr)
 }
 
 fn drain(pipe: Option<impl Read + Send + 'static>) -> thread::JoinHandle<Vec<u8>> {
@@ -63,18 +76,9 @@ fn wait(child: &mut Child, what: &str) -> std::process::ExitStatus {
 /// child it reaps, where `getrusage(RUSAGE_CHILDREN)` would report the largest of every
 /// child the test binary has reaped, which other tests start too.
 #[cfg(target_os = "linux")]
-// The child is reaped by `wait4`, which clippy does not see.
-#[allow(clippy::zombie_processes)]
 pub fn output_with_peak(command: &mut Command, what: &str) -> (Output, i64) {
     use std::os::unix::process::ExitStatusExt;
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
-    let stdout = drain(child.stdout.take());
-    let stderr = drain(child.stderr.take());
+    let (mut child, stdout, stderr) = start(command, what);
     let pid = child.id() as libc::pid_t;
     let started = Instant::now();
     let (status, usage) = loop {
