@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 
-use crate::engine::Settings;
+use crate::engine::{self, Settings};
 use crate::files;
 use crate::redact::Redactor;
 use crate::rules::REGISTRY;
@@ -34,7 +34,12 @@ pub(super) fn show(args: &CheckArgs, settings: &Settings) -> Result<ExitCode, St
         }
     } else if args.show_files {
         for path in walk::collect(&inputs, &settings.config, &paths)? {
-            let _ = writeln!(text, "{}", paths.display(&path));
+            let display = paths.display(&path);
+            let _ = writeln!(text, "{display}");
+            let rel = paths.relative(&path);
+            for (line, to) in engine::unjudged_requests(&path, &display, &rel, settings) {
+                let _ = writeln!(text, "  line {line}: not checked: a request to {to}");
+            }
         }
     }
     let text = Redactor::none().lines(&text);

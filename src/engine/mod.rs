@@ -89,6 +89,37 @@ pub fn lint_path(path: &Path, display: &str, rel: &Path, settings: &Settings) ->
     lint_read(display, rel, read, settings)
 }
 
+/// Where the requests of a file on disk go that no API checks (a host, a base variable),
+/// with the 1-based line of each request, read and routed as a lint would, with no rule
+/// run: what `--show-files` lists under the file. An unreadable or oversized file has none.
+pub fn unjudged_requests(
+    path: &Path,
+    display: &str,
+    rel: &Path,
+    settings: &Settings,
+) -> Vec<(usize, String)> {
+    let Ok(ReadFile::Bytes(bytes)) = read_regular_file(path, settings.limits.max_file_bytes) else {
+        return Vec::new();
+    };
+    let registry = Registry::builtin();
+    let loaded = load_file_with(registry, display, rel, bytes, settings);
+    let model = FileModel::build_within(&loaded.documents, &loaded.text, &settings.limits);
+    let lines: Vec<_> = model.requests.iter().map(|r| r.line()).collect();
+    let routes = crate::apis::route_file(&registry.apis, &lines, &settings.config);
+    let index = crate::loading::span::LineIndex::new(&loaded.text);
+    lines
+        .iter()
+        .zip(&routes)
+        .filter_map(|(line, route)| match (line, route) {
+            (Some(line), None) => Some((
+                index.line_of(line.path_span.start) + 1,
+                crate::apis::destination_shown(line),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Lints what reading a file gave: its bytes, its size over the limit, or the error.
 pub fn lint_read(
     display: &str,

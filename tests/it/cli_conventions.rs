@@ -506,6 +506,23 @@ fn show_files_and_settings() {
         "{out}"
     );
     assert!(!out.contains(".out"), "{out}");
+    // Under each file, the requests no API checks, by line and where they go.
+    let (code, out, _) = run(&[
+        "check",
+        "--show-files",
+        "fixtures/unknown-endpoint/good-unknown-hosts.req.yaml",
+        "fixtures/unknown-endpoint/good.req.yaml",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "fixtures/unknown-endpoint/good-unknown-hosts.req.yaml\n\
+         \x20 line 8: not checked: a request to localhost:8080\n\
+         \x20 line 9: not checked: a request to raw.githubusercontent.com\n\
+         \x20 line 10: not checked: a request to rupload.facebook.com\n\
+         \x20 line 11: not checked: a request to graph.instagram.com\n\
+         fixtures/unknown-endpoint/good.req.yaml\n"
+    );
     let (code, out, _) = run(&["check", "--show-settings", "--ignore", "literal-secret"]);
     assert_eq!(code, 0);
     assert!(
