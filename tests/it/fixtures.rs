@@ -40,8 +40,37 @@ fn root() -> PathBuf {
 }
 
 /// `bad.req.yaml` → `bad`: the name of a case and of its expectations; the formats that
-/// reqlint's readers read are cases too (`github.http` → `github`).
-fn case_name(file: &str) -> Option<&str> {
+/// reqlint's readers read are cases too (`github.http` → `github`), and so is a Postman
+/// collection that only its content names one (`collection.json` → `collection`), as the
+/// walk finds it.
+fn case_name<'f>(dir: &Path, file: &'f str) -> Option<&'f str> {
+    named_case(file).or_else(|| {
+        let stem = file.strip_suffix(".json")?;
+        let text = std::fs::read_to_string(dir.join(file)).ok()?;
+        is_postman_collection(&text).then_some(stem)
+    })
+}
+
+/// A JSON text whose `info.schema` is one of Postman's collection schemas (the two hosts
+/// Postman has published them on).
+fn is_postman_collection(text: &str) -> bool {
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(text) else {
+        return false;
+    };
+    json.pointer("/info/schema")
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|schema| {
+            [
+                "://schema.getpostman.com/json/collection/",
+                "://schema.postman.com/json/collection/",
+            ]
+            .iter()
+            .any(|host| schema.contains(host))
+        })
+}
+
+/// The case of a file whose name says it is a request file.
+fn named_case(file: &str) -> Option<&str> {
     [
         ".req.yaml",
         ".req.yml",
@@ -275,7 +304,7 @@ fn cases(dir: &Path) -> Vec<(String, String)> {
         .unwrap()
         .filter_map(|e| {
             let name = e.unwrap().file_name().to_string_lossy().into_owned();
-            case_name(&name).map(|c| (c.to_string(), name.clone()))
+            case_name(dir, &name).map(|c| (c.to_string(), name.clone()))
         })
         .collect();
     cases.sort();
