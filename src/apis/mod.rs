@@ -31,6 +31,20 @@ pub trait Api: Sync {
         Evidence::None
     }
 
+    /// Whether a request to one of its hosts is its to judge: a host may serve another
+    /// API beside it (the code-hosting host's GraphQL API at `/graphql`), which reqlint
+    /// does not judge and counts as it counts requests to other hosts.
+    fn serves_path(&self, _line: &RequestLine) -> bool {
+        true
+    }
+
+    /// Whether it reads the query string's params and the body's as one list (the Graph
+    /// API: a param may be given in either), so that a name in both is given twice. The
+    /// code-hosting API reads them apart (a body property is not a query param).
+    fn reads_query_and_body_as_one(&self) -> bool {
+        false
+    }
+
     /// How many operations the API numbers for [`Routed::operation`] (at least one).
     fn operation_count(&self) -> u32;
 
@@ -117,24 +131,22 @@ fn destination(line: &RequestLine) -> Destination<'_> {
 /// host, else by its path (a request behind a base variable is placed by its path only
 /// when the path is sure of an API). [`route_file`] routes a whole file.
 pub fn route(apis: &[&dyn Api], line: &RequestLine, config: &Config) -> Option<ApiId> {
-    match destination(line) {
+    let api = match destination(line) {
         Destination::Host(host, host_port) => apis
             .iter()
-            .find(|api| api.serves_host(&host, &host_port, config))
-            .map(|api| api.id()),
+            .find(|api| api.serves_host(&host, &host_port, config)),
         Destination::Variable(name) => apis
             .iter()
             .find(|api| api.owns_base_variable(name, config))
             .or_else(|| {
                 apis.iter()
                     .find(|api| api.path_evidence(line) == Evidence::Sure)
-            })
-            .map(|api| api.id()),
+            }),
         Destination::Path => apis
             .iter()
-            .find(|api| api.path_evidence(line) >= Evidence::Likely)
-            .map(|api| api.id()),
-    }
+            .find(|api| api.path_evidence(line) >= Evidence::Likely),
+    }?;
+    api.serves_path(line).then(|| api.id())
 }
 
 /// The API each request line of a file is routed to (`None`: no line, or not an API
@@ -178,11 +190,14 @@ pub fn route_file(
                 Destination::Variable(name) => apis
                     .iter()
                     .find(|api| api.owns_base_variable(name, config))
-                    .map(|api| api.id())
                     .or_else(|| {
-                        let api = by_variable.get(name).copied().flatten()?;
-                        (!mixed.contains(name)).then_some(api)
-                    }),
+                        let id = by_variable.get(name).copied().flatten()?;
+                        (!mixed.contains(name))
+                            .then(|| apis.iter().find(|api| api.id() == id))
+                            .flatten()
+                    })
+                    .filter(|api| api.serves_path(line))
+                    .map(|api| api.id()),
                 _ => route(apis, line, config),
             }
         })
@@ -193,11 +208,23 @@ pub fn route_file(
 /// a user part), or its base variable (`{{base_url}}`).
 pub fn destination_shown(line: &RequestLine) -> String {
     match destination(line) {
+        // A host an API serves, on a path it leaves to another (`api.github.com/graphql`).
+        Destination::Host(_, host_port) if APIS.iter().any(|api| !api.serves_path(line)) => {
+            format!("{host_port}{}", line.path)
+        }
         Destination::Host(_, host_port) => host_port,
         Destination::Variable(name) if name.contains("{{") => name.to_string(),
         Destination::Variable(name) => format!("{{{{{name}}}}}"),
         Destination::Path => line.path.clone(),
     }
+}
+
+/// Whether the registered API `id` reads query and body params as one list
+/// ([`Api::reads_query_and_body_as_one`]); an API not registered here is taken to.
+pub fn reads_query_and_body_as_one(id: ApiId) -> bool {
+    APIS.iter()
+        .find(|api| api.id() == id)
+        .is_none_or(|api| api.reads_query_and_body_as_one())
 }
 
 /// The rank of a config line's level among the registered APIs' levels
@@ -267,6 +294,36 @@ mod tests {
                 "code-hosting"
             ]
         );
+    }
+
+    /// The GraphQL API shares the code-hosting hosts; reqlint judges only the REST API
+    /// there, and lists the GraphQL requests among those it does not check.
+    #[test]
+    fn graphql_on_a_code_hosting_host_is_not_judged() {
+        let yaml = "requests:
+  - POST https://api.github.com/graphql
+  - POST https://ghe.example.com/api/graphql
+  - POST /graphql
+  - GET https://api.github.com/repos/o/r/graphql
+";
+        let config = Config::parse(
+            b"codehost:\n  hosts: [ghe.example.com]\n".to_vec(),
+            std::path::Path::new(".reqlint.yaml"),
+            ".".into(),
+            &[],
+            &config_sections(),
+        )
+        .unwrap();
+        assert_eq!(routes(yaml, &config), ["-", "-", "-", "code-hosting"]);
+        let (docs, _) = parse_text(yaml, Format::Yaml, &Limits::DEFAULT);
+        let model = FileModel::build(&docs, yaml);
+        let shown: Vec<String> = model
+            .requests
+            .iter()
+            .filter_map(|r| r.line().map(destination_shown))
+            .collect();
+        assert_eq!(shown[0], "api.github.com/graphql");
+        assert_eq!(shown[1], "ghe.example.com/api/graphql");
     }
 
     #[test]

@@ -318,25 +318,22 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
         .map(|close| close + 4)
         .filter(|&end| full[end..].is_empty() || full[end..].starts_with(['/', '?']));
     let base_variable = host_variable.map(|end| full[2..end - 2].trim().to_string());
+    // A URL whose host (or base variable) is followed by nothing or a query asks for the
+    // root, `/`, as HTTP clients send it (`https://api.github.com`, `{{api}}?q=1`; a
+    // variable alone may also be a whole URL, which routing then leaves unjudged).
+    let mut root = false;
     if let Some(end) = host_variable {
         path_start = start + end;
-        if full[end..].is_empty() || full[end..].starts_with('?') {
-            return Err(LineError::new(
-                text.span(start, start + len),
-                "URL has no path after its base variable",
-                Some("add the endpoint's path after the variable".into()),
-            ));
-        }
+        root = full[end..].is_empty() || full[end..].starts_with('?');
     } else if let Some(scheme_end) = full.find("://") {
         let after_host = &full[scheme_end + 3..];
-        match after_host.find('/') {
-            Some(slash) => path_start = start + scheme_end + 3 + slash,
-            None => {
-                return Err(LineError::new(
-                    text.span(start, start + len),
-                    "URL has no path",
-                    Some("add the endpoint's path after the host".into()),
-                ));
+        match after_host.find(['/', '?', '#']) {
+            Some(at) if after_host.as_bytes()[at] == b'/' => {
+                path_start = start + scheme_end + 3 + at;
+            }
+            at => {
+                path_start = start + scheme_end + 3 + at.unwrap_or(after_host.len());
+                root = true;
             }
         }
     }
@@ -346,7 +343,11 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
         Some(q) => (&rest[..q], Some((path_start + q + 1, &rest[q + 1..]))),
         None => (rest, None),
     };
-    let path_part = path_part.split('#').next().unwrap_or("");
+    let path_part = if root {
+        "/"
+    } else {
+        path_part.split('#').next().unwrap_or("")
+    };
     if !path_part.starts_with('/') {
         return Err(LineError::new(
             text.span(path_start, path_start + path_part.len().max(1)),
@@ -354,7 +355,11 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
             Some(format!("write `/{path_part}`")),
         ));
     }
-    let path_span = text.span(path_start, path_start + path_part.len());
+    let path_span = if root {
+        text.span(path_start, path_start)
+    } else {
+        text.span(path_start, path_start + path_part.len())
+    };
     let mut segments = Vec::new();
     let mut offset = path_start + 1;
     for seg in path_part[1..].split('/') {
@@ -452,6 +457,38 @@ mod tests {
         assert_eq!(&file[l.version.unwrap().1.range()], "v24.0");
         assert_eq!(&file[l.segments[1].span.range()], "act_123");
         assert_eq!(&file[l.path_span.range()], "/v24.0/act_123/adsets");
+    }
+
+    /// A URL with nothing after its host, or only a query, asks for the root, as HTTP
+    /// clients send it; so does a base variable alone (which may also be a whole URL).
+    #[test]
+    fn a_url_without_a_path_is_the_root() {
+        for (written, host, base, query) in [
+            ("https://api.github.com", Some("api.github.com"), None, 0),
+            (
+                "https://api.github.com?x=1",
+                Some("api.github.com"),
+                None,
+                1,
+            ),
+            (
+                "https://graph.facebook.com#top",
+                Some("graph.facebook.com"),
+                None,
+                0,
+            ),
+            ("{{api}}?access_token=", None, Some("api"), 1),
+            ("{{Media-URL}}", None, Some("Media-URL"), 0),
+        ] {
+            let file = format!("request: GET {written}");
+            let l = line(&file, &format!("GET {written}")).unwrap();
+            assert_eq!(l.path, "/", "{written}");
+            assert!(l.segments.is_empty(), "{written}");
+            assert_eq!(l.path_span.start, l.path_span.end, "{written}");
+            assert_eq!(l.host.as_deref(), host, "{written}");
+            assert_eq!(l.base_variable.as_deref(), base, "{written}");
+            assert_eq!(l.query.len(), query, "{written}");
+        }
     }
 
     #[test]

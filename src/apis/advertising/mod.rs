@@ -77,6 +77,12 @@ impl crate::apis::Api for Advertising {
         crate::catalog::advertising::JSON_ENCODED
     }
 
+    /// "Using the Graph API" (https://developers.facebook.com/docs/graph-api/using-graph-api/):
+    /// a param is given in the query string or the body alike.
+    fn reads_query_and_body_as_one(&self) -> bool {
+        true
+    }
+
     fn config_section(&self) -> Option<&'static dyn crate::model::config::ConfigSection> {
         Some(&settings::SECTION)
     }

@@ -45,6 +45,17 @@ impl crate::apis::Api for CodeHosting {
             || settings::settings(config).reach.serves(host, host_port)
     }
 
+    /// Not its GraphQL API, on the same hosts (`/graphql`, `/api/graphql` on an
+    /// enterprise server: https://docs.github.com/en/graphql/guides/forming-calls-with-graphql).
+    fn serves_path(&self, line: &RequestLine) -> bool {
+        let graphql = |s: &crate::model::request_line::Segment| s.text == "graphql";
+        !match line.segments.as_slice() {
+            [only] => graphql(only),
+            [api, last] => api.text == "api" && graphql(last),
+            _ => false,
+        }
+    }
+
     fn owns_base_variable(&self, name: &str, config: &Config) -> bool {
         settings::settings(config).reach.owns_variable(name)
     }

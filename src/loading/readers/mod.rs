@@ -320,6 +320,15 @@ fn without_token_scheme(text: &str) -> &str {
     }
 }
 
+/// Whether requests with `method` are linted: HEAD, OPTIONS and the like are in no table
+/// of the APIs, and reqlint's own format does not take them; such requests are left out
+/// rather than reported, as is a Postman item with its `VIEW` method (an item that
+/// documents a payload, not a request).
+pub fn is_linted_method(method: &str) -> bool {
+    const LINTED: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+    LINTED.iter().any(|m| m.eq_ignore_ascii_case(method))
+}
+
 /// The document of a file's requests, with its variables.
 pub fn document(
     span: Span,
@@ -341,16 +350,9 @@ pub fn document(
         };
         vars.push(entry(name, Span::empty(span.start), value));
     }
-    // HEAD, OPTIONS and the like: no table of the APIs has them, and reqlint's own format
-    // does not take them; such requests are left out rather than reported.
-    const LINTED: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
     let requests: Vec<Node> = requests
         .into_iter()
-        .filter(|r| {
-            r.method
-                .as_ref()
-                .is_none_or(|(m, _)| LINTED.contains(&m.to_ascii_uppercase().as_str()))
-        })
+        .filter(|r| r.method.as_ref().is_none_or(|(m, _)| is_linted_method(m)))
         .map(|r| r.into_node(options))
         .collect();
     let mut entries = vec![entry(VARIABLES, span, Node::new(span, Value::Map(vars)))];

@@ -290,6 +290,15 @@ fn request_parts(
         Some(m) => (m.as_str().unwrap_or_default().to_string(), m.span),
         None => ("GET".into(), request.span),
     });
+    if parts
+        .method
+        .as_ref()
+        .is_some_and(|(m, _)| !super::is_linted_method(m))
+    {
+        // Left out of the document whole (`VIEW` items document a payload: their body
+        // need not be JSON, and they may have no url).
+        return Some(parts);
+    }
     let Some(url) = request.get_value("url") else {
         // Postman sends nothing: one problem, and no request for the rules to find
         // without a line.
@@ -994,6 +1003,21 @@ mod tests {
         let (docs, problems) = read(&text, &Limits::DEFAULT, &ReadOptions::default());
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].message.contains("without a `url`"));
+        let requests = docs[0].get_value("requests").unwrap().as_seq().unwrap();
+        assert_eq!(requests.len(), 1);
+    }
+
+    /// Meta's public collections document webhook payloads as items with Postman's
+    /// `VIEW` method, no url and a body with comments: no request, and no problem.
+    #[test]
+    fn an_item_with_a_method_reqlint_does_not_lint_is_left_out_whole() {
+        let text = collection(
+            r#"{"request": {"method": "VIEW", "body": {"mode": "raw", "raw": "{\n // a comment\n \"a\": 1}", "options": {"raw": {"language": "json"}}}}},
+               {"request": {"method": "HEAD", "url": "https://api.github.com/"}},
+               {"request": {"method": "get", "url": "https://api.github.com/user"}}"#,
+        );
+        let (docs, problems) = read(&text, &Limits::DEFAULT, &ReadOptions::default());
+        assert!(problems.is_empty(), "{problems:?}");
         let requests = docs[0].get_value("requests").unwrap().as_seq().unwrap();
         assert_eq!(requests.len(), 1);
     }

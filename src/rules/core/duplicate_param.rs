@@ -19,8 +19,9 @@ crate::declare_rule! {
                earlier occurrence, with a label at the one sent last, which is the one \
                reqlint's other rules judge. A key repeated inside a YAML or JSON mapping is \
                `duplicate-key`'s, and a name that ends with `[]` is a list written one item \
-               a pair, not a repetition. Requests to hosts reqlint does not check are not \
-               judged.",
+               a pair, not a repetition. A query param and a body property of the same name \
+               are two things to the code-hosting API, which reads them apart, and are not \
+               reported there. Requests to hosts reqlint does not check are not judged.",
         why: "Both values are sent and the API reads only one of them: the Graph API the last \
               one, so an edit of the other is silently lost, and a key left without a value \
               looks like a param set to nothing. Meta does not document which occurrence it \
@@ -39,10 +40,20 @@ crate::declare_rule! {
 impl Rule for DuplicateParam {
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         for (index, request) in file.model.requests.iter().enumerate() {
-            if file.routes.get(index).copied().flatten().is_none() {
+            let Some(api) = file.routes.get(index).copied().flatten() else {
                 continue;
-            }
-            for (earlier, sent) in request.repeated_params() {
+            };
+            let repeated = if crate::apis::reads_query_and_body_as_one(api) {
+                request.repeated_params()
+            } else {
+                let query = request.line().map_or(0, |l| l.query.len());
+                let params: Vec<&Entry> = request.every_param().collect();
+                let (in_query, in_body) = params.split_at(query.min(params.len()));
+                let mut both = repeated_in(in_query);
+                both.extend(repeated_in(in_body));
+                both
+            };
+            for (earlier, sent) in repeated {
                 if earlier.key.ends_with("[]") {
                     continue;
                 }
@@ -71,6 +82,22 @@ impl Rule for DuplicateParam {
             }
         }
     }
+}
+
+/// Each name given again later in one place (the query string, the body): the earlier
+/// occurrence with the last one.
+fn repeated_in<'e>(place: &[&'e Entry]) -> Vec<(&'e Entry, &'e Entry)> {
+    let mut last = std::collections::HashMap::new();
+    for entry in place {
+        last.insert(entry.key.as_str(), *entry);
+    }
+    place
+        .iter()
+        .filter_map(|e| {
+            let sent = last[e.key.as_str()];
+            (!std::ptr::eq(sent, *e)).then_some((*e, sent))
+        })
+        .collect()
 }
 
 /// A key without a value (`?status&`), an empty string, a null.
