@@ -1141,6 +1141,103 @@ mod tests {
     }
 
     #[test]
+    fn a_cut_token_in_a_credential_position_is_no_placeholder() {
+        // A known prefix and a random body two characters short (as published in a
+        // collection's auth block): a cut or mistyped credential.
+        let cut = format!("ghp_{}", "aB3".repeat(11) + "x");
+        assert_eq!(cut.len(), 4 + 34);
+        assert!(find_token(&cut).is_some_and(|m| !m.real));
+        assert!(!is_placeholder(&cut));
+        let text = format!("params:\n  access_token: {cut}\n");
+        let loaded = load(text.as_bytes().to_vec(), Format::Yaml, &Limits::DEFAULT);
+        let reported: Vec<_> = tree_secrets(&text, loaded.documents.iter(), [])
+            .into_iter()
+            .filter(|s| s.reported)
+            .collect();
+        assert_eq!(reported.len(), 1);
+        assert_eq!(&text[reported[0].span.range()], cut);
+    }
+
+    #[test]
+    fn stand_in_values_hold_no_secret() {
+        for (key, value) in [
+            ("password", "password"),
+            ("Password", "PASSWORD"),
+            ("client_secret", "client-secret"),
+            ("X-Api-Key", "x_api_key"),
+            ("token", "invalidtoken123"),
+            ("password", "Password123"),
+            ("Authorization", "Bearer test-token"),
+            ("secret", "my_secret_key_1"),
+            ("pw", "changeme"),
+            ("token", "fake.token"),
+            ("password", "dummy password 42"),
+        ] {
+            assert!(holds_no_secret(key, value), "{key}: {value}");
+        }
+        for (key, value) in [
+            // A reqres.in demo password: not made of stand-in words.
+            ("password", "cityslicka"),
+            ("password", "hunter2hunter2"),
+            ("token", "tokenize-me-9f8e7d"),
+            // Seven digits: past the stand-in's few.
+            ("password", "password1234567"),
+            ("password", "12345678"),
+            ("password", ""),
+            ("token", "{{token}}"),
+        ] {
+            assert!(!holds_no_secret(key, value), "{key}: {value}");
+        }
+        // A real credential's shape is a secret whatever its key.
+        let ghp = format!("ghp_{}", "a1".repeat(18));
+        assert!(!holds_no_secret(&ghp, &ghp));
+        assert!(!is_placeholder(&ghp));
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+        assert!(!holds_no_secret("jwt", jwt) && !is_placeholder(jwt));
+    }
+
+    #[test]
+    fn stand_in_values_are_neither_reported_nor_masked() {
+        let text = "params:\n  password: password\n  access_token: invalidtoken123\nbody: '{\"password\": \"password\"}'\n";
+        assert!(spans_of(text).is_empty(), "{:?}", spans_of(text));
+        let json = r#"{"info": {"schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+"auth": {"type": "basic", "basic": [{"key": "password", "value": "password"}]}, "item": []}"#;
+        let loaded = load(
+            json.as_bytes().to_vec(),
+            Format::Read(crate::loading::readers::Reader::Postman),
+            &Limits::DEFAULT,
+        );
+        assert!(secret_spans(&loaded.text, &loaded.documents, &loaded.problems).is_empty());
+    }
+
+    #[test]
+    fn a_secret_written_again_as_a_key_masks_the_value_only() {
+        // The secret's text is also a key: in YAML, in JSON, in a JSON-encoded body, in
+        // a Postman pair, in a query. The keys stay readable; every value is masked.
+        let text = "params:\n  access_token: s3cr3t_v4lue\n  s3cr3t_v4lue: 1\n  other: s3cr3t_v4lue\nbody: '{\"s3cr3t_v4lue\": \"s3cr3t_v4lue\"}'\nx: {\"key\": \"s3cr3t_v4lue\", \"value\": \"s3cr3t_v4lue\"}\nrequest: GET /x?s3cr3t_v4lue=s3cr3t_v4lue\n";
+        let spans = secret_spans(text, &[], &[]);
+        let masked = crate::redact::mask_spans(text, &spans);
+        assert_eq!(
+            masked,
+            "params:\n  access_token: ************\n  s3cr3t_v4lue: 1\n  other: ************\nbody: '{\"s3cr3t_v4lue\": \"************\"}'\nx: {\"key\": \"s3cr3t_v4lue\", \"value\": \"************\"}\nrequest: GET /x?s3cr3t_v4lue=************\n"
+        );
+        // Not a key: a URL's user name, a word of a sentence before a colon.
+        for (text, shown) in [
+            (
+                "access_token: s3cr3t_v4lue\nurl: https://s3cr3t_v4lue:x@h/\n",
+                "access_token: ************\nurl: https://************:*@h/\n",
+            ),
+            (
+                "access_token: s3cr3t_v4lue\nnote: s3cr3t_v4lue:old\n",
+                "access_token: ************\nnote: ************:old\n",
+            ),
+        ] {
+            let spans = secret_spans(text, &[], &[]);
+            assert_eq!(crate::redact::mask_spans(text, &spans), shown);
+        }
+    }
+
+    #[test]
     fn credential_keys() {
         for k in [
             "access_token",
