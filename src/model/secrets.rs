@@ -396,7 +396,7 @@ pub fn is_placeholder(value: &str) -> bool {
     TOKEN_FORMATS
         .iter()
         .filter(|f| f.body.is_some())
-        .any(|f| v.starts_with(f.prefix) && !find_token(v).is_some_and(|m| m.range.start == 0))
+        .any(|f| v.starts_with(f.prefix) && find_token(v).is_none_or(|m| m.range.start != 0))
 }
 
 /// Whether the whole value has a real credential's shape (`ghp_` and 36 characters,
@@ -410,10 +410,39 @@ fn has_real_shape(value: &str) -> bool {
 /// digits, make a value that only stands in for a credential (`password`,
 /// `invalidtoken123`, `Test-Secret-1`, `my_api_key`).
 pub const STAND_IN_WORDS: &[&str] = &[
-    "password", "passwd", "pass", "pwd", "secret", "token", "key", "api", "access", "auth",
-    "bearer", "invalid", "wrong", "bad", "expired", "revoked", "dummy", "fake", "test",
-    "example", "sample", "demo", "changeme", "placeholder", "my", "your", "some", "new",
-    "old", "value", "string", "foo", "bar",
+    "password",
+    "passwd",
+    "pass",
+    "pwd",
+    "secret",
+    "token",
+    "key",
+    "api",
+    "access",
+    "auth",
+    "bearer",
+    "invalid",
+    "wrong",
+    "bad",
+    "expired",
+    "revoked",
+    "dummy",
+    "fake",
+    "test",
+    "example",
+    "sample",
+    "demo",
+    "changeme",
+    "placeholder",
+    "my",
+    "your",
+    "some",
+    "new",
+    "old",
+    "value",
+    "string",
+    "foo",
+    "bar",
 ];
 
 /// The most digits a stand-in value ends with (`password123456`).
@@ -862,12 +891,7 @@ fn is_key_at(bytes: &[u8], start: usize, end: usize) -> bool {
     }
     match bytes.get(j) {
         Some(b'=') => true,
-        Some(b':') => {
-            quoted
-                || bytes
-                    .get(j + 1)
-                    .is_none_or(|b| b.is_ascii_whitespace())
-        }
+        Some(b':') => quoted || bytes.get(j + 1).is_none_or(|b| b.is_ascii_whitespace()),
         _ => false,
     }
 }

@@ -603,7 +603,10 @@ const AUTH_TYPES: &[(&str, &[(&str, bool)])] = &[
         "hawk",
         &[("authId", false), ("authKey", true), ("algorithm", false)],
     ),
-    ("ntlm", &[("username", false), ("password", true), ("domain", false)]),
+    (
+        "ntlm",
+        &[("username", false), ("password", true), ("domain", false)],
+    ),
     (
         "oauth1",
         &[
@@ -733,7 +736,10 @@ fn postman_auth_is_reported_at(level: AuthLevel, v21: bool) {
             (format!("{kind}.postman_collection.json"), text, secrets)
         })
         .collect();
-    let files: Vec<(&str, &str)> = cases.iter().map(|(f, t, _)| (f.as_str(), t.as_str())).collect();
+    let files: Vec<(&str, &str)> = cases
+        .iter()
+        .map(|(f, t, _)| (f.as_str(), t.as_str()))
+        .collect();
     let dir = project(&files);
     let every: Vec<&str> = cases
         .iter()
@@ -793,7 +799,10 @@ fn postman_request_level_auth_v2_0_is_reported() {
 /// with a body of another length was taken for a placeholder such as `ghp_12324`.
 #[test]
 fn a_cut_token_in_a_collection_level_auth_is_reported_once() {
-    let cut = format!("ghp_{}", "Qz7Lm2Xv9Rt4Wn8Bk3Hs5Dp1Cj6Fy0Ga".to_string() + "Zq");
+    let cut = format!(
+        "ghp_{}",
+        "Qz7Lm2Xv9Rt4Wn8Bk3Hs5Dp1Cj6Fy0Ga".to_string() + "Zq"
+    );
     assert_eq!(cut.len(), 38);
     let collection = format!(
         r#"{{"info": {{"name": "GitHub", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}},
@@ -858,11 +867,22 @@ fn stand_in_values_are_neither_reported_nor_masked_in_any_format() {
         // (SARIF's rule help shows the masked examples of `reqlint explain`.)
         let outputs = every_format(dir.path(), file, &["--no-cache"], |output, what| {
             let results = output.split("\"tool\"").next().unwrap_or(output);
-            assert!(!results.contains("****"), "{what} masks a stand-in:\n{output}");
+            assert!(
+                !results.contains("****"),
+                "{what} masks a stand-in:\n{output}"
+            );
         });
-        assert!(reported_at(&outputs[1]).is_empty(), "{file}: {}", outputs[1]);
+        assert!(
+            reported_at(&outputs[1]).is_empty(),
+            "{file}: {}",
+            outputs[1]
+        );
         // Something is shown about the file: its frames have the stand-ins in them.
-        assert!(outputs[1].contains("unknown-endpoint"), "{file}: {}", outputs[1]);
+        assert!(
+            outputs[1].contains("unknown-endpoint"),
+            "{file}: {}",
+            outputs[1]
+        );
     }
 }
 
