@@ -443,6 +443,7 @@ pub const STAND_IN_WORDS: &[&str] = &[
     "string",
     "foo",
     "bar",
+    "here",
 ];
 
 /// The most digits a stand-in value ends with (`password123456`).
@@ -1196,6 +1197,7 @@ mod tests {
             ("pw", "changeme"),
             ("token", "fake.token"),
             ("password", "dummy password 42"),
+            ("api_key", "api-key-here"),
         ] {
             assert!(holds_no_secret(key, value), "{key}: {value}");
         }
