@@ -366,6 +366,9 @@ const MIN_CREDENTIAL: usize = 8;
 /// other in a credential position, but never reported as a literal secret.
 pub fn is_placeholder(value: &str) -> bool {
     let v = without_scheme(value).trim_matches(['"', '\'', ' ', '\t']);
+    if has_real_shape(v) {
+        return false;
+    }
     if v.is_empty() || is_reference(v) || v.chars().count() < MIN_CREDENTIAL {
         return true;
     }
@@ -387,11 +390,115 @@ pub fn is_placeholder(value: &str) -> bool {
     if name_in_capitals {
         return true;
     }
-    // A known fixed-length prefix whose word is no credential of that kind.
+    // A known fixed-length prefix followed by no credential's body (`ghp_12324`): too
+    // short, or letters or digits only. A body of random characters of another length
+    // is a cut or mistyped credential, and one all the same in a credential position.
     TOKEN_FORMATS
         .iter()
         .filter(|f| f.body.is_some())
-        .any(|f| v.starts_with(f.prefix) && !find_token(v).is_some_and(|m| m.real))
+        .any(|f| v.starts_with(f.prefix) && find_token(v).is_none_or(|m| m.range.start != 0))
+}
+
+/// Whether the whole value has a real credential's shape (`ghp_` and 36 characters,
+/// `github_pat_` and 82, `EAA…`, a signed JSON Web Token): a secret whatever else it
+/// looks like, and whatever its key.
+fn has_real_shape(value: &str) -> bool {
+    find_token(value).is_some_and(|m| m.real && m.range == (0..value.len()))
+}
+
+/// Words that, alone or together and followed by at most [`MAX_STAND_IN_DIGITS`]
+/// digits, make a value that only stands in for a credential (`password`,
+/// `invalidtoken123`, `Test-Secret-1`, `my_api_key`).
+pub const STAND_IN_WORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "pass",
+    "pwd",
+    "secret",
+    "token",
+    "key",
+    "api",
+    "access",
+    "auth",
+    "bearer",
+    "invalid",
+    "wrong",
+    "bad",
+    "expired",
+    "revoked",
+    "dummy",
+    "fake",
+    "test",
+    "example",
+    "sample",
+    "demo",
+    "changeme",
+    "placeholder",
+    "my",
+    "your",
+    "some",
+    "new",
+    "old",
+    "value",
+    "string",
+    "foo",
+    "bar",
+    "here",
+];
+
+/// The most digits a stand-in value ends with (`password123456`).
+pub const MAX_STAND_IN_DIGITS: usize = 6;
+
+/// Longer stand-ins are not looked for: the words are short.
+const MAX_STAND_IN: usize = 64;
+
+/// Whether a value written in a credential position holds nothing to hide: its own key's
+/// name (`"password": "password"`, compared ignoring case, `_` and `-`), or only
+/// [`STAND_IN_WORDS`], written together or apart (`_`, `-`, `.`, a space), then at most
+/// [`MAX_STAND_IN_DIGITS`] digits (`invalidtoken123`). Such a value is neither reported
+/// nor masked: masking it would hide every key and word it is spelled like. A value of a
+/// real credential's shape is never one.
+pub fn holds_no_secret(key: &str, value: &str) -> bool {
+    let v = without_scheme(value).trim_matches(['"', '\'', ' ', '\t']);
+    if v.is_empty() || v.len() > MAX_STAND_IN || has_real_shape(v) {
+        return false;
+    }
+    let folded = |s: &str| -> Vec<u8> {
+        s.bytes()
+            .filter(|b| !matches!(b, b'_' | b'-'))
+            .map(|b| b.to_ascii_lowercase())
+            .collect()
+    };
+    let name = folded(key.trim());
+    if !name.is_empty() && folded(v) == name {
+        return true;
+    }
+    let words = v.trim_end_matches(|c: char| c.is_ascii_digit());
+    if v.len() - words.len() > MAX_STAND_IN_DIGITS {
+        return false;
+    }
+    let letters: Vec<u8> = words
+        .bytes()
+        .filter(|b| !matches!(b, b'_' | b'-' | b'.' | b' '))
+        .map(|b| b.to_ascii_lowercase())
+        .collect();
+    if letters.is_empty() || !letters.iter().all(u8::is_ascii_lowercase) {
+        return false;
+    }
+    // Whether the letters split into stand-in words: `reach[i]`, the first `i` do.
+    let mut reach = vec![false; letters.len() + 1];
+    reach[0] = true;
+    for i in 0..letters.len() {
+        if !reach[i] {
+            continue;
+        }
+        for word in STAND_IN_WORDS {
+            if letters[i..].starts_with(word.as_bytes()) {
+                reach[i + word.len()] = true;
+            }
+        }
+    }
+    reach[letters.len()]
 }
 
 /// Whether a scalar written as a credential's value is a literal credential.
@@ -453,6 +560,9 @@ impl<'a> TreeScan<'a> {
                 return;
             }
             let value = scalar.unwrap_or_default();
+            if holds_no_secret(key, &value) {
+                return;
+            }
             // Not written here: an environment's value, or one substituted for a
             // reference, whose definition is found on its own.
             if node.span.is_empty() || written.contains("{{") {
@@ -655,13 +765,20 @@ pub fn file_secrets(
             break;
         }
     }
+    // A stand-in value (`password` for `password`) is no secret of any file.
     let credential_variables: Vec<String> = environment
         .iter()
-        .filter(|(name, value)| value.is_some() && names.contains(*name))
+        .filter(|(name, value)| {
+            names.contains(*name)
+                && value
+                    .as_deref()
+                    .is_some_and(|value| !holds_no_secret(name, value))
+        })
         .map(|(name, _)| name.clone())
         .collect();
     for (name, value) in environment {
         if let Some(value) = value
+            && !holds_no_secret(name, value)
             && (names.contains(name) || is_secret_name(name) || may_be_credential(value))
         {
             literals.push(value.trim().to_string());
@@ -711,7 +828,10 @@ pub fn may_be_credential(value: &str) -> bool {
 pub const MIN_REPEATED: usize = 4;
 
 /// A secret written twice is masked twice: the literal values found (and `more`) are
-/// looked for everywhere else in the text, in one pass.
+/// looked for everywhere else in the text, in one pass; but not where the same text is
+/// a key (`"password": …`, `{"key": "password", …}`, `password=…`), which names a field
+/// and hides no secret. (A credential-shaped key is masked all the same: it is found as
+/// a word, not as a repeat.)
 fn add_repeats(text: &str, spans: &mut Vec<Span>, more: &[String]) {
     let mut literals: Vec<&str> = spans
         .iter()
@@ -737,11 +857,43 @@ fn add_repeats(text: &str, spans: &mut Vec<Span>, more: &[String]) {
     };
     let found: Vec<Span> = finder
         .find_iter(text)
+        .filter(|m| !is_key_at(text.as_bytes(), m.start(), m.end()))
         .map(|m| Span::new(m.start(), m.end()))
         .collect();
     if !found.is_empty() {
         spans.extend(found);
         *spans = merge(std::mem::take(spans));
+    }
+}
+
+/// Whether `start..end` of the text is a whole key: a word (quoted, or quoted inside a
+/// JSON-encoded string) followed by `:` or `=`, or the name of a `{"key": …, "value":
+/// …}` pair. A value is followed by neither; an unquoted word before a `:` is a key only
+/// if white space or the end follows (`password: x`, not `user:password@host`).
+fn is_key_at(bytes: &[u8], start: usize, end: usize) -> bool {
+    if start > 0 && key_char(bytes[start - 1]) || bytes.get(end).copied().is_some_and(key_char) {
+        return false;
+    }
+    let word = match bytes.get(start) {
+        Some(b'"') => start + 1,
+        _ => start,
+    };
+    if pair_key(bytes, word) {
+        return true;
+    }
+    let mut j = end;
+    let mut quoted = false;
+    while j < bytes.len() && matches!(bytes[j], b'"' | b'\'' | b'\\') {
+        quoted |= bytes[j] != b'\\';
+        j += 1;
+    }
+    while j < bytes.len() && matches!(bytes[j], b' ' | b'\t') {
+        j += 1;
+    }
+    match bytes.get(j) {
+        Some(b'=') => true,
+        Some(b':') => quoted || bytes.get(j + 1).is_none_or(|b| b.is_ascii_whitespace()),
+        _ => false,
     }
 }
 
@@ -824,6 +976,9 @@ fn scan_text(text: &str, names: &BTreeSet<String>) -> (Vec<Span>, BTreeSet<Strin
         };
         let written = &text[value.clone()];
         refs.extend(references(written).map(str::to_string));
+        if holds_no_secret(word, written) {
+            continue;
+        }
         let structural = written
             .bytes()
             .next()
@@ -1007,6 +1162,104 @@ mod tests {
             "Bearer abcdef123456",
         ] {
             assert!(!is_placeholder(real), "{real}");
+        }
+    }
+
+    #[test]
+    fn a_cut_token_in_a_credential_position_is_no_placeholder() {
+        // A known prefix and a random body two characters short (as published in a
+        // collection's auth block): a cut or mistyped credential.
+        let cut = format!("ghp_{}", "aB3".repeat(11) + "x");
+        assert_eq!(cut.len(), 4 + 34);
+        assert!(find_token(&cut).is_some_and(|m| !m.real));
+        assert!(!is_placeholder(&cut));
+        let text = format!("params:\n  access_token: {cut}\n");
+        let loaded = load(text.as_bytes().to_vec(), Format::Yaml, &Limits::DEFAULT);
+        let reported: Vec<_> = tree_secrets(&text, loaded.documents.iter(), [])
+            .into_iter()
+            .filter(|s| s.reported)
+            .collect();
+        assert_eq!(reported.len(), 1);
+        assert_eq!(&text[reported[0].span.range()], cut);
+    }
+
+    #[test]
+    fn stand_in_values_hold_no_secret() {
+        for (key, value) in [
+            ("password", "password"),
+            ("Password", "PASSWORD"),
+            ("client_secret", "client-secret"),
+            ("X-Api-Key", "x_api_key"),
+            ("token", "invalidtoken123"),
+            ("password", "Password123"),
+            ("Authorization", "Bearer test-token"),
+            ("secret", "my_secret_key_1"),
+            ("pw", "changeme"),
+            ("token", "fake.token"),
+            ("password", "dummy password 42"),
+            ("api_key", "api-key-here"),
+        ] {
+            assert!(holds_no_secret(key, value), "{key}: {value}");
+        }
+        for (key, value) in [
+            // A reqres.in demo password: not made of stand-in words.
+            ("password", "cityslicka"),
+            ("password", "hunter2hunter2"),
+            ("token", "tokenize-me-9f8e7d"),
+            // Seven digits: past the stand-in's few.
+            ("password", "password1234567"),
+            ("password", "12345678"),
+            ("password", ""),
+            ("token", "{{token}}"),
+        ] {
+            assert!(!holds_no_secret(key, value), "{key}: {value}");
+        }
+        // A real credential's shape is a secret whatever its key.
+        let ghp = format!("ghp_{}", "a1".repeat(18));
+        assert!(!holds_no_secret(&ghp, &ghp));
+        assert!(!is_placeholder(&ghp));
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+        assert!(!holds_no_secret("jwt", jwt) && !is_placeholder(jwt));
+    }
+
+    #[test]
+    fn stand_in_values_are_neither_reported_nor_masked() {
+        let text = "params:\n  password: password\n  access_token: invalidtoken123\nbody: '{\"password\": \"password\"}'\n";
+        assert!(spans_of(text).is_empty(), "{:?}", spans_of(text));
+        let json = r#"{"info": {"schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+"auth": {"type": "basic", "basic": [{"key": "password", "value": "password"}]}, "item": []}"#;
+        let loaded = load(
+            json.as_bytes().to_vec(),
+            Format::Read(crate::loading::readers::Reader::Postman),
+            &Limits::DEFAULT,
+        );
+        assert!(secret_spans(&loaded.text, &loaded.documents, &loaded.problems).is_empty());
+    }
+
+    #[test]
+    fn a_secret_written_again_as_a_key_masks_the_value_only() {
+        // The secret's text is also a key: in YAML, in JSON, in a JSON-encoded body, in
+        // a Postman pair, in a query. The keys stay readable; every value is masked.
+        let text = "params:\n  access_token: s3cr3t_v4lue\n  s3cr3t_v4lue: 1\n  other: s3cr3t_v4lue\nbody: '{\"s3cr3t_v4lue\": \"s3cr3t_v4lue\"}'\nx: {\"key\": \"s3cr3t_v4lue\", \"value\": \"s3cr3t_v4lue\"}\nrequest: GET /x?s3cr3t_v4lue=s3cr3t_v4lue\n";
+        let spans = secret_spans(text, &[], &[]);
+        let masked = crate::redact::mask_spans(text, &spans);
+        assert_eq!(
+            masked,
+            "params:\n  access_token: ************\n  s3cr3t_v4lue: 1\n  other: ************\nbody: '{\"s3cr3t_v4lue\": \"************\"}'\nx: {\"key\": \"s3cr3t_v4lue\", \"value\": \"************\"}\nrequest: GET /x?s3cr3t_v4lue=************\n"
+        );
+        // Not a key: a URL's user name, a word of a sentence before a colon.
+        for (text, shown) in [
+            (
+                "access_token: s3cr3t_v4lue\nurl: https://s3cr3t_v4lue:x@h/\n",
+                "access_token: ************\nurl: https://************:*@h/\n",
+            ),
+            (
+                "access_token: s3cr3t_v4lue\nnote: s3cr3t_v4lue:old\n",
+                "access_token: ************\nnote: ************:old\n",
+            ),
+        ] {
+            let spans = secret_spans(text, &[], &[]);
+            assert_eq!(crate::redact::mask_spans(text, &spans), shown);
         }
     }
 

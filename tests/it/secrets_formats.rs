@@ -570,3 +570,354 @@ fn the_token_scheme_of_an_authorization_header_is_a_credential_in_every_format()
         assert_eq!(reported_at(&outputs[1]), [*at], "{file}: {}", outputs[1]);
     }
 }
+
+/// Every auth type Postman exports, with its fields: `true` for those that hold a
+/// credential (Postman collection schema v2.1.0, `auth-attribute`).
+const AUTH_TYPES: &[(&str, &[(&str, bool)])] = &[
+    ("apikey", &[("key", false), ("value", true), ("in", false)]),
+    (
+        "awsv4",
+        &[
+            ("accessKey", false),
+            ("secretKey", true),
+            ("sessionToken", true),
+            ("region", false),
+        ],
+    ),
+    ("basic", &[("username", false), ("password", true)]),
+    ("bearer", &[("token", true)]),
+    (
+        "digest",
+        &[("username", false), ("realm", false), ("password", true)],
+    ),
+    (
+        "edgegrid",
+        &[
+            ("accessToken", true),
+            ("clientToken", true),
+            ("clientSecret", true),
+            ("baseURL", false),
+        ],
+    ),
+    (
+        "hawk",
+        &[("authId", false), ("authKey", true), ("algorithm", false)],
+    ),
+    (
+        "ntlm",
+        &[("username", false), ("password", true), ("domain", false)],
+    ),
+    (
+        "oauth1",
+        &[
+            ("consumerKey", false),
+            ("consumerSecret", true),
+            ("token", true),
+            ("tokenSecret", true),
+            ("signatureMethod", false),
+        ],
+    ),
+    (
+        "oauth2",
+        &[
+            ("accessToken", true),
+            ("refreshToken", true),
+            ("clientId", false),
+            ("clientSecret", true),
+            ("tokenType", false),
+            ("addTokenTo", false),
+        ],
+    ),
+    (
+        "jwt",
+        &[
+            ("algorithm", false),
+            ("secret", true),
+            ("queryParamKey", false),
+            ("privateKey", true),
+        ],
+    ),
+    (
+        "asap",
+        &[("kid", false), ("iss", false), ("privateKey", true)],
+    ),
+];
+
+/// Where an auth block is written in a collection.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum AuthLevel {
+    Collection,
+    Folder,
+    Request,
+}
+
+/// A collection, in v2.0 (`"bearer": {"token": …}`) or v2.1 (`"bearer": [{"key": "token",
+/// "value": …}]`) form, with one auth block of `kind` at `level` (one line of its own);
+/// each field's value is unique and named after the level, the type and the field: a
+/// secret-looking value for a credential field, a plain one for the others. Returns the
+/// text and the values of the credential fields.
+fn auth_collection(kind: &str, level: AuthLevel, v21: bool) -> (String, Vec<String>) {
+    let fields = AUTH_TYPES.iter().find(|(k, _)| *k == kind).unwrap().1;
+    let mut secrets = Vec::new();
+    let values: Vec<(&str, String)> = fields
+        .iter()
+        .map(|(field, secret)| {
+            let value = if *secret {
+                let v = format!("S3c{level:?}{kind}{field}9q7Zx");
+                secrets.push(v.clone());
+                v
+            } else {
+                format!("plain-{field}")
+            };
+            (*field, value)
+        })
+        .collect();
+    let block = if v21 {
+        values
+            .iter()
+            .map(|(f, v)| format!(r#"{{"key": "{f}", "value": "{v}", "type": "string"}}"#))
+            .collect::<Vec<_>>()
+            .join(", ")
+    } else {
+        values
+            .iter()
+            .map(|(f, v)| format!(r#""{f}": "{v}""#))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let auth = if v21 {
+        format!(r#""auth": {{"type": "{kind}", "{kind}": [{block}]}},"#)
+    } else {
+        format!(r#""auth": {{"type": "{kind}", "{kind}": {{{block}}}}},"#)
+    };
+    let line = |at: AuthLevel| if at == level { auth.as_str() } else { "" };
+    let schema = if v21 { "v2.1.0" } else { "v2.0.0" };
+    let text = format!(
+        r#"{{"info": {{"name": "auth", "schema": "https://schema.getpostman.com/json/collection/{schema}/collection.json"}},
+{}
+"item": [{{"name": "folder",
+{}
+"item": [{{"name": "emails", "request": {{"method": "GET",
+{}
+"url": "https://api.github.com/user/emailz"}}}}]}}]}}
+"#,
+        line(AuthLevel::Collection),
+        line(AuthLevel::Folder),
+        line(AuthLevel::Request),
+    );
+    (text, secrets)
+}
+
+/// `line:col` of each value, as a concise report gives the start of its span (the
+/// opening quote), in the order of the file.
+fn positions_of(text: &str, values: &[String]) -> Vec<String> {
+    let mut at: Vec<(usize, usize)> = values
+        .iter()
+        .map(|v| {
+            let offset = text.find(&format!("\"{v}\"")).unwrap();
+            let line = text[..offset].matches('\n').count() + 1;
+            let col = offset - text[..offset].rfind('\n').map_or(0, |n| n + 1) + 1;
+            (line, col)
+        })
+        .collect();
+    at.sort_unstable();
+    at.iter().map(|(l, c)| format!("{l}:{c}")).collect()
+}
+
+/// A literal credential in a Postman auth block is reported once, at its value, and
+/// shown by no output: for every auth type, at the collection's, a folder's and a
+/// request's level, in v2.0 and v2.1 form; the fields that name or identify (a user
+/// name, AWS's access key id, JWT's query param name) are not reported.
+fn postman_auth_is_reported_at(level: AuthLevel, v21: bool) {
+    let cases: Vec<(String, String, Vec<String>)> = AUTH_TYPES
+        .iter()
+        .map(|(kind, _)| {
+            let (text, secrets) = auth_collection(kind, level, v21);
+            (format!("{kind}.postman_collection.json"), text, secrets)
+        })
+        .collect();
+    let files: Vec<(&str, &str)> = cases
+        .iter()
+        .map(|(f, t, _)| (f.as_str(), t.as_str()))
+        .collect();
+    let dir = project(&files);
+    let every: Vec<&str> = cases
+        .iter()
+        .flat_map(|(_, _, s)| s.iter().map(String::as_str))
+        .collect();
+    let outputs = every_format(dir.path(), ".", &["--no-cache"], |output, what| {
+        assert_none_of(output, what, &every, 6)
+    });
+    for (file, text, secrets) in &cases {
+        let reported: Vec<String> = outputs[1]
+            .lines()
+            .filter(|l| l.contains("[literal-secret]") && l.starts_with(file.as_str()))
+            .map(|l| l.split(':').skip(1).take(2).collect::<Vec<_>>().join(":"))
+            .collect();
+        assert_eq!(
+            reported,
+            positions_of(text, secrets),
+            "{file} at {level:?} (v2.1: {v21}):\n{}",
+            outputs[1]
+        );
+    }
+}
+
+#[test]
+fn postman_collection_level_auth_v2_1_is_reported() {
+    postman_auth_is_reported_at(AuthLevel::Collection, true);
+}
+
+#[test]
+fn postman_collection_level_auth_v2_0_is_reported() {
+    postman_auth_is_reported_at(AuthLevel::Collection, false);
+}
+
+#[test]
+fn postman_folder_level_auth_v2_1_is_reported() {
+    postman_auth_is_reported_at(AuthLevel::Folder, true);
+}
+
+#[test]
+fn postman_folder_level_auth_v2_0_is_reported() {
+    postman_auth_is_reported_at(AuthLevel::Folder, false);
+}
+
+#[test]
+fn postman_request_level_auth_v2_1_is_reported() {
+    postman_auth_is_reported_at(AuthLevel::Request, true);
+}
+
+#[test]
+fn postman_request_level_auth_v2_0_is_reported() {
+    postman_auth_is_reported_at(AuthLevel::Request, false);
+}
+
+/// A token cut two characters short (as published in a collection's top-level bearer
+/// auth, `ghp_` and 34 random characters) is no placeholder: in a credential position it
+/// is reported, once, at its value, and masked in every output. Before, a known prefix
+/// with a body of another length was taken for a placeholder such as `ghp_12324`.
+#[test]
+fn a_cut_token_in_a_collection_level_auth_is_reported_once() {
+    let cut = format!(
+        "ghp_{}",
+        "Qz7Lm2Xv9Rt4Wn8Bk3Hs5Dp1Cj6Fy0Ga".to_string() + "Zq"
+    );
+    assert_eq!(cut.len(), 38);
+    let collection = format!(
+        r#"{{"info": {{"name": "GitHub", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}},
+"item": [{{"name": "repos", "request": {{"method": "GET", "url": "https://api.github.com/user/repos"}}}}],
+"auth": {{"type": "bearer", "bearer": [{{"key": "token", "value": "{cut}", "type": "string"}}]}}}}
+"#
+    );
+    let dir = project(&[("c.postman_collection.json", &collection)]);
+    let outputs = every_format(
+        dir.path(),
+        "c.postman_collection.json",
+        &["--no-cache"],
+        |output, what| assert_none_of(output, what, &[&cut], 4),
+    );
+    assert_eq!(reported_at(&outputs[1]), ["3:65"], "{}", outputs[1]);
+}
+
+/// Values that only stand in for a credential are neither reported nor masked, in every
+/// format: a value equal to its key's name (Meta's documented WhatsApp register body,
+/// `"password": "password"`), and placeholder words with a few digits (a 401 test's
+/// `invalidtoken123`, `Password123`).
+#[test]
+fn stand_in_values_are_neither_reported_nor_masked_in_any_format() {
+    let url = "https://api.github.com/user/emailz";
+    let cases = [
+        (
+            "a.req.yaml",
+            format!(
+                "requests:\n  - request: GET {url}\n    x-headers: {{Authorization: Bearer invalidtoken123}}\n    params: {{password: password}}\n"
+            ),
+        ),
+        (
+            "b.http",
+            format!(
+                "POST {url}\nAuthorization: token invalidtoken123\nContent-Type: application/json\n\n{{\"password\": \"password\"}}\n"
+            ),
+        ),
+        (
+            "c.bru",
+            format!(
+                "get {{\n  url: {url}\n  auth: basic\n}}\nauth:basic {{\n  username: octocat\n  password: Password123\n}}\n"
+            ),
+        ),
+        (
+            "d.hurl",
+            format!("GET {url}\n[BasicAuth]\noctocat: wrong-password-1\n"),
+        ),
+        (
+            "e.postman_collection.json",
+            format!(
+                r#"{{"info": {{"name": "wa", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}},
+"item": [{{"name": "Migrate Account", "request": {{"method": "POST", "url": "{url}",
+"auth": {{"type": "bearer", "bearer": [{{"key": "token", "value": "invalidtoken123"}}]}},
+"body": {{"mode": "raw", "raw": "{{\"cc\": \"1\", \"pin\": \"123456\", \"password\": \"password\"}}"}}}}}}]}}
+"#
+            ),
+        ),
+    ];
+    let files: Vec<(&str, &str)> = cases.iter().map(|(f, t)| (*f, t.as_str())).collect();
+    let dir = project(&files);
+    for (file, _) in &cases {
+        // (SARIF's rule help shows the masked examples of `reqlint explain`.)
+        let outputs = every_format(dir.path(), file, &["--no-cache"], |output, what| {
+            let results = output.split("\"tool\"").next().unwrap_or(output);
+            assert!(
+                !results.contains("****"),
+                "{what} masks a stand-in:\n{output}"
+            );
+        });
+        assert!(
+            reported_at(&outputs[1]).is_empty(),
+            "{file}: {}",
+            outputs[1]
+        );
+        // Something is shown about the file: its frames have the stand-ins in them.
+        assert!(
+            outputs[1].contains("unknown-endpoint"),
+            "{file}: {}",
+            outputs[1]
+        );
+    }
+}
+
+/// Masking covers a credential's values, never a key that is spelled the same: the
+/// frame shows the key and masks the value, where Meta's body showed
+/// `***********": ************`.
+#[test]
+fn a_key_spelled_like_a_secret_stays_readable_in_frames() {
+    let secret = "Zq81kLmP0xY7tRw2";
+    let cases = [
+        (
+            "a.req.yaml",
+            format!(
+                "request: GET https://api.github.com/user/emailz\nparams: {{access_token: {secret}, {secret}: 1}}\n"
+            ),
+            format!("params: {{access_token: ****************, {secret}: 1}}"),
+        ),
+        (
+            "b.postman_collection.json",
+            format!(
+                r#"{{"info": {{"name": "x", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}},
+"item": [{{"name": "x", "request": {{"method": "POST", "url": "https://api.github.com/user/emailz",
+"body": {{"mode": "raw", "raw": "{{\"password\": \"{secret}\", \"{secret}\": true}}"}}}}}}]}}
+"#
+            ),
+            format!(r#""raw": "{{\"password\": ********************, \"{secret}\": true}}""#),
+        ),
+    ];
+    let files: Vec<(&str, &str)> = cases.iter().map(|(f, t, _)| (*f, t.as_str())).collect();
+    let dir = project(&files);
+    for (file, _, shown) in &cases {
+        let human = all_text(&run(
+            dir.path(),
+            &["check", file, "--no-cache", "--color", "never"],
+        ));
+        assert!(human.contains(shown.as_str()), "{file}: {shown}\n{human}");
+    }
+}

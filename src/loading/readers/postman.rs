@@ -162,18 +162,27 @@ fn credentials(root: &Node) -> Vec<Entry> {
     out
 }
 
-/// Whether a field of an auth block holds a credential: a token, secret, password or
-/// key of any auth type (`token`, `accessToken`, `clientSecret`, `password`,
-/// `secretKey`), or the `value` of an API-key block (whose `key` is a header's name);
-/// not the identifiers that go with a secret (AWS's `accessKey`, OAuth 1's
-/// `consumerKey`).
+/// Whether a field of an auth block holds a credential, for every auth type Postman
+/// exports (its collection schema's `auth-attribute`s): a token, secret, password or
+/// key (bearer `token`; basic, digest, NTLM and OAuth 2 `password`; OAuth 1
+/// `consumerSecret`, `token`, `tokenSecret`, `privateKey`; OAuth 2 `accessToken`,
+/// `refreshToken`, `clientSecret`; AWS `secretKey`, `sessionToken`; Hawk `authKey`;
+/// Akamai EdgeGrid `accessToken`, `clientToken`, `clientSecret`; JWT `secret`,
+/// `privateKey`; ASAP `privateKey`), or the `value` of an API-key block (whose `key` is
+/// a header's name). Not the identifiers and names that go with a secret (AWS's
+/// `accessKey`, OAuth 1's `consumerKey`, JWT's `queryParamKey`, the name of the query
+/// param the token is sent in).
 fn is_auth_credential(block: &str, field: &str) -> bool {
     let f = field.to_ascii_lowercase();
     (block == "apikey" && f == "value")
         || f.ends_with("token")
         || f.ends_with("secret")
         || f.ends_with("password")
-        || (f.ends_with("key") && !matches!(f.as_str(), "key" | "accesskey" | "consumerkey"))
+        || (f.ends_with("key")
+            && !matches!(
+                f.as_str(),
+                "key" | "accesskey" | "consumerkey" | "queryparamkey"
+            ))
 }
 
 /// The credentials of an auth block (`{type, bearer: [{key, value}]}`, or v2.0's
@@ -1051,6 +1060,65 @@ mod tests {
         assert!(sniffed(env.as_bytes()));
         assert!(sniffed(COLLECTION.as_bytes()));
         assert!(!sniffed(b"{\"name\": \"my-app\", \"version\": \"1.0.0\"}"));
+    }
+
+    /// The fields of every auth type of Postman's collection schema (v2.1.0
+    /// `auth-attribute`s): which hold a credential.
+    #[test]
+    fn every_auth_type_s_credential_fields() {
+        let secret = [
+            ("apikey", "value"),
+            ("awsv4", "secretKey"),
+            ("awsv4", "sessionToken"),
+            ("basic", "password"),
+            ("bearer", "token"),
+            ("digest", "password"),
+            ("edgegrid", "accessToken"),
+            ("edgegrid", "clientToken"),
+            ("edgegrid", "clientSecret"),
+            ("hawk", "authKey"),
+            ("ntlm", "password"),
+            ("oauth1", "consumerSecret"),
+            ("oauth1", "token"),
+            ("oauth1", "tokenSecret"),
+            ("oauth1", "privateKey"),
+            ("oauth2", "accessToken"),
+            ("oauth2", "refreshToken"),
+            ("oauth2", "clientSecret"),
+            ("oauth2", "password"),
+            ("jwt", "secret"),
+            ("jwt", "privateKey"),
+            ("asap", "privateKey"),
+        ];
+        let not_secret = [
+            ("apikey", "key"),
+            ("apikey", "in"),
+            ("awsv4", "accessKey"),
+            ("awsv4", "region"),
+            ("basic", "username"),
+            ("digest", "nonce"),
+            ("digest", "realm"),
+            ("hawk", "authId"),
+            ("ntlm", "domain"),
+            ("oauth1", "consumerKey"),
+            ("oauth1", "signatureMethod"),
+            ("oauth2", "clientId"),
+            ("oauth2", "tokenType"),
+            ("oauth2", "addTokenTo"),
+            ("oauth2", "accessTokenUrl"),
+            ("oauth2", "tokenName"),
+            ("jwt", "queryParamKey"),
+            ("jwt", "isSecretBase64Encoded"),
+            ("jwt", "payload"),
+            ("asap", "kid"),
+            ("asap", "iss"),
+        ];
+        for (block, field) in secret {
+            assert!(is_auth_credential(block, field), "{block}.{field}");
+        }
+        for (block, field) in not_secret {
+            assert!(!is_auth_credential(block, field), "{block}.{field}");
+        }
     }
 
     #[test]

@@ -20,10 +20,14 @@ crate::declare_rule! {
                shape, wherever it is written (a value, a key, a comment, a line that does not \
                parse): the code-hosting host's tokens (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` \
                and 36 characters, `github_pat_` and 82), the advertising API's user tokens \
-               (`EAA…`) and JSON Web Tokens. References (`${FB_TOKEN}`, `$GH_TOKEN`, \
-               `{{token}}`, `<token>`) and placeholders (`xxx`, `YOUR_TOKEN`, `ghp_12324`) are \
-               not credentials, and a value that comes from an environment file is not written \
-               in the request file. The secret is never printed back: messages name its kind \
+               (`EAA…`) and JSON Web Tokens; a value after a known prefix that is cut or too \
+               long (`ghp_` and 34 random characters) is reported too in a credential position. \
+               References (`${FB_TOKEN}`, `$GH_TOKEN`, `{{token}}`, `<token>`), placeholders \
+               (`xxx`, `YOUR_TOKEN`, `ghp_12324`) and stand-ins (a value equal to its key's \
+               name, as `\"password\": \"password\"`, or made only of placeholder words such as \
+               `password`, `token`, `invalid`, `test` and at most six digits, as \
+               `invalidtoken123`) are not credentials, and a value that comes from an \
+               environment file is not written in the request file. The secret is never printed back: messages name its kind \
                only, and every output masks it, whether this rule is enabled or not.",
         why: "A token committed to a repository is a leaked token: anyone who can read the \
               repository can call the API as its owner until it is revoked.",
