@@ -5,7 +5,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Operation;
+use crate::apis::advertising::{Operation, Sent};
 
 /// Bid strategies whose bid is `bid_amount`: the bid cap, or the target cost.
 const NEEDS_BID_AMOUNT: &[(&str, &str)] = &[
@@ -48,10 +48,13 @@ impl Rule for AdSetBidAmountMissing {
         else {
             return;
         };
-        let has_bid = request
-            .param("bid_amount")
-            .is_some_and(|b| !matches!(b.value.value, Value::Null));
-        if has_bid {
+        // A null is no bid; a body that could not be read may hold one.
+        let may_bid = match crate::apis::advertising::sent(request, "bid_amount") {
+            Sent::Given(b) => !matches!(b.value.value, Value::Null),
+            Sent::Absent => false,
+            Sent::Unknown => true,
+        };
+        if may_bid {
             return;
         }
         out.push(

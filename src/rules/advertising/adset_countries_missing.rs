@@ -5,8 +5,8 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Operation;
 use crate::apis::advertising::adset_geo::geo_locations;
+use crate::apis::advertising::{Operation, Sent};
 
 crate::declare_rule! {
     pub struct AdSetCountriesMissing {
@@ -38,7 +38,12 @@ impl Rule for AdSetCountriesMissing {
     fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
         let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
-        let (span, message) = match request.param("targeting") {
+        let targeting = match crate::apis::advertising::sent(request, "targeting") {
+            Sent::Given(t) => Some(t),
+            Sent::Absent => None,
+            Sent::Unknown => return,
+        };
+        let (span, message) = match targeting {
             None => (
                 request.params.map_or(request.line_span, |p| p.key_span),
                 "ad set create has no `targeting`; the API requires \

@@ -49,7 +49,7 @@ impl Rule for AdSetFlaggedAudience {
         // The API refuses every change to an ad set that uses a flagged audience, not
         // only a change of its targeting.
         let kept = (endpoint == Operation::AdSetUpdate
-            && request.param("targeting").is_none()
+            && crate::apis::advertising::absent(request, "targeting")
             && !only_deletes(request))
         .then(|| {
             let id = call.object?;

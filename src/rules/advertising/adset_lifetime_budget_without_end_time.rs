@@ -5,7 +5,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::{Operation, params};
+use crate::apis::advertising::{Operation, Sent, params};
 
 crate::declare_rule! {
     pub struct AdSetLifetimeBudgetWithoutEndTime {
@@ -40,10 +40,13 @@ impl Rule for AdSetLifetimeBudgetWithoutEndTime {
         if zero || matches!(lifetime.value.value, Value::Null) {
             return;
         }
+        // A null is no end; a body that could not be read may hold one.
         let has_end = ["end_time", "time_stop"].iter().any(|name| {
-            request
-                .param(name)
-                .is_some_and(|e| !matches!(e.value.value, Value::Null))
+            match crate::apis::advertising::sent(request, name) {
+                Sent::Given(e) => !matches!(e.value.value, Value::Null),
+                Sent::Absent => false,
+                Sent::Unknown => true,
+            }
         });
         if has_end {
             return;

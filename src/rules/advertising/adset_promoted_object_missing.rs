@@ -77,6 +77,7 @@ impl Rule for AdSetPromotedObjectMissing {
         }
         if PAGE_GOALS.contains(&goal_name) {
             match object {
+                None if !crate::apis::advertising::absent(request, "promoted_object") => {}
                 None => out.push(
                     Diagnostic::new(
                         &META,

@@ -63,7 +63,12 @@ impl Rule for AudienceFlaggedEdit {
         }
         let fields =
             crate::apis::advertising::string_list(audience, "fields_violating_integrity_policy");
-        if fields.is_empty() || fields.iter().any(|f| request.param(f).is_some()) {
+        // An edit that changes one of them, or may (a body that could not be read).
+        if fields.is_empty()
+            || !fields
+                .iter()
+                .all(|f| crate::apis::advertising::absent(request, f))
+        {
             return;
         }
         let span = request.params.map_or(request.line_span, |p| p.key_span);

@@ -31,7 +31,8 @@ impl Rule for AudienceOptOutEmpty {
         let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let people = request.params().any(|p| !COMMON.contains(&p.key.as_str()));
-        if !people {
+        // A body that could not be read may name them.
+        if !people && crate::apis::advertising::sends_only_known_params(request) {
             out.push(
                 Diagnostic::new(&META, request.line_span, "the opt-out call names no people to remove")
                     .with_help("add the people's data (the fields of a user update, such as the schema and the hashed data)"),

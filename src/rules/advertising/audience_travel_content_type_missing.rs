@@ -40,7 +40,9 @@ impl Rule for AudienceTravelContentTypeMissing {
         else {
             return;
         };
-        if objective.value.as_str() == Some("TRAVEL") && request.param("content_type").is_none() {
+        if objective.value.as_str() == Some("TRAVEL")
+            && crate::apis::advertising::absent(request, "content_type")
+        {
             out.push(
                 Diagnostic::new(
                     &META,
