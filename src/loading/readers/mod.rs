@@ -196,6 +196,7 @@ pub const BODY_UNREAD_KEY: &str = "x-body-unread";
 impl RequestParts {
     /// The request as a node of reqlint's request shape.
     pub fn into_node(mut self, options: &ReadOptions) -> Node {
+        self.drop_variable_fields();
         let token = self.token(options);
         let line_span = self.url.as_ref().map(|u| u.span);
         let mut entries = Vec::new();
@@ -282,6 +283,19 @@ impl RequestParts {
         Node::new(self.span, Value::Map(entries))
     }
 
+    /// A form field that is one variable and no value (`name=x&{{more}}`, a form body
+    /// `{{form}}`) stands for fields whose names are not known: no param, and the body
+    /// is not read, so that no param is reported missing.
+    fn drop_variable_fields(&mut self) {
+        let before = self.params.len();
+        self.params.retain(|field| {
+            !(is_one_variable(&field.key) && field.value.as_str().is_some_and(str::is_empty))
+        });
+        if self.params.len() != before {
+            self.body_unread = true;
+        }
+    }
+
     /// `token: <name>` where the bearer token is a variable the config maps to a named
     /// token, or the file has a token of its own.
     fn token(&self, options: &ReadOptions) -> Option<Entry> {
@@ -295,6 +309,14 @@ impl RequestParts {
         let span = self.method.as_ref().map_or(self.span, |(_, s)| *s);
         Some(entry("token", span, string(span, name)))
     }
+}
+
+/// Whether a text is one `{{name}}` reference and nothing else.
+fn is_one_variable(text: &str) -> bool {
+    let text = text.trim();
+    crate::loading::encoded::references(text)
+        .next()
+        .is_some_and(|(range, _)| range == (0..text.len()))
 }
 
 /// The variable a text stands for: `{{name}}`, `Bearer {{name}}`, `token {{name}}`.
@@ -632,6 +654,76 @@ mod tests {
         assert_eq!(pairs[1].value.as_str(), Some("x y"));
         assert_eq!(&file[pairs[1].value.span.range()], "x%20y");
         assert_eq!(&file[pairs[2].key_span.range()], "c");
+    }
+
+    /// Each request a reader reads from `text`: whether its body is unread, and the names
+    /// of its params.
+    fn bodies(reader: Reader, text: &str) -> Vec<(bool, Vec<String>)> {
+        let (docs, problems) = reader.read(text, &Limits::DEFAULT, &ReadOptions::default());
+        assert!(problems.is_empty(), "{problems:?}");
+        docs[0]
+            .get_value("requests")
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .map(|r| {
+                let names = r
+                    .get_value("params")
+                    .and_then(Node::as_map)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|e| e.key.to_string())
+                    .collect();
+                (r.get_value(BODY_UNREAD_KEY).is_some(), names)
+            })
+            .collect()
+    }
+
+    /// A body that is one variable whose value is not known, or a file, is a body not
+    /// read, in every format; so is a form field that is one variable without a value.
+    #[test]
+    fn a_body_that_is_one_variable_is_not_read() {
+        let unread = (true, Vec::<String>::new());
+        let http = "POST https://graph.facebook.com/v25.0/act_1/adsets\nContent-Type: application/json\n\n{{body}}\n\n###\nPOST https://graph.facebook.com/v25.0/act_1/adsets\nContent-Type: application/x-www-form-urlencoded\n\n{{form}}\n\n###\nPOST https://graph.facebook.com/v25.0/act_1/adsets\nContent-Type: application/x-www-form-urlencoded\n\nname=x&{{more}}\n\n###\nPOST https://graph.facebook.com/v25.0/act_1/adsets\n\n< ./adset.json\n\n###\nPOST https://graph.facebook.com/v25.0/act_1/adsets\nContent-Type: application/x-www-form-urlencoded\n\nname=x&status={{status}}\n";
+        assert_eq!(
+            bodies(Reader::Http, http),
+            [
+                unread.clone(),
+                unread.clone(),
+                (true, vec!["name".to_string()]),
+                unread.clone(),
+                (false, vec!["name".to_string(), "status".to_string()]),
+            ]
+        );
+        let request = |body: &str| {
+            format!(
+                r#"{{"info": {{"name": "A", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}},
+  "item": [{{"name": "r", "request": {{"method": "POST", "url": "https://graph.facebook.com/v25.0/act_1/adsets", "body": {body}}}}}]}}"#
+            )
+        };
+        for (body, expected) in [
+            (r#"{"mode": "raw", "raw": "{{payload}}"}"#, unread.clone()),
+            (r#"{"mode": "raw", "raw": " {{payload}} "}"#, unread.clone()),
+            (r#"{"mode": "raw", "raw": "[1]"}"#, (false, Vec::new())),
+            (
+                r#"{"mode": "raw", "raw": "{\"name\": {{name}}}"}"#,
+                (false, vec!["name".to_string()]),
+            ),
+            (
+                r#"{"mode": "urlencoded", "urlencoded": [{"key": "name", "value": "x"}, {"key": "{{fields}}", "value": ""}]}"#,
+                (true, vec!["name".to_string()]),
+            ),
+        ] {
+            assert_eq!(
+                bodies(Reader::Postman, &request(body)),
+                [expected],
+                "{body}"
+            );
+        }
+        let bruno = "post {\n  url: https://graph.facebook.com/v25.0/act_1/adsets\n  body: json\n}\n\nbody:json {\n  {{body}}\n}\n";
+        assert_eq!(bodies(Reader::Bruno, bruno), [unread.clone()]);
+        let hurl = "POST https://graph.facebook.com/v25.0/act_1/adsets\n{{body}}\n";
+        assert_eq!(bodies(Reader::Hurl, hurl), [unread]);
     }
 
     #[test]
