@@ -350,10 +350,18 @@ pub fn read_text(
                     readers::postman::convert_environment(root, options),
                     problems,
                 ),
-                _ => (documents, problems),
+                _ => {
+                    let mut documents = documents;
+                    readers::name_header_tokens(&mut documents, options);
+                    (documents, problems)
+                }
             }
         }
-        Format::Yaml => yaml::parse(text, limits),
+        Format::Yaml => {
+            let (mut documents, problems) = yaml::parse(text, limits);
+            readers::name_header_tokens(&mut documents, options);
+            (documents, problems)
+        }
     }
 }
 

@@ -190,6 +190,10 @@ pub struct Unseparated {
 /// `http-request-not-separated`.
 pub const UNSEPARATED_KEY: &str = "x-unseparated-requests";
 
+/// The key of a request's headers, as the readers write them and as reqlint's own request
+/// files may give them.
+pub const HEADERS: &str = "x-headers";
+
 /// The key that marks a request whose body could not be read.
 pub const BODY_UNREAD_KEY: &str = "x-body-unread";
 
@@ -249,7 +253,7 @@ impl RequestParts {
                 .key_span
                 .cover(self.headers[self.headers.len() - 1].value.span);
             entries.push(entry(
-                "x-headers",
+                HEADERS,
                 span,
                 Node::new(span, Value::Map(self.headers)),
             ));
@@ -308,6 +312,69 @@ impl RequestParts {
         let name = options.file_token?;
         let span = self.method.as_ref().map_or(self.span, |(_, s)| *s);
         Some(entry("token", span, string(span, name)))
+    }
+}
+
+/// In reqlint's own request files (YAML or JSON documents, docs/request-files.md), a
+/// request without `token:` whose `Authorization` header (under `x-headers`) is a variable
+/// the config maps to a named token (`Bearer {{gh_token}}`, `token {{gh_token}}`) runs
+/// with that token, as in the other formats: it gets `token: <name>`, spanning the
+/// header's value. A request's own `token:` wins; the header wins over its document's.
+pub fn name_header_tokens(documents: &mut [Node], options: &ReadOptions) {
+    if options.token_variables.is_empty() {
+        return;
+    }
+    for root in documents {
+        super::work::count(1);
+        match &mut root.value {
+            Value::Seq(items) => items
+                .iter_mut()
+                .for_each(|item| name_header_token(item, options)),
+            Value::Map(entries) => match entries.iter_mut().find(|e| e.key == "requests") {
+                Some(requests) => {
+                    if let Value::Seq(items) = &mut requests.value.value {
+                        items
+                            .iter_mut()
+                            .for_each(|item| name_header_token(item, options));
+                    }
+                }
+                None => name_header_token(root, options),
+            },
+            _ => {}
+        }
+    }
+}
+
+/// [`name_header_tokens`] for one request mapping.
+fn name_header_token(request: &mut Node, options: &ReadOptions) {
+    let Value::Map(entries) = &mut request.value else {
+        return;
+    };
+    super::work::count(entries.len());
+    if entries.iter().any(|e| e.key == "token") {
+        return;
+    }
+    let Some(headers) = entries
+        .iter()
+        .find(|e| e.key == HEADERS)
+        .and_then(|e| e.value.as_map())
+    else {
+        return;
+    };
+    let Some(authorization) = headers
+        .iter()
+        .rfind(|h| h.key.eq_ignore_ascii_case("authorization"))
+    else {
+        return;
+    };
+    let span = authorization.value.span;
+    let name = authorization
+        .value
+        .as_str()
+        .and_then(variable_in)
+        .and_then(|v| options.token_variables.get(v));
+    if let Some(name) = name {
+        entries.push(entry("token", span, string(span, name)));
     }
 }
 
@@ -724,6 +791,56 @@ mod tests {
         assert_eq!(bodies(Reader::Bruno, bruno), [unread.clone()]);
         let hurl = "POST https://graph.facebook.com/v25.0/act_1/adsets\n{{body}}\n";
         assert_eq!(bodies(Reader::Hurl, hurl), [unread]);
+    }
+
+    /// The `token` each request of a request file gets from its `Authorization` header
+    /// (`-`: none), and the text it spans.
+    fn header_tokens(text: &str, format: crate::loading::Format) -> Vec<(String, String)> {
+        let tokens = [("gh_token".to_string(), "ci-bot".to_string())].into();
+        let options = ReadOptions {
+            token_variables: &tokens,
+            ..ReadOptions::default()
+        };
+        let (docs, problems) = crate::loading::read_text(text, format, &Limits::DEFAULT, &options);
+        assert!(problems.is_empty(), "{problems:?}");
+        let model = crate::model::FileModel::build(&docs, text);
+        model
+            .requests
+            .iter()
+            .map(|r| match r.token {
+                Some(crate::model::TokenRef::Named { name, span }) => {
+                    (name.to_string(), text[span.range()].to_string())
+                }
+                _ => ("-".to_string(), String::new()),
+            })
+            .collect()
+    }
+
+    /// In reqlint's own request files, an `Authorization` header whose token is a
+    /// variable the config maps names that token, as in the other formats; a request's
+    /// own `token:` wins, and the header wins over its document's `token:`.
+    #[test]
+    fn an_authorization_header_names_the_config_s_token_in_request_files() {
+        let yaml = "token: doc-bot\nrequests:\n  - request: GET /user\n    x-headers: {Authorization: 'Bearer {{gh_token}}'}\n  - request: GET /user\n    x-headers:\n      authorization: token {{ gh_token }}\n  - request: GET /user\n    token: own-bot\n    x-headers: {Authorization: 'Bearer {{gh_token}}'}\n  - request: GET /user\n    x-headers: {Authorization: 'Bearer {{other}}'}\n  - request: GET /user\n    x-headers: {Authorization: Bearer abc}\n  - GET /user\n";
+        let named = |name: &str, at: &str| (name.to_string(), at.to_string());
+        assert_eq!(
+            header_tokens(yaml, crate::loading::Format::Yaml),
+            [
+                named("ci-bot", "'Bearer {{gh_token}}'"),
+                named("ci-bot", "token {{ gh_token }}"),
+                named("own-bot", "own-bot"),
+                named("doc-bot", "doc-bot"),
+                named("doc-bot", "doc-bot"),
+                named("doc-bot", "doc-bot"),
+            ]
+        );
+        // One request, in JSON.
+        let json =
+            r#"{"request": "GET /user", "x-headers": {"Authorization": "Bearer {{gh_token}}"}}"#;
+        assert_eq!(
+            header_tokens(json, crate::loading::Format::Json),
+            [("ci-bot".to_string(), "\"Bearer {{gh_token}}\"".to_string())]
+        );
     }
 
     #[test]
