@@ -788,9 +788,14 @@ mod tests {
             );
         }
         let bruno = "post {\n  url: https://graph.facebook.com/v25.0/act_1/adsets\n  body: json\n}\n\nbody:json {\n  {{body}}\n}\n";
-        assert_eq!(bodies(Reader::Bruno, bruno), [unread.clone()]);
         let hurl = "POST https://graph.facebook.com/v25.0/act_1/adsets\n{{body}}\n";
-        assert_eq!(bodies(Reader::Hurl, hurl), [unread]);
+        for (reader, text) in [(Reader::Bruno, bruno), (Reader::Hurl, hurl)] {
+            assert_eq!(
+                bodies(reader, text),
+                std::slice::from_ref(&unread),
+                "{text}"
+            );
+        }
     }
 
     /// The `token` each request of a request file gets from its `Authorization` header
