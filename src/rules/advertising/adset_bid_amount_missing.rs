@@ -21,7 +21,10 @@ crate::declare_rule! {
         summary: "an ad set created with a bid cap or cost cap strategy but no `bid_amount`",
         what: "For an ad set create whose `bid_strategy` is LOWEST_COST_WITH_BID_CAP or \
                COST_CAP, reports a missing (or null) `bid_amount`, at the `bid_strategy` value. \
-               Updates are not judged: the ad set may hold its bid already.",
+               Updates are not judged: the ad set may hold its bid already. \
+               Nothing is reported missing where the request may send params reqlint \
+               cannot see: a body it could not read or that is one variable, a query \
+               string that is a variable whose value is not known (docs/formats.md).",
         why: "`bid_amount` is the bid cap or the target cost: these strategies have nothing to \
               bid without it, and the API refuses the create with error 100.",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Resources and their fields\" (bid_amount: bid cap or target cost) and \

@@ -34,7 +34,10 @@ crate::declare_rule! {
                the reference does not place in a row (NONE; POST_ENGAGEMENT, APP_INSTALLS, \
                OFFER_CLAIMS, PURCHASE and LISTING_INTERACTION under LOWEST_COST_WITHOUT_CAP, \
                whose \"Low-frequency Actions\" the reference does not define). The reference does not \
-               show what quantity the bid-cap multiples apply to; the rule takes `daily_budget`.",
+               show what quantity the bid-cap multiples apply to; the rule takes `daily_budget`. \
+               An update whose body reqlint could not read, or whose query string is a \
+               variable whose value is not known, is not judged on the ad set's snapshot: \
+               it may send the param (docs/formats.md).",
         why: "Since version 2.4 ad sets have a minimum budget, and budget changes must respect \
               it: the API refuses a smaller daily budget with error 100.",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Limits\" (minimum daily budget, doubled countries), \"Endpoints\": \

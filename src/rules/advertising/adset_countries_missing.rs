@@ -19,7 +19,10 @@ crate::declare_rule! {
                `targeting` when it has no `geo_locations`, at `geo_locations` when it has no \
                `countries`, and at `countries` when the list is empty. Targeting may be a \
                mapping or a JSON-encoded string; targeting or geo_locations that is not a \
-               mapping is left to the rules about types and syntax.",
+               mapping is left to the rules about types and syntax. \
+               Nothing is reported missing where the request may send params reqlint \
+               cannot see: a body it could not read or that is one variable, a query \
+               string that is a variable whose value is not known (docs/formats.md).",
         why: "The create call takes targeting with `countries` inside `geo_locations`, and \
               requires it; the API answers error 100 (invalid parameter) without it.",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (targeting: countries is required \

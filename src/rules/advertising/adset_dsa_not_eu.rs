@@ -24,7 +24,10 @@ crate::declare_rule! {
                member states and the parts of the Union with ISO codes of their own, as for \
                adset-dsa-payor-missing). Targeting whose geo_locations also holds other places \
                (regions, cities, zips, country groups) or a country code that cannot be read \
-               is not judged.",
+               is not judged. \
+               An update whose body reqlint could not read, or whose query string is a \
+               variable whose value is not known, is not judged on the ad set's snapshot: \
+               it may send the param (docs/formats.md).",
         why: "The payor and the beneficiary apply only to ad sets that target the EU or \
               associated territories: elsewhere they do nothing, which often means the \
               targeting is not the one that was meant.",

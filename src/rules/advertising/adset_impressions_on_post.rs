@@ -21,7 +21,10 @@ crate::declare_rule! {
                from the ad set's snapshot in the context (`optimization_goal`, \
                `destination_type`, `campaign_id`); an update that sends neither the goal nor \
                the destination is not judged. The diagnostic points at whichever of the two \
-               the request sends.",
+               the request sends. \
+               An update whose body reqlint could not read, or whose query string is a \
+               variable whose value is not known, is not judged on the ad set's snapshot: \
+               it may send the param (docs/formats.md).",
         why: "From version 20.0 the Impressions optimization goal is deprecated for the legacy \
               Post Engagement objective and for destination_type ON_POST.",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Versioning\" and \"Objective mapping\"",

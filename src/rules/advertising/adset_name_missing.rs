@@ -15,7 +15,10 @@ crate::declare_rule! {
         what: "For an ad set create (`POST /{version}/act_<id>/adsets`), reports a missing \
                `name` at the `params` key (at the request line when there are no params), and \
                a blank one at its value. A name that is not a string is ad-param-invalid's, as \
-               is its 400-character limit.",
+               is its 400-character limit. \
+               Nothing is reported missing where the request may send params reqlint \
+               cannot see: a body it could not read or that is one variable, a query \
+               string that is a variable whose value is not known (docs/formats.md).",
         why: "The create call requires a name; without one the API answers error 100 \
               (invalid parameter).",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (name: required)",

@@ -17,7 +17,10 @@ crate::declare_rule! {
                audience (subtype CUSTOM with a `customer_file_source`), cannot be edited at \
                all (error 100, subcode 1713228); any other flagged audience can be edited only \
                by changing a field listed in its `fields_violating_integrity_policy` (error \
-               100, subcode 1713231 otherwise, naming the fields to change).",
+               100, subcode 1713231 otherwise, naming the fields to change). \
+               Nothing is reported missing where the request may send params reqlint \
+               cannot see: a body it could not read or that is one variable, a query \
+               string that is a variable whose value is not known (docs/formats.md).",
         why: "Since 2025-09-02 audiences that suggest health conditions or financial status \
               are flagged; the API refuses these edits, and a flagged audience cannot run ads \
               until it is resolved.",

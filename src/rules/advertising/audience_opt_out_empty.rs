@@ -15,7 +15,10 @@ crate::declare_rule! {
         summary: "an opt-out call that names no people to remove",
         what: "Reports `DELETE /{v}/act_{id}/usersofanyaudience` without any param besides \
                `access_token`: the call takes the fields of a user update (the people to \
-               remove), whose names the reference does not show.",
+               remove), whose names the reference does not show. \
+               Nothing is reported missing where the request may send params reqlint \
+               cannot see: a body it could not read or that is one variable, a query \
+               string that is a variable whose value is not known (docs/formats.md).",
         why: "The opt-out must be made for every person who opted out through the opt-out \
               URL; a call without people removes no one.",
         source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Opt a person out of all audiences",

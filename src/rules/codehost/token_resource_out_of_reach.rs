@@ -15,7 +15,10 @@ crate::declare_rule! {
                the path or further in, as `/users/{username}/events/orgs/{org}`) naming another \
                owner is reported (owners compare without regard to case). A token with \
                `repositories` reaches only those repositories of its owner: \
-               `/repos/{owner}/{repo}/…` naming another is reported.",
+               `/repos/{owner}/{repo}/…` naming another is reported. \
+               A segment that holds a variable whose value is not known (`{{owner}}`, \
+               `{{org}}-mirror`) may name any owner or repository and is not judged; one \
+               whose value is known is judged on its value, at the variable.",
         why: "A fine-grained token is made for one resource owner and, optionally, a \
               selection of its repositories; any other is refused whatever its permissions.",
         source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), overview (a permission defines which resources \

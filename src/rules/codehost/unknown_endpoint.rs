@@ -15,7 +15,9 @@ crate::declare_rule! {
         what: "Matches a code-hosting request's path against the templates of GitHub's reference \"Permissions required for fine-grained personal access tokens\"'s \
                endpoint tables (literal segments win over placeholders; the query string is \
                ignored). A path that no row matches, or a method that the matching path's \
-               rows do not list, is reported with the methods the path has.",
+               rows do not list, is reported with the methods the path has. \
+               A path whose variables with unknown values may make it one of several \
+               endpoints (`/user/{{what}}`), or that is only such variables, is not judged.",
         why: "Permission coverage cannot be checked for an endpoint reqlint does not know; \
               a wrong method usually means a wrong call (the API answers 404).",
         source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\"",
