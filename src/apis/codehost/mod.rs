@@ -583,6 +583,13 @@ pub fn endpoint_match(line: &RequestLine, version: ApiVersion) -> EndpointMatch 
     {
         return EndpointMatch::OneOfSeveral(Vec::new());
     }
+    // Each open segment read once: its fixed texts, against every literal it meets.
+    let open: Vec<Option<OpenSegment>> = segments.iter().map(|s| OpenSegment::of(s)).collect();
+    let may_be = |k: usize, literal: &str| {
+        open.get(k)
+            .and_then(Option::as_ref)
+            .map(|segment| segment.may_be(literal))
+    };
     let mut ends = CATALOG.match_open_path(&segments, version, &may_be);
     match ends.len() {
         0 => EndpointMatch::Rows(Vec::new()),
@@ -591,31 +598,53 @@ pub fn endpoint_match(line: &RequestLine, version: ApiVersion) -> EndpointMatch 
     }
 }
 
-/// Whether a segment that holds variables whose values are not known may be `literal`
-/// (`None`: the segment holds none, and is what it says): the text between its
-/// references must be in the literal, in order, the first at its start and the last at
-/// its end.
-fn may_be(segment: &str, literal: &str) -> Option<bool> {
-    let mut fixed = Vec::new();
-    let mut at = 0;
-    for (range, _) in crate::loading::encoded::references(segment) {
-        fixed.push(&segment[at..range.start]);
-        at = range.end;
-    }
-    if fixed.is_empty() {
-        return None;
-    }
-    let last = &segment[at..];
-    let Some(mut rest) = literal.strip_prefix(fixed[0]) else {
-        return Some(false);
-    };
-    for piece in &fixed[1..] {
-        match rest.find(piece) {
-            Some(found) => rest = &rest[found + piece.len()..],
-            None => return Some(false),
+/// A segment that holds variables whose values are not known: the texts between its
+/// references (the first at its start, the last at its end, either may be empty).
+struct OpenSegment<'s> {
+    fixed: Vec<&'s str>,
+    fixed_len: usize,
+}
+
+impl<'s> OpenSegment<'s> {
+    /// `None` for a segment that holds no reference: it is what it says.
+    fn of(segment: &'s str) -> Option<OpenSegment<'s>> {
+        let mut fixed = Vec::new();
+        let mut at = 0;
+        for (range, _) in crate::loading::encoded::references(segment) {
+            fixed.push(&segment[at..range.start]);
+            at = range.end;
         }
+        if fixed.is_empty() {
+            return None;
+        }
+        fixed.push(&segment[at..]);
+        let fixed_len = fixed.iter().map(|f| f.len()).sum();
+        Some(OpenSegment { fixed, fixed_len })
     }
-    Some(rest.ends_with(last))
+
+    /// Whether the variables may make the segment `literal`: its fixed texts are in the
+    /// literal, in order, the first at its start and the last at its end. A literal is
+    /// short, so this is cheap however long the segment.
+    fn may_be(&self, literal: &str) -> bool {
+        crate::loading::work::count(literal.len());
+        if literal.len() < self.fixed_len {
+            return false;
+        }
+        let (first, middle, last) = match self.fixed.as_slice() {
+            [first, middle @ .., last] => (*first, middle, *last),
+            _ => return false,
+        };
+        let Some(mut rest) = literal.strip_prefix(first) else {
+            return false;
+        };
+        for piece in middle {
+            match rest.find(piece) {
+                Some(found) => rest = &rest[found + piece.len()..],
+                None => return false,
+            }
+        }
+        rest.ends_with(last)
+    }
 }
 
 /// A code-hosting request with a readable line.
@@ -683,7 +712,8 @@ mod tests {
             ("a{{x}}a", "a", Some(false)),
             ("a{{x}}a", "aa", Some(true)),
         ] {
-            assert_eq!(may_be(segment, literal), expected, "{segment} / {literal}");
+            let got = OpenSegment::of(segment).map(|open| open.may_be(literal));
+            assert_eq!(got, expected, "{segment} / {literal}");
         }
     }
 
@@ -721,6 +751,23 @@ mod tests {
         assert!(templates("GET /repos/acme/web/{{section}}").is_none());
         // Where nothing can stand: no endpoint, whatever the variable.
         assert_eq!(templates("GET /repoz/{{owner}}/web"), Some(Vec::new()));
+    }
+
+    /// Long open segments, and many, cost what they are long: each is read once, and
+    /// compared with the router's literals, which are short.
+    #[test]
+    fn open_segments_are_linear() {
+        let work = |n: usize| {
+            let path = format!(
+                "GET /repos/{{{{owner}}}}/{}/{}",
+                "a{{x}}b".repeat(n),
+                "c{{y}}/".repeat(n)
+            );
+            crate::loading::work::measure(|| matches!(endpoint(&path), EndpointMatch::Rows(_))).1
+        };
+        let (small, large) = (work(2_000), work(20_000));
+        assert!(small > 0);
+        assert!(large <= 12 * small, "{small} then {large}");
     }
 
     #[test]
