@@ -568,7 +568,9 @@ pub enum EndpointMatch {
 /// Which endpoint a request line's path is, in an API version. A segment that holds a
 /// variable whose value is not known may be any text the variable can make of it
 /// (`{{org}}-mirror` may be a placeholder's value, or a literal that ends with
-/// `-mirror`): the path is judged only where every text it may be matches one template.
+/// `-mirror`): where that makes the path match several templates, it is one of several
+/// endpoints, which a rule judges only where what it asks is the same for all
+/// ([`alternatives`]).
 pub fn endpoint_match(line: &RequestLine, version: ApiVersion) -> EndpointMatch {
     let segments = path_segments(line);
     if !line.segments.iter().any(|s| s.holds_unknown_variable()) {
@@ -717,7 +719,7 @@ mod tests {
         }
     }
 
-    /// The endpoint of a request line in a file of `requests`.
+    /// The endpoint of a request line (`METHOD PATH`), in the default API version.
     fn endpoint(request: &str) -> EndpointMatch {
         let text = format!("request: {request}\n");
         let (docs, _) = crate::loading::parse_text(
