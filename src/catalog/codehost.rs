@@ -236,6 +236,79 @@ impl Catalog {
             .collect()
     }
 
+    /// The endpoint rows of each template a path with open segments may match, in an API
+    /// version, one list per template path. `may_be(k, literal)` tells an open segment
+    /// `k` (one that may be any of several texts: `Some`, and whether it may be the
+    /// literal) from a concrete one (`None`, routed as [`Catalog::match_path`] routes it).
+    /// An open segment may be any literal it fits and any placeholder. Each router node
+    /// is reached by one path of choices, so the work is bounded by the router's size.
+    pub fn match_open_path(
+        &self,
+        segments: &[&str],
+        version: ApiVersion,
+        may_be: &dyn Fn(usize, &str) -> Option<bool>,
+    ) -> Vec<Vec<&'static Endpoint>> {
+        let mut ends = Vec::new();
+        self.reach(0, segments, 0, version, may_be, &mut ends);
+        ends.iter()
+            .map(|&node| {
+                self.router[node]
+                    .endpoints
+                    .iter()
+                    .map(|&i| &self.endpoints[i])
+                    .filter(|e| e.in_version(version))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Every router node where a path with open segments may end with endpoint rows
+    /// (`at`: the index of the first of `segments` in the path).
+    fn reach(
+        &self,
+        node: usize,
+        segments: &[&str],
+        at: usize,
+        version: ApiVersion,
+        may_be: &dyn Fn(usize, &str) -> Option<bool>,
+        ends: &mut Vec<usize>,
+    ) {
+        let here = &self.router[node];
+        let Some((first, rest)) = segments.split_first() else {
+            if here
+                .endpoints
+                .iter()
+                .any(|&i| self.endpoints[i].in_version(version))
+            {
+                ends.push(node);
+            }
+            return;
+        };
+        let next = at + 1;
+        if may_be(at, "").is_none() {
+            // A concrete segment: its literal child wins where the path ends there.
+            let before = ends.len();
+            if let Ok(i) = here.literals.binary_search_by(|(l, _)| (*l).cmp(first)) {
+                self.reach(here.literals[i].1, rest, next, version, may_be, ends);
+            }
+            if ends.len() == before
+                && let Some(child) = here.placeholder.filter(|_| !first.is_empty())
+            {
+                self.reach(child, rest, next, version, may_be, ends);
+            }
+            return;
+        }
+        // The placeholder first: an open segment is most often meant as its value.
+        if let Some(child) = here.placeholder {
+            self.reach(child, rest, next, version, may_be, ends);
+        }
+        for &(literal, child) in here.literals {
+            if may_be(at, literal) == Some(true) {
+                self.reach(child, rest, next, version, may_be, ends);
+            }
+        }
+    }
+
     /// The router node where a path ends with endpoint rows, trying the literal child
     /// before the placeholder at each segment.
     fn route(&self, node: usize, segments: &[&str], version: ApiVersion) -> Option<usize> {

@@ -329,7 +329,9 @@ pub fn load_with(
 }
 
 /// Reads valid text in any format: YAML and JSON as they are (a JSON Postman collection
-/// through its reader), the other formats through theirs.
+/// through its reader; a request's `Authorization` header that is a variable the config
+/// maps names that token, [`readers::name_header_tokens`]), the other formats through
+/// theirs.
 pub fn read_text(
     text: &str,
     format: Format,
@@ -350,10 +352,18 @@ pub fn read_text(
                     readers::postman::convert_environment(root, options),
                     problems,
                 ),
-                _ => (documents, problems),
+                _ => {
+                    let mut documents = documents;
+                    readers::name_header_tokens(&mut documents, options);
+                    (documents, problems)
+                }
             }
         }
-        Format::Yaml => yaml::parse(text, limits),
+        Format::Yaml => {
+            let (mut documents, problems) = yaml::parse(text, limits);
+            readers::name_header_tokens(&mut documents, options);
+            (documents, problems)
+        }
     }
 }
 

@@ -39,7 +39,7 @@ pub const REQUEST_KEYS: &[&str] = &[
 /// The key of a request's headers, as the readers of the request formats write them
 /// and as a request file may give them: extensions the rules ignore but for the headers
 /// that change the request (`X-GitHub-Api-Version`).
-pub const HEADERS_KEY: &str = "x-headers";
+pub use crate::loading::readers::HEADERS as HEADERS_KEY;
 
 /// The header that asks the code-hosting API for a version (as `api-version` does).
 pub const API_VERSION_HEADER: &str = "X-GitHub-Api-Version";

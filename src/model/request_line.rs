@@ -38,8 +38,22 @@ impl fmt::Display for Version {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Segment {
+    /// The segment as the request sends it: known `{{name}}` references replaced by
+    /// their values, unknown ones left as written.
     pub text: String,
+    /// Where the segment is written (a reference's value spans the reference).
     pub span: Span,
+}
+
+impl Segment {
+    /// Whether the segment holds a variable whose value is not known, whole or in part
+    /// (`{{owner}}`, `{{org}}-mirror`, a Postman `:owner` without a value): it may be
+    /// any text.
+    pub fn holds_unknown_variable(&self) -> bool {
+        crate::loading::encoded::references(&self.text)
+            .next()
+            .is_some()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -304,3 +304,53 @@ fn realistic_collections_with_their_environments_lint_clean() {
         assert!(report.starts_with("All checks passed: 2 files"), "{report}");
     }
 }
+
+/// The `token` each request of a request file gets from its `Authorization` header
+/// (`-`: none), and the text it spans.
+fn header_tokens(text: &str, format: reqlint::loading::Format) -> Vec<(String, String)> {
+    let tokens = [("gh_token".to_string(), "ci-bot".to_string())].into();
+    let options = reqlint::loading::readers::ReadOptions {
+        token_variables: &tokens,
+        ..reqlint::loading::readers::ReadOptions::default()
+    };
+    let (docs, problems) =
+        reqlint::loading::read_text(text, format, &reqlint::loading::Limits::DEFAULT, &options);
+    assert!(problems.is_empty(), "{problems:?}");
+    let model = reqlint::model::FileModel::build(&docs, text);
+    model
+        .requests
+        .iter()
+        .map(|r| match r.token {
+            Some(reqlint::model::TokenRef::Named { name, span }) => {
+                (name.to_string(), text[span.range()].to_string())
+            }
+            _ => ("-".to_string(), String::new()),
+        })
+        .collect()
+}
+
+/// In reqlint's own request files, an `Authorization` header whose token is a
+/// variable the config maps names that token, as in the other formats; a request's
+/// own `token:` wins, and the header wins over its document's `token:`.
+#[test]
+fn an_authorization_header_names_the_config_s_token_in_request_files() {
+    let yaml = "token: doc-bot\nrequests:\n  - request: GET /user\n    x-headers: {Authorization: 'Bearer {{gh_token}}'}\n  - request: GET /user\n    x-headers:\n      authorization: token {{ gh_token }}\n  - request: GET /user\n    token: own-bot\n    x-headers: {Authorization: 'Bearer {{gh_token}}'}\n  - request: GET /user\n    x-headers: {Authorization: 'Bearer {{other}}'}\n  - request: GET /user\n    x-headers: {Authorization: Bearer abc}\n  - GET /user\n";
+    let named = |name: &str, at: &str| (name.to_string(), at.to_string());
+    assert_eq!(
+        header_tokens(yaml, reqlint::loading::Format::Yaml),
+        [
+            named("ci-bot", "'Bearer {{gh_token}}'"),
+            named("ci-bot", "token {{ gh_token }}"),
+            named("own-bot", "own-bot"),
+            named("doc-bot", "doc-bot"),
+            named("doc-bot", "doc-bot"),
+            named("doc-bot", "doc-bot"),
+        ]
+    );
+    // One request, in JSON.
+    let json = r#"{"request": "GET /user", "x-headers": {"Authorization": "Bearer {{gh_token}}"}}"#;
+    assert_eq!(
+        header_tokens(json, reqlint::loading::Format::Json),
+        [("ci-bot".to_string(), "\"Bearer {{gh_token}}\"".to_string())]
+    );
+}

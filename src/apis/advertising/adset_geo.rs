@@ -182,11 +182,15 @@ fn account_default(file: &FileContext<'_>, id: Option<&str>, field: DsaField) ->
     Some(names(account.get_value(field.default_field())))
 }
 
-/// The ad set param `field` of a request: whether it names someone, and its value when
-/// it is there at all (blank or null included).
+/// The ad set param `field` of a request: whether it names someone, or may (a body that
+/// could not be read may hold it), and its value when it is there at all (blank or null
+/// included).
 fn given<'r>(request: &'r Request<'_>, field: DsaField) -> (bool, Option<&'r Node>) {
-    let value = request.param(field.param()).map(|e| &e.value);
-    (names(value), value)
+    match super::sent(request, field.param()) {
+        super::Sent::Given(e) => (names(Some(&e.value)), Some(&e.value)),
+        super::Sent::Absent => (false, None),
+        super::Sent::Unknown => (true, None),
+    }
 }
 
 /// Every create, copy and targeting update of an ad set in the EU that lacks `field` after

@@ -2,6 +2,8 @@
 //! audiences and ad sets, and its specs in catalog/advertising/): the shared layer
 //! (endpoints, parameter tables, versions, context lookups) and the rules built on it.
 
+#[cfg(test)]
+mod absent_params_test;
 pub mod endpoint;
 pub mod field_list;
 #[cfg(test)]
@@ -320,6 +322,52 @@ pub fn report_routed(
         Some(api_error),
         out,
     );
+}
+
+/// What a request tells of one param, for a rule that reports what the request lacks
+/// (or judges a combination from a param's absence).
+#[derive(Clone, Copy, Debug)]
+pub enum Sent<'r> {
+    /// The request sends it: the entry the API reads (the last one given).
+    Given(&'r crate::loading::Entry),
+    /// The request surely does not send it: every param it sends is known.
+    Absent,
+    /// The request does not name it but may send it: its body could not be read (a file
+    /// a `.http` request sends, a body that is one variable), or its query string holds a
+    /// variable whose value is not known (`?{{report_params}}`). What reqlint cannot
+    /// see, it does not report missing.
+    Unknown,
+}
+
+impl<'r> Sent<'r> {
+    /// The entry, when the request sends it.
+    pub fn given(self) -> Option<&'r crate::loading::Entry> {
+        match self {
+            Sent::Given(entry) => Some(entry),
+            Sent::Absent | Sent::Unknown => None,
+        }
+    }
+}
+
+/// What `request` tells of its param `name`: the one way the advertising rules ask
+/// whether a param is absent.
+pub fn sent<'r>(request: &'r Request<'_>, name: &str) -> Sent<'r> {
+    match request.param(name) {
+        Some(entry) => Sent::Given(entry),
+        None if sends_only_known_params(request) => Sent::Absent,
+        None => Sent::Unknown,
+    }
+}
+
+/// Whether `request` surely does not send the param `name`.
+pub fn absent(request: &Request<'_>, name: &str) -> bool {
+    matches!(sent(request, name), Sent::Absent)
+}
+
+/// Whether every param `request` sends is known: no body left unread, no query string
+/// that is a variable whose value is not known.
+pub fn sends_only_known_params(request: &Request<'_>) -> bool {
+    !request.may_send_unknown_params()
 }
 
 /// A request's param, unless the param tables find its value invalid (outside its enum,

@@ -263,10 +263,10 @@ fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mu
 fn missing_params(target: Target, request: &Request<'_>, issues: &mut Vec<Issue>) {
     let call = target.graph.get();
     let seed = target.op.map(Operation::params);
-    // A body a reader could not read, a query that is a variable, may hold any param.
-    let params_unknown = request.may_send_unknown_params();
-    for p in call.params.iter().filter(|p| p.required && !params_unknown) {
-        if request.param(p.name).is_some() {
+    for p in call.params.iter().filter(|p| p.required) {
+        // Sent, or maybe sent: a body a reader could not read, a query that is a
+        // variable, may hold any param.
+        if !super::absent(request, p.name) {
             continue;
         }
         // The reference documents' rules report these themselves (adset-name-missing).

@@ -276,7 +276,7 @@ struct FileCache {
     /// How many did-you-mean searches over the templates the file has had: they are
     /// bounded per file, so that a file of many unknown paths stays linear.
     suggestions: std::cell::Cell<usize>,
-    rows: OnceCell<Vec<Vec<&'static crate::catalog::codehost::Endpoint>>>,
+    rows: OnceCell<Vec<EndpointMatch>>,
     tokens: OnceCell<Tokens>,
     /// The spans of the file's tokens that a YAML alias shares between two tokens, or
     /// between two places of one token (see [`token_written_once`]).
@@ -330,13 +330,10 @@ struct Tokens {
     of_request: Vec<Option<usize>>,
 }
 
-/// The endpoint rows of request `i`'s path: none when it is not a code-hosting request
-/// with a readable line.
-pub fn rows<'f>(
-    file: &'f FileContext<'_>,
-    i: usize,
-) -> &'f [&'static crate::catalog::codehost::Endpoint] {
-    let rows = file.memo.get::<FileCache>().rows.get_or_init(|| {
+/// Which endpoint request `i`'s path is (no rows when it is not a code-hosting request
+/// with a readable line).
+fn endpoint_of<'f>(file: &'f FileContext<'_>, i: usize) -> &'f EndpointMatch {
+    let matches = file.memo.get::<FileCache>().rows.get_or_init(|| {
         file.model
             .requests
             .iter()
@@ -344,12 +341,31 @@ pub fn rows<'f>(
             .map(|(i, r)| {
                 r.line()
                     .filter(|_| file.routed_to(i, ID))
-                    .map(|line| endpoint_rows(line, api_version(r, file.config)))
-                    .unwrap_or_default()
+                    .map_or(EndpointMatch::Rows(Vec::new()), |line| {
+                        endpoint_match(line, api_version(r, file.config))
+                    })
             })
             .collect()
     });
-    &rows[i]
+    &matches[i]
+}
+
+/// The endpoint rows of request `i`'s path: none when it is not a code-hosting request
+/// with a readable line, or when its path may be one of several endpoints.
+pub fn rows<'f>(
+    file: &'f FileContext<'_>,
+    i: usize,
+) -> &'f [&'static crate::catalog::codehost::Endpoint] {
+    match endpoint_of(file, i) {
+        EndpointMatch::Rows(rows) => rows,
+        EndpointMatch::OneOfSeveral(_) => &[],
+    }
+}
+
+/// Whether request `i`'s path holds variables whose values are not known that may make
+/// it one of several endpoints: what it needs, and whether it exists, is not known.
+pub fn one_of_several(file: &FileContext<'_>, i: usize) -> bool {
+    matches!(endpoint_of(file, i), EndpointMatch::OneOfSeveral(_))
 }
 
 /// The token request `i` runs with, when it is known (see [`request_token`]).
@@ -420,9 +436,43 @@ pub fn request_need<'f>(file: &'f FileContext<'_>, i: usize) -> RequestNeed<'f> 
 /// The rows of request `i`'s endpoint for a method: the permissions any one of which
 /// lets a token call it (the host lists an endpoint under every permission that grants
 /// it), one row per permission and level.
+///
+/// A path whose variables may make it one of several endpoints has the alternatives of
+/// the first (all placeholders where it may) when every one of them that takes the method
+/// needs the same permissions; else none, since which it needs is not known.
 pub fn alternatives(file: &FileContext<'_>, i: usize, method: Method) -> Vec<&'static Endpoint> {
+    match endpoint_of(file, i) {
+        EndpointMatch::Rows(rows) => alternatives_of(rows, method),
+        EndpointMatch::OneOfSeveral(candidates) => {
+            let mut needs = candidates
+                .iter()
+                .map(|rows| alternatives_of(rows, method))
+                .filter(|alternatives| !alternatives.is_empty());
+            let Some(first) = needs.next() else {
+                return Vec::new();
+            };
+            let same = |a: &[&Endpoint], b: &[&Endpoint]| {
+                a.len() == b.len()
+                    && a.iter().all(|x| {
+                        b.iter().any(|y| {
+                            (x.permission, x.access, x.flagged)
+                                == (y.permission, y.access, y.flagged)
+                        })
+                    })
+            };
+            if needs.all(|other| same(&first, &other)) {
+                first
+            } else {
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// The alternatives among one template's rows.
+fn alternatives_of(rows: &[&'static Endpoint], method: Method) -> Vec<&'static Endpoint> {
     let mut out: Vec<&'static Endpoint> = Vec::new();
-    for &row in rows(file, i).iter().filter(|e| e.method == method) {
+    for &row in rows.iter().filter(|e| e.method == method) {
         let same = out.iter().position(|o| o.permission == row.permission);
         match same {
             // The lower level of one permission is the one that suffices.
@@ -504,12 +554,110 @@ pub fn path_segments(line: &RequestLine) -> Vec<&str> {
     }
 }
 
-/// The endpoint rows of the templates a request line's path matches in an API version.
+/// The endpoint rows of the templates a request line's path matches in an API version;
+/// none where the path may be one of several endpoints ([`endpoint_match`]).
 pub fn endpoint_rows(
     line: &RequestLine,
     version: ApiVersion,
 ) -> Vec<&'static crate::catalog::codehost::Endpoint> {
-    CATALOG.match_path(&path_segments(line), version)
+    match endpoint_match(line, version) {
+        EndpointMatch::Rows(rows) => rows,
+        EndpointMatch::OneOfSeveral(_) => Vec::new(),
+    }
+}
+
+/// Which endpoint a request line's path is.
+pub enum EndpointMatch {
+    /// The rows of the one template it matches (none: it matches none).
+    Rows(Vec<&'static Endpoint>),
+    /// A segment that holds a variable whose value is not known (`/user/{{what}}`) may
+    /// make it one of several endpoints: the rows of each, the one that reads every such
+    /// segment as a placeholder's value first where there is one.
+    OneOfSeveral(Vec<Vec<&'static Endpoint>>),
+}
+
+/// Which endpoint a request line's path is, in an API version. A segment that holds a
+/// variable whose value is not known may be any text the variable can make of it
+/// (`{{org}}-mirror` may be a placeholder's value, or a literal that ends with
+/// `-mirror`): where that makes the path match several templates, it is one of several
+/// endpoints, which a rule judges only where what it asks is the same for all
+/// ([`alternatives`]).
+pub fn endpoint_match(line: &RequestLine, version: ApiVersion) -> EndpointMatch {
+    let segments = path_segments(line);
+    if !line.segments.iter().any(|s| s.holds_unknown_variable()) {
+        return EndpointMatch::Rows(CATALOG.match_path(&segments, version));
+    }
+    // Made only of such variables (`/{{endpoint}}`, `{{base}}/{{path}}`): any endpoint,
+    // those the tables do not list included.
+    if line
+        .segments
+        .iter()
+        .all(|s| s.text.starts_with("{{") && s.text.ends_with("}}"))
+    {
+        return EndpointMatch::OneOfSeveral(Vec::new());
+    }
+    // Each open segment read once: its fixed texts, against every literal it meets.
+    let open: Vec<Option<OpenSegment>> = segments.iter().map(|s| OpenSegment::of(s)).collect();
+    let may_be = |k: usize, literal: &str| {
+        open.get(k)
+            .and_then(Option::as_ref)
+            .map(|segment| segment.may_be(literal))
+    };
+    let mut ends = CATALOG.match_open_path(&segments, version, &may_be);
+    match ends.len() {
+        0 => EndpointMatch::Rows(Vec::new()),
+        1 => EndpointMatch::Rows(ends.pop().unwrap_or_default()),
+        _ => EndpointMatch::OneOfSeveral(ends),
+    }
+}
+
+/// A segment that holds variables whose values are not known: the texts between its
+/// references (the first at its start, the last at its end, either may be empty).
+struct OpenSegment<'s> {
+    fixed: Vec<&'s str>,
+    fixed_len: usize,
+}
+
+impl<'s> OpenSegment<'s> {
+    /// `None` for a segment that holds no reference: it is what it says.
+    fn of(segment: &'s str) -> Option<OpenSegment<'s>> {
+        let mut fixed = Vec::new();
+        let mut at = 0;
+        for (range, _) in crate::loading::encoded::references(segment) {
+            fixed.push(&segment[at..range.start]);
+            at = range.end;
+        }
+        if fixed.is_empty() {
+            return None;
+        }
+        fixed.push(&segment[at..]);
+        let fixed_len = fixed.iter().map(|f| f.len()).sum();
+        Some(OpenSegment { fixed, fixed_len })
+    }
+
+    /// Whether the variables may make the segment `literal`: its fixed texts are in the
+    /// literal, in order, the first at its start and the last at its end. A literal is
+    /// short, so this is cheap however long the segment.
+    fn may_be(&self, literal: &str) -> bool {
+        crate::loading::work::count(literal.len());
+        if literal.len() < self.fixed_len {
+            return false;
+        }
+        let (first, middle, last) = match self.fixed.as_slice() {
+            [first, middle @ .., last] => (*first, middle, *last),
+            _ => return false,
+        };
+        let Some(mut rest) = literal.strip_prefix(first) else {
+            return false;
+        };
+        for piece in middle {
+            match rest.find(piece) {
+                Some(found) => rest = &rest[found + piece.len()..],
+                None => return false,
+            }
+        }
+        rest.ends_with(last)
+    }
 }
 
 /// A code-hosting request with a readable line.
@@ -561,6 +709,78 @@ mod tests {
             &crate::apis::config_sections(),
         )
         .unwrap()
+    }
+
+    #[test]
+    fn a_segment_with_unknown_variables_may_be_the_literals_it_fits() {
+        for (segment, literal, expected) in [
+            ("repos", "repos", None),
+            ("{{x}}", "repos", Some(true)),
+            ("{{x}}", "", Some(true)),
+            ("{{org}}-mirror", "acme-mirror", Some(true)),
+            ("{{org}}-mirror", "mirror", Some(false)),
+            ("{{org}}-mirror", "acme-mirrors", Some(false)),
+            ("v{{major}}.{{minor}}", "v2.1", Some(true)),
+            ("v{{major}}.{{minor}}", "2.1", Some(false)),
+            ("a{{x}}a", "a", Some(false)),
+            ("a{{x}}a", "aa", Some(true)),
+        ] {
+            let got = OpenSegment::of(segment).map(|open| open.may_be(literal));
+            assert_eq!(got, expected, "{segment} / {literal}");
+        }
+    }
+
+    /// The endpoint of a request line (`METHOD PATH`), in the default API version.
+    fn endpoint(request: &str) -> EndpointMatch {
+        let text = format!("request: {request}\n");
+        let (docs, _) = crate::loading::parse_text(
+            &text,
+            crate::loading::Format::Yaml,
+            &crate::loading::Limits::DEFAULT,
+        );
+        let model = crate::model::FileModel::build(&docs, &text);
+        let line = model.requests[0].line().unwrap();
+        endpoint_match(line, ApiVersion::parse("2022-11-28").unwrap())
+    }
+
+    #[test]
+    fn a_path_with_unknown_variables_is_judged_where_it_is_one_endpoint() {
+        let templates = |request: &str| match endpoint(request) {
+            EndpointMatch::Rows(rows) => Some(rows.iter().map(|r| r.template).collect::<Vec<_>>()),
+            EndpointMatch::OneOfSeveral(_) => None,
+        };
+        // Where a placeholder stands: the template it fills.
+        let issues = templates("GET /repos/{{owner}}/{{repo}}/issues").unwrap();
+        assert!(
+            issues.contains(&"/repos/{owner}/{repo}/issues"),
+            "{issues:?}"
+        );
+        assert_eq!(
+            templates("GET /repos/{{org}}-mirror/web/issues"),
+            Some(issues.clone())
+        );
+        // Where a literal may stand too: any of several endpoints.
+        assert!(templates("GET /user/{{what}}").is_none());
+        assert!(templates("GET /repos/acme/web/{{section}}").is_none());
+        // Where nothing can stand: no endpoint, whatever the variable.
+        assert_eq!(templates("GET /repoz/{{owner}}/web"), Some(Vec::new()));
+    }
+
+    /// Long open segments, and many, cost what they are long: each is read once, and
+    /// compared with the router's literals, which are short.
+    #[test]
+    fn open_segments_are_linear() {
+        let work = |n: usize| {
+            let path = format!(
+                "GET /repos/{{{{owner}}}}/{}/{}",
+                "a{{x}}b".repeat(n),
+                "c{{y}}/".repeat(n)
+            );
+            crate::loading::work::measure(|| matches!(endpoint(&path), EndpointMatch::Rows(_))).1
+        };
+        let (small, large) = (work(2_000), work(20_000));
+        assert!(small > 0);
+        assert!(large <= 12 * small, "{small} then {large}");
     }
 
     #[test]

@@ -190,12 +190,17 @@ pub struct Unseparated {
 /// `http-request-not-separated`.
 pub const UNSEPARATED_KEY: &str = "x-unseparated-requests";
 
+/// The key of a request's headers, as the readers write them and as reqlint's own request
+/// files may give them.
+pub const HEADERS: &str = "x-headers";
+
 /// The key that marks a request whose body could not be read.
 pub const BODY_UNREAD_KEY: &str = "x-body-unread";
 
 impl RequestParts {
     /// The request as a node of reqlint's request shape.
     pub fn into_node(mut self, options: &ReadOptions) -> Node {
+        self.drop_variable_fields();
         let token = self.token(options);
         let line_span = self.url.as_ref().map(|u| u.span);
         let mut entries = Vec::new();
@@ -248,7 +253,7 @@ impl RequestParts {
                 .key_span
                 .cover(self.headers[self.headers.len() - 1].value.span);
             entries.push(entry(
-                "x-headers",
+                HEADERS,
                 span,
                 Node::new(span, Value::Map(self.headers)),
             ));
@@ -282,6 +287,19 @@ impl RequestParts {
         Node::new(self.span, Value::Map(entries))
     }
 
+    /// A form field that is one variable and no value (`name=x&{{more}}`, a form body
+    /// `{{form}}`) stands for fields whose names are not known: no param, and the body
+    /// is not read, so that no param is reported missing.
+    fn drop_variable_fields(&mut self) {
+        let before = self.params.len();
+        self.params.retain(|field| {
+            !(is_one_variable(&field.key) && field.value.as_str().is_some_and(str::is_empty))
+        });
+        if self.params.len() != before {
+            self.body_unread = true;
+        }
+    }
+
     /// `token: <name>` where the bearer token is a variable the config maps to a named
     /// token, or the file has a token of its own.
     fn token(&self, options: &ReadOptions) -> Option<Entry> {
@@ -295,6 +313,77 @@ impl RequestParts {
         let span = self.method.as_ref().map_or(self.span, |(_, s)| *s);
         Some(entry("token", span, string(span, name)))
     }
+}
+
+/// In reqlint's own request files (YAML or JSON documents, docs/request-files.md), a
+/// request without `token:` whose `Authorization` header (under `x-headers`) is a variable
+/// the config maps to a named token (`Bearer {{gh_token}}`, `token {{gh_token}}`) runs
+/// with that token, as in the other formats: it gets `token: <name>`, spanning the
+/// header's value. A request's own `token:` wins; the header wins over its document's.
+pub fn name_header_tokens(documents: &mut [Node], options: &ReadOptions) {
+    if options.token_variables.is_empty() {
+        return;
+    }
+    for root in documents {
+        super::work::count(1);
+        match &mut root.value {
+            Value::Seq(items) => items
+                .iter_mut()
+                .for_each(|item| name_header_token(item, options)),
+            Value::Map(entries) => match entries.iter_mut().find(|e| e.key == "requests") {
+                Some(requests) => {
+                    if let Value::Seq(items) = &mut requests.value.value {
+                        items
+                            .iter_mut()
+                            .for_each(|item| name_header_token(item, options));
+                    }
+                }
+                None => name_header_token(root, options),
+            },
+            _ => {}
+        }
+    }
+}
+
+/// [`name_header_tokens`] for one request mapping.
+fn name_header_token(request: &mut Node, options: &ReadOptions) {
+    let Value::Map(entries) = &mut request.value else {
+        return;
+    };
+    super::work::count(entries.len());
+    if entries.iter().any(|e| e.key == "token") {
+        return;
+    }
+    let Some(headers) = entries
+        .iter()
+        .find(|e| e.key == HEADERS)
+        .and_then(|e| e.value.as_map())
+    else {
+        return;
+    };
+    let Some(authorization) = headers
+        .iter()
+        .rfind(|h| h.key.eq_ignore_ascii_case("authorization"))
+    else {
+        return;
+    };
+    let span = authorization.value.span;
+    let name = authorization
+        .value
+        .as_str()
+        .and_then(variable_in)
+        .and_then(|v| options.token_variables.get(v));
+    if let Some(name) = name {
+        entries.push(entry("token", span, string(span, name)));
+    }
+}
+
+/// Whether a text is one `{{name}}` reference and nothing else.
+fn is_one_variable(text: &str) -> bool {
+    let text = text.trim();
+    crate::loading::encoded::references(text)
+        .next()
+        .is_some_and(|(range, _)| range == (0..text.len()))
 }
 
 /// The variable a text stands for: `{{name}}`, `Bearer {{name}}`, `token {{name}}`.
@@ -634,6 +723,81 @@ mod tests {
         assert_eq!(pairs[1].value.as_str(), Some("x y"));
         assert_eq!(&file[pairs[1].value.span.range()], "x%20y");
         assert_eq!(&file[pairs[2].key_span.range()], "c");
+    }
+
+    /// Each request a reader reads from `text`: whether its body is unread, and the names
+    /// of its params.
+    fn bodies(reader: Reader, text: &str) -> Vec<(bool, Vec<String>)> {
+        let (docs, problems) = reader.read(text, &Limits::DEFAULT, &ReadOptions::default());
+        assert!(problems.is_empty(), "{problems:?}");
+        docs[0]
+            .get_value("requests")
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .map(|r| {
+                let names = r
+                    .get_value("params")
+                    .and_then(Node::as_map)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|e| e.key.to_string())
+                    .collect();
+                (r.get_value(BODY_UNREAD_KEY).is_some(), names)
+            })
+            .collect()
+    }
+
+    /// A body that is one variable whose value is not known, or a file, is a body not
+    /// read, in every format; so is a form field that is one variable without a value.
+    #[test]
+    fn a_body_that_is_one_variable_is_not_read() {
+        let unread = (true, Vec::<String>::new());
+        let http = "POST https://graph.facebook.com/v25.0/act_1/adsets\nContent-Type: application/json\n\n{{body}}\n\n###\nPOST https://graph.facebook.com/v25.0/act_1/adsets\nContent-Type: application/x-www-form-urlencoded\n\n{{form}}\n\n###\nPOST https://graph.facebook.com/v25.0/act_1/adsets\nContent-Type: application/x-www-form-urlencoded\n\nname=x&{{more}}\n\n###\nPOST https://graph.facebook.com/v25.0/act_1/adsets\n\n< ./adset.json\n\n###\nPOST https://graph.facebook.com/v25.0/act_1/adsets\nContent-Type: application/x-www-form-urlencoded\n\nname=x&status={{status}}\n";
+        assert_eq!(
+            bodies(Reader::Http, http),
+            [
+                unread.clone(),
+                unread.clone(),
+                (true, vec!["name".to_string()]),
+                unread.clone(),
+                (false, vec!["name".to_string(), "status".to_string()]),
+            ]
+        );
+        let request = |body: &str| {
+            format!(
+                r#"{{"info": {{"name": "A", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}},
+  "item": [{{"name": "r", "request": {{"method": "POST", "url": "https://graph.facebook.com/v25.0/act_1/adsets", "body": {body}}}}}]}}"#
+            )
+        };
+        for (body, expected) in [
+            (r#"{"mode": "raw", "raw": "{{payload}}"}"#, unread.clone()),
+            (r#"{"mode": "raw", "raw": " {{payload}} "}"#, unread.clone()),
+            (r#"{"mode": "raw", "raw": "[1]"}"#, (false, Vec::new())),
+            (
+                r#"{"mode": "raw", "raw": "{\"name\": {{name}}}"}"#,
+                (false, vec!["name".to_string()]),
+            ),
+            (
+                r#"{"mode": "urlencoded", "urlencoded": [{"key": "name", "value": "x"}, {"key": "{{fields}}", "value": ""}]}"#,
+                (true, vec!["name".to_string()]),
+            ),
+        ] {
+            assert_eq!(
+                bodies(Reader::Postman, &request(body)),
+                [expected],
+                "{body}"
+            );
+        }
+        let bruno = "post {\n  url: https://graph.facebook.com/v25.0/act_1/adsets\n  body: json\n}\n\nbody:json {\n  {{body}}\n}\n";
+        let hurl = "POST https://graph.facebook.com/v25.0/act_1/adsets\n{{body}}\n";
+        for (reader, text) in [(Reader::Bruno, bruno), (Reader::Hurl, hurl)] {
+            assert_eq!(
+                bodies(reader, text),
+                std::slice::from_ref(&unread),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -797,8 +797,13 @@ fn read_body(
                     })
                     .collect();
                 restore_references(&mut node, text, 0, &spans);
-                if let Value::Map(entries) = node.value {
-                    parts.params.extend(entries);
+                match node.value {
+                    Value::Map(entries) => parts.params.extend(entries),
+                    // A JSON list: no params reqlint can name.
+                    Value::Seq(_) => {}
+                    // A body that is one variable (`{{payload}}`): whatever its value
+                    // holds is not known.
+                    _ => parts.body_unread = true,
                 }
             }
         }

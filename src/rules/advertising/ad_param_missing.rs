@@ -17,7 +17,10 @@ crate::declare_rule! {
                `creative` to create an ad, `q` to search targeting, `delete_strategy` to delete \
                an account's campaigns. It points at the `params` key (at the request line when \
                there are no params). Where a rule of its own reports a missing param (an ad \
-               set's `name`: adset-name-missing), that rule does.",
+               set's `name`: adset-name-missing), that rule does. \
+               Nothing is reported missing where the request may send params reqlint \
+               cannot see: a body it could not read or that is one variable, a query \
+               string that is a variable whose value is not known (docs/formats.md).",
         why: "The API refuses the whole call with error 100 (invalid parameter) and says \
               which param it requires.",
         source: "Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), the parameter table of each endpoint (\"Required\"), as Meta's Business SDK codegen specs list them",

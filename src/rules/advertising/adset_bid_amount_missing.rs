@@ -5,7 +5,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Operation;
+use crate::apis::advertising::{Operation, Sent};
 
 /// Bid strategies whose bid is `bid_amount`: the bid cap, or the target cost.
 const NEEDS_BID_AMOUNT: &[(&str, &str)] = &[
@@ -21,7 +21,10 @@ crate::declare_rule! {
         summary: "an ad set created with a bid cap or cost cap strategy but no `bid_amount`",
         what: "For an ad set create whose `bid_strategy` is LOWEST_COST_WITH_BID_CAP or \
                COST_CAP, reports a missing (or null) `bid_amount`, at the `bid_strategy` value. \
-               Updates are not judged: the ad set may hold its bid already.",
+               Updates are not judged: the ad set may hold its bid already. \
+               Nothing is reported missing where the request may send params reqlint \
+               cannot see: a body it could not read or that is one variable, a query \
+               string that is a variable whose value is not known (docs/formats.md).",
         why: "`bid_amount` is the bid cap or the target cost: these strategies have nothing to \
               bid without it, and the API refuses the create with error 100.",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Resources and their fields\" (bid_amount: bid cap or target cost) and \
@@ -48,10 +51,13 @@ impl Rule for AdSetBidAmountMissing {
         else {
             return;
         };
-        let has_bid = request
-            .param("bid_amount")
-            .is_some_and(|b| !matches!(b.value.value, Value::Null));
-        if has_bid {
+        // A null is no bid; a body that could not be read may hold one.
+        let may_bid = match crate::apis::advertising::sent(request, "bid_amount") {
+            Sent::Given(b) => !matches!(b.value.value, Value::Null),
+            Sent::Absent => false,
+            Sent::Unknown => true,
+        };
+        if may_bid {
             return;
         }
         out.push(

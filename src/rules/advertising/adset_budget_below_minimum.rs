@@ -7,7 +7,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::{Operation, params};
+use crate::apis::advertising::{Operation, Sent, params};
 
 crate::declare_rule! {
     pub struct AdSetBudgetBelowMinimum {
@@ -34,7 +34,10 @@ crate::declare_rule! {
                the reference does not place in a row (NONE; POST_ENGAGEMENT, APP_INSTALLS, \
                OFFER_CLAIMS, PURCHASE and LISTING_INTERACTION under LOWEST_COST_WITHOUT_CAP, \
                whose \"Low-frequency Actions\" the reference does not define). The reference does not \
-               show what quantity the bid-cap multiples apply to; the rule takes `daily_budget`.",
+               show what quantity the bid-cap multiples apply to; the rule takes `daily_budget`. \
+               An update whose body reqlint could not read, or whose query string is a \
+               variable whose value is not known, is not judged on the ad set's snapshot: \
+               it may send the param (docs/formats.md).",
         why: "Since version 2.4 ad sets have a minimum budget, and budget changes must respect \
               it: the API refuses a smaller daily budget with error 100.",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Limits\" (minimum daily budget, doubled countries), \"Endpoints\": \
@@ -57,16 +60,19 @@ struct Field<'a> {
     in_request: bool,
 }
 
+/// A field the ad set will have: the request's, else (an update that surely does not
+/// send it) the ad set's in the context.
 fn field<'a>(request: &'a Request<'a>, ad_set: Option<&'a Node>, name: &str) -> Option<Field<'a>> {
-    match request.param(name) {
-        Some(e) => Some(Field {
+    match crate::apis::advertising::sent(request, name) {
+        Sent::Given(e) => Some(Field {
             node: &e.value,
             in_request: true,
         }),
-        None => ad_set?.get_value(name).map(|node| Field {
+        Sent::Absent => ad_set?.get_value(name).map(|node| Field {
             node,
             in_request: false,
         }),
+        Sent::Unknown => None,
     }
 }
 
@@ -122,7 +128,7 @@ impl Rule for AdSetBudgetBelowMinimum {
             return;
         };
         // A daily budget of 0 beside a lifetime budget switches budgets: not judged.
-        if budget == 0 && request.param("lifetime_budget").is_some() {
+        if budget == 0 && !crate::apis::advertising::absent(request, "lifetime_budget") {
             return;
         }
         let Some(account) = crate::apis::advertising::account(file.context, &account_id) else {

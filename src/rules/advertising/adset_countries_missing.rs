@@ -5,8 +5,8 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Operation;
 use crate::apis::advertising::adset_geo::geo_locations;
+use crate::apis::advertising::{Operation, Sent};
 
 crate::declare_rule! {
     pub struct AdSetCountriesMissing {
@@ -19,7 +19,10 @@ crate::declare_rule! {
                `targeting` when it has no `geo_locations`, at `geo_locations` when it has no \
                `countries`, and at `countries` when the list is empty. Targeting may be a \
                mapping or a JSON-encoded string; targeting or geo_locations that is not a \
-               mapping is left to the rules about types and syntax.",
+               mapping is left to the rules about types and syntax. \
+               Nothing is reported missing where the request may send params reqlint \
+               cannot see: a body it could not read or that is one variable, a query \
+               string that is a variable whose value is not known (docs/formats.md).",
         why: "The create call takes targeting with `countries` inside `geo_locations`, and \
               requires it; the API answers error 100 (invalid parameter) without it.",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (targeting: countries is required \
@@ -38,7 +41,12 @@ impl Rule for AdSetCountriesMissing {
     fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
         let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
-        let (span, message) = match request.param("targeting") {
+        let targeting = match crate::apis::advertising::sent(request, "targeting") {
+            Sent::Given(t) => Some(t),
+            Sent::Absent => None,
+            Sent::Unknown => return,
+        };
+        let (span, message) = match targeting {
             None => (
                 request.params.map_or(request.line_span, |p| p.key_span),
                 "ad set create has no `targeting`; the API requires \

@@ -20,7 +20,10 @@ crate::declare_rule! {
                never `dsa_payor`: a create that names only a payor, in an account without a \
                default beneficiary, is reported. An update is not reported when the context \
                shows the ad set already has a beneficiary or its account a default; a copy is \
-               judged only when the context holds its source ad set.",
+               judged only when the context holds its source ad set. \
+               Nothing is reported missing where the request may send params reqlint \
+               cannot see: a body it could not read or that is one variable, a query \
+               string that is a variable whose value is not known (docs/formats.md).",
         why: "Since 2023-05-16 ad sets that target the European Union or associated \
               territories must name who benefits from their ads, shown to the people who see \
               them; the API refuses the call with error 100, subcode 3858081, and since \

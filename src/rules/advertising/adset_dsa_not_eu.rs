@@ -6,10 +6,10 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Operation;
 use crate::apis::advertising::adset_geo::{
     context_targeting, eu_place, geo_locations, item_text, normalize,
 };
+use crate::apis::advertising::{Operation, Sent};
 
 crate::declare_rule! {
     pub struct AdSetDsaNotEu {
@@ -24,7 +24,10 @@ crate::declare_rule! {
                member states and the parts of the Union with ISO codes of their own, as for \
                adset-dsa-payor-missing). Targeting whose geo_locations also holds other places \
                (regions, cities, zips, country groups) or a country code that cannot be read \
-               is not judged.",
+               is not judged. \
+               An update whose body reqlint could not read, or whose query string is a \
+               variable whose value is not known, is not judged on the ad set's snapshot: \
+               it may send the param (docs/formats.md).",
         why: "The payor and the beneficiary apply only to ad sets that target the EU or \
               associated territories: elsewhere they do nothing, which often means the \
               targeting is not the one that was meant.",
@@ -49,9 +52,10 @@ impl Rule for AdSetDsaNotEu {
             .filter(|e| !matches!(e.value.value, Value::Null))
             .collect();
         let Some(first) = dsa.first() else { return };
-        let (targeting, in_request) = match request.param("targeting") {
-            Some(t) => (&t.value, true),
-            None if endpoint == Operation::AdSetUpdate => {
+        let (targeting, in_request) = match crate::apis::advertising::sent(request, "targeting") {
+            Sent::Given(t) => (&t.value, true),
+            // An update that surely sends no targeting keeps the ad set's.
+            Sent::Absent if endpoint == Operation::AdSetUpdate => {
                 let Some(t) = call
                     .object
                     .and_then(|o| file.context.get(Kind::AdSets, &o.text))
@@ -61,7 +65,7 @@ impl Rule for AdSetDsaNotEu {
                 };
                 (t, false)
             }
-            None => return,
+            Sent::Absent | Sent::Unknown => return,
         };
         let Some(geo) = geo_locations(targeting) else {
             return;

@@ -23,7 +23,10 @@ crate::declare_rule! {
                ad set the context does not hold is judged on the request alone. A copy takes \
                its source's targeting and payor, so it is judged only when the context holds \
                the source ad set (the diagnostic points at its id). Targeting may be a mapping \
-               or a JSON-encoded string.",
+               or a JSON-encoded string. \
+               Nothing is reported missing where the request may send params reqlint \
+               cannot see: a body it could not read or that is one variable, a query \
+               string that is a variable whose value is not known (docs/formats.md).",
         why: "Since 2023-05-16 ad sets that target the European Union or associated \
               territories must name who pays for their ads, and the name is shown to the \
               people who see them; the API refuses the call with error 100, subcode \

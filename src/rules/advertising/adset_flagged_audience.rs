@@ -24,7 +24,10 @@ crate::declare_rule! {
                still uses its audiences: the ad set's `targeting` in the context is read, and \
                the diagnostic points at its id in the path (an update that only sets \
                `status: DELETED` is not judged). An audience the context does not hold is not \
-               judged.",
+               judged. \
+               An update whose body reqlint could not read, or whose query string is a \
+               variable whose value is not known, is not judged on the ad set's snapshot: \
+               it may send the param (docs/formats.md).",
         why: "Since 2025-09-02 custom and lookalike audiences that suggest health conditions \
               or financial status are flagged; the API refuses to create or modify an ad set \
               that uses one (error_subcode 246003, listing the restricted audience ids).",
@@ -49,7 +52,7 @@ impl Rule for AdSetFlaggedAudience {
         // The API refuses every change to an ad set that uses a flagged audience, not
         // only a change of its targeting.
         let kept = (endpoint == Operation::AdSetUpdate
-            && request.param("targeting").is_none()
+            && crate::apis::advertising::absent(request, "targeting")
             && !only_deletes(request))
         .then(|| {
             let id = call.object?;

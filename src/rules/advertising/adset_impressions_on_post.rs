@@ -5,8 +5,8 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Operation;
 use crate::apis::advertising::adset_lookup::{ad_set, campaign, id_text, major, text, version};
+use crate::apis::advertising::{Operation, Sent};
 
 crate::declare_rule! {
     pub struct AdSetImpressionsOnPost {
@@ -21,7 +21,10 @@ crate::declare_rule! {
                from the ad set's snapshot in the context (`optimization_goal`, \
                `destination_type`, `campaign_id`); an update that sends neither the goal nor \
                the destination is not judged. The diagnostic points at whichever of the two \
-               the request sends.",
+               the request sends. \
+               An update whose body reqlint could not read, or whose query string is a \
+               variable whose value is not known, is not judged on the ad set's snapshot: \
+               it may send the param (docs/formats.md).",
         why: "From version 20.0 the Impressions optimization goal is deprecated for the legacy \
               Post Engagement objective and for destination_type ON_POST.",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Versioning\" and \"Objective mapping\"",
@@ -51,10 +54,13 @@ impl Rule for AdSetImpressionsOnPost {
             return;
         };
         let sent = |name: &str| request.param(name).map(|e| &e.value);
+        // The request's value, else the ad set's where the update surely does not send
+        // the param.
         let value = |name: &str| -> Option<&str> {
-            match sent(name) {
-                Some(node) => node.as_str().map(str::trim),
-                None => snapshot.and_then(|s| text(s, name)),
+            match crate::apis::advertising::sent(request, name) {
+                Sent::Given(e) => e.value.as_str().map(str::trim),
+                Sent::Absent => snapshot.and_then(|s| text(s, name)),
+                Sent::Unknown => None,
             }
         };
         if value("optimization_goal") != Some("IMPRESSIONS") {
@@ -64,7 +70,11 @@ impl Rule for AdSetImpressionsOnPost {
         let destination = sent("destination_type");
         let on_post = value("destination_type") == Some("ON_POST");
         let campaign_id: Option<&Node> =
-            sent("campaign_id").or_else(|| snapshot.and_then(|s| s.get_value("campaign_id")));
+            match crate::apis::advertising::sent(request, "campaign_id") {
+                Sent::Given(e) => Some(&e.value),
+                Sent::Absent => snapshot.and_then(|s| s.get_value("campaign_id")),
+                Sent::Unknown => None,
+            };
         let legacy = campaign_id
             .and_then(id_text)
             .and_then(|id| campaign(file.context, &id))

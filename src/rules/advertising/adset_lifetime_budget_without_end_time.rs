@@ -5,7 +5,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::{Operation, params};
+use crate::apis::advertising::{Operation, Sent, params};
 
 crate::declare_rule! {
     pub struct AdSetLifetimeBudgetWithoutEndTime {
@@ -15,7 +15,10 @@ crate::declare_rule! {
         summary: "an ad set created with a `lifetime_budget` but no `end_time`",
         what: "For an ad set create that sends `lifetime_budget`, reports a missing `end_time` \
                (the legacy `time_stop` counts as one), at the `lifetime_budget` key. A lifetime \
-               budget of 0 is not judged.",
+               budget of 0 is not judged. \
+               Nothing is reported missing where the request may send params reqlint \
+               cannot see: a body it could not read or that is one variable, a query \
+               string that is a variable whose value is not known (docs/formats.md).",
         why: "A lifetime budget is spent over the ad set's whole run, so the run needs an end. \
               The reference's lifetime budget sample sends start_time and end_time and the API \
               refuses a lifetime budget without an end; the reference does not show that error's \
@@ -40,10 +43,13 @@ impl Rule for AdSetLifetimeBudgetWithoutEndTime {
         if zero || matches!(lifetime.value.value, Value::Null) {
             return;
         }
+        // A null is no end; a body that could not be read may hold one.
         let has_end = ["end_time", "time_stop"].iter().any(|name| {
-            request
-                .param(name)
-                .is_some_and(|e| !matches!(e.value.value, Value::Null))
+            match crate::apis::advertising::sent(request, name) {
+                Sent::Given(e) => !matches!(e.value.value, Value::Null),
+                Sent::Absent => false,
+                Sent::Unknown => true,
+            }
         });
         if has_end {
             return;

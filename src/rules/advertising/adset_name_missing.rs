@@ -4,7 +4,7 @@ use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::Operation;
+use crate::apis::advertising::{Operation, Sent};
 
 crate::declare_rule! {
     pub struct AdSetNameMissing {
@@ -15,7 +15,10 @@ crate::declare_rule! {
         what: "For an ad set create (`POST /{version}/act_<id>/adsets`), reports a missing \
                `name` at the `params` key (at the request line when there are no params), and \
                a blank one at its value. A name that is not a string is ad-param-invalid's, as \
-               is its 400-character limit.",
+               is its 400-character limit. \
+               Nothing is reported missing where the request may send params reqlint \
+               cannot see: a body it could not read or that is one variable, a query \
+               string that is a variable whose value is not known (docs/formats.md).",
         why: "The create call requires a name; without one the API answers error 100 \
               (invalid parameter).",
         source: "Meta's Marketing API reference for ad sets (https://developers.facebook.com/docs/marketing-api/reference/ad-campaign/), \"Endpoints\": Create an ad set (name: required)",
@@ -30,14 +33,14 @@ impl Rule for AdSetNameMissing {
     fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
         let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
-        let diagnostic = match request.param("name") {
-            None => Diagnostic::new(
+        let diagnostic = match crate::apis::advertising::sent(request, "name") {
+            Sent::Absent => Diagnostic::new(
                 &META,
                 request.params.map_or(request.line_span, |p| p.key_span),
                 "ad set create has no `name`; the API requires one",
             )
             .with_help("add `name:` with a name of at most 400 characters"),
-            Some(name) if name.value.as_str().is_some_and(|s| s.trim().is_empty()) => {
+            Sent::Given(name) if name.value.as_str().is_some_and(|s| s.trim().is_empty()) => {
                 Diagnostic::new(
                     &META,
                     name.value.span,
@@ -45,7 +48,7 @@ impl Rule for AdSetNameMissing {
                 )
                 .with_help("give the ad set a name of at most 400 characters")
             }
-            Some(_) => return,
+            Sent::Given(_) | Sent::Unknown => return,
         };
         out.push(diagnostic.with_api_error(100, None));
     }

@@ -38,7 +38,10 @@ crate::declare_rule! {
                APP_INSTALLS_AND_OFFSITE_CONVERSIONS, IN_APP_VALUE) whose `promoted_object` lacks \
                `application_id` or `object_store_url`. `promoted_object` may be a mapping or a \
                JSON-encoded string. An app goal without any promoted_object, and updates, are \
-               not judged.",
+               not judged. \
+               Nothing is reported missing where the request may send params reqlint \
+               cannot see: a body it could not read or that is one variable, a query \
+               string that is a variable whose value is not known (docs/formats.md).",
         why: "promoted_object is required with certain objectives: a lead or page like ad set \
               promotes a page, an app ad set an app in its store. The API refuses the create \
               with error 100.",
@@ -77,6 +80,7 @@ impl Rule for AdSetPromotedObjectMissing {
         }
         if PAGE_GOALS.contains(&goal_name) {
             match object {
+                None if !crate::apis::advertising::absent(request, "promoted_object") => {}
                 None => out.push(
                     Diagnostic::new(
                         &META,

@@ -17,7 +17,10 @@ crate::declare_rule! {
                audience (subtype CUSTOM with a `customer_file_source`), cannot be edited at \
                all (error 100, subcode 1713228); any other flagged audience can be edited only \
                by changing a field listed in its `fields_violating_integrity_policy` (error \
-               100, subcode 1713231 otherwise, naming the fields to change).",
+               100, subcode 1713231 otherwise, naming the fields to change). \
+               Nothing is reported missing where the request may send params reqlint \
+               cannot see: a body it could not read or that is one variable, a query \
+               string that is a variable whose value is not known (docs/formats.md).",
         why: "Since 2025-09-02 audiences that suggest health conditions or financial status \
               are flagged; the API refuses these edits, and a flagged audience cannot run ads \
               until it is resolved.",
@@ -63,7 +66,12 @@ impl Rule for AudienceFlaggedEdit {
         }
         let fields =
             crate::apis::advertising::string_list(audience, "fields_violating_integrity_policy");
-        if fields.is_empty() || fields.iter().any(|f| request.param(f).is_some()) {
+        // An edit that changes one of them, or may (a body that could not be read).
+        if fields.is_empty()
+            || !fields
+                .iter()
+                .all(|f| crate::apis::advertising::absent(request, f))
+        {
             return;
         }
         let span = request.params.map_or(request.line_span, |p| p.key_span);

@@ -15,7 +15,10 @@ crate::declare_rule! {
         summary: "an opt-out call that names no people to remove",
         what: "Reports `DELETE /{v}/act_{id}/usersofanyaudience` without any param besides \
                `access_token`: the call takes the fields of a user update (the people to \
-               remove), whose names the reference does not show.",
+               remove), whose names the reference does not show. \
+               Nothing is reported missing where the request may send params reqlint \
+               cannot see: a body it could not read or that is one variable, a query \
+               string that is a variable whose value is not known (docs/formats.md).",
         why: "The opt-out must be made for every person who opted out through the opt-out \
               URL; a call without people removes no one.",
         source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Opt a person out of all audiences",
@@ -31,7 +34,8 @@ impl Rule for AudienceOptOutEmpty {
         let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
         let people = request.params().any(|p| !COMMON.contains(&p.key.as_str()));
-        if !people {
+        // A body that could not be read may name them.
+        if !people && crate::apis::advertising::sends_only_known_params(request) {
             out.push(
                 Diagnostic::new(&META, request.line_span, "the opt-out call names no people to remove")
                     .with_help("add the people's data (the fields of a user update, such as the schema and the hashed data)"),

@@ -13,7 +13,10 @@ crate::declare_rule! {
         severity: Severity::Error,
         summary: "`claim_objective: TRAVEL` without `content_type`",
         what: "Reports an audience create or update with `claim_objective` TRAVEL and no \
-               `content_type`, which the reference calls mandatory for that objective.",
+               `content_type`, which the reference calls mandatory for that objective. \
+               Nothing is reported missing where the request may send params reqlint \
+               cannot see: a body it could not read or that is one variable, a query \
+               string that is a variable whose value is not known (docs/formats.md).",
         why: "The API refuses the call with error 100 (invalid parameter).",
         source: "Meta's Marketing API reference for custom audiences (https://developers.facebook.com/docs/marketing-api/reference/custom-audience/), \"Endpoints\": Create an audience (content_type: mandatory for the \
                  TRAVEL claim objective)",
@@ -40,7 +43,9 @@ impl Rule for AudienceTravelContentTypeMissing {
         else {
             return;
         };
-        if objective.value.as_str() == Some("TRAVEL") && request.param("content_type").is_none() {
+        if objective.value.as_str() == Some("TRAVEL")
+            && crate::apis::advertising::absent(request, "content_type")
+        {
             out.push(
                 Diagnostic::new(
                     &META,

@@ -394,6 +394,22 @@ mod tests {
             .collect()
     }
 
+    /// A path whose unknown variables may make it one of several endpoints needs what
+    /// reqlint cannot tell (`/user/codespaces/{{codespace}}` may be a codespace, which
+    /// needs `Codespaces`, or `/user/codespaces/secrets`, which needs `Codespaces user
+    /// secrets`); one whose candidates that take the method need the same, or whose
+    /// variables stand where only placeholders do, is judged.
+    #[test]
+    fn variables_whose_values_are_not_known() {
+        let yaml = "token:\n  permissions:\n    repository: {Issues: read}\nrequests:\n  - DELETE /user/{{what}}\n  - DELETE /repos/acme/web/{{section}}\n  - GET /user/codespaces/{{codespace}}\n  - PATCH /repos/{{owner}}/{{repo}}/issues/{{number}}\n";
+        let found = coverage_errors(yaml);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("`PATCH /repos/{owner}/{repo}/issues/{issue_number}`"),
+            "{found:?}"
+        );
+    }
+
     /// The help of the one token-missing-permission finding of a file, and the file as
     /// its fix leaves it.
     fn help_and_fixed(yaml: &str) -> (String, String) {

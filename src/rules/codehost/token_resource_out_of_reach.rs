@@ -15,7 +15,10 @@ crate::declare_rule! {
                the path or further in, as `/users/{username}/events/orgs/{org}`) naming another \
                owner is reported (owners compare without regard to case). A token with \
                `repositories` reaches only those repositories of its owner: \
-               `/repos/{owner}/{repo}/…` naming another is reported.",
+               `/repos/{owner}/{repo}/…` naming another is reported. \
+               A segment that holds a variable whose value is not known (`{{owner}}`, \
+               `{{org}}-mirror`) may name any owner or repository and is not judged; one \
+               whose value is known is judged on its value, at the variable.",
         why: "A fine-grained token is made for one resource owner and, optionally, a \
               selection of its repositories; any other is refused whatever its permissions.",
         source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), overview (a permission defines which resources \
@@ -46,7 +49,10 @@ impl Rule for TokenResourceOutOfReach {
         let Some(token) = crate::apis::codehost::token(file, i) else {
             return;
         };
+        // A segment that holds a variable whose value is not known may name any owner or
+        // repository: it is not judged. A known value is judged, at the reference.
         if let Some((owner, _)) = &token.token.owner
+            && !second.holds_unknown_variable()
             && !second.text.eq_ignore_ascii_case(owner)
         {
             out.push(
@@ -72,6 +78,9 @@ impl Rule for TokenResourceOutOfReach {
         let (Some(repos), Some(repo)) = (&token.token.repositories, rest.first()) else {
             return;
         };
+        if repo.holds_unknown_variable() {
+            return;
+        }
         if !repos
             .iter()
             .any(|(r, _)| r.eq_ignore_ascii_case(&repo.text))
@@ -91,5 +100,61 @@ impl Rule for TokenResourceOutOfReach {
                 .with_help(format!("add `{}` to the token's `repositories`", repo.text)),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{found, spans};
+
+    const RULE: &str = "token-resource-out-of-reach";
+
+    fn file(variables: &str, requests: &str) -> String {
+        format!(
+            "x-variables: {{{variables}}}\ntoken:\n  owner: octo-org\n  repositories: [web]\n  permissions:\n    repository: {{Issues: read}}\nrequests:\n{requests}"
+        )
+    }
+
+    /// A segment that holds a variable whose value is not known, whole or in part, may
+    /// name any owner or repository: not judged.
+    #[test]
+    fn an_unknown_variable_is_not_judged() {
+        let yaml = file(
+            "",
+            "  - GET /repos/{{owner}}/{{repo}}/issues\n  - GET /repos/{{org}}-mirror/web/issues\n  - GET /repos/octo-org/{{repo}}-next/issues\n  - GET /orgs/{{org}}/repos\n  - GET /repos/{{owner}}/infra/issues\n",
+        );
+        // The repository written out is judged, whoever the owner is.
+        assert_eq!(spans(RULE, "", &yaml), ["infra"]);
+    }
+
+    /// A variable whose value the file gives is judged on its value, at the reference.
+    #[test]
+    fn a_known_variable_is_judged_on_its_value() {
+        let yaml = file(
+            "owner: globex, org: acme, repo: infra, same: octo-org",
+            "  - GET /repos/{{owner}}/web/issues\n  - GET /repos/{{org}}-mirror/web/issues\n  - GET /repos/octo-org/{{repo}}/issues\n  - GET /repos/{{same}}/web/issues\n",
+        );
+        let found = found(RULE, "", &yaml);
+        let got: Vec<(&str, &str)> = found
+            .iter()
+            .map(|f| (f.at.as_str(), f.message.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "{{owner}}",
+                    "the request's token was made for `octo-org` and cannot reach `globex`"
+                ),
+                (
+                    "{{org}}-mirror",
+                    "the request's token was made for `octo-org` and cannot reach `acme-mirror`"
+                ),
+                (
+                    "{{repo}}",
+                    "the request's token reaches only web, not `infra`"
+                ),
+            ]
+        );
     }
 }

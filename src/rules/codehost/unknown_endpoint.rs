@@ -15,7 +15,9 @@ crate::declare_rule! {
         what: "Matches a code-hosting request's path against the templates of GitHub's reference \"Permissions required for fine-grained personal access tokens\"'s \
                endpoint tables (literal segments win over placeholders; the query string is \
                ignored). A path that no row matches, or a method that the matching path's \
-               rows do not list, is reported with the methods the path has.",
+               rows do not list, is reported with the methods the path has. \
+               A path whose variables with unknown values may make it one of several \
+               endpoints (`/user/{{what}}`), or that is only such variables, is not judged.",
         why: "Permission coverage cannot be checked for an endpoint reqlint does not know; \
               a wrong method usually means a wrong call (the API answers 404).",
         source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\"",
@@ -32,13 +34,10 @@ impl Rule for UnknownEndpoint {
         let (i, line) = (r.index, r.line);
         let rows = crate::apis::codehost::rows(file, i);
         let version = crate::apis::codehost::api_version(r.request, file.config);
-        // A path made of variables whose values are not known (`{{base}}/{{path}}`) says
+        // A path made of variables whose values are not known (`{{base}}/{{path}}`), or
+        // whose variables may make it one of several endpoints (`/user/{{what}}`), says
         // nothing reqlint can judge.
-        let segments = crate::apis::codehost::path_segments(line);
-        let unknowable = segments
-            .iter()
-            .all(|s| s.starts_with("{{") && s.ends_with("}}"));
-        if rows.is_empty() && unknowable {
+        if crate::apis::codehost::one_of_several(file, i) {
             return;
         }
         if rows.is_empty() {
@@ -148,4 +147,20 @@ fn closest_template(
     }
     best.filter(|(score, _, _)| *score >= 0.9)
         .map(|(_, method, template)| (method, template))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::spans;
+
+    /// A path whose variables may make it one of several endpoints says nothing reqlint
+    /// can judge; one that no text of its variables makes an endpoint is reported.
+    #[test]
+    fn variables_whose_values_are_not_known() {
+        let yaml = "requests:\n  - GET /user/{{what}}\n  - GET /repos/acme/web/{{section}}\n  - GET /repos/{{owner}}/{{repo}}/issues\n  - GET /repoz/{{owner}}/web\n  - GET /repos/{{owner}}/{{repo}}/isues\n";
+        assert_eq!(
+            spans("unknown-endpoint", "", yaml),
+            ["/repoz/{{owner}}/web", "/repos/{{owner}}/{{repo}}/isues"]
+        );
+    }
 }
