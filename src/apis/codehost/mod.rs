@@ -596,6 +596,24 @@ pub fn endpoint_match(line: &RequestLine, version: ApiVersion) -> EndpointMatch 
     {
         return EndpointMatch::OneOfSeveral(Vec::new());
     }
+    // A variable in a segment is written for a value that varies, a placeholder's, not
+    // for one of the API's own words (`/issues/{{issue_number}}` is an issue, not
+    // `/issues/comments`): where every open segment can be a placeholder's value, that is
+    // the endpoint. A text no literal segment has stands for each.
+    let as_values: Vec<&str> = segments
+        .iter()
+        .map(|s| {
+            if OpenSegment::of(s).is_some() {
+                "{{}}"
+            } else {
+                s
+            }
+        })
+        .collect();
+    let rows = CATALOG.match_path(&as_values, version);
+    if !rows.is_empty() {
+        return EndpointMatch::Rows(rows);
+    }
     // Each open segment read once: its fixed texts, against every literal it meets.
     let open: Vec<Option<OpenSegment>> = segments.iter().map(|s| OpenSegment::of(s)).collect();
     let may_be = |k: usize, literal: &str| {

@@ -26,10 +26,12 @@ crate::declare_rule! {
                .reqlint.yaml is judged over every file of the run, and only when the run \
                walked directories (a pre-commit hook that passes a few files cannot tell what \
                is unused); those diagnostics point into .reqlint.yaml. A token with a request \
-               whose endpoint is unknown, or with no request at all, is not judged.",
+               whose endpoint is unknown, or with no request at all, is not judged. The \
+               repository permission `Metadata` at read is never reported: the host grants \
+               it to every fine-grained token with a repository permission, as mandatory.",
         why: "Least privilege: a leaked token can do only what it holds. A permission kept \
               \"just in case\" is the one an attacker uses.",
-        source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), overview, and \"Endpoints\"; reqlint's token format (docs/request-files.md) and configuration (docs/configuration.md, `tokens`)",
+        source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), overview, and \"Endpoints\"; GitHub's \"Managing your personal access tokens\" (https://docs.github.com/en/authentication/keeping-your-account-and-data-secure/managing-your-personal-access-tokens), fine-grained token permissions; reqlint's token format (docs/request-files.md) and configuration (docs/configuration.md, `tokens`)",
         fixes: &[FixMeta {
             applicability: Applicability::Unsafe,
             what: "the unused permission is removed, its line of a YAML block mapping (with its scope when it was the scope's last, but never the last scope), or lowered to the level the requests need; not where a YAML alias shares it with another token",
@@ -62,7 +64,14 @@ fn judge(
     let permission = |g: &crate::model::token::Grant| {
         let scope = Scope::parse(&g.scope)?;
         let level = Access::parse(&g.level)?;
-        Some((scope, level, CATALOG.lookup(scope, &g.name).ok()?))
+        let id = CATALOG.lookup(scope, &g.name).ok()?;
+        // The host grants repository `Metadata` at read to every fine-grained token with
+        // a repository permission, and its settings page marks it mandatory: a token
+        // cannot do without it, so it is never reported as unused.
+        let mandatory = scope == Scope::Repository
+            && level == Access::Read
+            && CATALOG.permission(id).key == "metadata";
+        (!mandatory).then_some((scope, level, id))
     };
     // The lines where this rule is silenced: their grants stay.
     let silenced: Vec<usize> = crate::model::suppressions::parse(text)
