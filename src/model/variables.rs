@@ -37,6 +37,11 @@ impl Budget {
         }
     }
 
+    /// The limits it spends within.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
     /// Spends `bytes` of the file's budget for a substitution at `span`; `false`, and
     /// one problem for the file, once it is spent.
     fn spend(&self, bytes: usize, span: Span) -> bool {

@@ -1,0 +1,257 @@
+//! A request's params as it sends them when the variables they use are known
+//! (docs/formats.md, "Variables"): every string of a param's value, nested ones and
+//! those of a JSON-encoded string included, whose `{{name}}` references are all known
+//! is replaced by its value. A value that is one variable whole, defined in the file,
+//! points at the definition; a value composed of text and references points at itself
+//! as written. Each substitution is kept as a [`VariableUse`], so that a finding names
+//! the use and no fix edits a definition or a composed value.
+
+use std::cell::Cell;
+
+use crate::loading::encoded::{Lookup, SourceMap, Substitution, decode_mapped, substitute};
+use crate::loading::{Entry, Limits, Node, Span, Value, work};
+
+use super::VariableUse;
+
+/// What a file's params are substituted with: its text, its variables, where the file
+/// defines them, and the limits of a JSON value decoded after substitution.
+#[derive(Clone, Copy)]
+pub(super) struct Known<'a> {
+    pub file: &'a str,
+    pub variables: &'a dyn Lookup,
+    pub definitions: Option<&'a Node>,
+    pub limits: &'a Limits,
+}
+
+/// The variable a value is as written, whole (`{{objective}}`), and its definition in
+/// the file's `x-variables`, when the file itself defines it (a definition from the
+/// config or an environment file has an empty span).
+fn definition_of<'d>(written: &str, definitions: Option<&'d Node>) -> Option<&'d Entry> {
+    let name = whole_reference(written)?;
+    definitions?.as_map()?.iter().find(|e| e.key == name)
+}
+
+/// The name of the one variable a value is, whole (`{{objective}}`).
+fn whole_reference(written: &str) -> Option<&str> {
+    let written = written.trim();
+    let (range, name) = crate::loading::encoded::references(written).next()?;
+    (range == (0..written.len())).then_some(name)
+}
+
+/// A query pair whose value a variable defined in this file gave whole points at the
+/// definition's value, and the use is kept, so that a finding names both. A value
+/// composed of text and references (`act_{{account}}`), substituted with the request
+/// line, is kept as a use of itself: no fix edits it.
+pub(super) fn point_at_definition(
+    pair: &mut Entry,
+    file: &str,
+    definitions: Option<&Node>,
+    uses: &mut Vec<VariableUse>,
+) {
+    let Value::String(value) = &pair.value.resolved().value else {
+        if let Value::EncodedJson { .. } = &pair.value.value {
+            keep_composed(pair, file, uses);
+        }
+        return;
+    };
+    let used = pair.value.span;
+    let Some(written) = file.get(used.range()) else {
+        return;
+    };
+    let Some(definition) = definition_of(written, definitions) else {
+        keep_composed(pair, file, uses);
+        return;
+    };
+    // Only where the definition's text is the value (no references of its own, no
+    // quoting): a span inside it then means the same bytes.
+    let at = definition.value.span;
+    if written_as(file, at, value) {
+        pair.value.span = at;
+        uses.push(VariableUse {
+            key: pair.key_span,
+            value: at,
+            used,
+        });
+    } else {
+        keep_composed(pair, file, uses);
+    }
+}
+
+/// A query pair whose written value holds a reference that was substituted: a use of
+/// itself.
+fn keep_composed(pair: &Entry, file: &str, uses: &mut Vec<VariableUse>) {
+    let used = pair.value.span;
+    let written = file.get(used.range()).unwrap_or_default();
+    if written.contains("{{") && pair.value.as_str() != Some(written) {
+        uses.push(VariableUse {
+            key: pair.key_span,
+            value: used,
+            used,
+        });
+    }
+}
+
+/// Whether the text at `at` is `value` as written, bare or quoted, with no references of
+/// its own nor escapes: a span inside it then means the same bytes.
+fn written_as(file: &str, at: Span, value: &str) -> bool {
+    let Some(text) = file.get(at.range()).filter(|t| !t.is_empty()) else {
+        return false;
+    };
+    let bare = ['"', '\'']
+        .iter()
+        .find_map(|&q| text.strip_prefix(q)?.strip_suffix(q))
+        .unwrap_or(text);
+    bare == value
+}
+
+/// The `params` entries with every string of their values whose references are all
+/// known replaced by what it sends; `None` when none is.
+pub(super) fn substitute_params(
+    entries: &[Entry],
+    known: Known<'_>,
+    uses: &mut Vec<VariableUse>,
+) -> Option<Vec<Entry>> {
+    let mut substituted = None;
+    for (i, entry) in entries.iter().enumerate() {
+        if !holds_reference(&entry.value) {
+            continue;
+        }
+        let mut value = entry.value.clone();
+        let before = uses.len();
+        substitute_top(&mut value, entry.key_span, known, uses);
+        substitute_nested(&mut value, entry.key_span, known, uses);
+        if uses.len() > before {
+            let all = substituted.get_or_insert_with(|| entries.to_vec());
+            all[i].value = value;
+        }
+    }
+    substituted
+}
+
+/// Whether a string of the value, a nested or decoded one included, holds `{{`.
+fn holds_reference(node: &Node) -> bool {
+    let mut found = false;
+    node.walk(|n| {
+        if let Value::String(s) = &n.value {
+            found |= s.contains("{{");
+        }
+    });
+    found
+}
+
+/// A param's value that is a string: substituted, and decoded when what it sends is
+/// JSON (`targeting={{targeting}}`, `{"countries":["{{country}}"]}` written as a string
+/// the loader could not decode), the decoded nodes pointing where their bytes come
+/// from: inside the definition, or the written text and the references of the use.
+fn substitute_top(node: &mut Node, key: Span, known: Known<'_>, uses: &mut Vec<VariableUse>) {
+    let Value::String(written) = &node.value else {
+        return;
+    };
+    let Some(sent) = substitute_string(written, node.span, known) else {
+        return;
+    };
+    uses.push(VariableUse {
+        key,
+        value: sent.span,
+        used: node.span,
+    });
+    *node = Node::new(sent.span, Value::String(sent.value.into()));
+    // JSON that does not parse stays a string, judged as one.
+    let _ = decode_mapped(node, &sent.map, known.limits);
+}
+
+/// Every string below a param's value (a mapping's, a list's, a decoded JSON-encoded
+/// string's) whose references are all known, substituted in place, without recursion.
+fn substitute_nested(root: &mut Node, key: Span, known: Known<'_>, uses: &mut Vec<VariableUse>) {
+    let mut stack: Vec<&mut Node> = Vec::new();
+    match &mut root.value {
+        Value::EncodedJson { decoded, .. } => stack.push(decoded),
+        Value::Seq(items) => stack.extend(items.iter_mut().rev()),
+        Value::Map(entries) => stack.extend(entries.iter_mut().rev().map(|e| &mut e.value)),
+        _ => return,
+    }
+    while let Some(node) = stack.pop() {
+        work::count(1);
+        if let Value::String(written) = &node.value {
+            if let Some(sent) = substitute_string(written, node.span, known) {
+                uses.push(VariableUse {
+                    key,
+                    value: sent.span,
+                    used: node.span,
+                });
+                *node = Node::new(sent.span, Value::String(sent.value.into()));
+            }
+            continue;
+        }
+        match &mut node.value {
+            Value::EncodedJson { decoded, .. } => stack.push(decoded),
+            Value::Seq(items) => stack.extend(items.iter_mut().rev()),
+            Value::Map(entries) => stack.extend(entries.iter_mut().rev().map(|e| &mut e.value)),
+            _ => {}
+        }
+    }
+}
+
+/// What a string sends, where a finding about it points, and where each of its bytes
+/// comes from.
+struct Sent {
+    value: String,
+    span: Span,
+    map: SourceMap,
+}
+
+/// A string written at `span` with every reference it holds known, substituted; `None`
+/// when it holds none, or one whose value is not known (or over a limit): it then stays
+/// as written.
+fn substitute_string(written: &str, span: Span, known: Known<'_>) -> Option<Sent> {
+    if !written.contains("{{") {
+        return None;
+    }
+    let map = SourceMap::for_scalar(known.file, span, written);
+    let lookup = EveryReference {
+        variables: known.variables,
+        missing: Cell::new(false),
+    };
+    let (value, pieces) = substitute(written, &map, &lookup)?;
+    if lookup.missing.get() {
+        return None;
+    }
+    if let Some(definition) = definition_of(written, known.definitions) {
+        let at = definition.value.span;
+        if written_as(known.file, at, &value) {
+            return Some(Sent {
+                map: SourceMap::for_scalar(known.file, at, &value),
+                value,
+                span: at,
+            });
+        }
+    }
+    Some(Sent {
+        value,
+        span,
+        map: pieces,
+    })
+}
+
+/// The variables, as long as every reference of one value is known: at the first that
+/// is not (or a limit), the rest of the value is left alone and the value stays as
+/// written.
+struct EveryReference<'l> {
+    variables: &'l dyn Lookup,
+    missing: Cell<bool>,
+}
+
+impl Lookup for EveryReference<'_> {
+    fn substitution(&self, name: &str, reference: Span, substituted: usize) -> Substitution {
+        if self.missing.get() {
+            return Substitution::Stop;
+        }
+        match self.variables.substitution(name, reference, substituted) {
+            Substitution::Value(value) => Substitution::Value(value),
+            Substitution::Unknown | Substitution::Stop => {
+                self.missing.set(true);
+                Substitution::Stop
+            }
+        }
+    }
+}
