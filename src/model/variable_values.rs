@@ -48,10 +48,11 @@ pub(super) fn point_at_definition(
     definitions: Option<&Node>,
     uses: &mut Vec<VariableUse>,
 ) {
-    let Value::String(value) = &pair.value.resolved().value else {
-        if let Value::EncodedJson { .. } = &pair.value.value {
-            keep_composed(pair, file, uses);
-        }
+    if let Value::EncodedJson { decoded, .. } = &mut pair.value.value {
+        point_nested_at_definitions(decoded, pair.key_span, file, definitions, uses);
+        return;
+    }
+    let Value::String(value) = &pair.value.value else {
         return;
     };
     let used = pair.value.span;
@@ -74,6 +75,51 @@ pub(super) fn point_at_definition(
         });
     } else {
         keep_composed(pair, file, uses);
+    }
+}
+
+/// The strings of JSON in the query (`?targeting={"countries":["{{country}}"]}`), each
+/// substituted with the request line: one that a variable defined in this file gave
+/// whole points at the definition, one composed of text and references is a use of
+/// itself.
+fn point_nested_at_definitions(
+    root: &mut Node,
+    key: Span,
+    file: &str,
+    definitions: Option<&Node>,
+    uses: &mut Vec<VariableUse>,
+) {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        work::count(1);
+        match &mut node.value {
+            Value::String(value) => {
+                let used = node.span;
+                let written = file.get(used.range()).unwrap_or_default();
+                let unquoted = written
+                    .strip_prefix('"')
+                    .and_then(|w| w.strip_suffix('"'))
+                    .unwrap_or(written);
+                if !unquoted.contains("{{") || unquoted == value.as_str() {
+                    continue;
+                }
+                let at = definition_of(unquoted, definitions)
+                    .map(|d| d.value.span)
+                    .filter(|&at| written_as(file, at, value));
+                if let Some(at) = at {
+                    node.span = at;
+                }
+                uses.push(VariableUse {
+                    key,
+                    value: node.span,
+                    used,
+                });
+            }
+            Value::EncodedJson { decoded, .. } => stack.push(decoded),
+            Value::Seq(items) => stack.extend(items.iter_mut().rev()),
+            Value::Map(entries) => stack.extend(entries.iter_mut().rev().map(|e| &mut e.value)),
+            _ => {}
+        }
     }
 }
 
@@ -157,7 +203,7 @@ fn substitute_top(node: &mut Node, key: Span, known: Known<'_>, uses: &mut Vec<V
     });
     *node = Node::new(sent.span, Value::String(sent.value.into()));
     // JSON that does not parse stays a string, judged as one.
-    let _ = decode_mapped(node, &sent.map, known.limits);
+    let _ = decode_mapped(node, &|start, end| sent.map.span(start..end), known.limits);
 }
 
 /// Every string below a param's value (a mapping's, a list's, a decoded JSON-encoded
