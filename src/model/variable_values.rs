@@ -301,3 +301,154 @@ impl Lookup for EveryReference<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::loading::{Format, Limits, Node, Value, parse_text, work};
+    use crate::model::FileModel;
+
+    fn loaded(text: &str) -> Vec<Node> {
+        let (mut docs, problems) = parse_text(text, Format::Yaml, &Limits::DEFAULT);
+        assert!(problems.is_empty(), "{problems:?}");
+        let _ = crate::loading::encoded_params::decode_encoded_params(
+            &mut docs,
+            text,
+            &Limits::DEFAULT,
+            &[],
+        );
+        docs
+    }
+
+    const VARIABLES: &str = "x-variables:\n  goal: SALE\n  country: USA\n  quoted: 'DE'\n";
+
+    #[test]
+    fn composed_values_are_substituted_and_point_at_themselves() {
+        let text = format!(
+            "{VARIABLES}requests:\n  - request: POST /v25.0/act_1/campaigns\n    params:\n      objective: OUTCOME_{{{{goal}}}}\n      name: '{{{{goal}}}} {{{{unknown}}}}'\n"
+        );
+        let docs = loaded(&text);
+        let m = FileModel::build(&docs, &text);
+        let r = &m.requests[0];
+        let objective = r.param("objective").unwrap();
+        assert_eq!(objective.value.as_str(), Some("OUTCOME_SALE"));
+        assert_eq!(&text[objective.value.span.range()], "OUTCOME_{{goal}}");
+        let uses = r.variable_uses_of(objective);
+        assert_eq!(uses.len(), 1);
+        assert_eq!(uses[0].value, uses[0].used);
+        // No definition to name: the finding is at the use, without a label.
+        assert_eq!(r.variable_use(objective), None);
+        // One unknown reference: the whole value stays as written, no use kept.
+        let name = r.param("name").unwrap();
+        assert_eq!(name.value.as_str(), Some("{{goal}} {{unknown}}"));
+        assert!(r.variable_uses_of(name).is_empty());
+    }
+
+    #[test]
+    fn nested_values_point_at_the_definition_with_the_use_kept() {
+        let text = format!(
+            "{VARIABLES}request: POST /v25.0/act_1/adsets\nparams:\n  targeting:\n    geo_locations: {{countries: ['{{{{country}}}}', '{{{{quoted}}}}', FR, 'x{{{{country}}}}']}}\n  encoded: '{{\"countries\": [\"{{{{country}}}}\"]}}'\n"
+        );
+        let docs = loaded(&text);
+        let m = FileModel::build(&docs, &text);
+        let r = &m.requests[0];
+        let targeting = r.param("targeting").unwrap();
+        let countries = targeting
+            .value
+            .get_value("geo_locations")
+            .and_then(|g| g.get_value("countries"))
+            .and_then(Node::as_seq)
+            .unwrap();
+        let sent: Vec<_> = countries.iter().map(|c| c.as_str().unwrap()).collect();
+        assert_eq!(sent, ["USA", "DE", "FR", "xUSA"]);
+        let at: Vec<_> = countries.iter().map(|c| &text[c.span.range()]).collect();
+        assert_eq!(at, ["USA", "'DE'", "FR", "'x{{country}}'"]);
+        let used = r.variable_use_at(targeting, countries[0].span).unwrap().used;
+        assert_eq!(&text[used.range()], "'{{country}}'");
+        let used = r.variable_use_at(targeting, countries[1].span).unwrap().used;
+        assert_eq!(&text[used.range()], "'{{quoted}}'");
+        // The composed one is its own use; a written one is none.
+        let own = r.variable_use_at(targeting, countries[3].span).unwrap();
+        assert_eq!(own.used, own.value);
+        assert!(r.variable_use_at(targeting, countries[2].span).is_none());
+        // Inside a JSON-encoded string: decoded, then substituted.
+        let encoded = r.param("encoded").unwrap();
+        let Value::EncodedJson { decoded, .. } = &encoded.value.value else {
+            panic!("{:?}", encoded.value)
+        };
+        let country = &decoded.get_value("countries").unwrap().as_seq().unwrap()[0];
+        assert_eq!(country.as_str(), Some("USA"));
+        assert_eq!(&text[country.span.range()], "USA");
+        let used = r.variable_use_at(encoded, country.span).unwrap().used;
+        assert_eq!(&text[used.range()], "\"{{country}}\"");
+    }
+
+    #[test]
+    fn a_variable_whose_value_is_json_is_decoded_inside_its_definition() {
+        let text = "x-variables:\n  targeting: '{\"geo_locations\": {\"countries\": [\"UK\"]}}'\n  pre: '{\"geo_locations\"'\nrequest: POST /v25.0/act_1/adsets\nparams:\n  targeting: '{{targeting}}'\n  composed: '{{pre}}: {\"countries\": [\"UK\"]}}'\n";
+        let docs = loaded(text);
+        let m = FileModel::build(&docs, text);
+        let r = &m.requests[0];
+        let countries = |name: &str| {
+            let param = r.param(name).unwrap();
+            let geo = param.value.resolved().get_value("geo_locations").unwrap();
+            geo.get_value("countries").unwrap().as_seq().unwrap()[0].span
+        };
+        // Whole: inside the definition.
+        let at = countries("targeting");
+        assert_eq!(&text[at.range()], "\"UK\"");
+        assert!(at.start < text.find("request:").unwrap());
+        // Composed: where its bytes are written in the use.
+        let at = countries("composed");
+        assert_eq!(&text[at.range()], "\"UK\"");
+        assert!(at.start > text.find("composed").unwrap());
+    }
+
+    #[test]
+    fn the_work_of_nested_substitution_grows_with_the_values() {
+        let file = |n: usize| {
+            let items = vec!["'{{country}}'"; n].join(", ");
+            format!(
+                "{VARIABLES}request: POST /v25.0/act_1/adsets\nparams:\n  targeting: {{geo_locations: {{countries: [{items}]}}}}\n"
+            )
+        };
+        let work = |n: usize| {
+            let text = file(n);
+            let docs = loaded(&text);
+            let (uses, work) = work::measure(|| {
+                let m = FileModel::build(&docs, &text);
+                m.requests[0].variable_uses.len()
+            });
+            assert_eq!(uses, n);
+            work
+        };
+        let (small, large) = (work(1_000), work(10_000));
+        assert!(large < small * 12, "{small} {large}");
+    }
+
+    #[test]
+    fn substitution_stops_at_the_file_limit() {
+        let limits = Limits {
+            max_substituted_file_bytes: 1_000,
+            ..Limits::DEFAULT
+        };
+        let items = vec!["'{{country}}'"; 1_000].join(", ");
+        let text = format!(
+            "{VARIABLES}request: POST /v25.0/act_1/adsets\nparams:\n  targeting: {{countries: [{items}]}}\n"
+        );
+        let docs = loaded(&text);
+        let m = FileModel::build_within(&docs, &text, &limits);
+        let countries = m.requests[0]
+            .param("targeting")
+            .unwrap()
+            .value
+            .get_value("countries")
+            .unwrap()
+            .as_seq()
+            .unwrap();
+        // 333 values of 3 bytes fit; the rest stay as written.
+        let sent = countries.iter().filter(|c| c.as_str() == Some("USA")).count();
+        assert_eq!(sent, 333);
+        assert_eq!(countries[999].as_str(), Some("{{country}}"));
+        assert_eq!(m.problems.len(), 1, "{:?}", m.problems);
+    }
+}

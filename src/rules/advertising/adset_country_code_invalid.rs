@@ -148,6 +148,31 @@ mod tests {
     }
 
     #[test]
+    fn a_variable_is_judged_at_its_definition_naming_its_use_without_a_fix() {
+        let yaml = "x-variables:\n  home: de\n  far: USA\nrequest: POST /v24.0/act_1/adsets\nparams:\n  name: x\n  targeting:\n    geo_locations: {countries: ['{{home}}', 'x{{far}}', '{{nowhere}}']}\n";
+        let found = lint(RULE, CONTEXT, yaml);
+        let got: Vec<(&str, &[String])> = found
+            .iter()
+            .map(|f| (f.at.as_str(), f.labels.as_slice()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("de", &["'{{home}}'".to_string()][..]),
+                ("'x{{far}}'", &[][..]),
+            ]
+        );
+        assert_eq!(found[1].message, "`xUSA` is not an ISO 3166-1 alpha-2 country code, which the API requires");
+        let fixes = crate::testing::diagnostics(
+            RULE,
+            crate::model::config::Config::defaults(std::path::PathBuf::from(".")),
+            CONTEXT,
+            yaml,
+        );
+        assert!(fixes.iter().all(|d| d.fix.is_none()));
+    }
+
+    #[test]
     fn updates_and_encoded_targeting_too() {
         let update = "request: POST /v24.0/11\nparams:\n  targeting: '{\"geo_locations\":{\"countries\":[\"UK\"]}}'\n";
         let found = lint(RULE, CONTEXT, update);
