@@ -279,3 +279,208 @@ fn disposition(value: &str, start: usize) -> Disposition {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::loading::readers::{BODY_UNREAD_KEY, ReadOptions};
+    use crate::loading::tree::Node;
+    use crate::loading::{Limits, Problem, work};
+
+    fn read(file: &str) -> (Vec<Node>, Vec<Problem>) {
+        super::super::read(file, &Limits::DEFAULT, &ReadOptions::default())
+    }
+
+    /// The first request's params: each name and value as the file holds them at their
+    /// spans, with the value read.
+    fn params(file: &str) -> Vec<(String, String, String)> {
+        let (docs, _) = read(file);
+        let request = &docs[0].get_value("requests").unwrap().as_seq().unwrap()[0];
+        request
+            .get_value("params")
+            .and_then(Node::as_map)
+            .unwrap_or_default()
+            .iter()
+            .map(|e| {
+                (
+                    file[e.key_span.range()].to_string(),
+                    file[e.value.span.range()].to_string(),
+                    e.value.as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    }
+
+    fn unread(file: &str) -> bool {
+        let (docs, _) = read(file);
+        docs[0].get_value("requests").unwrap().as_seq().unwrap()[0]
+            .get_value(BODY_UNREAD_KEY)
+            .is_some()
+    }
+
+    const HEAD: &str = "POST https://graph.facebook.com/v25.0/act_1/advideos\nContent-Type: multipart/form-data; boundary=B\n\n";
+
+    fn owned(items: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
+        items
+            .iter()
+            .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn parts_are_params_with_spans_on_names_and_contents() {
+        let file = format!(
+            "{HEAD}--B\nContent-Disposition: form-data; name=\"title\"\n\nSpring\n--B\ncontent-disposition: form-data; name=description\nContent-Type: text/plain\n\nline one\nline two\n\n--B   \nContent-Disposition: form-data; name=\"empty\"\n\n--B--\nan epilogue, not sent\n"
+        );
+        assert_eq!(
+            params(&file),
+            owned(&[
+                ("title", "Spring", "Spring"),
+                ("description", "line one\nline two", "line one\nline two"),
+                ("empty", "", ""),
+            ])
+        );
+        let (_, problems) = read(&file);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert!(!unread(&file));
+    }
+
+    #[test]
+    fn quoted_boundaries_and_crlf() {
+        let file = "POST /act_1/advideos\r\nContent-Type: multipart/form-data; boundary=\"--=_Part 1\"\r\n\r\n----=_Part 1\r\nContent-Disposition: form-data; name=\"na;me\"\r\n\r\nSpring\r\nteaser\r\n----=_Part 1--\r\n";
+        assert_eq!(
+            params(file),
+            owned(&[("na;me", "Spring\r\nteaser", "Spring\r\nteaser")])
+        );
+        assert!(read(file).1.is_empty());
+    }
+
+    #[test]
+    fn uploads_are_no_params_and_leave_the_body_incomplete() {
+        let file = format!(
+            "{HEAD}--B\nContent-Disposition: form-data; name=\"source\"; filename=\"v.mp4\"\n\nbytes\n--B\nContent-Disposition: form-data; name=\"thumb\"\n\n< ./thumb.png\n--B\nContent-Disposition: form-data; name=\"title\"\n\nT\n--B--\n"
+        );
+        assert_eq!(params(&file), owned(&[("title", "T", "T")]));
+        assert!(unread(&file));
+    }
+
+    #[test]
+    fn a_json_part_is_decoded_as_a_json_encoded_param() {
+        let file = format!(
+            "{HEAD}--B\nContent-Disposition: form-data; name=\"targeting\"\nContent-Type: application/json\n\n{{\"geo_locations\": {{\"countries\": [\"UK\"]}}}}\n--B--\n"
+        );
+        let (mut docs, problems) = read(&file);
+        assert!(problems.is_empty(), "{problems:?}");
+        let found = crate::loading::encoded_params::decode_encoded_params(
+            &mut docs,
+            &file,
+            &Limits::DEFAULT,
+            &["targeting"],
+        );
+        assert!(found.is_empty());
+        let request = &docs[0].get_value("requests").unwrap().as_seq().unwrap()[0];
+        let targeting = request
+            .get_value("params")
+            .unwrap()
+            .get_value("targeting")
+            .unwrap();
+        let country = &targeting
+            .resolved()
+            .get_value("geo_locations")
+            .unwrap()
+            .get_value("countries")
+            .unwrap()
+            .as_seq()
+            .unwrap()[0];
+        assert_eq!(&file[country.span.range()], "\"UK\"");
+    }
+
+    #[test]
+    fn broken_bodies_are_reported_never_guessed() {
+        let problem = |body: &str, content_type: &str| {
+            let file = format!(
+                "POST /act_1/advideos\nContent-Type: multipart/form-data{content_type}\n\n{body}"
+            );
+            let (_, problems) = read(&file);
+            assert_eq!(problems.len(), 1, "{body:?}: {problems:?}");
+            (
+                file[problems[0].span.range()].to_string(),
+                unread(&file),
+                params(&file).len(),
+            )
+        };
+        // No closing line: reported at the last line, the parts read.
+        assert_eq!(
+            problem(
+                "--B\nContent-Disposition: form-data; name=\"a\"\n\nx\n",
+                "; boundary=B"
+            ),
+            ("x".to_string(), false, 1)
+        );
+        // Another boundary's parts: nothing read.
+        assert_eq!(
+            problem("--C\nContent-Disposition: form-data; name=\"a\"\n\nx\n--C--\n", "; boundary=B"),
+            ("--C".to_string(), true, 0)
+        );
+        // No boundary in the header.
+        assert_eq!(
+            problem("--C\nContent-Disposition: form-data; name=\"a\"\n\nx\n--C--\n", ""),
+            ("multipart/form-data".to_string(), true, 0)
+        );
+        // A part without a blank line, or without a name.
+        assert_eq!(
+            problem("--B\nContent-Disposition: form-data; name=\"a\"\nx\n--B--\n", "; boundary=B"),
+            ("Content-Disposition: form-data; name=\"a\"".to_string(), true, 0)
+        );
+        assert_eq!(
+            problem("--B\nContent-Type: text/plain\n\nx\n--B--\n", "; boundary=B"),
+            ("Content-Type: text/plain".to_string(), true, 0)
+        );
+        // A header line that is not one.
+        assert_eq!(
+            problem("--B\nnot a header\n\nx\n--B--\n", "; boundary=B"),
+            ("not a header".to_string(), true, 0)
+        );
+        // Pairs under a multipart type are read as pairs, as before.
+        let file = "POST /act_1/advideos\nContent-Type: multipart/form-data; boundary=B\n\ntitle=T&name=N\n";
+        assert_eq!(params(file).len(), 2);
+    }
+
+    #[test]
+    fn hostile_dispositions_neither_panic_nor_loop() {
+        for value in [
+            "form-data; name=\"",
+            "form-data; name=\"a\\",
+            "form-data; name=\"\\é\"; filename",
+            "form-data;;;=;name",
+            "form-data; name=é; filename*=UTF-8''x",
+            "",
+        ] {
+            let file = format!("{HEAD}--B\nContent-Disposition: {value}\n\nx\n--B--\n");
+            let _ = read(&file);
+        }
+    }
+
+    #[test]
+    fn the_work_grows_with_the_body() {
+        let file = |n: usize| {
+            let part = "--B\nContent-Disposition: form-data; name=\"title\"\n\nx\n".repeat(n);
+            format!("{HEAD}{part}--B--\n")
+        };
+        let work = |n: usize| {
+            let text = file(n);
+            let ((docs, _), work) = work::measure(|| read(&text));
+            let request = &docs[0].get_value("requests").unwrap().as_seq().unwrap()[0];
+            assert_eq!(request.get_value("params").unwrap().as_map().unwrap().len(), n);
+            work
+        };
+        let (small, large) = (work(1_000), work(10_000));
+        assert!(large < small * 12, "{small} {large}");
+        // One part whose content is 100,000 lines, and one line of 1 MB.
+        let long = format!("{HEAD}--B\nContent-Disposition: form-data; name=\"t\"\n\n{}--B--\n", "x\n".repeat(100_000));
+        assert_eq!(params(&long)[0].2.len(), 199_999);
+        let wide = format!("{HEAD}--B{}\nContent-Disposition: form-data; name=\"t\"\n\nx\n--B--\n", "-".repeat(1_000_000));
+        // Not a delimiter of `B`: a preamble, which is not sent as a part.
+        assert!(read(&wide).1.is_empty());
+        assert!(params(&wide).is_empty());
+    }
+}
