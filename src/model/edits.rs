@@ -336,7 +336,11 @@ mod tests {
     #[test]
     fn no_edit_inside_a_value_written_with_references_but_one_that_takes_it_whole() {
         // `objective: OUTCOME_{{goal}}` at 11..27, `name: '{{goal}}'` at 40..50.
-        let uses = SortedSpans::new(vec![Span::new(40, 50), Span::new(11, 27), Span::new(40, 50)]);
+        let uses = SortedSpans::new(vec![
+            Span::new(40, 50),
+            Span::new(11, 27),
+            Span::new(40, 50),
+        ]);
         assert!(uses.any_edited_inside(Span::new(11, 27)));
         assert!(uses.any_edited_inside(Span::new(19, 27)));
         assert!(uses.any_edited_inside(Span::new(20, 30)));
@@ -348,7 +352,11 @@ mod tests {
         assert!(!uses.any_edited_inside(Span::empty(11)));
         assert!(!uses.any_edited_inside(Span::new(50, 60)));
         // A long span before others is still met.
-        let nested = SortedSpans::new(vec![Span::new(0, 100), Span::new(10, 20), Span::new(30, 40)]);
+        let nested = SortedSpans::new(vec![
+            Span::new(0, 100),
+            Span::new(10, 20),
+            Span::new(30, 40),
+        ]);
         assert!(nested.any_edited_inside(Span::new(50, 60)));
         assert!(!nested.any_edited_inside(Span::new(100, 110)));
     }

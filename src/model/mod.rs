@@ -13,8 +13,8 @@ pub mod secrets;
 pub mod suppressions;
 pub mod time;
 pub mod token;
-pub mod variables;
 mod variable_values;
+pub mod variables;
 
 use crate::loading::encoded::{Lookup, NoVariables};
 use crate::loading::{Entry, Limits, Node, Problem, Span, Value};
@@ -524,17 +524,15 @@ impl<'a> FileModel<'a> {
             }
             l
         });
-        let substituted_params = params
-            .and_then(|p| p.value.as_map())
-            .and_then(|entries| {
-                let known = variable_values::Known {
-                    file,
-                    variables: defaults.variables,
-                    definitions: defaults.definitions,
-                    limits: &defaults.limits,
-                };
-                variable_values::substitute_params(entries, known, &mut variable_uses)
-            });
+        let substituted_params = params.and_then(|p| p.value.as_map()).and_then(|entries| {
+            let known = variable_values::Known {
+                file,
+                variables: defaults.variables,
+                definitions: defaults.definitions,
+                limits: &defaults.limits,
+            };
+            variable_values::substitute_params(entries, known, &mut variable_uses)
+        });
         variable_uses.sort_by_key(|u: &VariableUse| u.key.start);
         let own_token = node.get("token").and_then(|t| self.token_ref(t));
         let object = node.get("object").and_then(|o| match o.value.as_str() {
@@ -766,11 +764,13 @@ mod tests {
             &text[r.variable_use(&query[1]).unwrap().range()],
             "{{quoted}}"
         );
-        // A value that is not one variable whole, or an unknown one, stays as written.
-        assert_eq!(
-            r.param("name").unwrap().value.as_str(),
-            Some("Spring {{objective}}")
-        );
+        // A value composed of text and a variable: substituted, pointing at itself as
+        // written, without a label.
+        let name = r.param("name").unwrap();
+        assert_eq!(name.value.as_str(), Some("Spring OUTCOME_SALE"));
+        assert_eq!(&text[name.value.span.range()], "Spring {{objective}}");
+        assert!(r.variable_use(name).is_none());
+        // An unknown one stays as written.
         assert_eq!(
             r.param("spend_cap").unwrap().value.as_str(),
             Some("{{unknown}}")

@@ -362,9 +362,15 @@ mod tests {
         assert_eq!(sent, ["USA", "DE", "FR", "xUSA"]);
         let at: Vec<_> = countries.iter().map(|c| &text[c.span.range()]).collect();
         assert_eq!(at, ["USA", "'DE'", "FR", "'x{{country}}'"]);
-        let used = r.variable_use_at(targeting, countries[0].span).unwrap().used;
+        let used = r
+            .variable_use_at(targeting, countries[0].span)
+            .unwrap()
+            .used;
         assert_eq!(&text[used.range()], "'{{country}}'");
-        let used = r.variable_use_at(targeting, countries[1].span).unwrap().used;
+        let used = r
+            .variable_use_at(targeting, countries[1].span)
+            .unwrap()
+            .used;
         assert_eq!(&text[used.range()], "'{{quoted}}'");
         // The composed one is its own use; a written one is none.
         let own = r.variable_use_at(targeting, countries[3].span).unwrap();
@@ -446,7 +452,10 @@ mod tests {
             .as_seq()
             .unwrap();
         // 333 values of 3 bytes fit; the rest stay as written.
-        let sent = countries.iter().filter(|c| c.as_str() == Some("USA")).count();
+        let sent = countries
+            .iter()
+            .filter(|c| c.as_str() == Some("USA"))
+            .count();
         assert_eq!(sent, 333);
         assert_eq!(countries[999].as_str(), Some("{{country}}"));
         assert_eq!(m.problems.len(), 1, "{:?}", m.problems);

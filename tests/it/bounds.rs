@@ -362,9 +362,8 @@ fn variables_nested_in_values_are_linear_in_every_format() {
     let items = |n: usize| vec!["\"x{{country}}{{goal}}\""; n].join(", ");
     assert_linear("nested.req.yaml", 2_000, |n| {
         format!(
-            "x-variables:\n  country: US\n  goal: SALES\nrequest: POST /v25.0/act_1/adsets\nparams:\n  targeting: {{geo_locations: {{countries: [{}]}}}}\n  encoded: '{{\"countries\": [{}]}}'\n",
-            items(n),
-            items(n).replace('"', "\"")
+            "x-variables:\n  country: US\n  goal: SALES\nrequest: POST /v25.0/act_1/adsets\nparams:\n  targeting: {{geo_locations: {{countries: [{0}]}}}}\n  encoded: '{{\"countries\": [{0}]}}'\n",
+            items(n)
         )
     });
     assert_linear("nested.http", 2_000, |n| {
@@ -374,7 +373,8 @@ fn variables_nested_in_values_are_linear_in_every_format() {
         )
     });
     assert_linear("nested.postman_collection.json", 2_000, |n| {
-        let body = format!("{{\"targeting\": {{\"countries\": [{}]}}}}", items(n)).replace('"', "\\\"");
+        let body =
+            format!("{{\"targeting\": {{\"countries\": [{}]}}}}", items(n)).replace('"', "\\\"");
         format!(
             "{{\"info\": {{\"name\": \"n\", \"schema\": \"https://schema.getpostman.com/json/collection/v2.1.0/collection.json\"}}, \"variable\": [{{\"key\": \"country\", \"value\": \"US\"}}, {{\"key\": \"goal\", \"value\": \"SALES\"}}], \"item\": [{{\"name\": \"a\", \"request\": {{\"method\": \"POST\", \"url\": \"https://graph.facebook.com/v25.0/act_1/adsets\", \"body\": {{\"mode\": \"raw\", \"raw\": \"{body}\"}}}}}}]}}"
         )

@@ -162,7 +162,10 @@ mod tests {
                 ("'x{{far}}'", &[][..]),
             ]
         );
-        assert_eq!(found[1].message, "`xUSA` is not an ISO 3166-1 alpha-2 country code, which the API requires");
+        assert_eq!(
+            found[1].message,
+            "`xUSA` is not an ISO 3166-1 alpha-2 country code, which the API requires"
+        );
         let fixes = crate::testing::diagnostics(
             RULE,
             crate::model::config::Config::defaults(std::path::PathBuf::from(".")),

@@ -144,7 +144,9 @@ fn read_part(
     problems: &mut Vec<Problem>,
 ) {
     let Some(blank) = lines.iter().position(|l| l.text.trim().is_empty()) else {
-        let at = lines.first().map_or(line_span(delimiter_line), |l| line_span(l));
+        let at = lines
+            .first()
+            .map_or(line_span(delimiter_line), |l| line_span(l));
         problems.push(syntax(
             at,
             "a part of a multipart body is its headers, a blank line, then its content: \
@@ -418,21 +420,37 @@ mod tests {
         );
         // Another boundary's parts: nothing read.
         assert_eq!(
-            problem("--C\nContent-Disposition: form-data; name=\"a\"\n\nx\n--C--\n", "; boundary=B"),
+            problem(
+                "--C\nContent-Disposition: form-data; name=\"a\"\n\nx\n--C--\n",
+                "; boundary=B"
+            ),
             ("--C".to_string(), true, 0)
         );
         // No boundary in the header.
         assert_eq!(
-            problem("--C\nContent-Disposition: form-data; name=\"a\"\n\nx\n--C--\n", ""),
+            problem(
+                "--C\nContent-Disposition: form-data; name=\"a\"\n\nx\n--C--\n",
+                ""
+            ),
             ("multipart/form-data".to_string(), true, 0)
         );
         // A part without a blank line, or without a name.
         assert_eq!(
-            problem("--B\nContent-Disposition: form-data; name=\"a\"\nx\n--B--\n", "; boundary=B"),
-            ("Content-Disposition: form-data; name=\"a\"".to_string(), true, 0)
+            problem(
+                "--B\nContent-Disposition: form-data; name=\"a\"\nx\n--B--\n",
+                "; boundary=B"
+            ),
+            (
+                "Content-Disposition: form-data; name=\"a\"".to_string(),
+                true,
+                0
+            )
         );
         assert_eq!(
-            problem("--B\nContent-Type: text/plain\n\nx\n--B--\n", "; boundary=B"),
+            problem(
+                "--B\nContent-Type: text/plain\n\nx\n--B--\n",
+                "; boundary=B"
+            ),
             ("Content-Type: text/plain".to_string(), true, 0)
         );
         // A header line that is not one.
@@ -470,15 +488,24 @@ mod tests {
             let text = file(n);
             let ((docs, _), work) = work::measure(|| read(&text));
             let request = &docs[0].get_value("requests").unwrap().as_seq().unwrap()[0];
-            assert_eq!(request.get_value("params").unwrap().as_map().unwrap().len(), n);
+            assert_eq!(
+                request.get_value("params").unwrap().as_map().unwrap().len(),
+                n
+            );
             work
         };
         let (small, large) = (work(1_000), work(10_000));
         assert!(large < small * 12, "{small} {large}");
         // One part whose content is 100,000 lines, and one line of 1 MB.
-        let long = format!("{HEAD}--B\nContent-Disposition: form-data; name=\"t\"\n\n{}--B--\n", "x\n".repeat(100_000));
+        let long = format!(
+            "{HEAD}--B\nContent-Disposition: form-data; name=\"t\"\n\n{}--B--\n",
+            "x\n".repeat(100_000)
+        );
         assert_eq!(params(&long)[0].2.len(), 199_999);
-        let wide = format!("{HEAD}--B{}\nContent-Disposition: form-data; name=\"t\"\n\nx\n--B--\n", "-".repeat(1_000_000));
+        let wide = format!(
+            "{HEAD}--B{}\nContent-Disposition: form-data; name=\"t\"\n\nx\n--B--\n",
+            "-".repeat(1_000_000)
+        );
         // Not a delimiter of `B`: a preamble, which is not sent as a part.
         assert!(read(&wide).1.is_empty());
         assert!(params(&wide).is_empty());
