@@ -204,11 +204,15 @@ fn read_part(
             Span::empty(end)
         }
     };
-    // `< ./banner.png`: the content is a file's.
+    // `< ./banner.png` (or `<@ ./banner.png`, with its variables substituted): the
+    // content is a file's.
     let from_file = content
         .iter()
         .find(|l| !l.text.trim().is_empty())
-        .is_some_and(|l| l.text.trim_start().starts_with("< "));
+        .is_some_and(|l| {
+            let t = l.text.trim_start();
+            t.starts_with("< ") || t.starts_with("<@")
+        });
     if upload || from_file {
         parts.incomplete = true;
         return;
@@ -359,7 +363,7 @@ mod tests {
     #[test]
     fn uploads_are_no_params_and_leave_the_body_incomplete() {
         let file = format!(
-            "{HEAD}--B\nContent-Disposition: form-data; name=\"source\"; filename=\"v.mp4\"\n\nbytes\n--B\nContent-Disposition: form-data; name=\"thumb\"\n\n< ./thumb.png\n--B\nContent-Disposition: form-data; name=\"title\"\n\nT\n--B--\n"
+            "{HEAD}--B\nContent-Disposition: form-data; name=\"source\"; filename=\"v.mp4\"\n\nbytes\n--B\nContent-Disposition: form-data; name=\"thumb\"\n\n< ./thumb.png\n--B\nContent-Disposition: form-data; name=\"other\"\n\n<@ ./{{{{dir}}}}/x.png\n--B\nContent-Disposition: form-data; name=\"title\"\n\nT\n--B--\n"
         );
         assert_eq!(params(&file), owned(&[("title", "T", "T")]));
         assert!(unread(&file));
