@@ -71,8 +71,9 @@ struct Defaults<'a, 'v> {
     /// The `x-variables` mapping: where each variable is defined (an empty span for one
     /// that comes from the config or an environment file, not from this file).
     definitions: Option<&'a Node>,
-    /// The file's limits, for JSON decoded from a substituted value.
-    limits: Limits,
+    /// The file's budget, for JSON decoded from a substituted value (none where nothing
+    /// is substituted).
+    budget: Option<&'v Budget>,
 }
 
 impl Defaults<'_, 'static> {
@@ -82,7 +83,7 @@ impl Defaults<'_, 'static> {
             api_version: None,
             variables: &NoVariables,
             definitions: None,
-            limits: Limits::DEFAULT,
+            budget: None,
         }
     }
 }
@@ -367,7 +368,7 @@ impl<'a> FileModel<'a> {
                 api_version: root.get("api-version").and_then(|v| self.api_version(v)),
                 variables: &variables,
                 definitions: root.get_value(VARIABLES_KEY),
-                limits: budget.limits(),
+                budget: Some(budget),
             };
             match &requests.value.value {
                 Value::Seq(items) => {
@@ -391,7 +392,7 @@ impl<'a> FileModel<'a> {
             let defaults = Defaults {
                 variables: &variables,
                 definitions: root.get_value(VARIABLES_KEY),
-                limits: budget.limits(),
+                budget: Some(budget),
                 ..Defaults::none()
             };
             self.read_request(root, defaults, file);
@@ -529,7 +530,7 @@ impl<'a> FileModel<'a> {
                 file,
                 variables: defaults.variables,
                 definitions: defaults.definitions,
-                limits: &defaults.limits,
+                budget: defaults.budget,
             };
             variable_values::substitute_params(entries, known, &mut variable_uses)
         });

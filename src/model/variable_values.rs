@@ -9,18 +9,19 @@
 use std::cell::Cell;
 
 use crate::loading::encoded::{Lookup, SourceMap, Substitution, decode_mapped, substitute};
-use crate::loading::{Entry, Limits, Node, Span, Value, work};
+use crate::loading::{Entry, Node, Span, Value, work};
 
 use super::VariableUse;
+use super::variables::Budget;
 
 /// What a file's params are substituted with: its text, its variables, where the file
-/// defines them, and the limits of a JSON value decoded after substitution.
+/// defines them, and the budget of JSON decoded after substitution (none: not decoded).
 #[derive(Clone, Copy)]
 pub(super) struct Known<'a> {
     pub file: &'a str,
     pub variables: &'a dyn Lookup,
     pub definitions: Option<&'a Node>,
-    pub limits: &'a Limits,
+    pub budget: Option<&'a Budget>,
 }
 
 /// The variable a value is as written, whole (`{{objective}}`), and its definition in
@@ -201,9 +202,17 @@ fn substitute_top(node: &mut Node, key: Span, known: Known<'_>, uses: &mut Vec<V
         value: sent.span,
         used: node.span,
     });
+    let looks_like_json = crate::loading::encoded::looks_like_json(&sent.value);
+    let length = sent.value.len();
     *node = Node::new(sent.span, Value::String(sent.value.into()));
-    // JSON that does not parse stays a string, judged as one.
-    let _ = decode_mapped(node, &|start, end| sent.map.span(start..end), known.limits);
+    let Some(budget) = known.budget.filter(|_| looks_like_json) else {
+        return;
+    };
+    if budget.spend_decoding(length, node.span) {
+        // JSON that does not parse stays a string, judged as one.
+        let limits = budget.limits();
+        let _ = decode_mapped(node, &|start, end| sent.map.span(start..end), &limits);
+    }
 }
 
 /// Every string below a param's value (a mapping's, a list's, a decoded JSON-encoded
@@ -429,6 +438,33 @@ mod tests {
         };
         let (small, large) = (work(1_000), work(10_000));
         assert!(large < small * 12, "{small} {large}");
+    }
+
+    #[test]
+    fn json_that_variables_make_is_decoded_within_a_budget_of_its_own() {
+        let limits = Limits {
+            max_substituted_value_bytes: 100,
+            ..Limits::DEFAULT
+        };
+        // 45 bytes of JSON a request: 35 of the 50 fit in 16 × 100 bytes.
+        let json = format!("[{}1]", "1,".repeat(21));
+        assert_eq!(json.len(), 45);
+        let mut text = format!("x-variables:\n  list: '{json}'\nrequests:\n");
+        for _ in 0..50 {
+            text.push_str("  - request: POST /v25.0/act_1/adsets\n    params: {t: '{{list}}'}\n");
+        }
+        let docs = loaded(&text);
+        let m = FileModel::build_within(&docs, &text, &limits);
+        let decoded = m
+            .requests
+            .iter()
+            .filter(|r| matches!(r.param("t").unwrap().value.value, Value::EncodedJson { .. }))
+            .count();
+        assert_eq!(decoded, 35);
+        // The rest are sent as the same text, not decoded.
+        assert_eq!(m.requests[49].param("t").unwrap().value.as_str(), Some(json.as_str()));
+        assert_eq!(m.problems.len(), 1, "{:?}", m.problems);
+        assert!(m.problems[0].message.contains("not decoded"));
     }
 
     #[test]
