@@ -462,7 +462,10 @@ mod tests {
             .count();
         assert_eq!(decoded, 35);
         // The rest are sent as the same text, not decoded.
-        assert_eq!(m.requests[49].param("t").unwrap().value.as_str(), Some(json.as_str()));
+        assert_eq!(
+            m.requests[49].param("t").unwrap().value.as_str(),
+            Some(json.as_str())
+        );
         assert_eq!(m.problems.len(), 1, "{:?}", m.problems);
         assert!(m.problems[0].message.contains("not decoded"));
     }
