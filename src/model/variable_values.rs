@@ -398,6 +398,35 @@ mod tests {
     }
 
     #[test]
+    fn json_in_the_query_points_at_definitions_and_composed_values() {
+        let text = format!(
+            "{VARIABLES}request: POST /v25.0/act_1/adsets?targeting={{\"countries\":[\"{{{{country}}}}\",\"x{{{{goal}}}}\",\"FR\"]}}\n"
+        );
+        let docs = loaded(&text);
+        let m = FileModel::build(&docs, &text);
+        let r = &m.requests[0];
+        let targeting = &r.line().unwrap().query[0];
+        let countries = targeting
+            .value
+            .resolved()
+            .get_value("countries")
+            .and_then(Node::as_seq)
+            .unwrap();
+        let sent: Vec<_> = countries.iter().map(|c| c.as_str().unwrap()).collect();
+        assert_eq!(sent, ["USA", "xSALE", "FR"]);
+        let at: Vec<_> = countries.iter().map(|c| &text[c.span.range()]).collect();
+        assert_eq!(at, ["USA", "\"x{{goal}}\"", "\"FR\""]);
+        let used = r
+            .variable_use_at(targeting, countries[0].span)
+            .unwrap()
+            .used;
+        assert_eq!(&text[used.range()], "\"{{country}}\"");
+        let own = r.variable_use_at(targeting, countries[1].span).unwrap();
+        assert_eq!(own.used, own.value);
+        assert!(r.variable_use_at(targeting, countries[2].span).is_none());
+    }
+
+    #[test]
     fn a_variable_whose_value_is_json_is_decoded_inside_its_definition() {
         let text = "x-variables:\n  targeting: '{\"geo_locations\": {\"countries\": [\"UK\"]}}'\n  pre: '{\"geo_locations\"'\nrequest: POST /v25.0/act_1/adsets\nparams:\n  targeting: '{{targeting}}'\n  composed: '{{pre}}: {\"countries\": [\"UK\"]}}'\n";
         let docs = loaded(text);
