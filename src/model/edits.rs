@@ -297,8 +297,12 @@ fn aliased_spans(file: &FileContext<'_>) -> Vec<Span> {
         .flat_map(|r| &r.variable_uses)
         .filter(|u| u.value != u.used)
         .map(|u| u.value);
+    // Each definition once, however many uses it has.
+    let mut definitions: Vec<Span> = definitions.collect();
+    definitions.sort_unstable_by_key(|s| (s.start, s.end));
+    definitions.dedup();
     if Format::from_path(file.path) != Format::Yaml || !file.text.contains('*') {
-        return definitions.collect();
+        return definitions;
     }
     let mut spans = crate::loading::tree::aliased_in(file.model.documents.iter().map(|d| d.root));
     spans.extend(definitions);

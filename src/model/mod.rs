@@ -135,8 +135,8 @@ pub struct Request<'a> {
     /// The `params` mapping's entries with the variables they are (`{{objective}}`)
     /// replaced by their known values, when one is: what the request sends.
     pub substituted_params: Option<Vec<Entry>>,
-    /// Each value taken from variables, in the order of the params' keys, then in the
-    /// order written.
+    /// Each value taken from variables, in the order of the params' keys, then of where
+    /// the values point, then in the order written.
     pub variable_uses: Vec<VariableUse>,
 }
 
@@ -171,13 +171,14 @@ impl<'a> Request<'a> {
     }
 
     /// The variables the value of `param` (one of the request's params) was substituted
-    /// from, in the order they are written.
+    /// from, by where their values point, then in the order they are written.
     pub fn variable_uses_of(&self, param: &Entry) -> &[VariableUse] {
         let at = param.key_span.start;
         let from = self.variable_uses.partition_point(|u| u.key.start < at);
         let to = self.variable_uses.partition_point(|u| u.key.start <= at);
         let uses = &self.variable_uses[from..to];
-        if uses.iter().all(|u| u.key == param.key_span) {
+        // One param's key starts where no other's does.
+        if uses.first().is_some_and(|u| u.key == param.key_span) {
             uses
         } else {
             &[]
@@ -185,11 +186,19 @@ impl<'a> Request<'a> {
     }
 
     /// The use of a variable behind a finding at `at`, about the value of `param`: the
-    /// substitution whose value holds it.
+    /// substitution whose value holds it (of several uses of one definition, the first
+    /// written). Found by binary search: the values of one param's uses do not overlap
+    /// but where they are the same definition.
     pub fn variable_use_at(&self, param: &Entry, at: Span) -> Option<&VariableUse> {
-        self.variable_uses_of(param)
-            .iter()
-            .find(|u| u.value.start <= at.start && at.end <= u.value.end)
+        let uses = self.variable_uses_of(param);
+        let after = uses.partition_point(|u| u.value.start <= at.start);
+        let last = uses.get(after.checked_sub(1)?)?;
+        if at.end > last.value.end {
+            return None;
+        }
+        let first = uses
+            .partition_point(|u| (u.value.start, u.value.end) < (last.value.start, last.value.end));
+        uses.get(first)
     }
 
     /// `finding`, about a value at `at` inside `param`, with the use of the variable it
@@ -534,7 +543,7 @@ impl<'a> FileModel<'a> {
             };
             variable_values::substitute_params(entries, known, &mut variable_uses)
         });
-        variable_uses.sort_by_key(|u: &VariableUse| u.key.start);
+        variable_uses.sort_by_key(|u: &VariableUse| (u.key.start, u.value.start, u.value.end));
         let own_token = node.get("token").and_then(|t| self.token_ref(t));
         let object = node.get("object").and_then(|o| match o.value.as_str() {
             Some(text) => match GNode::parse(text) {

@@ -398,6 +398,40 @@ mod tests {
     }
 
     #[test]
+    fn the_use_behind_a_finding_is_found_among_many() {
+        let items = vec!["'{{country}}', 'x{{goal}}'"; 5_000].join(", ");
+        let text = format!(
+            "{VARIABLES}request: POST /v25.0/act_1/adsets\nparams:\n  targeting: {{countries: [{items}]}}\n"
+        );
+        let docs = loaded(&text);
+        let m = FileModel::build(&docs, &text);
+        let r = &m.requests[0];
+        let targeting = r.param("targeting").unwrap();
+        let countries = targeting
+            .value
+            .get_value("countries")
+            .unwrap()
+            .as_seq()
+            .unwrap();
+        assert_eq!(r.variable_uses_of(targeting).len(), 10_000);
+        // Each use of the definition points at it: the finding names the first use.
+        let first_use = text.find("'{{country}}'").unwrap();
+        for c in countries.iter().step_by(2) {
+            assert_eq!(
+                r.variable_use_at(targeting, c.span).unwrap().used.start,
+                first_use
+            );
+        }
+        // Each composed value is its own use.
+        for c in countries.iter().skip(1).step_by(2) {
+            assert_eq!(r.variable_use_at(targeting, c.span).unwrap().used, c.span);
+        }
+        // Not inside any: the list itself, the key.
+        assert!(r.variable_use_at(targeting, targeting.value.span).is_none());
+        assert!(r.variable_use_at(targeting, targeting.key_span).is_none());
+    }
+
+    #[test]
     fn json_in_the_query_points_at_definitions_and_composed_values() {
         let text = format!(
             "{VARIABLES}request: POST /v25.0/act_1/adsets?targeting={{\"countries\":[\"{{{{country}}}}\",\"x{{{{goal}}}}\",\"FR\"]}}\n"
