@@ -174,6 +174,15 @@ fn request_model_of(data: &[u8], format: Format) {
             }
             Err(e) => check_span(text, e.span, "line error"),
         }
+        for e in r.substituted_params.iter().flatten() {
+            check_span(text, e.key_span, "substituted param key");
+            check_tree(text, &e.value);
+        }
+        for u in &r.variable_uses {
+            check_span(text, u.key, "variable use's param");
+            check_span(text, u.value, "variable use's value");
+            check_span(text, u.used, "variable use");
+        }
     }
     for issue in &model.shape_issues {
         check_span(text, issue.span, "shape issue");

@@ -383,10 +383,27 @@ pub fn decode_in_place(node: &mut Node, file: &str, limits: &Limits) -> Option<P
         return None;
     }
     let map = SourceMap::for_scalar(file, node.span, text);
+    decode_mapped(node, &|start, end| map.span(start..end), limits)
+}
+
+/// Decodes a string node that looks like JSON in place into [`Value::EncodedJson`], the
+/// decoded nodes' spans given by `map` from a byte range of the string (a value that
+/// variables were substituted into maps each byte to where it was written, or to the
+/// reference it stands for). On invalid JSON the node is left as it is and the problem
+/// is returned.
+pub fn decode_mapped(
+    node: &mut Node,
+    map: &dyn Fn(usize, usize) -> Span,
+    limits: &Limits,
+) -> Option<Problem> {
+    let Value::String(text) = &node.value else {
+        return None;
+    };
+    if !looks_like_json(text) {
+        return None;
+    }
     let mut problems = Vec::new();
-    let decoded = json::parse_mapped(text, limits, &mut problems, &|start, end| {
-        map.span(start..end)
-    });
+    let decoded = json::parse_mapped(text, limits, &mut problems, &|start, end| map(start, end));
     match decoded {
         Some(decoded) => {
             let Value::String(text) = std::mem::replace(&mut node.value, Value::Null) else {

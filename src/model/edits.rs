@@ -113,20 +113,87 @@ pub fn insert_line_after(text: &str, at: usize, line: &str) -> Edit {
 /// Nor inside a variable's definition that a param's value was taken from
 /// (`@objective = OUTCOME_SALE` for `objective={{objective}}`): the definition is read
 /// wherever the variable is used.
+///
+/// Nor inside a value written with references whose value was judged
+/// (`{{objective}}` from an environment, `OUTCOME_{{goal}}`): what is judged is not what
+/// is written there. An edit that takes such a value whole with more around it (the
+/// removal of the param) is one.
 pub fn written_once(file: &FileContext<'_>, span: Span) -> bool {
-    let aliased = file
+    let (aliased, uses) = file
         .memo
         .get::<AliasedSpans>()
         .0
-        .get_or_init(|| aliased_spans(file));
-    outside(aliased, span)
+        .get_or_init(|| (aliased_spans(file), substituted_uses(file)));
+    outside(aliased, span) && !uses.any_edited_inside(span)
+}
+
+/// Spans sorted by start, with the furthest end of each prefix, so that the ones an edit
+/// meets are found by binary search, not by looking at every one.
+#[derive(Default)]
+struct SortedSpans {
+    spans: Vec<Span>,
+    furthest_end: Vec<usize>,
+}
+
+impl SortedSpans {
+    fn new(mut spans: Vec<Span>) -> SortedSpans {
+        spans.sort_by_key(|s| (s.start, s.end));
+        spans.dedup();
+        let furthest_end = spans
+            .iter()
+            .scan(0, |end, s| {
+                *end = s.end.max(*end);
+                Some(*end)
+            })
+            .collect();
+        SortedSpans {
+            spans,
+            furthest_end,
+        }
+    }
+
+    /// Whether an edit of `span` changes part of one of the spans, or all of it and
+    /// nothing else.
+    fn any_edited_inside(&self, span: Span) -> bool {
+        // Only spans that start before the edit ends can meet it, and of those only
+        // while some end lies after its start.
+        let before = self.spans.partition_point(|s| s.start <= span.end);
+        (0..before)
+            .rev()
+            .take_while(|&i| self.furthest_end[i] >= span.start)
+            .any(|i| edits_inside(span, self.spans[i]))
+    }
 }
 
 /// The spans of a file written once but read at several places of its tree (YAML
 /// aliases, the definitions of variables params take their values from), which every
-/// rule's fixes stay out of: found once a file.
+/// rule's fixes stay out of, and the values written with references that were judged by
+/// their variables' values: found once a file.
 #[derive(Default)]
-struct AliasedSpans(std::cell::OnceCell<Vec<Span>>);
+struct AliasedSpans(std::cell::OnceCell<(Vec<Span>, SortedSpans)>);
+
+/// Whether an edit of `span` changes part of `used`, or all of it and nothing else.
+fn edits_inside(span: Span, used: Span) -> bool {
+    let overlaps = if span.is_empty() {
+        used.start < span.start && span.start < used.end
+    } else {
+        used.start < span.end && span.start < used.end
+    };
+    let takes_more = span.start <= used.start && used.end <= span.end && span.len() > used.len();
+    overlaps && !takes_more
+}
+
+/// The values of params written with references (`{{objective}}`, `act_{{account}}`).
+fn substituted_uses(file: &FileContext<'_>) -> SortedSpans {
+    SortedSpans::new(
+        file.model
+            .requests
+            .iter()
+            .flat_map(|r| &r.variable_uses)
+            .map(|u| u.used)
+            .collect(),
+    )
+}
 
 /// Whether `span` lies outside every one of the `aliased` spans (an insertion, an empty
 /// span, counts when it falls strictly inside one).
@@ -230,8 +297,12 @@ fn aliased_spans(file: &FileContext<'_>) -> Vec<Span> {
         .flat_map(|r| &r.variable_uses)
         .filter(|u| u.value != u.used)
         .map(|u| u.value);
+    // Each definition once, however many uses it has.
+    let mut definitions: Vec<Span> = definitions.collect();
+    definitions.sort_unstable_by_key(|s| (s.start, s.end));
+    definitions.dedup();
     if Format::from_path(file.path) != Format::Yaml || !file.text.contains('*') {
-        return definitions.collect();
+        return definitions;
     }
     let mut spans = crate::loading::tree::aliased_in(file.model.documents.iter().map(|d| d.root));
     spans.extend(definitions);
@@ -264,6 +335,34 @@ mod tests {
         assert_eq!(&file[e.span.range()], "IMPRESSION");
         assert!(replace_in(file, span, "IMPRESSION", "A\"B").is_none());
         assert!(replace_in("aa", Span::new(0, 2), "a", "b").is_none());
+    }
+
+    #[test]
+    fn no_edit_inside_a_value_written_with_references_but_one_that_takes_it_whole() {
+        // `objective: OUTCOME_{{goal}}` at 11..27, `name: '{{goal}}'` at 40..50.
+        let uses = SortedSpans::new(vec![
+            Span::new(40, 50),
+            Span::new(11, 27),
+            Span::new(40, 50),
+        ]);
+        assert!(uses.any_edited_inside(Span::new(11, 27)));
+        assert!(uses.any_edited_inside(Span::new(19, 27)));
+        assert!(uses.any_edited_inside(Span::new(20, 30)));
+        assert!(uses.any_edited_inside(Span::empty(45)));
+        assert!(uses.any_edited_inside(Span::new(40, 50)));
+        // The removal of the param, key and all; edits elsewhere.
+        assert!(!uses.any_edited_inside(Span::new(0, 28)));
+        assert!(!uses.any_edited_inside(Span::new(28, 40)));
+        assert!(!uses.any_edited_inside(Span::empty(11)));
+        assert!(!uses.any_edited_inside(Span::new(50, 60)));
+        // A long span before others is still met.
+        let nested = SortedSpans::new(vec![
+            Span::new(0, 100),
+            Span::new(10, 20),
+            Span::new(30, 40),
+        ]);
+        assert!(nested.any_edited_inside(Span::new(50, 60)));
+        assert!(!nested.any_edited_inside(Span::new(100, 110)));
     }
 
     #[test]

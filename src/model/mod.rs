@@ -13,6 +13,7 @@ pub mod secrets;
 pub mod suppressions;
 pub mod time;
 pub mod token;
+mod variable_values;
 pub mod variables;
 
 use crate::loading::encoded::{Lookup, NoVariables};
@@ -70,6 +71,9 @@ struct Defaults<'a, 'v> {
     /// The `x-variables` mapping: where each variable is defined (an empty span for one
     /// that comes from the config or an environment file, not from this file).
     definitions: Option<&'a Node>,
+    /// The file's budget, for JSON decoded from a substituted value (none where nothing
+    /// is substituted).
+    budget: Option<&'v Budget>,
 }
 
 impl Defaults<'_, 'static> {
@@ -79,6 +83,7 @@ impl Defaults<'_, 'static> {
             api_version: None,
             variables: &NoVariables,
             definitions: None,
+            budget: None,
         }
     }
 }
@@ -95,15 +100,19 @@ pub enum TokenRef<'a> {
     Inline(&'a Node),
 }
 
-/// A param's value taken from a variable (`objective={{objective}}`).
+/// The label of the place a variable whose definition a finding points at is used.
+pub const USE_LABEL: &str = "the variable is used here";
+
+/// A value of a param taken from variables: the param's own (`objective={{objective}}`,
+/// `name=Spring {{year}}`) or one nested in it (`countries: ['{{country}}']`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VariableUse {
     /// The param's key.
     pub key: Span,
-    /// Where the value now points: the variable's definition, when this file defines it;
-    /// else the use.
+    /// Where the value now points: the variable's definition, when the value is one
+    /// variable whole that this file defines; else the use.
     pub value: Span,
-    /// The `{{name}}` the request holds.
+    /// The value as written, with its references.
     pub used: Span,
 }
 
@@ -126,7 +135,8 @@ pub struct Request<'a> {
     /// The `params` mapping's entries with the variables they are (`{{objective}}`)
     /// replaced by their known values, when one is: what the request sends.
     pub substituted_params: Option<Vec<Entry>>,
-    /// Each param value taken from a variable, in the order of the params' keys.
+    /// Each value taken from variables, in the order of the params' keys, then of where
+    /// the values point, then in the order written.
     pub variable_uses: Vec<VariableUse>,
 }
 
@@ -160,16 +170,58 @@ impl<'a> Request<'a> {
         query.chain(mapped.iter())
     }
 
-    /// Where the request uses the variable whose value `param` (one of its params) has,
-    /// when its value was taken from a variable.
-    pub fn variable_use(&self, param: &Entry) -> Option<Span> {
-        let at = self
-            .variable_uses
-            .binary_search_by_key(&param.key_span.start, |u| u.key.start)
-            .ok()?;
-        let found = self.variable_uses[at];
-        (found.key == param.key_span && found.value == param.value.span).then_some(found.used)
+    /// The variables the value of `param` (one of the request's params) was substituted
+    /// from, by where their values point, then in the order they are written.
+    pub fn variable_uses_of(&self, param: &Entry) -> &[VariableUse] {
+        let at = param.key_span.start;
+        let from = self.variable_uses.partition_point(|u| u.key.start < at);
+        let to = self.variable_uses.partition_point(|u| u.key.start <= at);
+        let uses = &self.variable_uses[from..to];
+        // One param's key starts where no other's does.
+        if uses.first().is_some_and(|u| u.key == param.key_span) {
+            uses
+        } else {
+            &[]
+        }
     }
+
+    /// The use of a variable behind a finding at `at`, about the value of `param`: the
+    /// substitution whose value holds it (of several uses of one definition, the first
+    /// written). Found by binary search: the values of one param's uses do not overlap
+    /// but where they are the same definition.
+    pub fn variable_use_at(&self, param: &Entry, at: Span) -> Option<&VariableUse> {
+        let uses = self.variable_uses_of(param);
+        let after = uses.partition_point(|u| u.value.start <= at.start);
+        let last = uses.get(after.checked_sub(1)?)?;
+        if at.end > last.value.end {
+            return None;
+        }
+        let first = uses
+            .partition_point(|u| (u.value.start, u.value.end) < (last.value.start, last.value.end));
+        uses.get(first)
+    }
+
+    /// `finding`, about a value at `at` inside `param`, with the use of the variable it
+    /// points at labelled, when it points at the variable's definition.
+    pub fn label_variable_use(
+        &self,
+        param: &Entry,
+        at: Span,
+        finding: crate::diagnostic::Diagnostic,
+    ) -> crate::diagnostic::Diagnostic {
+        match self.variable_use_at(param, at) {
+            Some(u) if u.used != u.value => finding.with_label(u.used, USE_LABEL),
+            _ => finding,
+        }
+    }
+
+    /// Where the request uses the variable whose value `param` (one of its params) has
+    /// whole, when the value points at the variable's definition.
+    pub fn variable_use(&self, param: &Entry) -> Option<Span> {
+        let found = self.variable_use_at(param, param.value.span)?;
+        (found.value == param.value.span && found.used != found.value).then_some(found.used)
+    }
+
     /// The params the API reads, in the order they are sent: of a name given more than
     /// once, only the last (the one the Graph API reads).
     pub fn params(&self) -> impl Iterator<Item = &Entry> {
@@ -325,6 +377,7 @@ impl<'a> FileModel<'a> {
                 api_version: root.get("api-version").and_then(|v| self.api_version(v)),
                 variables: &variables,
                 definitions: root.get_value(VARIABLES_KEY),
+                budget: Some(budget),
             };
             match &requests.value.value {
                 Value::Seq(items) => {
@@ -348,6 +401,7 @@ impl<'a> FileModel<'a> {
             let defaults = Defaults {
                 variables: &variables,
                 definitions: root.get_value(VARIABLES_KEY),
+                budget: Some(budget),
                 ..Defaults::none()
             };
             self.read_request(root, defaults, file);
@@ -471,14 +525,25 @@ impl<'a> FileModel<'a> {
         let mut variable_uses = Vec::new();
         let line = line.map(|mut l| {
             for pair in &mut l.query {
-                point_at_definition(pair, file, defaults.definitions, &mut variable_uses);
+                variable_values::point_at_definition(
+                    pair,
+                    file,
+                    defaults.definitions,
+                    &mut variable_uses,
+                );
             }
             l
         });
-        let substituted_params = params
-            .and_then(|p| p.value.as_map())
-            .and_then(|entries| substitute_params(entries, file, defaults, &mut variable_uses));
-        variable_uses.sort_by_key(|u: &VariableUse| u.key.start);
+        let substituted_params = params.and_then(|p| p.value.as_map()).and_then(|entries| {
+            let known = variable_values::Known {
+                file,
+                variables: defaults.variables,
+                definitions: defaults.definitions,
+                budget: defaults.budget,
+            };
+            variable_values::substitute_params(entries, known, &mut variable_uses)
+        });
+        variable_uses.sort_by_key(|u: &VariableUse| (u.key.start, u.value.start, u.value.end));
         let own_token = node.get("token").and_then(|t| self.token_ref(t));
         let object = node.get("object").and_then(|o| match o.value.as_str() {
             Some(text) => match GNode::parse(text) {
@@ -627,105 +692,6 @@ impl<'a> FileModel<'a> {
     }
 }
 
-/// The variable a value is as written, whole (`{{objective}}`), and its definition in
-/// the file's `x-variables`, when the file itself defines it (a definition from the
-/// config or an environment file has an empty span).
-fn definition_of<'d>(written: &str, definitions: Option<&'d Node>) -> Option<&'d Entry> {
-    let name = whole_reference(written)?;
-    definitions?.as_map()?.iter().find(|e| e.key == name)
-}
-
-/// The name of the one variable a value is, whole (`{{objective}}`).
-fn whole_reference(written: &str) -> Option<&str> {
-    let written = written.trim();
-    let (range, name) = crate::loading::encoded::references(written).next()?;
-    (range == (0..written.len())).then_some(name)
-}
-
-/// A query pair whose value a variable defined in this file gave whole points at the
-/// definition's value, and the use is kept, so that a finding names both.
-fn point_at_definition(
-    pair: &mut Entry,
-    file: &str,
-    definitions: Option<&Node>,
-    uses: &mut Vec<VariableUse>,
-) {
-    let Value::String(value) = &pair.value.value else {
-        return;
-    };
-    let used = pair.value.span;
-    let Some(written) = file.get(used.range()) else {
-        return;
-    };
-    let Some(definition) = definition_of(written, definitions) else {
-        return;
-    };
-    // Only where the definition's text is the value (no references of its own, no
-    // quoting): a span inside it then means the same bytes.
-    let at = definition.value.span;
-    if written_as(file, at, value) {
-        pair.value.span = at;
-        uses.push(VariableUse {
-            key: pair.key_span,
-            value: at,
-            used,
-        });
-    }
-}
-
-/// Whether the text at `at` is `value` as written, bare or quoted, with no references of
-/// its own nor escapes: a span inside it then means the same bytes.
-fn written_as(file: &str, at: Span, value: &str) -> bool {
-    let Some(text) = file.get(at.range()).filter(|t| !t.is_empty()) else {
-        return false;
-    };
-    let bare = ['"', '\'']
-        .iter()
-        .find_map(|&q| text.strip_prefix(q)?.strip_suffix(q))
-        .unwrap_or(text);
-    bare == value
-}
-
-/// The `params` entries with each value that is one known variable (`{{objective}}`)
-/// replaced by its value; `None` when none is.
-fn substitute_params(
-    entries: &[Entry],
-    file: &str,
-    defaults: Defaults<'_, '_>,
-    uses: &mut Vec<VariableUse>,
-) -> Option<Vec<Entry>> {
-    let mut substituted = None;
-    for (i, entry) in entries.iter().enumerate() {
-        let Value::String(written) = &entry.value.value else {
-            continue;
-        };
-        let Some(name) = whole_reference(written) else {
-            continue;
-        };
-        let used = entry.value.span;
-        let crate::loading::encoded::Substitution::Value(value) =
-            defaults.variables.substitution(name, used, 0)
-        else {
-            continue;
-        };
-        let definition = defaults
-            .definitions
-            .and_then(Node::as_map)
-            .and_then(|d| d.iter().find(|e| e.key == name))
-            .map(|d| d.value.span)
-            .filter(|&at| written_as(file, at, &value));
-        let span = definition.unwrap_or(used);
-        uses.push(VariableUse {
-            key: entry.key_span,
-            value: span,
-            used,
-        });
-        let all = substituted.get_or_insert_with(|| entries.to_vec());
-        all[i].value = Node::new(span, Value::String(value.as_ref().into()));
-    }
-    substituted
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -808,11 +774,13 @@ mod tests {
             &text[r.variable_use(&query[1]).unwrap().range()],
             "{{quoted}}"
         );
-        // A value that is not one variable whole, or an unknown one, stays as written.
-        assert_eq!(
-            r.param("name").unwrap().value.as_str(),
-            Some("Spring {{objective}}")
-        );
+        // A value composed of text and a variable: substituted, pointing at itself as
+        // written, without a label.
+        let name = r.param("name").unwrap();
+        assert_eq!(name.value.as_str(), Some("Spring OUTCOME_SALE"));
+        assert_eq!(&text[name.value.span.range()], "Spring {{objective}}");
+        assert!(r.variable_use(name).is_none());
+        // An unknown one stays as written.
         assert_eq!(
             r.param("spend_cap").unwrap().value.as_str(),
             Some("{{unknown}}")

@@ -250,7 +250,6 @@ pub fn parse_request_line(
     let mut line = parse_path(&text, path_lead, path_text.len())?;
     line.method = method;
     line.method_span = method_span;
-    decode_query(&mut line, file);
     Ok(line)
 }
 
@@ -271,20 +270,7 @@ pub fn parse_method_and_path(
     let mut line = parse_path(&text, lead, len)?;
     line.method = method_value;
     line.method_span = method.span;
-    decode_query(&mut line, file);
     Ok(line)
-}
-
-/// Query values that hold JSON (`?targeting={...}`) are decoded like JSON-encoded
-/// params (docs/request-files.md); one that does not parse stays a string.
-fn decode_query(line: &mut RequestLine, file: &str) {
-    for pair in &mut line.query {
-        let _ = crate::loading::encoded::decode_in_place(
-            &mut pair.value,
-            file,
-            &crate::loading::Limits::DEFAULT,
-        );
-    }
 }
 
 fn check_method(text: &str, span: Span) -> Result<Method, LineError> {
@@ -406,10 +392,29 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
                 let key_span = text.span(at, at + k.len());
                 let v_start = at + k.len() + usize::from(pair.contains('='));
                 let value_span = text.span(v_start, v_start + v.len());
+                let decoded = percent_decode(v);
+                let mut value = Node::new(value_span, Value::String(decoded.as_str().into()));
+                // JSON in the query (`?targeting={...}`) is decoded like a JSON-encoded
+                // param (docs/request-files.md), each of its nodes pointing where its
+                // bytes are written, or at the reference they were substituted for; one
+                // that does not parse stays a string.
+                let _ = if decoded == v {
+                    crate::loading::encoded::decode_mapped(
+                        &mut value,
+                        &|s, e| text.span(v_start + s, v_start + e),
+                        &crate::loading::Limits::DEFAULT,
+                    )
+                } else {
+                    crate::loading::encoded::decode_mapped(
+                        &mut value,
+                        &|_, _| value_span,
+                        &crate::loading::Limits::DEFAULT,
+                    )
+                };
                 query.push(Entry {
                     key: percent_decode(k).into(),
                     key_span,
-                    value: Node::new(value_span, Value::String(percent_decode(v).into())),
+                    value,
                 });
             }
             at += pair.len() + 1;

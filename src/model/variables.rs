@@ -24,6 +24,9 @@ pub struct Budget {
     limits: Limits,
     spent: Cell<usize>,
     exhausted: Cell<bool>,
+    /// Bytes of substituted values decoded as JSON, and whether that was cut.
+    decoded: Cell<usize>,
+    decoding_cut: Cell<bool>,
     problems: RefCell<Vec<Problem>>,
 }
 
@@ -33,8 +36,43 @@ impl Budget {
             limits: *limits,
             spent: Cell::new(0),
             exhausted: Cell::new(false),
+            decoded: Cell::new(0),
+            decoding_cut: Cell::new(false),
             problems: RefCell::new(Vec::new()),
         }
+    }
+
+    /// The limits it spends within.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The bytes of values that substitution made JSON (`targeting={{targeting}}`) one
+    /// file may decode: sixteen values at their limit. Decoded nodes take many times the
+    /// bytes of their text, and one definition may be used by every request.
+    pub fn decoding_limit(&self) -> usize {
+        self.limits.max_substituted_value_bytes.saturating_mul(16)
+    }
+
+    /// Spends `bytes` of the JSON one file may decode from substituted values; `false`,
+    /// and one problem for the file, once spent: the value stays a string.
+    pub fn spend_decoding(&self, bytes: usize, span: Span) -> bool {
+        let decoded = self.decoded.get().saturating_add(bytes);
+        if self.decoding_cut.get() || decoded > self.decoding_limit() {
+            if !self.decoding_cut.replace(true) {
+                self.report(
+                    span,
+                    format!(
+                        "the JSON that variables make in this file's params comes to more than \
+                         {} bytes, the limit for one file; from here on it is not decoded",
+                        self.decoding_limit()
+                    ),
+                );
+            }
+            return false;
+        }
+        self.decoded.set(decoded);
+        true
     }
 
     /// Spends `bytes` of the file's budget for a substitution at `span`; `false`, and

@@ -334,3 +334,49 @@ fn postman_urls_in_parts_and_placeholders_are_linear() {
         ))
     });
 }
+
+#[test]
+fn multipart_bodies_are_linear() {
+    // Many parts, and one part of many lines, each with its headers and a long boundary.
+    let boundary = "b".repeat(200);
+    assert_linear("multipart.http", 2_000, |n| {
+        let part = format!(
+            "--{boundary}\nContent-Disposition: form-data; name=\"title\"; x=\"{}\"\nContent-Type: text/plain\n\nT\n",
+            ";".repeat(50)
+        );
+        format!(
+            "POST https://graph.facebook.com/v25.0/act_1/advideos\nContent-Type: multipart/form-data; boundary={boundary}\n\n{}--{boundary}--\n",
+            part.repeat(n)
+        )
+    });
+    assert_linear("multipart.http", 20_000, |n| {
+        format!(
+            "POST https://graph.facebook.com/v25.0/act_1/advideos\nContent-Type: multipart/form-data; boundary=B\n\n--B\nContent-Disposition: form-data; name=\"title\"\n\n{}",
+            "--C\n".repeat(n)
+        )
+    });
+}
+
+#[test]
+fn variables_nested_in_values_are_linear_in_every_format() {
+    let items = |n: usize| vec!["\"x{{country}}{{goal}}\""; n].join(", ");
+    assert_linear("nested.req.yaml", 2_000, |n| {
+        format!(
+            "x-variables:\n  country: US\n  goal: SALES\nrequest: POST /v25.0/act_1/adsets\nparams:\n  targeting: {{geo_locations: {{countries: [{0}]}}}}\n  encoded: '{{\"countries\": [{0}]}}'\n",
+            items(n)
+        )
+    });
+    assert_linear("nested.http", 2_000, |n| {
+        format!(
+            "@country = US\n@goal = SALES\nPOST https://graph.facebook.com/v25.0/act_1/adsets\nContent-Type: application/json\n\n{{\"targeting\": {{\"geo_locations\": {{\"countries\": [{}]}}}}}}\n",
+            items(n)
+        )
+    });
+    assert_linear("nested.postman_collection.json", 2_000, |n| {
+        let body =
+            format!("{{\"targeting\": {{\"countries\": [{}]}}}}", items(n)).replace('"', "\\\"");
+        format!(
+            "{{\"info\": {{\"name\": \"n\", \"schema\": \"https://schema.getpostman.com/json/collection/v2.1.0/collection.json\"}}, \"variable\": [{{\"key\": \"country\", \"value\": \"US\"}}, {{\"key\": \"goal\", \"value\": \"SALES\"}}], \"item\": [{{\"name\": \"a\", \"request\": {{\"method\": \"POST\", \"url\": \"https://graph.facebook.com/v25.0/act_1/adsets\", \"body\": {{\"mode\": \"raw\", \"raw\": \"{body}\"}}}}}}]}}"
+        )
+    });
+}

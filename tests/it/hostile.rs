@@ -271,7 +271,25 @@ fn more_hostile_shapes_end_in_bounded_memory() {
     for i in 0..150_000 {
         let _ = writeln!(own_tokens, "  - {{request: GET /user/x{i}, token: {{}}}}");
     }
+    // A multipart body of 150,000 parts and no closing line, and one JSON definition of
+    // 60 KB used as the value of 250 requests (decoded once a use, it would be 7.5
+    // million nodes).
+    let mut parts = String::from(
+        "POST https://graph.facebook.com/v25.0/act_1/advideos\nContent-Type: multipart/form-data; boundary=B\n\n",
+    );
+    for i in 0..150_000 {
+        let _ = write!(
+            parts,
+            "--B\nContent-Disposition: form-data; name=\"f{i}\"\n\nx\n"
+        );
+    }
+    let mut json_uses = format!("@t = [{}1]\n", "1,".repeat(30_000));
+    for _ in 0..250 {
+        json_uses.push_str("###\nPOST https://graph.facebook.com/v25.0/act_1/adsets\nContent-Type: application/x-www-form-urlencoded\n\ntargeting={{t}}\n");
+    }
     let cases: Vec<(&str, Vec<u8>, Option<&str>)> = vec![
+        ("multipart.http", parts.into_bytes(), Some("invalid-syntax")),
+        ("json-uses.http", json_uses.into_bytes(), Some("limit-exceeded")),
         ("huge.req.yaml", big.into_bytes(), Some("limit-exceeded")),
         ("suppressed.req.yaml", suppressed.into_bytes(), Some("malformed-request-line")),
         ("own-tokens.req.yaml", own_tokens.into_bytes(), Some("unknown-endpoint")),

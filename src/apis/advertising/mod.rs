@@ -298,7 +298,7 @@ pub fn report_param_issues(
             d = d.with_help(help.clone());
         }
         if let Some(used) = issue.used_at {
-            d = d.with_label(used, "the variable is used here");
+            d = d.with_label(used, crate::model::USE_LABEL);
         }
         if let Some(code) = api_error {
             d = d.with_api_error(code, None);

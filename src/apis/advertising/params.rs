@@ -75,14 +75,14 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
     for entry in request.params() {
         let start = issues.len();
         check_param(target, request, entry, &mut issues);
-        // A value a variable gave: a finding about it points at the definition where
-        // the file holds it, naming the use, and has no fix (an edit of the definition
-        // changes every use; the use is a reference).
+        // A value variables gave, whole or nested: a finding about it points at the
+        // definition where the file holds it, naming the use, or at the value as
+        // written, and has no fix (an edit of the definition changes every use; the use
+        // is references, or text around them).
         let value = entry.value.span;
-        if let Some(used) = request.variable_use(entry) {
-            let about_value = |i: &Issue| i.span.start >= value.start && i.span.end <= value.end;
-            for issue in issues[start..].iter_mut().filter(|i| about_value(i)) {
-                issue.used_at = (used != value).then_some(used);
+        for issue in &mut issues[start..] {
+            if let Some(u) = request.variable_use_at(entry, issue.span) {
+                issue.used_at = (u.used != u.value).then_some(u.used);
                 issue.fix = None;
             }
         }

@@ -102,11 +102,18 @@ pub fn is_datetime(text: &str) -> bool {
 }
 
 /// A value that stands for one the request is sent with (`${CAMPAIGN_ID}`, `$TOKEN`,
-/// `{{account_id}}`, `<ad set id>`): never judged.
+/// `{{account_id}}`, `<ad set id>`), or a string that holds a variable whose value is not
+/// known (`OUTCOME_{{goal}}`; known ones are substituted before rules see the value):
+/// never judged.
 pub fn is_placeholder(node: &Node) -> bool {
     let Some(text) = node.as_str() else {
         return false;
     };
+    if matches!(node.value, Value::String(_))
+        && crate::loading::encoded::references(text).next().is_some()
+    {
+        return true;
+    }
     let t = text.trim();
     let wrapped = |open: &str, close: &str| {
         t.len() > open.len() + close.len() && t.starts_with(open) && t.ends_with(close)

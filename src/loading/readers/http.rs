@@ -14,6 +14,8 @@ use crate::loading::span::Span;
 use crate::loading::tree::{Entry, Node};
 use crate::loading::{Limits, Problem, work};
 
+mod multipart;
+
 /// The methods a request line may start with.
 const METHODS: [&str; 9] = [
     "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT",
@@ -321,6 +323,8 @@ fn read_block(
     }
     // Headers, up to a blank line.
     let mut content_type = String::new();
+    // As written, and where: a multipart boundary is compared byte for byte.
+    let mut content_type_written = ("", Span::default());
     while let Some(line) = block.get(i) {
         if line.is_blank() {
             i += 1;
@@ -348,6 +352,7 @@ fn read_block(
         }
         if k.eq_ignore_ascii_case("content-type") {
             content_type = v.to_ascii_lowercase();
+            content_type_written = (v, value_node.span);
         }
         parts.headers.push(entry(
             k,
@@ -383,6 +388,22 @@ fn read_block(
                 Some(entries) => parts.params = entries,
                 None => parts.body_unread = !raw.starts_with('['),
             }
+        } else if content_type.contains("multipart/form-data")
+            && raw.starts_with("--")
+            && multipart::boundary(content_type_written.0).is_none()
+        {
+            problems.push(syntax(
+                content_type_written.1,
+                "a multipart/form-data body of parts needs the boundary that parts them in \
+                 its `Content-Type`: `multipart/form-data; boundary=…`",
+            ));
+            parts.body_unread = true;
+        } else if content_type.contains("multipart/form-data")
+            && let Some(boundary) = multipart::boundary(content_type_written.0)
+            && let Some(read) = multipart::read(text, &body[first..=last], boundary, problems)
+        {
+            parts.params = read.params;
+            parts.body_unread = read.incomplete;
         } else if content_type.contains("x-www-form-urlencoded")
             || (content_type.contains("multipart/form-data") && !raw.starts_with("--"))
         {

@@ -98,7 +98,13 @@ impl Rule for AdSetAudienceUnusable {
             };
             let d = match origin {
                 Origin::Request => {
-                    Diagnostic::new(&META, id_node.span, format!("{named} in `{key}` {why}"))
+                    let d =
+                        Diagnostic::new(&META, id_node.span, format!("{named} in `{key}` {why}"));
+                    // An id a variable gave: the finding names where it is used.
+                    match request.param("targeting") {
+                        Some(param) => request.label_variable_use(param, id_node.span, d),
+                        None => d,
+                    }
                 }
                 Origin::Copied(source) => Diagnostic::new(
                     &META,

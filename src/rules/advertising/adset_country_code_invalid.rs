@@ -6,6 +6,7 @@ use crate::rules::rule::{FixMeta, Group, Inspects, Rule};
 
 use crate::apis::advertising::Operation;
 use crate::apis::advertising::adset_geo::{Fix, country, item_text, suggest};
+use crate::apis::advertising::values::is_placeholder;
 
 crate::declare_rule! {
     pub struct AdSetCountryCodeInvalid {
@@ -41,10 +42,10 @@ impl Rule for AdSetCountryCodeInvalid {
     fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
         let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
-        let Some(targeting) = request.param("targeting") else {
+        let Some(param) = request.param("targeting") else {
             return;
         };
-        let targeting = targeting.value.resolved();
+        let targeting = param.value.resolved();
         for list in LISTS {
             let Some(items) = targeting
                 .get_value(list)
@@ -54,7 +55,7 @@ impl Rule for AdSetCountryCodeInvalid {
                 continue;
             };
             for item in items {
-                let Some(code) = item_text(item) else {
+                let Some(code) = item_text(item).filter(|_| !is_placeholder(item)) else {
                     continue;
                 };
                 if country(&code).is_some() {
@@ -85,19 +86,18 @@ impl Rule for AdSetCountryCodeInvalid {
                     Some(Fix::Similar(c)) => format!("did you mean {c}?"),
                     None => "use a two-letter ISO 3166-1 code, such as DE or US".into(),
                 };
-                out.push(
-                    Diagnostic::new(
-                        &META,
-                        item.span,
-                        format!(
-                            "`{code}` is not an ISO 3166-1 alpha-2 country code, which the \
-                             API requires"
-                        ),
-                    )
-                    .with_help(help)
-                    .with_api_error(100, None)
-                    .with_fix_opt(fixed),
-                );
+                let finding = Diagnostic::new(
+                    &META,
+                    item.span,
+                    format!(
+                        "`{code}` is not an ISO 3166-1 alpha-2 country code, which the \
+                         API requires"
+                    ),
+                )
+                .with_help(help)
+                .with_api_error(100, None)
+                .with_fix_opt(fixed);
+                out.push(request.label_variable_use(param, item.span, finding));
             }
         }
     }
@@ -145,6 +145,34 @@ mod tests {
             found[0].message,
             "`UK` is not an ISO 3166-1 alpha-2 country code, which the API requires"
         );
+    }
+
+    #[test]
+    fn a_variable_is_judged_at_its_definition_naming_its_use_without_a_fix() {
+        let yaml = "x-variables:\n  home: de\n  far: USA\nrequest: POST /v24.0/act_1/adsets\nparams:\n  name: x\n  targeting:\n    geo_locations: {countries: ['{{home}}', 'x{{far}}', '{{nowhere}}']}\n";
+        let found = lint(RULE, CONTEXT, yaml);
+        let got: Vec<(&str, &[String])> = found
+            .iter()
+            .map(|f| (f.at.as_str(), f.labels.as_slice()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("de", &["'{{home}}'".to_string()][..]),
+                ("'x{{far}}'", &[][..]),
+            ]
+        );
+        assert_eq!(
+            found[1].message,
+            "`xUSA` is not an ISO 3166-1 alpha-2 country code, which the API requires"
+        );
+        let fixes = crate::testing::diagnostics(
+            RULE,
+            crate::model::config::Config::defaults(std::path::PathBuf::from(".")),
+            CONTEXT,
+            yaml,
+        );
+        assert!(fixes.iter().all(|d| d.fix.is_none()));
     }
 
     #[test]

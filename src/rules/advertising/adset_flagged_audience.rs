@@ -100,13 +100,20 @@ impl Rule for AdSetFlaggedAudience {
                 ),
             };
             let d = match origin {
-                Origin::Request => Diagnostic::new(
-                    &META,
-                    id_node.span,
-                    format!(
-                        "{named} is flagged (operation_status 471); the API refuses an ad set that uses it"
-                    ),
-                ),
+                Origin::Request => {
+                    let d = Diagnostic::new(
+                        &META,
+                        id_node.span,
+                        format!(
+                            "{named} is flagged (operation_status 471); the API refuses an ad set that uses it"
+                        ),
+                    );
+                    // An id a variable gave: the finding names where it is used.
+                    match request.param("targeting") {
+                        Some(param) => request.label_variable_use(param, id_node.span, d),
+                        None => d,
+                    }
+                }
                 Origin::Copied(source) => Diagnostic::new(
                     &META,
                     source.span,
@@ -167,6 +174,15 @@ mod tests {
     fn items_bare_ids_numbers_and_exclusions() {
         let yaml = "request: POST /v24.0/act_1/adsets\nparams:\n  targeting:\n    custom_audiences: [{id: '72'}, '71', 71]\n    excluded_custom_audiences: [{id: 71, name: x}, {id: '99'}]\n";
         assert_eq!(found(yaml), vec!["'71'", "71", "71"]);
+    }
+
+    #[test]
+    fn an_id_a_variable_gives_is_found_at_its_definition_naming_its_use() {
+        let yaml = "x-variables:\n  flagged: '71'\nrequest: POST /v24.0/act_1/adsets\nparams:\n  targeting:\n    custom_audiences: [{id: '{{flagged}}'}, {id: '{{unknown}}'}]\n";
+        let found = crate::testing::found("adset-flagged-audience", CONTEXT, yaml);
+        assert_eq!(found.len(), 1, "{}", found.len());
+        assert_eq!(found[0].at, "'71'");
+        assert_eq!(found[0].labels, ["'{{flagged}}'"]);
     }
 
     #[test]
