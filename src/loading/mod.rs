@@ -62,6 +62,9 @@ pub enum ProblemKind {
     Limit,
     /// A mapping key given twice; `related` is the first occurrence.
     DuplicateKey,
+    /// A file in a dialect of its format that reqlint does not read (a dothttp file among
+    /// `.http` files): nothing in it is read, and that is said once.
+    OtherDialect,
 }
 
 /// Something the loader found wrong with the file itself.

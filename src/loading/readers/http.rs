@@ -12,7 +12,7 @@ use super::{
 };
 use crate::loading::span::Span;
 use crate::loading::tree::{Entry, Node};
-use crate::loading::{Limits, Problem, work};
+use crate::loading::{Limits, Problem, ProblemKind, work};
 
 mod multipart;
 
@@ -161,6 +161,17 @@ impl Definitions {
 
 pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, Vec<Problem>) {
     let all = lines(text);
+    if let Some(span) = dothttp_mark(&all) {
+        return (
+            Vec::new(),
+            vec![Problem::new(
+                ProblemKind::OtherDialect,
+                span,
+                "a dothttp file (https://github.com/cedric05/dothttp): reqlint does not read its dialect \
+                 (`GET \"url\"`, `@name(…)`, `? \"key\"= \"value\"`), so nothing in it is checked",
+            )],
+        );
+    }
     let mut problems = Vec::new();
     let mut variables = Definitions::default();
     let mut requests = Vec::new();
@@ -325,6 +336,7 @@ fn read_block(
     let mut content_type = String::new();
     // As written, and where: a multipart boundary is compared byte for byte.
     let mut content_type_written = ("", Span::default());
+    let mut graphql = false;
     while let Some(line) = block.get(i) {
         if line.is_blank() {
             i += 1;
@@ -354,6 +366,9 @@ fn read_block(
             content_type = v.to_ascii_lowercase();
             content_type_written = (v, value_node.span);
         }
+        // VS Code REST Client's mark of a GraphQL request: its body is a query and
+        // variables, not the JSON its `Content-Type` says.
+        graphql |= k.eq_ignore_ascii_case("x-request-type") && v.eq_ignore_ascii_case("graphql");
         parts.headers.push(entry(
             k,
             Span::new(key_start, key_start + k.len()),
@@ -380,8 +395,8 @@ fn read_block(
         if !parts.unseparated.is_empty() {
             // Another request's lines: no body reqlint can read.
             parts.body_unread = true;
-        } else if raw.starts_with('<') {
-            // `< ./body.json`: the body is in another file.
+        } else if raw.starts_with('<') || graphql {
+            // `< ./body.json`: the body is in another file; a GraphQL query is not read.
             parts.body_unread = true;
         } else if content_type.contains("json") || raw.starts_with('{') {
             match json_body(text, start, end - start, limits, problems) {
@@ -418,6 +433,27 @@ fn read_block(
         }
     }
     Some(parts)
+}
+
+/// Where a file says it is dothttp's, whose `.http` dialect quotes its URLs: its
+/// `#!/usr/bin/env dothttp` line, else the first request line with a quoted URL
+/// (`GET "https://…"`), which no client of the `.http` format reqlint reads writes.
+fn dothttp_mark(all: &[Line<'_>]) -> Option<Span> {
+    if let Some(first) = all.first()
+        && first.text.starts_with("#!")
+        && first.text.contains("dothttp")
+    {
+        return Some(first.span());
+    }
+    all.iter()
+        .find(|line| {
+            line.text.split_once(' ').is_some_and(|(method, rest)| {
+                super::is_linted_method(method)
+                    && method.bytes().all(|b| b.is_ascii_uppercase())
+                    && rest.trim_start().starts_with('"')
+            })
+        })
+        .map(Line::span)
 }
 
 /// A form field whose value names a file to upload (`@./video.mp4`, `@file`).
@@ -463,6 +499,43 @@ mod tests {
         let form = requests[2].get_value("params").unwrap();
         let b = form.get_value("billing_event").unwrap();
         assert_eq!(&FILE[b.span.range()], "IMPRESSIONS");
+    }
+
+    #[test]
+    fn a_graphql_body_is_not_read_as_json() {
+        let file = "POST https://api.github.com/graphql\nContent-Type: application/json\nX-REQUEST-TYPE: GraphQL\n\nquery ($owner: String!) {\n  repository(owner: $owner) { url }\n}\n\n{\"owner\": \"acme\"}\n";
+        let (docs, problems) = read(file, &Limits::DEFAULT, &ReadOptions::default());
+        assert!(problems.is_empty(), "{problems:?}");
+        let requests = docs[0].get_value("requests").unwrap().as_seq().unwrap();
+        assert!(requests[0].get_value("x-body-unread").is_some());
+        assert!(requests[0].get_value("params").is_none());
+    }
+
+    #[test]
+    fn a_dothttp_file_is_said_once_not_to_be_read() {
+        for (file, marked) in [
+            (
+                "#!/usr/bin/env dothttp\n\n@name(\"a\")\nGET \"https://api.github.com/user\"\n",
+                "#!/usr/bin/env dothttp",
+            ),
+            (
+                "// no shebang\nPOST \"https://api.github.com/orgs/acme/repos\"\ndata('{}')\nGET \"https://x.test/\"\n",
+                "POST \"https://api.github.com/orgs/acme/repos\"",
+            ),
+        ] {
+            let (docs, problems) = read(file, &Limits::DEFAULT, &ReadOptions::default());
+            assert!(docs.is_empty());
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert_eq!(problems[0].kind, ProblemKind::OtherDialect);
+            assert_eq!(&file[problems[0].span.range()], marked);
+        }
+        // A JSON string in a body is not a request line.
+        let (_, problems) = read(
+            "POST https://x.test/a\nContent-Type: application/json\n\n\"GET \\\"x\\\"\"\n",
+            &Limits::DEFAULT,
+            &ReadOptions::default(),
+        );
+        assert!(problems.iter().all(|p| p.kind != ProblemKind::OtherDialect));
     }
 
     fn unseparated_of(file: &str) -> Vec<(String, Option<usize>)> {

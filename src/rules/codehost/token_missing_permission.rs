@@ -394,18 +394,22 @@ mod tests {
             .collect()
     }
 
-    /// A path whose unknown variables may make it one of several endpoints needs what
-    /// reqlint cannot tell (`/user/codespaces/{{codespace}}` may be a codespace, which
-    /// needs `Codespaces`, or `/user/codespaces/secrets`, which needs `Codespaces user
-    /// secrets`); one whose candidates that take the method need the same, or whose
-    /// variables stand where only placeholders do, is judged.
+    /// A variable stands for a placeholder's value where the path has one there
+    /// (`/user/codespaces/{{codespace}}` is a codespace, not `/user/codespaces/secrets`);
+    /// where none fits, a path whose unknown variables may make it one of several
+    /// endpoints needs what reqlint cannot tell (`DELETE /repos/acme/web/{{section}}`), and
+    /// is judged only where those that take the method need the same.
     #[test]
     fn variables_whose_values_are_not_known() {
         let yaml = "token:\n  permissions:\n    repository: {Issues: read}\nrequests:\n  - DELETE /user/{{what}}\n  - DELETE /repos/acme/web/{{section}}\n  - GET /user/codespaces/{{codespace}}\n  - PATCH /repos/{{owner}}/{{repo}}/issues/{{number}}\n";
         let found = coverage_errors(yaml);
-        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found.len(), 2, "{found:?}");
         assert!(
-            found[0].contains("`PATCH /repos/{owner}/{repo}/issues/{issue_number}`"),
+            found[0].contains("`GET /user/codespaces/{codespace_name}`"),
+            "{found:?}"
+        );
+        assert!(
+            found[1].contains("`PATCH /repos/{owner}/{repo}/issues/{issue_number}`"),
             "{found:?}"
         );
     }

@@ -17,7 +17,8 @@ crate::declare_rule! {
                ignored). A path that no row matches, or a method that the matching path's \
                rows do not list, is reported with the methods the path has. \
                A path whose variables with unknown values may make it one of several \
-               endpoints (`/user/{{what}}`), or that is only such variables, is not judged.",
+               endpoints (`/user/{{what}}`), or that is only such variables, is not judged, \
+               nor is `GET /`, the API root, which needs no permission.",
         why: "Permission coverage cannot be checked for an endpoint reqlint does not know; \
               a wrong method usually means a wrong call (the API answers 404).",
         source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\"",
@@ -38,6 +39,13 @@ impl Rule for UnknownEndpoint {
         // whose variables may make it one of several endpoints (`/user/{{what}}`), says
         // nothing reqlint can judge.
         if crate::apis::codehost::one_of_several(file, i) {
+            return;
+        }
+        // `GET /`, the API root (https://docs.github.com/en/rest/meta/meta#github-api-root),
+        // needs no permission: the tables have no row for it, and it is no mistake.
+        if line.method == crate::model::Method::Get
+            && crate::apis::codehost::path_segments(line).is_empty()
+        {
             return;
         }
         if rows.is_empty() {

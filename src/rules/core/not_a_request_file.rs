@@ -12,7 +12,9 @@ crate::declare_rule! {
         summary: "a document holds no request",
         what: "Reports a document whose top level is not a mapping (a list, a scalar), or a \
                mapping with neither `request` (or `method` and `path`) nor `requests`. An \
-               empty document beside request documents, such as a trailing `---`, is fine.",
+               empty document beside request documents, such as a trailing `---`, is fine. A \
+               `.http` file in the dialect of dothttp (a `#!/usr/bin/env dothttp` line, or \
+               quoted URLs: `GET \"https://…\"`) is not read, which is said once, as an info.",
         why: "A file that matches the include globs but holds no request is usually a \
               mistake in the globs or in the file; nothing in it is checked.",
         source: "reqlint's request file format (docs/request-files.md): one request, several requests",
@@ -32,6 +34,20 @@ impl Rule for NotARequestFile {
         let only_empty = docs
             .iter()
             .all(|d| matches!(d.root.value, crate::loading::Value::Null));
+        if let Some(p) = file
+            .problems
+            .iter()
+            .find(|p| p.kind == crate::loading::ProblemKind::OtherDialect)
+        {
+            out.push(
+                Diagnostic::new(&META, p.span, p.message.clone())
+                    .with_severity(Severity::Info)
+                    .with_help(
+                        "exclude the file in .reqlint.yaml (`exclude:`) to leave it out of the run",
+                    ),
+            );
+            return;
+        }
         if docs.is_empty() && file.problems.is_empty() {
             out.push(
                 Diagnostic::new(
