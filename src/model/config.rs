@@ -83,7 +83,7 @@ pub struct Selection {
 /// A rule's configured severity; `None` is `off`.
 pub type RuleSetting = Option<Severity>;
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Config {
     /// The file it was read from, if any.
     pub path: Option<PathBuf>,
@@ -535,13 +535,13 @@ fn globs(node: &Node, key: &str) -> Result<Globs, (Span, String)> {
 /// Globs checked when the config is read and compiled into one matcher when a path is
 /// first matched: compiling costs more than linting a file, and a run on files named on
 /// the command line (an editor's, a hook's) never matches `include` or `exclude`.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Globs {
     globs: Vec<Glob>,
     set: OnceLock<Matcher>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 enum Matcher {
     Set(GlobSet),
     /// When the globs, each valid, are too many or too large to compile together.

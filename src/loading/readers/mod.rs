@@ -587,6 +587,68 @@ pub fn environment(
         .collect())
 }
 
+/// Every environment an environment file holds, each as its variables: a Postman
+/// environment or a Bruno one is one environment; a JetBrains `http-client.env.json`
+/// holds one per top-level name, each with the variables of its `$shared` entry under
+/// its own (https://www.jetbrains.com/help/idea/http-client-variables.html), and its
+/// `private` variant gives names only. Keys that start with `$` (`$schema`, `$shared`)
+/// name no environment. A file that is not an environment is an error, with its span.
+pub fn environments(
+    text: &str,
+    file_name: &str,
+) -> Result<Vec<(String, Vec<Variable>)>, (Span, String)> {
+    let lower = file_name.to_ascii_lowercase();
+    if lower.ends_with(".bru") {
+        return Ok(vec![(String::new(), bruno::environment(text))]);
+    }
+    let (docs, problems) = super::json::parse(text, &Limits::DEFAULT);
+    if let Some(p) = problems.first() {
+        return Err((p.span, p.message.clone()));
+    }
+    let Some(root) = docs.first() else {
+        return Ok(Vec::new());
+    };
+    if root.get_value("values").is_some() {
+        if !postman::is_environment(root) {
+            return Err((root.span, "not a Postman environment".into()));
+        }
+        return environment(text, file_name, None).map(|v| vec![(String::new(), v)]);
+    }
+    let Some(named) = root.as_map() else {
+        return Err((root.span, "an environment file holds a JSON object".into()));
+    };
+    let private = lower.contains("private");
+    let variables_of = |node: &Node| -> Vec<Variable> {
+        node.as_map()
+            .unwrap_or_default()
+            .iter()
+            .map(|e| {
+                let value = match e.value.value {
+                    Value::Null => None,
+                    _ if private => None,
+                    _ => e.value.scalar_text().map(|t| t.into_owned()),
+                };
+                (e.key.to_string(), value)
+            })
+            .collect()
+    };
+    let shared = named
+        .iter()
+        .find(|e| e.key == "$shared")
+        .map(|e| variables_of(&e.value))
+        .unwrap_or_default();
+    super::work::count(named.len());
+    Ok(named
+        .iter()
+        .filter(|e| !e.key.starts_with('$'))
+        .map(|e| {
+            let mut variables = shared.clone();
+            variables.extend(variables_of(&e.value));
+            (e.key.to_string(), variables)
+        })
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

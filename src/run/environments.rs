@@ -1,0 +1,449 @@
+//! Environments found beside request files, as the tools that send them find them: the
+//! Postman environments in a collection's directory (Newman and the Postman app import
+//! them from there), the `http-client.env.json` (and its private variant) in a `.http`
+//! file's directory, the `environments/*.bru` of the Bruno collection a `.bru` file
+//! belongs to (the directory that holds `bruno.json`, at or above it). Hurl has no
+//! environment files.
+//!
+//! Only where the config names no `environments` and the command line no `--environment`:
+//! an explicit choice replaces discovery entirely.
+//!
+//! A request is sent with one environment, chosen when it is sent; reqlint cannot tell
+//! which. So a variable is known only where every environment found gives it the same
+//! value; one that they give different values, or that one of them lacks, is unknown
+//! (it matches anything and is judged by nothing), and hides the file's own value as the
+//! environment would. The config's own `variables` override what environments give, as
+//! they override the environments the config names.
+//!
+//! Each place's environments are read once per run, however many request files share
+//! them; an environment file is read as any file (regular files within the size limit,
+//! never through a link); one that cannot be read or is not an environment gives no
+//! variables and takes no part in the agreement (the walk lints it as a file of its own,
+//! as before).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use sha2::Digest as _;
+
+use crate::engine::{self, FileResult, ReadFile, Settings};
+use crate::loading::readers::{self, Variable};
+use crate::rules::RunFacts;
+
+/// A variable's name and value (`None`: not known).
+pub type Variables = BTreeMap<String, Option<String>>;
+
+/// The tool whose environment files a request file is read with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tool {
+    Postman,
+    JetBrains,
+    Bruno,
+}
+
+impl Tool {
+    /// The tool a request file's name says, if it has environment files.
+    fn of(path: &Path) -> Option<Tool> {
+        let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+        if name.ends_with(".http") || name.ends_with(".rest") {
+            Some(Tool::JetBrains)
+        } else if name.ends_with(".bru") {
+            Some(Tool::Bruno)
+        } else if name.ends_with(".json") && !name.starts_with(JETBRAINS_PUBLIC_PREFIX) {
+            // A Postman collection, by its name or its content: a `.json` file that is
+            // neither reads no variables, so it may take a collection's environments.
+            Some(Tool::Postman)
+        } else {
+            None
+        }
+    }
+}
+
+/// The JetBrains environment files, in the order they are read: the private one's
+/// names first, the public one's values over them (its documentation: "public variables
+/// take precedence over private ones").
+const JETBRAINS_FILES: [&str; 2] = ["http-client.private.env.json", "http-client.env.json"];
+const JETBRAINS_PUBLIC_PREFIX: &str = "http-client.";
+
+/// What a place's environment files give.
+pub struct Found {
+    pub tool: Tool,
+    /// Every environment file found, read or not (absolute).
+    pub files: Vec<PathBuf>,
+    /// How many environments took part in the agreement.
+    pub environments: usize,
+    /// The variables they agree on ([`agree`]).
+    pub variables: Variables,
+    /// The SHA-256 of the files found, names and bytes: part of the result cache's key
+    /// of every file read with them.
+    pub digest: [u8; 32],
+    /// The run's settings with these variables: `None` when they give none.
+    settings: Option<Settings>,
+}
+
+/// The discovery of one run (or of one config's files, in the language server).
+pub struct Discovery {
+    enabled: bool,
+    /// The directory above which no Bruno collection is looked for: the config's (or
+    /// the working directory), so that a file in the project never has a file of the
+    /// user's home read; a request file outside it looks in its own directory only.
+    root: PathBuf,
+    cwd: PathBuf,
+    places: Mutex<HashMap<(Tool, PathBuf), Arc<OnceLock<Arc<Found>>>>>,
+    bruno_roots: Mutex<HashMap<PathBuf, Option<PathBuf>>>,
+    files_read: AtomicUsize,
+}
+
+/// The settings a file is read with: the run's, or the run's with the variables of the
+/// environments found for it.
+pub enum FileSettings<'a> {
+    Run(&'a Settings),
+    Discovered(Arc<Found>),
+}
+
+impl std::ops::Deref for FileSettings<'_> {
+    type Target = Settings;
+
+    fn deref(&self) -> &Settings {
+        match self {
+            FileSettings::Run(settings) => settings,
+            FileSettings::Discovered(found) => found
+                .settings
+                .as_ref()
+                .expect("only environments that give variables are handed out"),
+        }
+    }
+}
+
+impl FileSettings<'_> {
+    /// The digest of the environments the file is read with, if any.
+    pub fn environment_digest(&self) -> Option<&[u8; 32]> {
+        match self {
+            FileSettings::Run(_) => None,
+            FileSettings::Discovered(found) => Some(&found.digest),
+        }
+    }
+}
+
+impl Discovery {
+    /// The discovery of a run with `settings`: off when the config names environments or
+    /// `named_on_command_line` (`--environment`).
+    pub fn new(settings: &Settings, named_on_command_line: bool) -> Discovery {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+        Discovery {
+            enabled: !named_on_command_line && settings.config.environments.is_empty(),
+            root: crate::run::walk::absolute(&cwd, &settings.config.root),
+            cwd,
+            places: Mutex::new(HashMap::new()),
+            bruno_roots: Mutex::new(HashMap::new()),
+            files_read: AtomicUsize::new(0),
+        }
+    }
+
+    /// No discovery: the run's settings for every file.
+    pub fn off() -> Discovery {
+        Discovery {
+            enabled: false,
+            root: PathBuf::from("/"),
+            cwd: PathBuf::from("/"),
+            places: Mutex::new(HashMap::new()),
+            bruno_roots: Mutex::new(HashMap::new()),
+            files_read: AtomicUsize::new(0),
+        }
+    }
+
+    /// How many environment files the discovery has read.
+    pub fn files_read(&self) -> usize {
+        self.files_read.load(Ordering::Relaxed)
+    }
+
+    /// The settings `path` is read with (`run`: the run's settings, the same for every
+    /// call).
+    pub fn settings_for<'a>(&self, run: &'a Settings, path: &Path) -> FileSettings<'a> {
+        match self.found_for(run, path) {
+            Some(found) if found.settings.is_some() => FileSettings::Discovered(found),
+            _ => FileSettings::Run(run),
+        }
+    }
+
+    /// The environments found for `path`, if discovery is on and the file has a place
+    /// for them; `None` for a file that is itself one of them.
+    pub fn found_for(&self, run: &Settings, path: &Path) -> Option<Arc<Found>> {
+        if !self.enabled {
+            return None;
+        }
+        let tool = Tool::of(path)?;
+        let path = crate::run::walk::absolute(&self.cwd, path);
+        let dir = path.parent()?.to_path_buf();
+        let place = match tool {
+            Tool::Bruno => self.bruno_root(&dir)?,
+            Tool::Postman | Tool::JetBrains => dir,
+        };
+        let cell = {
+            let mut places = self.places.lock().unwrap_or_else(|e| e.into_inner());
+            places.entry((tool, place.clone())).or_default().clone()
+        };
+        // Read outside the lock: other places are read meanwhile; a second file of the
+        // same place waits for the first's reading instead of reading again.
+        let found = cell
+            .get_or_init(|| Arc::new(self.read_place(run, tool, &place)))
+            .clone();
+        (!found.files.contains(&path)).then_some(found)
+    }
+
+    /// Every place's environments found so far.
+    pub fn found(&self) -> Vec<Arc<Found>> {
+        let places = self.places.lock().unwrap_or_else(|e| e.into_inner());
+        let mut found: Vec<Arc<Found>> = places.values().filter_map(|c| c.get().cloned()).collect();
+        found.sort_by(|a, b| a.files.cmp(&b.files));
+        found
+    }
+
+    /// The values of discovered variables that some file of the run uses in a credential
+    /// position are secrets of every file, as the config's are
+    /// ([`engine::mask_credential_variables`]).
+    pub fn mask_credential_variables(&self, facts: &RunFacts, results: &mut [FileResult]) {
+        for found in self.found() {
+            if let Some(settings) = &found.settings {
+                engine::mask_credential_variables(settings, facts, results);
+            }
+        }
+    }
+
+    /// The directory of the Bruno collection a directory belongs to: the nearest that
+    /// holds `bruno.json`, not above the root (a directory outside it: itself only).
+    fn bruno_root(&self, dir: &Path) -> Option<PathBuf> {
+        if let Some(known) = self
+            .bruno_roots
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(dir)
+        {
+            return known.clone();
+        }
+        let inside = dir.starts_with(&self.root);
+        let mut found = None;
+        for candidate in dir.ancestors() {
+            if candidate.join("bruno.json").is_file() {
+                found = Some(candidate.to_path_buf());
+                break;
+            }
+            if !inside || candidate == self.root {
+                break;
+            }
+        }
+        self.bruno_roots
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(dir.to_path_buf(), found.clone());
+        found
+    }
+
+    /// Reads a place's environment files (each once).
+    fn read_place(&self, run: &Settings, tool: Tool, place: &Path) -> Found {
+        let files = match tool {
+            Tool::Postman => listed(place, |name| name.ends_with(".json")),
+            Tool::JetBrains => JETBRAINS_FILES
+                .iter()
+                .map(|name| place.join(name))
+                .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file()))
+                .collect(),
+            Tool::Bruno => listed(&place.join("environments"), |name| name.ends_with(".bru")),
+        };
+        let max = run.limits.max_file_bytes;
+        let mut digest = sha2::Sha256::new();
+        digest.update(format!("{tool:?}\n"));
+        let mut found_files = Vec::new();
+        let mut environments: Vec<Vec<Variable>> = Vec::new();
+        // JetBrains: each environment name's variables across the two files.
+        let mut named: BTreeMap<String, Vec<Variable>> = BTreeMap::new();
+        for file in files {
+            let name = file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let is_named_environment = name
+                .to_ascii_lowercase()
+                .ends_with(".postman_environment.json");
+            if tool == Tool::Postman
+                && !is_named_environment
+                && !crate::run::walk::is_postman_file(&file)
+            {
+                continue;
+            }
+            self.files_read.fetch_add(1, Ordering::Relaxed);
+            let text = match crate::loading::read_regular_file(&file, max) {
+                Ok(ReadFile::Bytes(bytes)) => String::from_utf8(bytes).ok(),
+                _ => None,
+            };
+            let read = match tool {
+                Tool::Postman => {
+                    let scope = text.as_deref().and_then(postman_scope);
+                    // A JSON file its content made a candidate that is a collection, or
+                    // Postman's globals (which Newman reads only when told,
+                    // `--globals`): not an environment of the collection.
+                    if scope.as_deref() == Some("globals")
+                        || (!is_named_environment && scope.is_none())
+                    {
+                        continue;
+                    }
+                    scope
+                        .and(text.as_deref())
+                        .and_then(|text| readers::environment(text, &name, None).ok())
+                        .map(|variables| vec![(String::new(), variables)])
+                }
+                Tool::JetBrains | Tool::Bruno => text
+                    .as_deref()
+                    .and_then(|text| readers::environments(text, &name).ok()),
+            };
+            digest.update(file.as_os_str().as_encoded_bytes());
+            digest.update([0]);
+            match &text {
+                Some(text) => {
+                    digest.update((text.len() as u64).to_le_bytes());
+                    digest.update(text.as_bytes());
+                }
+                None => digest.update(u64::MAX.to_le_bytes()),
+            }
+            found_files.push(file);
+            let Some(read) = read else {
+                continue;
+            };
+            match tool {
+                Tool::JetBrains => {
+                    for (environment, variables) in read {
+                        named.entry(environment).or_default().extend(variables);
+                    }
+                }
+                Tool::Postman | Tool::Bruno => {
+                    environments.extend(read.into_iter().map(|(_, variables)| variables));
+                }
+            }
+        }
+        environments.extend(named.into_values());
+        let count = environments.len();
+        let variables = agree(environments.into_iter().map(|v| v.into_iter().collect()));
+        let settings = (!variables.is_empty()).then(|| {
+            let mut config = run.config.clone();
+            let mut merged = variables.clone();
+            merged.extend(run.config.variables.clone());
+            config.variables = merged;
+            Settings {
+                config,
+                context: run.context.clone(),
+                limits: run.limits,
+            }
+        });
+        Found {
+            tool,
+            files: found_files,
+            environments: count,
+            variables,
+            digest: digest.finalize().into(),
+            settings,
+        }
+    }
+}
+
+/// The regular files (not links) of a directory whose lowercase names `wanted` takes,
+/// sorted by name.
+fn listed(dir: &Path, wanted: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter(|e| wanted(&e.file_name().to_string_lossy().to_ascii_lowercase()))
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    files
+}
+
+/// The scope of a Postman environment (`environment`, `globals`): `None` for a text that
+/// is not one.
+fn postman_scope(text: &str) -> Option<String> {
+    let (docs, problems) = crate::loading::parse_text(
+        text,
+        crate::loading::Format::Json,
+        &crate::loading::Limits::DEFAULT,
+    );
+    let root = docs.first().filter(|_| problems.is_empty())?;
+    if !readers::postman::is_environment(root) {
+        return None;
+    }
+    root.get_value("_postman_variable_scope")
+        .and_then(crate::loading::Node::as_str)
+        .map(str::to_string)
+}
+
+/// What every environment says: a variable every one gives the same known value keeps
+/// it; one they give different values, one whose value some keep secret, and one some
+/// lack, is unknown (`None`). One environment: its own values.
+pub fn agree(environments: impl IntoIterator<Item = Variables>) -> Variables {
+    let mut agreed: Option<Variables> = None;
+    for environment in environments {
+        agreed = Some(match agreed {
+            None => environment,
+            Some(so_far) => {
+                let mut next: Variables = so_far
+                    .into_iter()
+                    .map(|(name, value)| {
+                        let same = value.is_some() && environment.get(&name) == Some(&value);
+                        (name, value.filter(|_| same))
+                    })
+                    .collect();
+                for name in environment.into_keys() {
+                    next.entry(name).or_insert(None);
+                }
+                next
+            }
+        });
+    }
+    agreed.unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(pairs: &[(&str, Option<&str>)]) -> Variables {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.map(str::to_string)))
+            .collect()
+    }
+
+    #[test]
+    fn only_what_every_environment_says_is_known() {
+        let staging = vars(&[
+            ("base_url", Some("https://graph.facebook.com/v25.0")),
+            ("objective", Some("LEADS")),
+            ("only_here", Some("x")),
+            ("token", None),
+        ]);
+        let production = vars(&[
+            ("base_url", Some("https://graph.facebook.com/v25.0")),
+            ("objective", Some("OUTCOME_SALES")),
+            ("token", None),
+            ("only_there", Some("y")),
+        ]);
+        let agreed = agree([staging.clone(), production]);
+        assert_eq!(
+            agreed,
+            vars(&[
+                ("base_url", Some("https://graph.facebook.com/v25.0")),
+                ("objective", None),
+                ("only_here", None),
+                ("only_there", None),
+                ("token", None),
+            ])
+        );
+        // One environment: its values.
+        assert_eq!(agree([staging.clone()]), staging);
+        assert_eq!(agree(Vec::<Variables>::new()), Variables::new());
+    }
+}
