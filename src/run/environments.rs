@@ -80,7 +80,7 @@ pub struct Found {
     /// of every file read with them.
     pub digest: [u8; 32],
     /// The run's settings with these variables: `None` when they give none.
-    settings: Option<Settings>,
+    settings: Option<Arc<Settings>>,
 }
 
 /// The discovery of one run (or of one config's files, in the language server).
@@ -114,6 +114,14 @@ impl std::ops::Deref for FileSettings<'_> {
                 .as_ref()
                 .expect("only environments that give variables are handed out"),
         }
+    }
+}
+
+impl Found {
+    /// The settings a file read with these environments is linted with, when they give
+    /// variables.
+    pub fn settings(&self) -> Option<&Arc<Settings>> {
+        self.settings.as_ref()
     }
 }
 
@@ -330,11 +338,11 @@ impl Discovery {
             let mut merged = variables.clone();
             merged.extend(run.config.variables.clone());
             config.variables = merged;
-            Settings {
+            Arc::new(Settings {
                 config,
                 context: run.context.clone(),
                 limits: run.limits,
-            }
+            })
         });
         Found {
             tool,
@@ -345,6 +353,25 @@ impl Discovery {
             settings,
         }
     }
+}
+
+/// Whether a file's name makes it an environment that discovery reads (a new one
+/// changes what a request file beside it is read with): a `*.postman_environment.json`,
+/// a JetBrains `http-client*.env.json`, a `.bru` file in an `environments` folder.
+pub fn may_be_environment(path: &Path) -> bool {
+    let Some(name) = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+    else {
+        return false;
+    };
+    name.ends_with(".postman_environment.json")
+        || JETBRAINS_FILES.contains(&name.as_str())
+        || (name.ends_with(".bru")
+            && path
+                .parent()
+                .and_then(Path::file_name)
+                .is_some_and(|d| d == "environments"))
 }
 
 /// The regular files (not links) of a directory whose lowercase names `wanted` takes,
@@ -415,6 +442,177 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.map(str::to_string)))
             .collect()
+    }
+
+    fn settings(root: &Path) -> Settings {
+        Settings {
+            config: crate::model::config::Config::defaults(root.to_path_buf()),
+            context: Default::default(),
+            limits: crate::loading::Limits::DEFAULT,
+        }
+    }
+
+    fn postman_environment(name: &str, objective: &str) -> String {
+        format!(
+            r#"{{"name": "{name}", "values": [
+  {{"key": "base_url", "value": "https://graph.facebook.com/v25.0", "enabled": true}},
+  {{"key": "objective", "value": "{objective}", "enabled": true}},
+  {{"key": "access_token", "value": "", "type": "secret", "enabled": true}}],
+ "_postman_variable_scope": "environment"}}"#
+        )
+    }
+
+    /// Each place's environments are read once per run, however many request files
+    /// share them: n collections beside m environments cost m reads, not n × m.
+    #[test]
+    fn a_place_is_read_once_whatever_the_files_beside_it() {
+        for (collections, environments) in [(30, 20), (300, 200)] {
+            let dir = tempfile::tempdir().unwrap();
+            let run = settings(dir.path());
+            for i in 0..environments {
+                let text = postman_environment(&format!("env {i}"), "LEADS");
+                std::fs::write(
+                    dir.path().join(format!("e{i}.postman_environment.json")),
+                    text,
+                )
+                .unwrap();
+            }
+            let discovery = Discovery::new(&run, false);
+            for i in 0..collections {
+                let file = dir.path().join(format!("c{i}.postman_collection.json"));
+                let found = discovery.settings_for(&run, &file);
+                assert_eq!(
+                    found.config.variables.get("objective"),
+                    Some(&Some("LEADS".to_string()))
+                );
+                assert!(found.environment_digest().is_some());
+            }
+            assert_eq!(discovery.files_read(), environments);
+            assert_eq!(discovery.found().len(), 1);
+        }
+    }
+
+    #[test]
+    fn each_tool_finds_its_own_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let run = settings(root);
+        // JetBrains: the file's directory; two named environments and the private names.
+        std::fs::write(
+            root.join("http-client.env.json"),
+            r#"{"$shared": {"base_url": "https://graph.facebook.com/v25.0"},
+                "dev": {"objective": "LEADS", "account": "1"},
+                "prod": {"objective": "LEADS", "account": "2"}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("http-client.private.env.json"),
+            r#"{"dev": {"token": "x", "objective": "hidden"}}"#,
+        )
+        .unwrap();
+        let discovery = Discovery::new(&run, false);
+        let found = discovery.found_for(&run, &root.join("a.http")).unwrap();
+        assert_eq!(found.tool, Tool::JetBrains);
+        assert_eq!(found.environments, 2);
+        assert_eq!(
+            found.variables,
+            vars(&[
+                ("account", None),
+                ("base_url", Some("https://graph.facebook.com/v25.0")),
+                // The public value wins over the private name.
+                ("objective", Some("LEADS")),
+                ("token", None),
+            ])
+        );
+        // Bruno: the collection's environments, from a request file in a folder of it.
+        let collection = root.join("coll");
+        std::fs::create_dir_all(collection.join("environments")).unwrap();
+        std::fs::create_dir_all(collection.join("Folder")).unwrap();
+        std::fs::write(collection.join("bruno.json"), "{}").unwrap();
+        std::fs::write(
+            collection.join("environments/staging.bru"),
+            "vars {
+  objective: LEADS
+}
+vars:secret [
+  token
+]
+",
+        )
+        .unwrap();
+        let request = collection.join("Folder/a.bru");
+        let found = discovery.found_for(&run, &request).unwrap();
+        assert_eq!(found.tool, Tool::Bruno);
+        assert_eq!(
+            found.variables,
+            vars(&[("objective", Some("LEADS")), ("token", None)])
+        );
+        // An environment file is not read with itself; Hurl has no environment files.
+        assert!(
+            discovery
+                .found_for(&run, &collection.join("environments/staging.bru"))
+                .is_none()
+        );
+        assert!(discovery.found_for(&run, &root.join("a.hurl")).is_none());
+        // A Bruno file of no collection: nothing.
+        assert!(discovery.found_for(&run, &root.join("lone.bru")).is_none());
+        // An explicit choice replaces discovery.
+        let off = Discovery::new(&run, true);
+        assert!(off.found_for(&run, &root.join("a.http")).is_none());
+    }
+
+    /// A Postman directory's collections and globals are not its environments; an
+    /// environment that is malformed or too large gives nothing and spoils nothing.
+    #[test]
+    fn what_is_not_an_environment_gives_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let mut run = settings(root);
+        run.limits.max_file_bytes = 4096;
+        std::fs::write(
+            root.join("a.json"),
+            r#"{"info": {"schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": []}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("globals.json"),
+            r#"{"values": [{"key": "objective", "value": "X"}], "_postman_variable_scope": "globals"}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("broken.postman_environment.json"),
+            r#"{"values": ["#,
+        )
+        .unwrap();
+        let large = postman_environment("large", &"A".repeat(5000));
+        std::fs::write(root.join("large.postman_environment.json"), large).unwrap();
+        std::fs::write(
+            root.join("by-content.json"),
+            postman_environment("staging", "LEADS"),
+        )
+        .unwrap();
+        let discovery = Discovery::new(&run, false);
+        let found = discovery.found_for(&run, &root.join("a.json")).unwrap();
+        assert_eq!(found.environments, 1, "{:?}", found.files);
+        assert_eq!(
+            found.variables.get("objective"),
+            Some(&Some("LEADS".into()))
+        );
+        // The malformed and the large one are found (their bytes key the cache), the
+        // collection and the globals are not.
+        let names: Vec<_> = found
+            .files
+            .iter()
+            .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "broken.postman_environment.json",
+                "by-content.json",
+                "large.postman_environment.json"
+            ]
+        );
     }
 
     #[test]
