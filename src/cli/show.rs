@@ -176,9 +176,10 @@ fn write_environments(args: &CheckArgs, settings: &Settings, text: &mut String) 
                 items.join(", ")
             }
         };
+        let left: Vec<&str> = found.left_to_the_file.keys().map(String::as_str).collect();
         let _ = writeln!(
             text,
-            "  {file}: {} ({} environment{}; known: {}; not known: {})",
+            "  {file}: {} ({} environment{}; known: {}; not known: {}; known where the file gives the same value: {})",
             if shown.is_empty() {
                 "(none)".to_string()
             } else {
@@ -187,7 +188,8 @@ fn write_environments(args: &CheckArgs, settings: &Settings, text: &mut String) 
             found.environments,
             if found.environments == 1 { "" } else { "s" },
             list(&known),
-            list(&unknown)
+            list(&unknown),
+            list(&left)
         );
     }
 }

@@ -114,6 +114,10 @@ pub struct Config {
     /// `variables`, then its environment files' (read by the settings); `None` for a
     /// name whose value is secret.
     pub variables: BTreeMap<String, Option<String>>,
+    /// Variables that some environments discovered beside a file give one value and the
+    /// others leave to the file (src/run/environments.rs): known as that value where
+    /// the file's own is the same, else unknown.
+    pub variables_left_to_files: BTreeMap<String, String>,
     /// Environment files (Postman, `http-client.env.json`, Bruno), relative to `root`.
     pub environments: Vec<(String, Span)>,
     /// Variable name → the named token it stands for (a token's `variables`).
@@ -140,6 +144,7 @@ impl Config {
             text: String::new(),
             context: Vec::new(),
             variables: BTreeMap::new(),
+            variables_left_to_files: BTreeMap::new(),
             environments: Vec::new(),
             token_variables: BTreeMap::new(),
             token_files: Vec::new(),

@@ -76,6 +76,8 @@ pub struct Found {
     pub environments: usize,
     /// The variables they agree on ([`agree`]).
     pub variables: Variables,
+    /// The values some of them give and the others leave to the file ([`agree`]).
+    pub left_to_the_file: BTreeMap<String, String>,
     /// The SHA-256 of the files found, names and bytes: part of the result cache's key
     /// of every file read with them.
     pub digest: [u8; 32],
@@ -258,7 +260,16 @@ impl Discovery {
                 .map(|name| place.join(name))
                 .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file()))
                 .collect(),
-            Tool::Bruno => listed(&place.join("environments"), |name| name.ends_with(".bru")),
+            Tool::Bruno => {
+                // A link in the collection's place (to a directory of the user's home,
+                // say) is not followed.
+                let dir = place.join("environments");
+                if std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
+                    listed(&dir, |name| name.ends_with(".bru"))
+                } else {
+                    Vec::new()
+                }
+            }
         };
         let max = run.limits.max_file_bytes;
         let mut digest = sha2::Sha256::new();
@@ -332,12 +343,19 @@ impl Discovery {
         }
         environments.extend(named.into_values());
         let count = environments.len();
-        let variables = agree(environments.into_iter().map(|v| v.into_iter().collect()));
-        let settings = (!variables.is_empty()).then(|| {
+        let (variables, left_to_the_file) =
+            agree(environments.into_iter().map(|v| v.into_iter().collect()));
+        let settings = (!variables.is_empty() || !left_to_the_file.is_empty()).then(|| {
             let mut config = run.config.clone();
             let mut merged = variables.clone();
             merged.extend(run.config.variables.clone());
             config.variables = merged;
+            // The config's own values override what environments give.
+            config.variables_left_to_files = left_to_the_file
+                .iter()
+                .filter(|(name, _)| !run.config.variables.contains_key(*name))
+                .map(|(name, value)| (name.clone(), value.clone()))
+                .collect();
             Arc::new(Settings {
                 config,
                 context: run.context.clone(),
@@ -349,6 +367,7 @@ impl Discovery {
             files: found_files,
             environments: count,
             variables,
+            left_to_the_file,
             digest: digest.finalize().into(),
             settings,
         }
@@ -408,29 +427,36 @@ fn postman_scope(text: &str) -> Option<String> {
 }
 
 /// What every environment says: a variable every one gives the same known value keeps
-/// it; one they give different values, one whose value some keep secret, and one some
-/// lack, is unknown (`None`). One environment: its own values.
-pub fn agree(environments: impl IntoIterator<Item = Variables>) -> Variables {
-    let mut agreed: Option<Variables> = None;
-    for environment in environments {
-        agreed = Some(match agreed {
-            None => environment,
-            Some(so_far) => {
-                let mut next: Variables = so_far
-                    .into_iter()
-                    .map(|(name, value)| {
-                        let same = value.is_some() && environment.get(&name) == Some(&value);
-                        (name, value.filter(|_| same))
-                    })
-                    .collect();
-                for name in environment.into_keys() {
-                    next.entry(name).or_insert(None);
-                }
-                next
-            }
-        });
+/// it; one that those which give it give the same known value while the others lack it
+/// is left to the file (each of those others sends the file's own value: known where
+/// the file's value is that one); any other (given different values, or a value some
+/// keep secret) is unknown (`None`). One environment: its own values.
+pub fn agree(
+    environments: impl IntoIterator<Item = Variables>,
+) -> (Variables, BTreeMap<String, String>) {
+    let environments: Vec<Variables> = environments.into_iter().collect();
+    let mut names: BTreeMap<&str, (usize, Option<&Option<String>>, bool)> = BTreeMap::new();
+    for environment in &environments {
+        for (name, value) in environment {
+            let (count, first, same) = names.entry(name).or_insert((0, Some(value), true));
+            *count += 1;
+            *same &= value.is_some() && *first == Some(value);
+        }
     }
-    agreed.unwrap_or_default()
+    let mut known = Variables::new();
+    let mut left = BTreeMap::new();
+    for (name, (count, first, same)) in names {
+        let value = first.and_then(Option::as_ref).filter(|_| same);
+        match value {
+            Some(value) if count < environments.len() => {
+                left.insert(name.to_string(), value.clone());
+            }
+            _ => {
+                known.insert(name.to_string(), value.cloned());
+            }
+        }
+    }
+    (known, left)
 }
 
 #[cfg(test)]
@@ -561,6 +587,41 @@ vars:secret [
         assert!(off.found_for(&run, &root.join("a.http")).is_none());
     }
 
+    /// Links are not followed: an environment file, or a Bruno collection's
+    /// `environments` folder, that links elsewhere gives nothing.
+    #[cfg(unix)]
+    #[test]
+    fn links_are_not_followed() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(
+            outside.path().join("staging.bru"),
+            "vars {\n  objective: LEADS\n}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            outside.path().join("env.json"),
+            r#"{"dev": {"objective": "LEADS"}}"#,
+        )
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let run = settings(root);
+        std::fs::write(root.join("bruno.json"), "{}").unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.join("environments")).unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("env.json"),
+            root.join("http-client.env.json"),
+        )
+        .unwrap();
+        let discovery = Discovery::new(&run, false);
+        for file in ["a.bru", "a.http"] {
+            let found = discovery.found_for(&run, &root.join(file)).unwrap();
+            assert!(found.files.is_empty(), "{file}: {:?}", found.files);
+            assert!(found.settings().is_none());
+        }
+        assert_eq!(discovery.files_read(), 0);
+    }
+
     /// A Postman directory's collections and globals are not its environments; an
     /// environment that is malformed or too large gives nothing and spoils nothing.
     #[test]
@@ -629,19 +690,28 @@ vars:secret [
             ("token", None),
             ("only_there", Some("y")),
         ]);
-        let agreed = agree([staging.clone(), production]);
+        let (known, left) = agree([staging.clone(), production]);
         assert_eq!(
-            agreed,
+            known,
             vars(&[
                 ("base_url", Some("https://graph.facebook.com/v25.0")),
                 ("objective", None),
-                ("only_here", None),
-                ("only_there", None),
                 ("token", None),
             ])
         );
+        // Given by one, left to the file by the other.
+        assert_eq!(
+            left,
+            BTreeMap::from([
+                ("only_here".to_string(), "x".to_string()),
+                ("only_there".to_string(), "y".to_string()),
+            ])
+        );
         // One environment: its values.
-        assert_eq!(agree([staging.clone()]), staging);
-        assert_eq!(agree(Vec::<Variables>::new()), Variables::new());
+        assert_eq!(agree([staging.clone()]), (staging, BTreeMap::new()));
+        assert_eq!(
+            agree(Vec::<Variables>::new()),
+            (Variables::new(), BTreeMap::new())
+        );
     }
 }

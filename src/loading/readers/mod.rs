@@ -34,6 +34,10 @@ pub struct ReadOptions<'a> {
     /// Values of `{{name}}` from the config and its environment files; `None` for a
     /// name whose value is secret (a private environment: only names are read).
     pub variables: &'a BTreeMap<String, Option<String>>,
+    /// Values that some of the environments found beside the file give and the others
+    /// leave to the file: a variable is known as its value where the file's own is the
+    /// same (every environment then sends it), else unknown.
+    pub left_to_the_file: &'a BTreeMap<String, String>,
     /// Variable name → the named token (in the config) it stands for.
     pub token_variables: &'a BTreeMap<String, String>,
     /// The named token every request of this file runs with (chosen by a glob).
@@ -42,11 +46,13 @@ pub struct ReadOptions<'a> {
 
 static NO_VARIABLES: BTreeMap<String, Option<String>> = BTreeMap::new();
 static NO_TOKENS: BTreeMap<String, String> = BTreeMap::new();
+static NOTHING_LEFT: BTreeMap<String, String> = BTreeMap::new();
 
 impl Default for ReadOptions<'_> {
     fn default() -> Self {
         ReadOptions {
             variables: &NO_VARIABLES,
+            left_to_the_file: &NOTHING_LEFT,
             token_variables: &NO_TOKENS,
             file_token: None,
         }
@@ -328,12 +334,31 @@ pub fn document(
     options: &ReadOptions,
 ) -> Node {
     // The config's environments override the file's own values: one pass over the
-    // file's variables, each name looked up in the config's map.
-    super::work::count(variables.len() + options.variables.len());
+    // file's variables, each name looked up in the config's map. A value some
+    // environments leave to the file is known where the file's own value is the same.
+    let left = options.left_to_the_file;
+    super::work::count(variables.len() + options.variables.len() + left.len());
+    let mut kept_as_left = std::collections::BTreeSet::new();
     let mut vars: Vec<Entry> = variables
         .into_iter()
         .filter(|e| !options.variables.contains_key(e.key.as_str()))
+        .filter(|e| match left.get(e.key.as_str()) {
+            Some(value) => {
+                let same = e.value.scalar_text().is_some_and(|t| t == value.as_str());
+                if same {
+                    kept_as_left.insert(e.key.to_string());
+                }
+                same
+            }
+            None => true,
+        })
         .collect();
+    for name in left.keys() {
+        if !kept_as_left.contains(name) && !options.variables.contains_key(name) {
+            let at = Span::empty(span.start);
+            vars.push(entry(name, at, Node::new(at, Value::Null)));
+        }
+    }
     for (name, value) in options.variables {
         let value = match value {
             Some(v) => string(Span::empty(span.start), v),
@@ -694,6 +719,36 @@ mod tests {
         assert_eq!(pairs[1].value.as_str(), Some("x y"));
         assert_eq!(&file[pairs[1].value.span.range()], "x%20y");
         assert_eq!(&file[pairs[2].key_span.range()], "c");
+    }
+
+    /// A value some environments give and the others leave to the file is the file's
+    /// own where that is the same (its definition kept, span and all), else unknown.
+    #[test]
+    fn values_left_to_the_file_are_known_where_it_agrees() {
+        let left = BTreeMap::from([
+            ("owner".to_string(), "acme".to_string()),
+            ("repo".to_string(), "web".to_string()),
+            ("absent".to_string(), "x".to_string()),
+        ]);
+        let options = ReadOptions {
+            left_to_the_file: &left,
+            ..ReadOptions::default()
+        };
+        let file = "owner=acme repo=api";
+        let variables = vec![
+            entry("owner", Span::new(0, 5), string(Span::new(6, 10), "acme")),
+            entry("repo", Span::new(11, 15), string(Span::new(16, 19), "api")),
+        ];
+        let doc = document(Span::new(0, file.len()), Vec::new(), variables, &options);
+        let vars = doc.get_value(VARIABLES).unwrap();
+        let owner = vars.get_value("owner").unwrap();
+        assert_eq!(owner.as_str(), Some("acme"));
+        assert_eq!(&file[owner.span.range()], "acme");
+        assert!(matches!(vars.get_value("repo").unwrap().value, Value::Null));
+        assert!(matches!(
+            vars.get_value("absent").unwrap().value,
+            Value::Null
+        ));
     }
 
     #[test]
