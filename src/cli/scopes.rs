@@ -35,7 +35,7 @@ pub(super) fn print_least_permissions(args: ScopesArgs) -> Result<ExitCode, Stri
         let display = paths.display(path);
         // Read as the check reads: regular files within the size limit only.
         let bytes = loading::read_bounded(path, settings.limits.max_file_bytes, "request file")?;
-        let loaded = engine::load_file(&display, path, bytes, &settings);
+        let loaded = engine::load_file(&display, path, bytes, settings);
         let secrets = file_secrets(
             &loaded.text,
             &loaded.documents,

@@ -51,7 +51,10 @@ impl Tool {
             Some(Tool::JetBrains)
         } else if name.ends_with(".bru") {
             Some(Tool::Bruno)
-        } else if name.ends_with(".json") && !name.starts_with(JETBRAINS_PUBLIC_PREFIX) {
+        } else if name.ends_with(".json")
+            && !name.ends_with(".req.json")
+            && !name.starts_with(JETBRAINS_PUBLIC_PREFIX)
+        {
             // A Postman collection, by its name or its content: a `.json` file that is
             // neither reads no variables, so it may take a collection's environments.
             Some(Tool::Postman)
@@ -85,6 +88,9 @@ pub struct Found {
     settings: Option<Arc<Settings>>,
 }
 
+/// A place's environments, read by the first file that needs them.
+type Place = Arc<OnceLock<Arc<Found>>>;
+
 /// The discovery of one run (or of one config's files, in the language server).
 pub struct Discovery {
     enabled: bool,
@@ -93,7 +99,7 @@ pub struct Discovery {
     /// user's home read; a request file outside it looks in its own directory only.
     root: PathBuf,
     cwd: PathBuf,
-    places: Mutex<HashMap<(Tool, PathBuf), Arc<OnceLock<Arc<Found>>>>>,
+    places: Mutex<HashMap<(Tool, PathBuf), Place>>,
     bruno_roots: Mutex<HashMap<PathBuf, Option<PathBuf>>>,
     files_read: AtomicUsize,
 }

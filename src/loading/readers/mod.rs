@@ -551,6 +551,9 @@ pub fn form_pairs(file: &str, offset: usize, len: usize) -> Vec<Entry> {
 /// A variable's name and its value (`None`: secret, or not in the file).
 pub type Variable = (String, Option<String>);
 
+/// An environment's name (empty for a file of one environment) and its variables.
+pub type NamedEnvironment = (String, Vec<Variable>);
+
 /// The variables of an environment file: a Postman environment (`values: [{key, value,
 /// enabled}]`), a JetBrains `http-client.env.json` (environment name → variables; `select`
 /// names one, else the first), whose `private` variant gives names only (`private`), or a
@@ -618,10 +621,7 @@ pub fn environment(
 /// its own (https://www.jetbrains.com/help/idea/http-client-variables.html), and its
 /// `private` variant gives names only. Keys that start with `$` (`$schema`, `$shared`)
 /// name no environment. A file that is not an environment is an error, with its span.
-pub fn environments(
-    text: &str,
-    file_name: &str,
-) -> Result<Vec<(String, Vec<Variable>)>, (Span, String)> {
+pub fn environments(text: &str, file_name: &str) -> Result<Vec<NamedEnvironment>, (Span, String)> {
     let lower = file_name.to_ascii_lowercase();
     if lower.ends_with(".bru") {
         return Ok(vec![(String::new(), bruno::environment(text))]);
