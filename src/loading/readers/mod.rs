@@ -633,10 +633,7 @@ pub fn environments(text: &str, file_name: &str) -> Result<Vec<NamedEnvironment>
     let Some(root) = docs.first() else {
         return Ok(Vec::new());
     };
-    if root.get_value("values").is_some() {
-        if !postman::is_environment(root) {
-            return Err((root.span, "not a Postman environment".into()));
-        }
+    if postman::is_environment(root) {
         return environment(text, file_name, None).map(|v| vec![(String::new(), v)]);
     }
     let Some(named) = root.as_map() else {
