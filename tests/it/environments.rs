@@ -13,7 +13,11 @@ fn reqlint(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_reqlint"))
         .current_dir(dir)
         .args(args)
-        .args(["--color", "never"])
+        .args(if args[0] == "check" {
+            &["--color", "never"][..]
+        } else {
+            &[]
+        })
         .env_remove("GITHUB_ACTIONS")
         .env("XDG_CACHE_HOME", dir.join(".no-cache-here"))
         .stdin(Stdio::piped())
@@ -323,4 +327,30 @@ fn postman_and_bruno_collections_find_theirs() {
         shown.contains("bruno/Accounts/list.bru: bruno/environments/staging.bru (1 environment; known: base_url"),
         "{shown}"
     );
+}
+
+/// `scopes` reads each file with the environments beside it, as the check does: the base
+/// URL they give places a request whose path alone places nowhere.
+#[test]
+fn scopes_reads_the_environment_beside_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(".reqlint.yaml"),
+        "tokens:\n  bot:\n    owner: acme\n    permissions:\n      repository: {Issues: write}\n    variables: [gh_token]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("a.http"),
+        "### Notifications\nGET {{gh}}/notifications\nAuthorization: Bearer {{gh_token}}\n",
+    )
+    .unwrap();
+    let without = stdout(&reqlint(dir.path(), &["scopes"], b""));
+    assert!(!without.contains("GET /notifications"), "{without}");
+    std::fs::write(
+        dir.path().join("http-client.env.json"),
+        r#"{"dev": {"gh": "https://api.github.com"}}"#,
+    )
+    .unwrap();
+    let with = stdout(&reqlint(dir.path(), &["scopes"], b""));
+    assert!(with.contains("a.http:2:1  GET /notifications"), "{with}");
 }
