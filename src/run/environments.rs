@@ -282,8 +282,10 @@ impl Discovery {
         digest.update(format!("{tool:?}\n"));
         let mut found_files = Vec::new();
         let mut environments: Vec<Vec<Variable>> = Vec::new();
-        // JetBrains: each environment name's variables across the two files.
+        // JetBrains: each environment name's variables across the two files, and the
+        // variables they all share.
         let mut named: BTreeMap<String, Vec<Variable>> = BTreeMap::new();
+        let mut shared: Vec<Variable> = Vec::new();
         for file in files {
             let name = file
                 .file_name()
@@ -339,7 +341,11 @@ impl Discovery {
             match tool {
                 Tool::JetBrains => {
                     for (environment, variables) in read {
-                        named.entry(environment).or_default().extend(variables);
+                        if environment == readers::SHARED_ENVIRONMENT {
+                            shared.extend(variables);
+                        } else {
+                            named.entry(environment).or_default().extend(variables);
+                        }
                     }
                 }
                 Tool::Postman | Tool::Bruno => {
@@ -349,8 +355,10 @@ impl Discovery {
         }
         environments.extend(named.into_values());
         let count = environments.len();
-        let (variables, left_to_the_file) =
-            agree(environments.into_iter().map(|v| v.into_iter().collect()));
+        let (variables, left_to_the_file) = agree(
+            environments.into_iter().map(|v| v.into_iter().collect()),
+            &shared.into_iter().collect(),
+        );
         let settings = (!variables.is_empty() || !left_to_the_file.is_empty()).then(|| {
             let mut config = run.config.clone();
             let mut merged = variables.clone();
@@ -436,28 +444,44 @@ fn postman_scope(text: &str) -> Option<String> {
 /// it; one that those which give it give the same known value while the others lack it
 /// is left to the file (each of those others sends the file's own value: known where
 /// the file's value is that one); any other (given different values, or a value some
-/// keep secret) is unknown (`None`). One environment: its own values.
+/// keep secret) is unknown (`None`). One environment: its own values. `shared`: what
+/// every environment has under its own (JetBrains' `$shared`), so that an environment
+/// that does not give one of them gives the shared value.
 pub fn agree(
     environments: impl IntoIterator<Item = Variables>,
+    shared: &Variables,
 ) -> (Variables, BTreeMap<String, String>) {
     let environments: Vec<Variables> = environments.into_iter().collect();
-    let mut names: BTreeMap<&str, (usize, Option<&Option<String>>, bool)> = BTreeMap::new();
+    if environments.is_empty() {
+        return (Variables::new(), BTreeMap::new());
+    }
+    // Per name: how many environments give it, the first value, whether all agree.
+    let mut names: BTreeMap<&str, (usize, &Option<String>, bool)> = BTreeMap::new();
     for environment in &environments {
+        crate::loading::work::count(environment.len());
         for (name, value) in environment {
-            let (count, first, same) = names.entry(name).or_insert((0, Some(value), true));
+            let (count, first, same) = names.entry(name).or_insert((0, value, true));
             *count += 1;
-            *same &= value.is_some() && *first == Some(value);
+            *same &= value.is_some() && *first == value;
         }
+    }
+    crate::loading::work::count(shared.len());
+    for (name, value) in shared {
+        let (count, first, same) = names.entry(name).or_insert((0, value, true));
+        // The environments that do not give it give the shared value.
+        if *count < environments.len() {
+            *same &= value.is_some() && *first == value;
+        }
+        *count = environments.len();
     }
     let mut known = Variables::new();
     let mut left = BTreeMap::new();
     for (name, (count, first, same)) in names {
-        let value = first.and_then(Option::as_ref).filter(|_| same);
-        match value {
+        match first.as_ref().filter(|_| same) {
             Some(value) if count < environments.len() => {
                 left.insert(name.to_string(), value.clone());
             }
-            _ => {
+            value => {
                 known.insert(name.to_string(), value.cloned());
             }
         }
@@ -593,6 +617,38 @@ vars:secret [
         assert!(off.found_for(&run, &root.join("a.http")).is_none());
     }
 
+    /// A JetBrains file of many environments and many shared variables costs what it is
+    /// long: the shared variables are not copied into each environment (n of each, then
+    /// 10n: about ten times the work, not a hundred).
+    #[test]
+    fn shared_variables_cost_what_they_are_long() {
+        let work = |n: usize| {
+            let dir = tempfile::tempdir().unwrap();
+            let run = settings(dir.path());
+            let shared: Vec<String> = (0..n).map(|i| format!("\"s{i}\": \"v\"")).collect();
+            let named: Vec<String> = (0..n)
+                .map(|i| format!("\"e{i}\": {{\"x\": \"{i}\"}}"))
+                .collect();
+            let text = format!(
+                "{{\"$shared\": {{{}}}, {}}}",
+                shared.join(", "),
+                named.join(", ")
+            );
+            std::fs::write(dir.path().join("http-client.env.json"), text).unwrap();
+            let discovery = Discovery::new(&run, false);
+            let (found, work) = crate::loading::work::measure(|| {
+                discovery.found_for(&run, &dir.path().join("a.http"))
+            });
+            let found = found.unwrap();
+            assert_eq!(found.environments, n);
+            assert_eq!(found.variables.get("s0"), Some(&Some("v".to_string())));
+            assert_eq!(found.variables.get("x"), Some(&None));
+            work
+        };
+        let (small, large) = (work(200), work(2000));
+        assert!(large < small * 20, "{small} then {large}");
+    }
+
     /// Links are not followed: an environment file, or a Bruno collection's
     /// `environments` folder, that links elsewhere gives nothing.
     #[cfg(unix)]
@@ -696,7 +752,7 @@ vars:secret [
             ("token", None),
             ("only_there", Some("y")),
         ]);
-        let (known, left) = agree([staging.clone(), production]);
+        let (known, left) = agree([staging.clone(), production], &Variables::new());
         assert_eq!(
             known,
             vars(&[
@@ -714,10 +770,25 @@ vars:secret [
             ])
         );
         // One environment: its values.
-        assert_eq!(agree([staging.clone()]), (staging, BTreeMap::new()));
         assert_eq!(
-            agree(Vec::<Variables>::new()),
+            agree([staging.clone()], &Variables::new()),
+            (staging.clone(), BTreeMap::new())
+        );
+        assert_eq!(
+            agree(Vec::<Variables>::new(), &staging),
             (Variables::new(), BTreeMap::new())
+        );
+        // Shared values: every environment has them under its own.
+        let shared = vars(&[("base_url", Some("https://s")), ("version", Some("v1"))]);
+        let dev = vars(&[("base_url", Some("https://dev"))]);
+        let prod = vars(&[]);
+        let (known, left) = agree([dev.clone(), prod], &shared);
+        assert_eq!(known, vars(&[("base_url", None), ("version", Some("v1"))]));
+        assert!(left.is_empty());
+        let (known, _) = agree([dev.clone(), dev], &shared);
+        assert_eq!(
+            known,
+            vars(&[("base_url", Some("https://dev")), ("version", Some("v1"))])
         );
     }
 }

@@ -551,6 +551,9 @@ pub fn form_pairs(file: &str, offset: usize, len: usize) -> Vec<Entry> {
 /// A variable's name and its value (`None`: secret, or not in the file).
 pub type Variable = (String, Option<String>);
 
+/// The JetBrains environment whose variables every environment of its file has.
+pub const SHARED_ENVIRONMENT: &str = "$shared";
+
 /// An environment's name (empty for a file of one environment) and its variables.
 pub type NamedEnvironment = (String, Vec<Variable>);
 
@@ -616,11 +619,14 @@ pub fn environment(
 }
 
 /// Every environment an environment file holds, each as its variables: a Postman
-/// environment or a Bruno one is one environment; a JetBrains `http-client.env.json`
-/// holds one per top-level name, each with the variables of its `$shared` entry under
-/// its own (https://www.jetbrains.com/help/idea/http-client-variables.html), and its
-/// `private` variant gives names only. Keys that start with `$` (`$schema`, `$shared`)
-/// name no environment. A file that is not an environment is an error, with its span.
+/// environment or a Bruno one is one environment (named ``); a JetBrains
+/// `http-client.env.json` holds one per top-level name, and `$shared`
+/// (https://www.jetbrains.com/help/idea/http-client-variables.html), whose variables
+/// every environment of the file has under its own, comes back under that name, once
+/// (not copied into each: a file of many environments and many shared variables costs
+/// what it is long); its `private` variant gives names only. Other keys that start with
+/// `$` (`$schema`) name no environment. A file that is not an environment is an error,
+/// with its span.
 pub fn environments(text: &str, file_name: &str) -> Result<Vec<NamedEnvironment>, (Span, String)> {
     let lower = file_name.to_ascii_lowercase();
     if lower.ends_with(".bru") {
@@ -654,20 +660,11 @@ pub fn environments(text: &str, file_name: &str) -> Result<Vec<NamedEnvironment>
             })
             .collect()
     };
-    let shared = named
-        .iter()
-        .find(|e| e.key == "$shared")
-        .map(|e| variables_of(&e.value))
-        .unwrap_or_default();
     super::work::count(named.len());
     Ok(named
         .iter()
-        .filter(|e| !e.key.starts_with('$'))
-        .map(|e| {
-            let mut variables = shared.clone();
-            variables.extend(variables_of(&e.value));
-            (e.key.to_string(), variables)
-        })
+        .filter(|e| !e.key.starts_with('$') || e.key == SHARED_ENVIRONMENT)
+        .map(|e| (e.key.to_string(), variables_of(&e.value)))
         .collect())
 }
 
