@@ -281,7 +281,9 @@ impl Discovery {
         let mut digest = sha2::Sha256::new();
         digest.update(format!("{tool:?}\n"));
         let mut found_files = Vec::new();
-        let mut environments: Vec<Vec<Variable>> = Vec::new();
+        // Folded in as each file is read: what is kept is one entry per variable name,
+        // not every file's variables.
+        let mut agreement = Agreement::default();
         // JetBrains: each environment name's variables across the two files, and the
         // variables they all share.
         let mut named: BTreeMap<String, Vec<Variable>> = BTreeMap::new();
@@ -349,16 +351,17 @@ impl Discovery {
                     }
                 }
                 Tool::Postman | Tool::Bruno => {
-                    environments.extend(read.into_iter().map(|(_, variables)| variables));
+                    for (_, variables) in read {
+                        agreement.add(variables.into_iter().collect());
+                    }
                 }
             }
         }
-        environments.extend(named.into_values());
-        let count = environments.len();
-        let (variables, left_to_the_file) = agree(
-            environments.into_iter().map(|v| v.into_iter().collect()),
-            &shared.into_iter().collect(),
-        );
+        for variables in named.into_values() {
+            agreement.add(variables.into_iter().collect());
+        }
+        let count = agreement.environments;
+        let (variables, left_to_the_file) = agreement.finish(&shared.into_iter().collect());
         let settings = (!variables.is_empty() || !left_to_the_file.is_empty()).then(|| {
             let mut config = run.config.clone();
             let mut merged = variables.clone();
@@ -451,42 +454,71 @@ pub fn agree(
     environments: impl IntoIterator<Item = Variables>,
     shared: &Variables,
 ) -> (Variables, BTreeMap<String, String>) {
-    let environments: Vec<Variables> = environments.into_iter().collect();
-    if environments.is_empty() {
-        return (Variables::new(), BTreeMap::new());
+    let mut agreement = Agreement::default();
+    for environment in environments {
+        agreement.add(environment);
     }
-    // Per name: how many environments give it, the first value, whether all agree.
-    let mut names: BTreeMap<&str, (usize, &Option<String>, bool)> = BTreeMap::new();
-    for environment in &environments {
+    agreement.finish(shared)
+}
+
+/// [`agree`], one environment at a time: what is kept is one entry per name, whatever
+/// the number of environments, never the environments themselves.
+#[derive(Default)]
+struct Agreement {
+    environments: usize,
+    /// Per name: how many environments give it, the first value, whether all agree.
+    names: BTreeMap<String, (usize, Option<String>, bool)>,
+}
+
+impl Agreement {
+    fn add(&mut self, environment: Variables) {
         crate::loading::work::count(environment.len());
+        self.environments += 1;
         for (name, value) in environment {
-            let (count, first, same) = names.entry(name).or_insert((0, value, true));
-            *count += 1;
-            *same &= value.is_some() && *first == value;
-        }
-    }
-    crate::loading::work::count(shared.len());
-    for (name, value) in shared {
-        let (count, first, same) = names.entry(name).or_insert((0, value, true));
-        // The environments that do not give it give the shared value.
-        if *count < environments.len() {
-            *same &= value.is_some() && *first == value;
-        }
-        *count = environments.len();
-    }
-    let mut known = Variables::new();
-    let mut left = BTreeMap::new();
-    for (name, (count, first, same)) in names {
-        match first.as_ref().filter(|_| same) {
-            Some(value) if count < environments.len() => {
-                left.insert(name.to_string(), value.clone());
-            }
-            value => {
-                known.insert(name.to_string(), value.cloned());
+            match self.names.get_mut(&name) {
+                Some((count, first, same)) => {
+                    *count += 1;
+                    *same &= value.is_some() && *first == value;
+                }
+                None => {
+                    let same = value.is_some();
+                    self.names.insert(name, (1, value, same));
+                }
             }
         }
     }
-    (known, left)
+
+    fn finish(mut self, shared: &Variables) -> (Variables, BTreeMap<String, String>) {
+        let all = self.environments;
+        if all == 0 {
+            return (Variables::new(), BTreeMap::new());
+        }
+        crate::loading::work::count(shared.len());
+        for (name, value) in shared {
+            let (count, first, same) =
+                self.names
+                    .entry(name.clone())
+                    .or_insert((0, value.clone(), value.is_some()));
+            // The environments that do not give it give the shared value.
+            if *count < all {
+                *same &= value.is_some() && first == value;
+            }
+            *count = all;
+        }
+        let mut known = Variables::new();
+        let mut left = BTreeMap::new();
+        for (name, (count, first, same)) in self.names {
+            match first.filter(|_| same) {
+                Some(value) if count < all => {
+                    left.insert(name, value);
+                }
+                value => {
+                    known.insert(name, value);
+                }
+            }
+        }
+        (known, left)
+    }
 }
 
 #[cfg(test)]
