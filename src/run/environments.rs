@@ -10,10 +10,11 @@
 //!
 //! A request is sent with one environment, chosen when it is sent; reqlint cannot tell
 //! which. So a variable is known only where every environment found gives it the same
-//! value; one that they give different values, or that one of them lacks, is unknown
-//! (it matches anything and is judged by nothing), and hides the file's own value as the
-//! environment would. The config's own `variables` override what environments give, as
-//! they override the environments the config names.
+//! value, or where those that lack it leave the file's own value and that is the same;
+//! any other that an environment names is unknown (it matches anything and is judged by
+//! nothing), and hides the file's own value as the environment would. The config's own
+//! `variables` override what environments give, as they override the environments the
+//! config names.
 //!
 //! Each place's environments are read once per run, however many request files share
 //! them; an environment file is read as any file (regular files within the size limit,
@@ -108,7 +109,9 @@ pub struct Discovery {
 /// environments found for it.
 pub enum FileSettings<'a> {
     Run(&'a Settings),
-    Discovered(Arc<Found>),
+    /// The run's settings with the environments' variables, and the digest of the
+    /// environment files.
+    Discovered(Arc<Settings>, [u8; 32]),
 }
 
 impl std::ops::Deref for FileSettings<'_> {
@@ -117,10 +120,7 @@ impl std::ops::Deref for FileSettings<'_> {
     fn deref(&self) -> &Settings {
         match self {
             FileSettings::Run(settings) => settings,
-            FileSettings::Discovered(found) => found
-                .settings
-                .as_ref()
-                .expect("only environments that give variables are handed out"),
+            FileSettings::Discovered(settings, _) => settings,
         }
     }
 }
@@ -138,7 +138,7 @@ impl FileSettings<'_> {
     pub fn environment_digest(&self) -> Option<&[u8; 32]> {
         match self {
             FileSettings::Run(_) => None,
-            FileSettings::Discovered(found) => Some(&found.digest),
+            FileSettings::Discovered(_, digest) => Some(digest),
         }
     }
 }
@@ -158,18 +158,6 @@ impl Discovery {
         }
     }
 
-    /// No discovery: the run's settings for every file.
-    pub fn off() -> Discovery {
-        Discovery {
-            enabled: false,
-            root: PathBuf::from("/"),
-            cwd: PathBuf::from("/"),
-            places: Mutex::new(HashMap::new()),
-            bruno_roots: Mutex::new(HashMap::new()),
-            files_read: AtomicUsize::new(0),
-        }
-    }
-
     /// How many environment files the discovery has read.
     pub fn files_read(&self) -> usize {
         self.files_read.load(Ordering::Relaxed)
@@ -179,8 +167,11 @@ impl Discovery {
     /// call).
     pub fn settings_for<'a>(&self, run: &'a Settings, path: &Path) -> FileSettings<'a> {
         match self.found_for(run, path) {
-            Some(found) if found.settings.is_some() => FileSettings::Discovered(found),
-            _ => FileSettings::Run(run),
+            Some(found) => match &found.settings {
+                Some(settings) => FileSettings::Discovered(Arc::clone(settings), found.digest),
+                None => FileSettings::Run(run),
+            },
+            None => FileSettings::Run(run),
         }
     }
 
