@@ -68,25 +68,12 @@ const EXPECTATIONS: [&str; 5] = [
 
 /// reqlint run from `dir` on the file `rel` with `args`, without a terminal, the cache or
 /// the CI variables; it must end with 0 or 1 (findings), not 2 or a crash.
-/// A case in a folder of fixtures/formats/discovered/ runs with that folder's own
-/// `.reqlint.yaml`, which names no environment: the environments beside its files are
-/// discovered, as where a project's config names none.
 fn reqlint(dir: &Path, rel: &str, args: &[&str]) -> Output {
-    let own_config = Path::new(rel)
-        .ancestors()
-        .filter(|a| a.starts_with("fixtures/formats/discovered"))
-        .map(|a| a.join(".reqlint.yaml"))
-        .find(|c| dir.join(c).is_file());
     let out = Command::new(env!("CARGO_BIN_EXE_reqlint"))
         .current_dir(dir)
         .arg("check")
         .arg(rel)
         .args(["--color", "never", "--no-cache"])
-        .args(
-            own_config
-                .iter()
-                .flat_map(|c| [Path::new("--config"), c.as_path()]),
-        )
         .args(args)
         .env_remove("GITHUB_ACTIONS")
         .stdin(Stdio::null())
