@@ -11,6 +11,7 @@ use crate::engine::{self, FileResult, Settings};
 use crate::reports::Summary;
 use crate::rules::RunFacts;
 use crate::run::cache::Cache;
+use crate::run::environments::Discovery;
 use crate::run::walk;
 
 use super::baseline;
@@ -55,6 +56,7 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode, String> {
     } else {
         settings
     };
+    let environments = Discovery::new(&settings, !args.environment.is_empty());
     let Linted {
         mut results,
         files,
@@ -62,7 +64,7 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode, String> {
         unjudged,
         walk_errors,
     } = if args.reads_standard_input() {
-        lint_standard_input(&args, &settings)?
+        lint_standard_input(&args, &settings, &environments)?
     } else {
         let inputs = inputs_or_working_directory(&args.paths);
         if inputs.iter().any(|p| p.as_os_str() == "-") {
@@ -73,7 +75,7 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode, String> {
             return parse_only(&inputs, &settings, &paths, args.threads);
         }
         let keep_text = format == OutputFormat::Human;
-        lint_paths(&args, &settings, &inputs, &paths, keep_text)?
+        lint_paths(&args, &settings, &environments, &inputs, &paths, keep_text)?
     };
     print_read_errors(&walk_errors, &results);
     let walk_paths = walk::Paths::new(&settings.config)?;
@@ -96,11 +98,17 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode, String> {
 
 /// `check -`: standard input, under its `--stdin-filename`, unless `--force-exclude`
 /// leaves that name out.
-fn lint_standard_input(args: &CheckArgs, settings: &Settings) -> Result<Linted, String> {
+fn lint_standard_input(
+    args: &CheckArgs,
+    settings: &Settings,
+    environments: &Discovery,
+) -> Result<Linted, String> {
     let name = args.standard_input_name();
     if args.force_exclude && !walk::selected(&settings.config, &[Path::new(&name)]) {
         return Ok(Linted::default());
     }
+    // Read with the environments found beside the file it stands for.
+    let settings = &*environments.settings_for(settings, Path::new(&name));
     let max = settings.limits.max_file_bytes;
     let bytes = read_stdin(max)?;
     let result = if bytes.len() as u64 > max {
@@ -129,6 +137,7 @@ fn lint_standard_input(args: &CheckArgs, settings: &Settings) -> Result<Linted, 
 fn lint_paths(
     args: &CheckArgs,
     settings: &Settings,
+    environments: &Discovery,
     inputs: &[PathBuf],
     paths: &walk::Paths,
     keep_text: bool,
@@ -146,6 +155,7 @@ fn lint_paths(
         args.threads,
         keep_text,
         cache.as_ref(),
+        environments,
     )?;
     if let Some(cache) = cache {
         cache.save(std::mem::take(&mut run.cache_updates));
@@ -157,6 +167,7 @@ fn lint_paths(
     }
     let mut results = run.results;
     add_run_level_results(settings, &run.facts, complete, &mut results);
+    environments.mask_credential_variables(&run.facts, &mut results);
     // Files are linted in the order the walk finds them; reports show them in the
     // order of their paths (deterministic output, docs/usage.md).
     results.sort_by(|a, b| a.path.cmp(&b.path));

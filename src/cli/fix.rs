@@ -13,6 +13,7 @@ use crate::fix::{self, Mode};
 use crate::loading;
 use crate::reports;
 use crate::rules::RunFacts;
+use crate::run::environments::Discovery;
 use crate::run::walk;
 
 use super::stdio::{pass_stdin_through, print_error, read_stdin, write_stdout};
@@ -58,14 +59,24 @@ pub(super) fn fix_files(args: &CheckArgs, settings: &Settings) -> Result<FixOutc
     } else {
         Mode::Safe
     };
+    // Each file is fixed as the check reads it: with the environments found beside it.
+    let environments = Discovery::new(settings, !args.environment.is_empty());
     if args.reads_standard_input() {
-        return fix_standard_input(args, settings, mode);
+        let name = args.standard_input_name();
+        let settings = environments.settings_for(settings, Path::new(&name));
+        return fix_standard_input(args, &settings, mode);
     }
     let inputs = inputs_or_working_directory(&args.paths);
     let paths = walk::Paths::new(&settings.config)?.with_force_exclude(args.force_exclude);
     let mut tally = FixTally::default();
-    let (mut config_edits, facts) =
-        fix_request_files(args, settings, mode, &inputs, &paths, &mut tally)?;
+    let (mut config_edits, facts) = fix_request_files(
+        args,
+        (settings, &environments),
+        mode,
+        &inputs,
+        &paths,
+        &mut tally,
+    )?;
     // What only the whole run can tell (a named token's unused permissions, in the
     // config): with every file seen, its fixes join the config's edits.
     let complete = inputs.iter().any(|p| p.is_dir());
@@ -130,7 +141,7 @@ fn fix_standard_input(
 /// (the permissions of a named token), and the facts for the run-level rules.
 fn fix_request_files(
     args: &CheckArgs,
-    settings: &Settings,
+    (run_settings, environments): (&Settings, &Discovery),
     mode: Mode,
     inputs: &[PathBuf],
     paths: &walk::Paths,
@@ -138,7 +149,8 @@ fn fix_request_files(
 ) -> Result<(BTreeMap<PathBuf, Vec<Edit>>, RunFacts), String> {
     let mut config_edits: BTreeMap<PathBuf, Vec<Edit>> = BTreeMap::new();
     let mut facts = RunFacts::default();
-    for path in walk::collect(inputs, &settings.config, paths)? {
+    for path in walk::collect(inputs, &run_settings.config, paths)? {
+        let settings = &*environments.settings_for(run_settings, &path);
         let display = paths.display(&path);
         let rel = paths.relative(&path);
         let Some(read) = read_for_fix(&path, settings, "request file") else {

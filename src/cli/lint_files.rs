@@ -8,6 +8,7 @@ use crate::engine::{self, FileResult, Settings};
 use crate::loading;
 use crate::rules::RunFacts;
 use crate::run::cache::{Cache, Update};
+use crate::run::environments::Discovery;
 use crate::run::walk;
 
 use super::stdio::print_error;
@@ -71,6 +72,7 @@ pub(super) fn lint_all(
     threads: Option<usize>,
     keep_text: bool,
     cache: Option<&Cache>,
+    environments: &Discovery,
 ) -> Result<RunResults, String> {
     let per_thread = walk::visit(
         inputs,
@@ -80,11 +82,17 @@ pub(super) fn lint_all(
         &RunResults::default,
         &|run, path, relative| {
             let display = paths.display(path);
+            let settings = environments.settings_for(settings, path);
             let result = match cache {
-                Some(cache) => {
-                    cache.lint_path(path, &display, relative, settings, &mut run.cache_updates)
-                }
-                None => engine::lint_path(path, &display, relative, settings),
+                Some(cache) => cache.lint_path_with_environments(
+                    path,
+                    &display,
+                    relative,
+                    &settings,
+                    settings.environment_digest(),
+                    &mut run.cache_updates,
+                ),
+                None => engine::lint_path(path, &display, relative, &settings),
             };
             run.add(result, keep_text);
         },

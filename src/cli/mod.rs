@@ -119,7 +119,8 @@ struct CheckArgs {
     #[arg(long, value_name = "PATH")]
     context: Vec<PathBuf>,
     /// Environment file whose variables apply (repeatable; `FILE#name` picks one
-    /// environment); read after the config's `environments`
+    /// environment); read after the config's `environments`; replaces the environments
+    /// discovered beside request files
     #[arg(long, value_name = "PATH")]
     environment: Vec<String>,
     /// The file name to report (and to choose YAML or JSON by) for standard input

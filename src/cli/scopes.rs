@@ -10,6 +10,7 @@ use crate::loading;
 use crate::model::FileModel;
 use crate::model::secrets::file_secrets;
 use crate::redact::{self, Redactor};
+use crate::run::environments::Discovery;
 use crate::run::walk;
 
 use super::settings::load_settings;
@@ -27,11 +28,14 @@ pub(super) fn print_least_permissions(args: ScopesArgs) -> Result<ExitCode, Stri
     let files = walk::collect(&inputs, &settings.config, &paths)?;
     let mut tokens = BTreeMap::new();
     let mut secret_texts = Vec::new();
+    let environments = Discovery::new(&settings, false);
     for path in &files {
+        // Read as the check reads: with the environments found beside the file.
+        let settings = &*environments.settings_for(&settings, path);
         let display = paths.display(path);
         // Read as the check reads: regular files within the size limit only.
         let bytes = loading::read_bounded(path, settings.limits.max_file_bytes, "request file")?;
-        let loaded = engine::load_file(&display, path, bytes, &settings);
+        let loaded = engine::load_file(&display, path, bytes, settings);
         let secrets = file_secrets(
             &loaded.text,
             &loaded.documents,

@@ -13,6 +13,7 @@ use crate::files;
 use crate::redact::Redactor;
 use crate::rules::REGISTRY;
 use crate::run::cache;
+use crate::run::environments::Discovery;
 use crate::run::walk;
 
 use super::stdio::write_stdout;
@@ -100,6 +101,7 @@ fn write_settings(args: &CheckArgs, settings: &Settings, text: &mut String) {
         "variables: {}",
         list(config.variables.keys().map(String::as_str).collect())
     );
+    write_environments(args, settings, text);
     let _ = writeln!(
         text,
         "codehost.api-version: {}",
@@ -116,6 +118,85 @@ fn write_settings(args: &CheckArgs, settings: &Settings, text: &mut String) {
         )
     };
     let _ = writeln!(text, "cache: {cache}");
+}
+
+/// Which environments give variables: those the config or `--environment` names, or
+/// those discovered beside each request file, listed for the files named on the command
+/// line (and standard input's name); names only, never values.
+fn write_environments(args: &CheckArgs, settings: &Settings, text: &mut String) {
+    let config = &settings.config;
+    if !args.environment.is_empty() || !config.environments.is_empty() {
+        let mut named: Vec<&str> = config
+            .environments
+            .iter()
+            .map(|(e, _)| e.as_str())
+            .collect();
+        named.extend(args.environment.iter().map(String::as_str));
+        let _ = writeln!(
+            text,
+            "environments: {} (named: none is discovered)",
+            named.join(", ")
+        );
+        return;
+    }
+    let _ = writeln!(
+        text,
+        "environments: discovered beside each request file (docs/formats.md#variables)"
+    );
+    let environments = Discovery::new(settings, false);
+    let mut files: Vec<String> = args
+        .paths
+        .iter()
+        .filter(|p| p.is_file())
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    if args.reads_standard_input() {
+        files.push(args.standard_input_name());
+    }
+    for file in files {
+        let Some(found) = environments.found_for(settings, Path::new(&file)) else {
+            continue;
+        };
+        let shown: Vec<String> = found
+            .files
+            .iter()
+            .map(|f| files::relative_to_cwd(f))
+            .collect();
+        let known: Vec<&str> = found
+            .variables
+            .iter()
+            .filter(|(_, v)| v.is_some())
+            .map(|(k, _)| k.as_str())
+            .collect();
+        let unknown: Vec<&str> = found
+            .variables
+            .iter()
+            .filter(|(_, v)| v.is_none())
+            .map(|(k, _)| k.as_str())
+            .collect();
+        let list = |items: &[&str]| {
+            if items.is_empty() {
+                "(none)".to_string()
+            } else {
+                items.join(", ")
+            }
+        };
+        let left: Vec<&str> = found.left_to_the_file.keys().map(String::as_str).collect();
+        let _ = writeln!(
+            text,
+            "  {file}: {} ({} environment{}; known: {}; not known: {}; known where the file gives the same value: {})",
+            if shown.is_empty() {
+                "(none)".to_string()
+            } else {
+                shown.join(", ")
+            },
+            found.environments,
+            if found.environments == 1 { "" } else { "s" },
+            list(&known),
+            list(&unknown),
+            list(&left)
+        );
+    }
 }
 
 /// Each rule's severity (`off`, or `(set)` where the config sets it), the severity

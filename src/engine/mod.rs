@@ -236,6 +236,7 @@ pub fn read_options<'a>(
 ) -> loading::readers::ReadOptions<'a> {
     loading::readers::ReadOptions {
         variables: &config.variables,
+        left_to_the_file: &config.variables_left_to_files,
         token_variables: &config.token_variables,
         file_token: config.token_for_file(paths),
     }

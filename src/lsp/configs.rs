@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::engine::Settings;
 use crate::model::config::Config;
+use crate::run::environments::Discovery;
 
 /// Settings per config file, read once and read again when the config or one of its
 /// context snapshots changes.
@@ -16,9 +17,13 @@ pub struct Configs {
     /// The workspace root the client named: where a file without a `.reqlint.yaml` above
     /// it is matched from, as `check` matches from the working directory.
     pub workspace: Option<PathBuf>,
-    /// Every file the settings were read from (configs and context snapshots): a change
-    /// to one of them reloads them all.
+    /// Every file the settings were read from (configs, context snapshots and the
+    /// environments discovered beside documents): a change to one of them reloads them
+    /// all.
     sources: HashSet<PathBuf>,
+    /// Per config, the environments discovered beside its documents, read once until
+    /// the settings are read again.
+    discoveries: HashMap<(Option<PathBuf>, PathBuf), Discovery>,
 }
 
 impl Configs {
@@ -29,11 +34,32 @@ impl Configs {
             (None, Some(workspace)) if file.starts_with(workspace) => workspace.clone(),
             _ => dir.to_path_buf(),
         };
+        let settings = self.config_settings(config_path.clone(), &root)?;
+        // A document is read with the environments beside it, as `check` reads it.
+        let discovery = self
+            .discoveries
+            .entry((config_path, root))
+            .or_insert_with(|| Discovery::new(&settings, false));
+        match discovery.found_for(&settings, file) {
+            Some(found) => {
+                self.sources.extend(found.files.iter().cloned());
+                Ok(found.settings().cloned().unwrap_or(settings))
+            }
+            None => Ok(settings),
+        }
+    }
+
+    /// The settings of a config (none: the defaults under `root`).
+    fn config_settings(
+        &mut self,
+        config_path: Option<PathBuf>,
+        root: &Path,
+    ) -> Result<Arc<Settings>, String> {
         let sources = &mut self.sources;
         self.by_path
             .entry(config_path.clone())
             .or_insert_with(|| {
-                let loaded = load_settings(config_path.as_deref(), &root);
+                let loaded = load_settings(config_path.as_deref(), root);
                 if let Some(path) = &config_path {
                     sources.insert(path.clone());
                 }
@@ -51,11 +77,13 @@ impl Configs {
         path.file_name()
             .is_some_and(|n| n == crate::model::config::CONFIG_FILE)
             || self.sources.contains(path)
+            || crate::run::environments::may_be_environment(path)
     }
 
     pub fn forget(&mut self) {
         self.by_path.clear();
         self.sources.clear();
+        self.discoveries.clear();
     }
 }
 

@@ -247,3 +247,54 @@ fn initialize_takes_params_it_cannot_read_as_a_client_that_says_nothing() {
         assert_eq!(reply["error"]["code"], -32601, "{params}: {reply}");
     }
 }
+
+/// An open `.http` document is read with the environment beside it, as `check` reads
+/// the file; a change to that environment reads it again.
+#[test]
+fn a_document_is_read_with_the_environment_beside_it() {
+    let (mut server, _) = initialized_server();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".reqlint.yaml"), "").unwrap();
+    let environment = dir.path().join("http-client.env.json");
+    let write_environment = |objective: &str| {
+        std::fs::write(
+            &environment,
+            format!(
+                r#"{{"dev": {{"base_url": "https://graph.facebook.com/v25.0", "objective": "{objective}"}}}}"#
+            ),
+        )
+        .unwrap();
+    };
+    write_environment("LEADS");
+    let uri = path_to_uri(&dir.path().join("campaigns.http"));
+    let text = "### Create\nPOST {{base_url}}/act_1/campaigns\nContent-Type: application/x-www-form-urlencoded\n\nname=x&objective={{objective}}&status=PAUSED&special_ad_categories=[]\n";
+    let published = exchange(
+        &mut server,
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "http", "version": 1, "text": text,
+        }}}),
+    );
+    let messages = |published: &[Value]| -> Vec<String> {
+        published[0]["params"]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["message"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let found = messages(&published);
+    assert!(
+        found
+            .iter()
+            .any(|m| m.contains("`LEADS` is not a valid value")),
+        "{found:?}"
+    );
+    write_environment("OUTCOME_LEADS");
+    let republished = exchange(
+        &mut server,
+        json!({"jsonrpc": "2.0", "method": "workspace/didChangeWatchedFiles", "params": {
+            "changes": [{"uri": path_to_uri(&environment), "type": 2}],
+        }}),
+    );
+    assert_eq!(messages(&republished), Vec::<String>::new());
+}

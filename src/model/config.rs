@@ -83,7 +83,7 @@ pub struct Selection {
 /// A rule's configured severity; `None` is `off`.
 pub type RuleSetting = Option<Severity>;
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Config {
     /// The file it was read from, if any.
     pub path: Option<PathBuf>,
@@ -114,6 +114,10 @@ pub struct Config {
     /// `variables`, then its environment files' (read by the settings); `None` for a
     /// name whose value is secret.
     pub variables: BTreeMap<String, Option<String>>,
+    /// Variables that some environments discovered beside a file give one value and the
+    /// others leave to the file (src/run/environments.rs): known as that value where
+    /// the file's own is the same, else unknown.
+    pub variables_left_to_files: BTreeMap<String, String>,
     /// Environment files (Postman, `http-client.env.json`, Bruno), relative to `root`.
     pub environments: Vec<(String, Span)>,
     /// Variable name → the named token it stands for (a token's `variables`).
@@ -140,6 +144,7 @@ impl Config {
             text: String::new(),
             context: Vec::new(),
             variables: BTreeMap::new(),
+            variables_left_to_files: BTreeMap::new(),
             environments: Vec::new(),
             token_variables: BTreeMap::new(),
             token_files: Vec::new(),
@@ -535,13 +540,13 @@ fn globs(node: &Node, key: &str) -> Result<Globs, (Span, String)> {
 /// Globs checked when the config is read and compiled into one matcher when a path is
 /// first matched: compiling costs more than linting a file, and a run on files named on
 /// the command line (an editor's, a hook's) never matches `include` or `exclude`.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Globs {
     globs: Vec<Glob>,
     set: OnceLock<Matcher>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 enum Matcher {
     Set(GlobSet),
     /// When the globs, each valid, are too many or too large to compile together.

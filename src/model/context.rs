@@ -75,10 +75,12 @@ impl Kind {
     }
 }
 
-/// Every object of every snapshot, by kind and id.
-#[derive(Debug, Default)]
+/// Every object of every snapshot, by kind and id. Shared by the settings of every
+/// directory whose environments a run discovers: a copy costs a pointer, not the
+/// snapshots.
+#[derive(Debug, Default, Clone)]
 pub struct ContextIndex {
-    objects: HashMap<(Kind, String), Node>,
+    objects: std::sync::Arc<HashMap<(Kind, String), Node>>,
     /// A hash of every snapshot read, path and bytes, in order: what the result cache
     /// keys the context by.
     digest: u64,
@@ -188,7 +190,7 @@ impl ContextIndex {
                             );
                         }
                     }
-                    self.objects
+                    std::sync::Arc::make_mut(&mut self.objects)
                         .insert((kind, normalize(kind, &id).to_string()), item);
                 }
             }

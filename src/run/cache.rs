@@ -44,7 +44,7 @@ const MAGIC: &[u8] = b"reqlint-cache 6\n";
 const MAX_CACHE_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// A SHA-256 digest.
-type Sha256 = [u8; 32];
+pub type Sha256 = [u8; 32];
 
 /// How cache file names start: nothing else in the directory is ever removed.
 const FILE_PREFIX: &str = "reqlint-";
@@ -117,13 +117,36 @@ impl Cache {
         settings: &Settings,
         updates: &mut Vec<Update>,
     ) -> FileResult {
+        self.lint_path_with_environments(path, display, rel, settings, None, updates)
+    }
+
+    /// [`Cache::lint_path`] for a file read with environments found beside it
+    /// (src/run/environments.rs): their digest is part of the file's key, so that an
+    /// edit of an environment lints the file again.
+    pub fn lint_path_with_environments(
+        &self,
+        path: &Path,
+        display: &str,
+        rel: &Path,
+        settings: &Settings,
+        environments: Option<&Sha256>,
+        updates: &mut Vec<Update>,
+    ) -> FileResult {
         let bytes = match engine::read_regular_file(path, settings.limits.max_file_bytes) {
             Ok(ReadFile::Bytes(bytes)) => bytes,
             other => return engine::lint_read(display, rel, other, settings),
         };
         let key = rel.to_string_lossy();
         let len = bytes.len() as u64;
-        let hash = content_hash(&bytes);
+        let hash = match environments {
+            None => content_hash(&bytes),
+            Some(digest) => {
+                let mut h = sha2::Sha256::new();
+                h.update(content_hash(&bytes));
+                h.update(digest);
+                h.finalize().into()
+            }
+        };
         // Only UTF-8 text is kept: a cached result is shown with the file's text.
         let bytes = match String::from_utf8(bytes) {
             Ok(text) if !text.contains('\0') => {

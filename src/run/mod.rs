@@ -4,5 +4,6 @@
 
 pub mod baseline;
 pub mod cache;
+pub mod environments;
 pub mod settings;
 pub mod walk;

@@ -532,12 +532,21 @@ fn show_files_and_settings() {
     assert!(out.contains("  literal-secret: off (set)"), "{out}");
     assert!(out.contains("  ad-param-invalid: error\n"), "{out}");
     assert!(out.contains("tokens: collections-bot"), "{out}");
-    // Variables by name only.
+    assert!(out.contains("variables: "), "{out}");
+    // The environments found beside a file named on the command line, by name only.
+    let (code, named, _) = run(&[
+        "check",
+        "--show-settings",
+        "fixtures/formats/http/github.http",
+    ]);
+    assert_eq!(code, 0);
     assert!(
-        out.contains("variables: ") && out.contains("access_token"),
-        "{out}"
+        named.contains("environments: discovered beside each request file")
+            && named.contains("fixtures/formats/http/github.http: fixtures/formats/http/http-client.private.env.json, fixtures/formats/http/http-client.env.json (2 environments;")
+            && named.contains("access_token"),
+        "{named}"
     );
-    assert!(!out.contains("kept out of the repository"), "{out}");
+    assert!(!named.contains("kept out of the repository"), "{named}");
     // The cache is the user's, out of the project.
     assert!(out.contains("cache: ") && out.contains("reqlint/"), "{out}");
     assert!(!out.contains(".reqlint_cache"), "{out}");

@@ -10,6 +10,7 @@ mod cli_conventions;
 mod codehost;
 mod distribution;
 mod docs;
+mod environments;
 mod fixes;
 mod fixtures;
 mod formats;

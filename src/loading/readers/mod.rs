@@ -34,6 +34,10 @@ pub struct ReadOptions<'a> {
     /// Values of `{{name}}` from the config and its environment files; `None` for a
     /// name whose value is secret (a private environment: only names are read).
     pub variables: &'a BTreeMap<String, Option<String>>,
+    /// Values that some of the environments found beside the file give and the others
+    /// leave to the file: a variable is known as its value where the file's own is the
+    /// same (every environment then sends it), else unknown.
+    pub left_to_the_file: &'a BTreeMap<String, String>,
     /// Variable name → the named token (in the config) it stands for.
     pub token_variables: &'a BTreeMap<String, String>,
     /// The named token every request of this file runs with (chosen by a glob).
@@ -42,11 +46,13 @@ pub struct ReadOptions<'a> {
 
 static NO_VARIABLES: BTreeMap<String, Option<String>> = BTreeMap::new();
 static NO_TOKENS: BTreeMap<String, String> = BTreeMap::new();
+static NOTHING_LEFT: BTreeMap<String, String> = BTreeMap::new();
 
 impl Default for ReadOptions<'_> {
     fn default() -> Self {
         ReadOptions {
             variables: &NO_VARIABLES,
+            left_to_the_file: &NOTHING_LEFT,
             token_variables: &NO_TOKENS,
             file_token: None,
         }
@@ -426,12 +432,31 @@ pub fn document(
     options: &ReadOptions,
 ) -> Node {
     // The config's environments override the file's own values: one pass over the
-    // file's variables, each name looked up in the config's map.
-    super::work::count(variables.len() + options.variables.len());
+    // file's variables, each name looked up in the config's map. A value some
+    // environments leave to the file is known where the file's own value is the same.
+    let left = options.left_to_the_file;
+    super::work::count(variables.len() + options.variables.len() + left.len());
+    let mut kept_as_left = std::collections::BTreeSet::new();
     let mut vars: Vec<Entry> = variables
         .into_iter()
         .filter(|e| !options.variables.contains_key(e.key.as_str()))
+        .filter(|e| match left.get(e.key.as_str()) {
+            Some(value) => {
+                let same = e.value.scalar_text().is_some_and(|t| t == value.as_str());
+                if same {
+                    kept_as_left.insert(e.key.to_string());
+                }
+                same
+            }
+            None => true,
+        })
         .collect();
+    for name in left.keys() {
+        if !kept_as_left.contains(name) && !options.variables.contains_key(name) {
+            let at = Span::empty(span.start);
+            vars.push(entry(name, at, Node::new(at, Value::Null)));
+        }
+    }
     for (name, value) in options.variables {
         let value = match value {
             Some(v) => string(Span::empty(span.start), v),
@@ -617,6 +642,12 @@ pub fn form_pairs(file: &str, offset: usize, len: usize) -> Vec<Entry> {
 /// A variable's name and its value (`None`: secret, or not in the file).
 pub type Variable = (String, Option<String>);
 
+/// The JetBrains environment whose variables every environment of its file has.
+pub const SHARED_ENVIRONMENT: &str = "$shared";
+
+/// An environment's name (empty for a file of one environment) and its variables.
+pub type NamedEnvironment = (String, Vec<Variable>);
+
 /// The variables of an environment file: a Postman environment (`values: [{key, value,
 /// enabled}]`), a JetBrains `http-client.env.json` (environment name → variables; `select`
 /// names one, else the first), whose `private` variant gives names only (`private`), or a
@@ -675,6 +706,56 @@ pub fn environment(
             let value = if private { None } else { scalar(&e.value) };
             (e.key.to_string(), value)
         })
+        .collect())
+}
+
+/// Every environment an environment file holds, each as its variables: a Postman
+/// environment or a Bruno one is one environment (named ``); a JetBrains
+/// `http-client.env.json` holds one per top-level name, and `$shared`
+/// (https://www.jetbrains.com/help/idea/http-client-variables.html), whose variables
+/// every environment of the file has under its own, comes back under that name, once
+/// (not copied into each: a file of many environments and many shared variables costs
+/// what it is long); its `private` variant gives names only. Other keys that start with
+/// `$` (`$schema`) name no environment. A file that is not an environment is an error,
+/// with its span.
+pub fn environments(text: &str, file_name: &str) -> Result<Vec<NamedEnvironment>, (Span, String)> {
+    let lower = file_name.to_ascii_lowercase();
+    if lower.ends_with(".bru") {
+        return Ok(vec![(String::new(), bruno::environment(text))]);
+    }
+    let (docs, problems) = super::json::parse(text, &Limits::DEFAULT);
+    if let Some(p) = problems.first() {
+        return Err((p.span, p.message.clone()));
+    }
+    let Some(root) = docs.first() else {
+        return Ok(Vec::new());
+    };
+    if postman::is_environment(root) {
+        return environment(text, file_name, None).map(|v| vec![(String::new(), v)]);
+    }
+    let Some(named) = root.as_map() else {
+        return Err((root.span, "an environment file holds a JSON object".into()));
+    };
+    let private = lower.contains("private");
+    let variables_of = |node: &Node| -> Vec<Variable> {
+        node.as_map()
+            .unwrap_or_default()
+            .iter()
+            .map(|e| {
+                let value = match e.value.value {
+                    Value::Null => None,
+                    _ if private => None,
+                    _ => e.value.scalar_text().map(|t| t.into_owned()),
+                };
+                (e.key.to_string(), value)
+            })
+            .collect()
+    };
+    super::work::count(named.len());
+    Ok(named
+        .iter()
+        .filter(|e| !e.key.starts_with('$') || e.key == SHARED_ENVIRONMENT)
+        .map(|e| (e.key.to_string(), variables_of(&e.value)))
         .collect())
 }
 
@@ -798,6 +879,36 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// A value some environments give and the others leave to the file is the file's
+    /// own where that is the same (its definition kept, span and all), else unknown.
+    #[test]
+    fn values_left_to_the_file_are_known_where_it_agrees() {
+        let left = BTreeMap::from([
+            ("owner".to_string(), "acme".to_string()),
+            ("repo".to_string(), "web".to_string()),
+            ("absent".to_string(), "x".to_string()),
+        ]);
+        let options = ReadOptions {
+            left_to_the_file: &left,
+            ..ReadOptions::default()
+        };
+        let file = "owner=acme repo=api";
+        let variables = vec![
+            entry("owner", Span::new(0, 5), string(Span::new(6, 10), "acme")),
+            entry("repo", Span::new(11, 15), string(Span::new(16, 19), "api")),
+        ];
+        let doc = document(Span::new(0, file.len()), Vec::new(), variables, &options);
+        let vars = doc.get_value(VARIABLES).unwrap();
+        let owner = vars.get_value("owner").unwrap();
+        assert_eq!(owner.as_str(), Some("acme"));
+        assert_eq!(&file[owner.span.range()], "acme");
+        assert!(matches!(vars.get_value("repo").unwrap().value, Value::Null));
+        assert!(matches!(
+            vars.get_value("absent").unwrap().value,
+            Value::Null
+        ));
     }
 
     #[test]
