@@ -68,11 +68,14 @@ def main():
         return 2
 
     listed = run(binary, corpus, ["check", "--no-cache", "--show-files", "."])
-    files = [line for line in listed.stdout.splitlines() if line.strip()]
+    # `--show-files` lists each file at the start of a line, and under it, indented,
+    # the requests that no API checks.
+    files = [line for line in listed.stdout.splitlines() if line.strip() and not line[0].isspace()]
 
     rows = []
     by_rule = collections.Counter()
     totals = collections.Counter()
+    found = []
     for path in files:
         result = run(binary, corpus, ["check", "--no-cache", "--format", "json", "--exit-zero", path])
         try:
@@ -86,6 +89,7 @@ def main():
         requests = summary.get("requests", 0)
         unjudged = summary.get("unjudged", 0)
         rules = collections.Counter(d["rule"] for d in report["diagnostics"])
+        found += [(path, d["rule"], d["message"]) for d in report["diagnostics"]]
         by_rule.update(rules)
         totals["files"] += 1
         totals["requests"] += requests
@@ -117,22 +121,40 @@ def main():
         f"| requests not judged (hosts reqlint does not check) | {totals['unjudged']} |",
         f"| findings | {totals['findings']} |",
     ]
+    unclassified = []
     if options.findings:
+        # Each finding of this run takes the verdict of a classified finding with the same
+        # file, rule and message (each classified row at most once); the others are listed
+        # to be classified by hand.
+        classified = collections.defaultdict(list)
+        with open(options.findings, newline="") as rows_in:
+            for row in csv.DictReader(rows_in, delimiter="\t"):
+                classified[(row["source"], row["rule"], row["message"])].append(row)
         false_requests = set()
         verdicts = collections.Counter()
-        with open(options.findings, newline="") as classified:
-            for row in csv.DictReader(classified, delimiter="\t"):
-                verdicts[row["verdict"]] += 1
-                if row["verdict"] == "false" and row["kind"] == "request":
-                    false_requests.add((row["source"], row["request"]))
+        for key in found:
+            rows_for = classified.get(key)
+            if not rows_for:
+                unclassified.append(key)
+                continue
+            row = rows_for.pop(0)
+            verdicts[row["verdict"]] += 1
+            if row["verdict"] == "false" and row["kind"] == "request":
+                false_requests.add((row["source"], row["request"]))
         share = 100.0 * len(false_requests) / totals["requests"] if totals["requests"] else 0.0
         lines += [
-            f"| findings classified true / false | {verdicts['true']} / {verdicts['false']} |",
-            f"| requests with at least one false finding | {len(false_requests)} ({share:.1f} %) |",
+            f"| findings of this run classified true / false | {verdicts['true']} / {verdicts['false']} |",
+            f"| findings of this run not classified yet | {len(unclassified)} |",
+            f"| requests with at least one false finding (of those classified) | {len(false_requests)} ({share:.1f} %) |",
             "",
             "(findings on documentation items and on files in a dialect reqlint does not read are"
             " classified but not counted as requests)",
         ]
+        if unclassified:
+            with open(os.path.join(options.out_dir, "unclassified.tsv"), "w", newline="") as out:
+                writer = csv.writer(out, delimiter="\t")
+                writer.writerow(["source", "rule", "message"])
+                writer.writerows(unclassified)
     lines += ["", "| rule | findings |", "|---|---|"]
     lines += [f"| {rule} | {count} |" for rule, count in by_rule.most_common()]
     with open(os.path.join(options.out_dir, "summary.md"), "w") as out:
