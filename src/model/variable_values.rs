@@ -194,9 +194,10 @@ fn substitute_top(node: &mut Node, key: Span, known: Known<'_>, uses: &mut Vec<V
     let Value::String(written) = &node.value else {
         return;
     };
-    let Some(sent) = substitute_string(written, node.span, known) else {
+    let Some(mut sent) = substitute_string(written, node.span, known) else {
         return;
     };
+    sent.value = as_bare_json(known.file, node.span, written, sent.value);
     uses.push(VariableUse {
         key,
         value: sent.span,
@@ -228,7 +229,8 @@ fn substitute_nested(root: &mut Node, key: Span, known: Known<'_>, uses: &mut Ve
     while let Some(node) = stack.pop() {
         work::count(1);
         if let Value::String(written) = &node.value {
-            if let Some(sent) = substitute_string(written, node.span, known) {
+            if let Some(mut sent) = substitute_string(written, node.span, known) {
+                sent.value = as_bare_json(known.file, node.span, written, sent.value);
                 uses.push(VariableUse {
                     key,
                     value: sent.span,
@@ -244,6 +246,26 @@ fn substitute_nested(root: &mut Node, key: Span, known: Known<'_>, uses: &mut Ve
             Value::Map(entries) => stack.extend(entries.iter_mut().rev().map(|e| &mut e.value)),
             _ => {}
         }
+    }
+}
+
+/// What a reference written bare in a JSON body (`"status": {{status}}`, not
+/// `"{{status}}"`) sends: the client pastes the value into the JSON text, so a value
+/// written as a JSON string (`@status = "PAUSED"`) sends the string `PAUSED`, without
+/// its quotes. Any other value is sent as it is.
+fn as_bare_json(file: &str, span: Span, written: &str, value: String) -> String {
+    let bare_in_json = whole_reference(written).is_some()
+        && file.get(span.range()) == Some(written)
+        && file
+            .get(..span.start)
+            .and_then(|before| before.trim_end().chars().next_back())
+            .is_some_and(|c| matches!(c, ':' | '[' | ','));
+    if !bare_in_json {
+        return value;
+    }
+    match serde_json::from_str::<String>(value.trim()) {
+        Ok(unquoted) => unquoted,
+        Err(_) => value,
     }
 }
 
@@ -329,6 +351,29 @@ mod tests {
     }
 
     const VARIABLES: &str = "x-variables:\n  goal: SALE\n  country: USA\n  quoted: 'DE'\n";
+
+    /// A reference written bare in a JSON body sends its value pasted into the JSON: a
+    /// value written as a JSON string is that string, without its quotes; in a quoted
+    /// string, or a form body, the quotes are part of what is sent.
+    #[test]
+    fn a_bare_reference_in_json_sends_a_json_string_value_unquoted() {
+        let text = "@status = \"PAUSED\"\n@name = Spring\n\nPOST https://graph.facebook.com/v25.0/act_1/campaigns\nContent-Type: application/json\n\n{\"status\": {{status}}, \"name\": \"{{status}}\", \"labels\": [{{status}}], \"other\": {{name}}}\n\n###\nPOST https://graph.facebook.com/v25.0/act_1/campaigns?status={{status}}\n";
+        let (docs, problems) = parse_text(
+            text,
+            Format::Read(crate::loading::readers::Reader::Http),
+            &Limits::DEFAULT,
+        );
+        assert!(problems.is_empty(), "{problems:?}");
+        let m = FileModel::build(&docs, text);
+        let r = &m.requests[0];
+        assert_eq!(r.param("status").unwrap().value.as_str(), Some("PAUSED"));
+        assert_eq!(r.param("name").unwrap().value.as_str(), Some("\"PAUSED\""));
+        let labels = r.param("labels").unwrap().value.as_seq().unwrap();
+        assert_eq!(labels[0].as_str(), Some("PAUSED"));
+        assert_eq!(r.param("other").unwrap().value.as_str(), Some("Spring"));
+        let query = m.requests[1].param("status").unwrap();
+        assert_eq!(query.value.as_str(), Some("\"PAUSED\""));
+    }
 
     #[test]
     fn composed_values_are_substituted_and_point_at_themselves() {
