@@ -13,6 +13,8 @@ from (see PROVENANCE.md).
     python3 extract.py                      # rewrite operations-access.tsv from inputs/
     python3 extract.py --check              # exit 1 when operations-access.tsv is stale
     python3 extract.py --self-test          # the parser and the writer on built-in cases
+    python3 extract.py --cross-check        # exit 1 where the table and ../endpoints.tsv (the
+                                            # permission tables) disagree on an operation
     python3 extract.py --reduce-from DOCS [--version V ...] [--category C ...]
         # (re)write inputs/ from a github/docs checkout (DOCS/src/rest/data/...) or from a
         # bare git directory of it (read with `git show HEAD:...`), recording each file's
@@ -221,6 +223,33 @@ def reduce_from(docs, versions, categories):
             print(f"wrote {target.relative_to(HERE)}")
 
 
+def cross_check():
+    """The permission tables (../endpoints.tsv) and this table come from two different files
+    of the host; an operation they both list must name the same permissions. Returns the
+    disagreements."""
+    tables = {}
+    for line in (HERE.parent / "endpoints.tsv").read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        version, scope, _key, title, method, path, access = line.split("\t")[:7]
+        tables.setdefault((f"fpt-{version}", method, path), set()).add(f"{scope}/{title}:{access}")
+    problems = []
+    for line in table().splitlines():
+        if line.startswith("#") or line.startswith("version\t"):
+            continue
+        version, method, path, _fg, permissionless, _public, sets = line.split("\t")[:7]
+        listed = tables.get((version, method, path), set())
+        alternatives = set() if sets == "-" else set(sets.split("|"))
+        if any("," in alternative for alternative in alternatives):
+            continue  # a set of several permissions has no one row in the tables to compare
+        if alternatives != listed:
+            problems.append(f"{version} {method} {path}: access data {sorted(alternatives)}, "
+                            f"permission tables {sorted(listed)}")
+        if permissionless == "yes" and not alternatives and listed:
+            problems.append(f"{version} {method} {path}: needs no permission, yet the tables list it")
+    return problems
+
+
 def self_test():
     document = {
         "source": {"repository": "github/docs"},
@@ -266,6 +295,11 @@ def main(argv):
     if argv[:1] == ["--self-test"]:
         self_test()
         return 0
+    if argv == ["--cross-check"]:
+        problems = cross_check()
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        return 1 if problems else 0
     if argv[:1] == ["--reduce-from"]:
         if len(argv) < 2:
             fail("--reduce-from needs a github/docs checkout or git directory")
@@ -283,7 +317,7 @@ def main(argv):
     text = table()
     if argv == ["--check"]:
         if not OUTPUT.exists() or OUTPUT.read_text(encoding="utf-8") != text:
-            print(f"{OUTPUT.relative_to(HERE.parent.parent.parent)} is stale: run "
+            print("catalog/codehost/access/operations-access.tsv is stale: run "
                   "python3 catalog/codehost/access/extract.py", file=sys.stderr)
             return 1
         return 0
