@@ -1,6 +1,6 @@
 //! `catalog/codehost/openapi/` (generated from the host's OpenAPI description) → the
-//! operations of every edition, their path and query params, and a router over the path
-//! templates, laid out without a pointer per row: every string is a range of one text
+//! operations of every edition, their path and query params, their JSON request bodies'
+//! schema nodes, and a router over the path templates, laid out without a pointer per row: every string is a range of one text
 //! blob, every link an index, so the tables need no relocation when the binary loads.
 //!
 //! The router is a trie: each node has literal children (sorted for binary search), a
@@ -175,7 +175,71 @@ pub fn generate(root: &Path) -> String {
             .push(row);
     }
 
+    // Request bodies: one row per schema node, grouped by operation like the params.
+    let bodies_src = Source::read(root, "codehost/openapi/bodies.tsv");
+    let mut nodes_of: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for (line, cells) in bodies_src.rows("editions", 11, 11) {
+        let [
+            editions,
+            method,
+            path,
+            property,
+            kind,
+            required,
+            format,
+            values,
+            default,
+            constraints,
+            flags,
+        ] = cells[..]
+        else {
+            unreachable!("eleven cells")
+        };
+        let editions = editions_of(&bodies_src, line, editions);
+        method_of(&bodies_src, line, method);
+        if !property.starts_with('$') {
+            bodies_src.fail(
+                line,
+                &format!("the property `{property}` does not start with `$`"),
+            );
+        }
+        let required = match required {
+            "required" => true,
+            "-" => false,
+            other => bodies_src.fail(line, &format!("`{other}` is not `required` or `-`")),
+        };
+        let mut bits = Vec::new();
+        for flag in flags.split(',').filter(|f| *f != "-") {
+            bits.push(match flag {
+                "nullable" => "NULLABLE",
+                "closed" => "CLOSED",
+                "open" => "OPEN",
+                "deprecated" => "DEPRECATED",
+                "read-only" => "READ_ONLY",
+                "write-only" => "WRITE_ONLY",
+                other => bodies_src.fail(line, &format!("unknown body flag `{other}`")),
+            });
+        }
+        let row = format!(
+            "    BodyNode {{ editions: {editions}, property: {}, kind: {}, required: {required}, flags: {}, format: {}, values: {}, default: {}, constraints: {} }},",
+            blob.text(property),
+            blob.text(kind),
+            flag_bits("BodyNode", &bits),
+            blob.text(format),
+            blob.text(values),
+            blob.text(default),
+            blob.text(constraints),
+        );
+        nodes_of
+            .entry((method.to_string(), path.to_string()))
+            .or_default()
+            .push(row);
+    }
+
     let src = Source::read(root, "codehost/openapi/operations.tsv");
+    let mut body_nodes = String::new();
+    let mut body_count = 0usize;
+    let mut body_range: BTreeMap<(String, String), (usize, usize)> = BTreeMap::new();
     let mut trie: Vec<TrieNode> = vec![TrieNode::default()];
     let mut operations = String::new();
     let mut params = String::new();
@@ -233,14 +297,17 @@ pub fn generate(root: &Path) -> String {
         if body_required {
             bits.push("BODY_REQUIRED");
         }
-        let flags = if bits.is_empty() {
-            "0".to_string()
-        } else {
-            bits.iter()
-                .map(|b| format!("Operation::{b}"))
-                .collect::<Vec<_>>()
-                .join(" | ")
-        };
+        let flags = flag_bits("Operation", &bits);
+        let (body_first, body_last) = *body_range.entry(key.clone()).or_insert_with(|| {
+            let rows = nodes_of.remove(&key).unwrap_or_default();
+            let first = body_count;
+            for row in &rows {
+                body_nodes.push_str(row);
+                body_nodes.push('\n');
+            }
+            body_count += rows.len();
+            (first, body_count)
+        });
         // An operation's params, written once for all its rows (each param keeps its
         // own editions).
         let (first, last) = *param_range.entry(key.clone()).or_insert_with(|| {
@@ -282,7 +349,7 @@ pub fn generate(root: &Path) -> String {
         trie[node].operations.push(count);
         writeln!(
             operations,
-            "    Operation {{ editions: {editions}, method: Method::{variant}, template: {}, id: {}, category: {}, subcategory: {}, docs: {}, server: {}, body: {}, body_param: {}, flags: {flags}, params: ({first}, {last}) }},",
+            "    Operation {{ editions: {editions}, method: Method::{variant}, template: {}, id: {}, category: {}, subcategory: {}, docs: {}, server: {}, media: {}, body_param: {}, flags: {flags}, params: ({first}, {last}), body: ({body_first}, {body_last}) }},",
             blob.text(path),
             blob.text(operation),
             blob.text(category),
@@ -294,6 +361,12 @@ pub fn generate(root: &Path) -> String {
         )
         .unwrap();
         count += 1;
+    }
+    if let Some(((method, path), _)) = nodes_of.iter().next() {
+        bodies_src.fail(
+            0,
+            &format!("a body of {method} {path}, which operations.tsv lacks"),
+        );
     }
     if let Some(((method, path), _)) = params_of.iter().next() {
         params_src.fail(
@@ -329,7 +402,7 @@ pub fn generate(root: &Path) -> String {
     }
 
     let mut out = String::from(
-        "// Generated by build/openapi.rs from catalog/codehost/openapi/operations.tsv and params.tsv.\n\n",
+        "// Generated by build/openapi.rs from catalog/codehost/openapi/operations.tsv, params.tsv and bodies.tsv.\n\n",
     );
     let editions: Vec<String> = EDITIONS.iter().map(|e| lit(e)).collect();
     writeln!(
@@ -357,6 +430,11 @@ pub fn generate(root: &Path) -> String {
     .unwrap();
     writeln!(
         out,
+        "/// Every JSON request body's schema, one row per node, each operation's together.\npub static BODY_NODES: [BodyNode; {body_count}] = [\n{body_nodes}];\n"
+    )
+    .unwrap();
+    writeln!(
+        out,
         "/// The router's nodes; node 0 is the root.\npub static NODES: [RouteNode; {}] = [\n{nodes}];\n",
         trie.len()
     )
@@ -374,4 +452,15 @@ pub fn generate(root: &Path) -> String {
     )
     .unwrap();
     out
+}
+
+/// `0`, or the named bit constants of `owner` or-ed together.
+fn flag_bits(owner: &str, bits: &[&str]) -> String {
+    if bits.is_empty() {
+        return "0".to_string();
+    }
+    bits.iter()
+        .map(|b| format!("{owner}::{b}"))
+        .collect::<Vec<_>>()
+        .join(" | ")
 }

@@ -85,10 +85,11 @@ pub struct Operation {
     subcategory: Text,
     docs: Text,
     server: Text,
-    body: Text,
+    media: Text,
     body_param: Text,
     flags: u8,
     params: (u32, u32),
+    body: (u32, u32),
 }
 
 impl Operation {
@@ -137,7 +138,7 @@ impl Operation {
 
     /// The request body's media types, comma-separated; empty when it takes none.
     pub fn body_media_types(&self) -> &'static str {
-        self.body.get()
+        self.media.get()
     }
 
     pub fn body_required(&self) -> bool {
@@ -159,6 +160,14 @@ impl Operation {
 
     pub fn deprecated(&self) -> bool {
         self.flags & Operation::DEPRECATED != 0
+    }
+
+    /// The nodes of the operation's JSON request body schema in an edition, the body
+    /// itself (`$`) first; none when it takes no JSON body.
+    pub fn body_schema(&self, edition: Edition) -> impl Iterator<Item = &'static BodyNode> {
+        generated::BODY_NODES[self.body.0 as usize..self.body.1 as usize]
+            .iter()
+            .filter(move |n| n.editions & edition.bit() != 0)
     }
 
     /// The operation's path and query params in an edition.
@@ -220,6 +229,87 @@ impl Param {
     /// `minimum`, `maximum`, `pattern`, … as a compact JSON object; empty when none.
     pub fn constraints_json(&self) -> &'static str {
         self.constraints.get()
+    }
+}
+
+/// A node of a JSON request body's schema (catalog/codehost/README.md describes the
+/// grammar of its property path and type).
+#[derive(Debug)]
+pub struct BodyNode {
+    editions: u8,
+    property: Text,
+    kind: Text,
+    /// The enclosing object requires the property.
+    pub required: bool,
+    flags: u8,
+    format: Text,
+    values: Text,
+    default: Text,
+    constraints: Text,
+}
+
+impl BodyNode {
+    const NULLABLE: u8 = 1;
+    const CLOSED: u8 = 2;
+    const OPEN: u8 = 4;
+    const DEPRECATED: u8 = 8;
+    const READ_ONLY: u8 = 16;
+    const WRITE_ONLY: u8 = 32;
+
+    /// `$` the body, `.name` a property, `[]` an array's items, `{}` the values of an
+    /// object's other properties, `|N` the Nth alternative: `$.labels[]|2.name`.
+    pub fn property(&self) -> &'static str {
+        self.property.get()
+    }
+
+    /// `string`, `integer`, `number`, `boolean`, `object`, `array`, `null`, `any`,
+    /// `one-of:N`, `any-of:N`, `recursive:NAME`, or several types comma-separated.
+    pub fn kind(&self) -> &'static str {
+        self.kind.get()
+    }
+
+    pub fn format(&self) -> &'static str {
+        self.format.get()
+    }
+
+    /// The allowed values as a compact JSON array; empty when any value is allowed.
+    pub fn values_json(&self) -> &'static str {
+        self.values.get()
+    }
+
+    pub fn default_json(&self) -> &'static str {
+        self.default.get()
+    }
+
+    /// `minLength`, `maxItems`, `pattern`, … as a compact JSON object; empty when none.
+    pub fn constraints_json(&self) -> &'static str {
+        self.constraints.get()
+    }
+
+    pub fn nullable(&self) -> bool {
+        self.flags & BodyNode::NULLABLE != 0
+    }
+
+    /// `additionalProperties: false`: properties other than the listed ones are refused.
+    pub fn closed(&self) -> bool {
+        self.flags & BodyNode::CLOSED != 0
+    }
+
+    /// `additionalProperties` allowed explicitly (`true` or `{}`).
+    pub fn open(&self) -> bool {
+        self.flags & BodyNode::OPEN != 0
+    }
+
+    pub fn deprecated(&self) -> bool {
+        self.flags & BodyNode::DEPRECATED != 0
+    }
+
+    pub fn read_only(&self) -> bool {
+        self.flags & BodyNode::READ_ONLY != 0
+    }
+
+    pub fn write_only(&self) -> bool {
+        self.flags & BodyNode::WRITE_ONLY != 0
     }
 }
 
@@ -528,6 +618,84 @@ mod tests {
         .find(|p| p.name() == "path")
         .unwrap();
         assert!(path.multi_segment && path.required && path.location == Location::Path);
+    }
+
+    #[test]
+    fn request_bodies() {
+        let cloud = Edition::CLOUD;
+        let create = get(operation(Method::Post, &["repos", "o", "r", "issues"], cloud).unwrap());
+        let nodes: Vec<&BodyNode> = create.body_schema(cloud).collect();
+        assert_eq!(nodes[0].property(), "$");
+        assert_eq!(nodes[0].kind(), "object");
+        let node = |p: &str| nodes.iter().find(|n| n.property() == p).copied();
+        let title = node("$.title").unwrap();
+        assert!(title.required);
+        assert_eq!(title.kind(), "one-of:2");
+        assert_eq!(node("$.title|1").unwrap().kind(), "string");
+        assert_eq!(node("$.title|2").unwrap().kind(), "integer");
+        assert!(!node("$.body").unwrap().required);
+        assert!(node("$.assignee").unwrap().nullable());
+        assert_eq!(node("$.labels[]|2.name").unwrap().kind(), "string");
+        assert!(node("$.issue_field_values[]").unwrap().closed());
+
+        let update = get(operation(
+            Method::Patch,
+            &["repos", "o", "r", "git", "refs", "heads", "x"],
+            cloud,
+        )
+        .unwrap());
+        let sha = update
+            .body_schema(cloud)
+            .find(|n| n.property() == "$.sha")
+            .unwrap();
+        assert!(sha.required && sha.kind() == "string");
+        let force = update
+            .body_schema(cloud)
+            .find(|n| n.property() == "$.force")
+            .unwrap();
+        assert_eq!(force.default_json(), "false");
+
+        // A body's enum, and one that is not an object at all (its name given apart).
+        let lock = get(operation(
+            Method::Put,
+            &["repos", "o", "r", "issues", "1", "lock"],
+            cloud,
+        )
+        .unwrap());
+        let reason = lock
+            .body_schema(cloud)
+            .find(|n| n.property() == "$.lock_reason")
+            .unwrap();
+        assert_eq!(
+            reason.values_json(),
+            r#"["off-topic","too heated","resolved","spam"]"#
+        );
+
+        // Every operation with a JSON body has its root node in each of its editions, and
+        // only those do.
+        let mut with_json = 0;
+        for (_, op) in operations() {
+            for edition in Edition::all().filter(|&e| op.in_edition(e)) {
+                let root = op.body_schema(edition).next();
+                if op
+                    .body_media_types()
+                    .split(',')
+                    .any(|m| m == "application/json")
+                {
+                    assert_eq!(
+                        root.map(BodyNode::property),
+                        Some("$"),
+                        "{} {}",
+                        op.method,
+                        op.template()
+                    );
+                    with_json += 1;
+                } else {
+                    assert!(root.is_none(), "{} {}", op.method, op.template());
+                }
+            }
+        }
+        assert!(with_json > 1_000, "{with_json}");
     }
 
     /// The nodes the router visits for a path of `n` segments under a multi-segment

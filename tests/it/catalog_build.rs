@@ -146,6 +146,12 @@ fn broken_tables_fail_with_file_and_line() {
             "is not `required` or `-`".to_string(),
         ),
         (
+            "codehost/openapi/bodies.tsv",
+            "\t$.lock_reason\tstring\t",
+            "\tlock_reason\tstring\t",
+            "the property `lock_reason` does not start with `$`".to_string(),
+        ),
+        (
             "advertising/versions.tsv",
             "v20.0\t2024-05-21",
             "v20.0\t2024-13-21",
