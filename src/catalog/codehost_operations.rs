@@ -48,6 +48,16 @@ impl Edition {
         1 << self.0
     }
 
+    /// The segments before an operation's path on the edition's API server: none on
+    /// api.github.com, `api/v3` on an enterprise server.
+    pub fn api_prefix(self) -> &'static [&'static str] {
+        if self.as_str().starts_with("ghes-") {
+            &["api", "v3"]
+        } else {
+            &[]
+        }
+    }
+
     /// The root of the edition's docs pages, which relative docs paths continue.
     fn docs_root(self) -> String {
         match self.as_str() {
@@ -134,6 +144,29 @@ impl Operation {
     /// release asset upload's `https://uploads.github.com`).
     pub fn server(&self) -> Option<&'static str> {
         Some(self.server.get()).filter(|s| !s.is_empty())
+    }
+
+    /// The segments before the operation's path on its server in an edition: its own
+    /// server's path (`api/uploads` for an enterprise server's asset upload, none for
+    /// its management console), else the edition's [`Edition::api_prefix`].
+    pub fn path_prefix(&self, edition: Edition) -> Vec<&'static str> {
+        self.path_prefix_segments(edition).collect()
+    }
+
+    fn path_prefix_segments(&self, edition: Edition) -> impl Iterator<Item = &'static str> {
+        let (own, default) = match self.server() {
+            Some(server) => {
+                let after_scheme = server.split_once("://").map_or(server, |(_, rest)| rest);
+                (
+                    after_scheme.split_once('/').map_or("", |(_, path)| path),
+                    &[][..],
+                )
+            }
+            None => ("", edition.api_prefix()),
+        };
+        own.split('/')
+            .filter(|s| !s.is_empty())
+            .chain(default.iter().copied())
     }
 
     /// The request body's media types, comma-separated; empty when it takes none.
@@ -346,7 +379,34 @@ pub fn get(id: OperationId) -> &'static Operation {
 /// as lets the rest of the path match: `branches/feature/x/protection` is the
 /// protection of branch `feature/x`, not branch `feature/x/protection`.
 pub fn operation(method: Method, segments: &[&str], edition: Edition) -> Option<OperationId> {
-    let ends = |op: &Operation| op.method == method && op.in_edition(edition);
+    operation_where(method, segments, edition, &|_| true)
+}
+
+/// The operation a request calls from the whole path it sends to the edition's server
+/// (every segment after the host): on an enterprise server `api/v3/…` for the REST
+/// API, `api/uploads/…` for the asset upload and `manage/v1/…` (no prefix) for the
+/// management console; on api.github.com the path itself. Which host the request goes
+/// to (api.github.com or uploads.github.com) is the caller's: [`Operation::server`].
+pub fn operation_sent(method: Method, segments: &[&str], edition: Edition) -> Option<OperationId> {
+    let prefixes: [&[&str]; 3] = [edition.api_prefix(), &["api", "uploads"], &[]];
+    prefixes.iter().enumerate().find_map(|(i, prefix)| {
+        if prefixes[..i].contains(prefix) {
+            return None;
+        }
+        let rest = segments.strip_prefix(*prefix)?;
+        let served_here =
+            |op: &Operation| op.path_prefix_segments(edition).eq(prefix.iter().copied());
+        operation_where(method, rest, edition, &served_here)
+    })
+}
+
+fn operation_where(
+    method: Method,
+    segments: &[&str],
+    edition: Edition,
+    accept: &dyn Fn(&Operation) -> bool,
+) -> Option<OperationId> {
+    let ends = |op: &Operation| op.method == method && op.in_edition(edition) && accept(op);
     let node = route(0, segments, &ends, &mut 0)?;
     node_operations(node)
         .find(|&i| ends(&generated::OPERATIONS[i as usize]))
@@ -618,6 +678,59 @@ mod tests {
         .find(|p| p.name() == "path")
         .unwrap();
         assert!(path.multi_segment && path.required && path.location == Location::Path);
+    }
+
+    #[test]
+    fn paths_as_sent_to_an_enterprise_server() {
+        let ghes = Edition::parse("ghes-3.18").unwrap();
+        let sent = |method: Method, path: &str, edition: Edition| {
+            let segments: Vec<&str> = path.split('/').skip(1).collect();
+            operation_sent(method, &segments, edition).map(|id| get(id).operation_id())
+        };
+        let refs = "/api/v3/repos/o/r/git/refs/heads/feature/x";
+        assert_eq!(sent(Method::Delete, refs, ghes), Some("git/delete-ref"));
+        assert_eq!(sent(Method::Delete, &refs[7..], ghes), None);
+        let upload = "/api/uploads/repos/o/r/releases/1/assets";
+        assert_eq!(
+            sent(Method::Post, upload, ghes),
+            Some("repos/upload-release-asset")
+        );
+        assert_eq!(
+            sent(Method::Post, "/api/v3/repos/o/r/releases/1/assets", ghes),
+            None
+        );
+        let manage = sent(Method::Get, "/manage/v1/version", ghes).unwrap();
+        assert!(manage.starts_with("enterprise-admin/"), "{manage}");
+        assert_eq!(sent(Method::Get, "/api/v3/manage/v1/version", ghes), None);
+        // The cloud's paths carry no prefix; its upload goes to another host, the same path.
+        let cloud = Edition::CLOUD;
+        assert_eq!(
+            sent(Method::Delete, &refs[7..], cloud),
+            Some("git/delete-ref")
+        );
+        assert_eq!(sent(Method::Delete, refs, cloud), None);
+        assert_eq!(
+            sent(Method::Post, &upload[12..], cloud),
+            Some("repos/upload-release-asset")
+        );
+        // Every operation of every edition, filled and prefixed as its server wants it.
+        for (id, op) in operations() {
+            for edition in Edition::all().filter(|&e| op.in_edition(e)) {
+                let mut path = op
+                    .path_prefix(edition)
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>();
+                path.extend(filled(op, edition));
+                let segments: Vec<&str> = path.iter().map(String::as_str).collect();
+                assert_eq!(
+                    operation_sent(op.method, &segments, edition),
+                    Some(id),
+                    "/{}",
+                    path.join("/")
+                );
+            }
+        }
     }
 
     #[test]

@@ -58,7 +58,8 @@ OPERATION_DOC = """#
 #   editions: the editions that have the row (fpt ghec ghes-3.17 ghes-3.18 ghes-3.19), `*` for all
 #   docs: the operation's page, relative to the edition's docs root (fpt https://docs.github.com/,
 #     ghec …/enterprise-cloud@latest/, ghes …/enterprise-server@3.N/) unless it starts with https://
-#   server: the operation's own server where it has one (the release asset upload), else `-`
+#   server: the operation's own server where it has one (the release asset upload; an enterprise
+#     server's management console, outside its /api/v3), else `-`
 #   body: the request body's media types, `!` after the list when the body is required, `-` for none
 #   flags: apps (enabled for GitHub Apps), cloud-only, deprecated, body-param=NAME (the name
 #     the host gives a body that is not an object), `-` for none"""
