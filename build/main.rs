@@ -13,6 +13,7 @@ mod geo;
 mod graph;
 #[path = "../src/catalog/names.rs"]
 mod names;
+mod openapi;
 mod source;
 
 use std::path::{Path, PathBuf};
@@ -29,6 +30,7 @@ fn main() {
     let (geo, countries) = geo::generate(&root);
     write(&out, "geo.rs", &geo);
     write(&out, "codehost.rs", &codehost::generate(&root));
+    write(&out, "openapi.rs", &openapi::generate(&root));
     write(&out, "graph.rs", &graph::generate(&root));
     write(
         &out,

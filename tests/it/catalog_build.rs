@@ -14,6 +14,8 @@ mod codehost;
 pub(crate) mod geo;
 #[path = "../../src/catalog/names.rs"]
 pub(crate) mod names;
+#[path = "../../build/openapi.rs"]
+mod openapi;
 #[path = "../../build/source.rs"]
 pub(crate) mod source;
 
@@ -30,6 +32,7 @@ fn generate(catalog: &Path) -> Vec<String> {
     vec![
         geo,
         codehost::generate(catalog),
+        openapi::generate(catalog),
         advertising::generate(catalog, &countries),
     ]
 }
@@ -108,6 +111,7 @@ fn broken_tables_fail_with_file_and_line() {
     let retention = line_of("advertising/params.yaml", "retention_days:");
     let blocks = line_of("codehost/permissions.tsv", "/orgs/{org}/blocks/{username}");
     let v20 = line_of("advertising/versions.tsv", "v20.0");
+    let rate_limit = line_of("codehost/openapi/operations.tsv", "\tGET\t/rate_limit\t");
     let cases = [
         (
             "advertising/params.yaml",
@@ -128,6 +132,24 @@ fn broken_tables_fail_with_file_and_line() {
             "PUT\t/orgs/{org}/blocks/{username}\twrite",
             "PUT\t/orgs/{org}/blocks/{username}\twrote",
             format!("catalog/codehost/permissions.tsv:{blocks}: unknown access `wrote`"),
+        ),
+        (
+            "codehost/openapi/operations.tsv",
+            "*\tGET\t/rate_limit\t",
+            "*\tGOT\t/rate_limit\t",
+            format!("catalog/codehost/openapi/operations.tsv:{rate_limit}: unknown method `GOT`"),
+        ),
+        (
+            "codehost/openapi/params.tsv",
+            "\tpath\tbranch\trequired\t",
+            "\tpath\tbranch\trequird\t",
+            "is not `required` or `-`".to_string(),
+        ),
+        (
+            "codehost/openapi/bodies.tsv",
+            "\t$.lock_reason\tstring\t",
+            "\tlock_reason\tstring\t",
+            "the property `lock_reason` does not start with `$`".to_string(),
         ),
         (
             "advertising/versions.tsv",
@@ -191,4 +213,65 @@ fn generator_output_is_committed() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+}
+
+/// The host's OpenAPI description, as the pinned npm package: where the tests look for
+/// it (it is not in the repository; `npm pack @octokit/openapi@23.0.2` fetches it).
+fn octokit_tarball() -> Option<PathBuf> {
+    let given = std::env::var_os("REQLINT_OCTOKIT_OPENAPI_TGZ").map(PathBuf::from);
+    let default = PathBuf::from("/tmp/octo/octokit-openapi-23.0.2.tgz");
+    given.into_iter().chain([default]).find(|p| p.is_file())
+}
+
+/// The committed catalog/codehost/openapi/ tables are the generator's output from the
+/// pinned package, when the package is at hand.
+#[test]
+fn openapi_tables_are_the_generators_output() {
+    let Some(tarball) = octokit_tarball() else {
+        eprintln!(
+            "skipped: the @octokit/openapi 23.0.2 tarball is neither at $REQLINT_OCTOKIT_OPENAPI_TGZ nor at /tmp/octo/octokit-openapi-23.0.2.tgz"
+        );
+        return;
+    };
+    let out = match Command::new("python3")
+        .arg(root().join("catalog/codehost/openapi/generate.py"))
+        .arg(&tarball)
+        .arg("--check")
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("skipped: python3 cannot run ({e})");
+            return;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        tarball.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A tarball that is not the pinned one is refused before anything is read from it.
+#[test]
+fn the_openapi_generator_refuses_another_tarball() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("octokit-openapi-23.0.2.tgz");
+    std::fs::write(&fake, b"not the package").unwrap();
+    let out = match Command::new("python3")
+        .arg(root().join("catalog/codehost/openapi/generate.py"))
+        .arg(&fake)
+        .arg("--check")
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("skipped: python3 cannot run ({e})");
+            return;
+        }
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("not the pinned"), "{stderr}");
 }
