@@ -34,11 +34,15 @@ pub(super) fn show(args: &CheckArgs, settings: &Settings) -> Result<ExitCode, St
             let _ = writeln!(text, "{name} (standard input)");
         }
     } else if args.show_files {
+        // Read as the check reads them: with the environments found beside them.
+        let environments =
+            crate::run::environments::Discovery::new(settings, !args.environment.is_empty());
         for path in walk::collect(&inputs, &settings.config, &paths)? {
             let display = paths.display(&path);
             let _ = writeln!(text, "{display}");
             let rel = paths.relative(&path);
-            for (line, to) in engine::unjudged_requests(&path, &display, &rel, settings) {
+            let file_settings = environments.settings_for(settings, &path);
+            for (line, to) in engine::unjudged_requests(&path, &display, &rel, &file_settings) {
                 let _ = writeln!(text, "  line {line}: not checked: a request to {to}");
             }
         }

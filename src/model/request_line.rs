@@ -374,10 +374,15 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
     let version = segments
         .first()
         .and_then(|s| Version::parse(&s.text).map(|v| (v, s.span)));
-    let host = full
-        .find("://")
-        .map(|at| &full[at + 3..])
-        .map(|h| h.split(['/', '?', '#']).next().unwrap_or("").to_string());
+    // A URL's parser drops every ASCII tab and line break (WHATWG URL Standard, basic URL
+    // parser: https://url.spec.whatwg.org/#concept-basic-url-parser), as Postman and
+    // Newman do with an environment's `https://api.github.com\t`.
+    let host = full.find("://").map(|at| &full[at + 3..]).map(|h| {
+        h.split(['/', '?', '#'])
+            .next()
+            .unwrap_or("")
+            .replace(['\t', '\n', '\r'], "")
+    });
     let mut query = Vec::new();
     let mut unknown_query = Vec::new();
     if let Some((q_start, q)) = query_part {
@@ -508,6 +513,26 @@ mod tests {
             assert_eq!(l.base_variable.as_deref(), base, "{written}");
             assert_eq!(l.query.len(), query, "{written}");
         }
+    }
+
+    /// A tab an environment's value leaves after the host is dropped, as a URL parser
+    /// drops it.
+    #[test]
+    fn tabs_and_line_breaks_in_a_host_are_dropped() {
+        let file = r#"{"info": {"name": "t", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+ "item": [{"name": "me", "request": {"method": "GET", "url": "{{base}}/user"}}],
+ "variable": [{"key": "base", "value": "https://api.github.com\t"}]}"#;
+        let (docs, problems) = crate::loading::read_text(
+            file,
+            crate::loading::Format::Json,
+            &crate::loading::Limits::DEFAULT,
+            &Default::default(),
+        );
+        assert!(problems.is_empty(), "{problems:?}");
+        let model = crate::model::FileModel::build(&docs, file);
+        let l = model.requests[0].line().unwrap();
+        assert_eq!(l.host.as_deref(), Some("api.github.com"));
+        assert_eq!(l.path, "/user");
     }
 
     #[test]

@@ -554,6 +554,46 @@ pub fn path_segments(line: &RequestLine) -> Vec<&str> {
     }
 }
 
+/// Whether the host's REST description (its OpenAPI, in any edition) has the request's
+/// method and path as an operation: an endpoint that exists, whether or not the
+/// permission tables list it (`GET /user`, `/search/repositories` need no permission and
+/// are in no table).
+pub fn described_operation(line: &RequestLine) -> bool {
+    use crate::catalog::codehost_operations::{Edition, get, operation};
+    let segments = path_segments(line);
+    Edition::all().any(|edition| {
+        operation(line.method, &segments, edition)
+            .is_some_and(|id| path_values_fit(get(id), &segments, edition))
+    })
+}
+
+/// Whether the values a path gives the operation's integer path params are integers (or
+/// variables): `/user/followings` is no `GET /user/{account_id}`, which the host answers
+/// with 404. Checked where each template segment is one path segment.
+fn path_values_fit(
+    operation: &crate::catalog::codehost_operations::Operation,
+    segments: &[&str],
+    edition: crate::catalog::codehost_operations::Edition,
+) -> bool {
+    let template: Vec<&str> = operation
+        .template()
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
+    if template.len() != segments.len() {
+        return true;
+    }
+    template.iter().zip(segments).all(|(written, value)| {
+        let Some(name) = written.strip_prefix('{').and_then(|n| n.strip_suffix('}')) else {
+            return true;
+        };
+        let integer = operation
+            .params(edition)
+            .any(|p| p.name() == name && p.kind() == "integer");
+        !integer || value.contains("{{") || value.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
 /// The endpoint rows of the templates a request line's path matches in an API version;
 /// none where the path may be one of several endpoints ([`endpoint_match`]).
 pub fn endpoint_rows(

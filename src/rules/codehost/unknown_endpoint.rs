@@ -18,10 +18,13 @@ crate::declare_rule! {
                rows do not list, is reported with the methods the path has. \
                A path whose variables with unknown values may make it one of several \
                endpoints (`/user/{{what}}`), or that is only such variables, is not judged, \
-               nor is `GET /`, the API root, which needs no permission.",
+               nor is `GET /`, the API root, which needs no permission, nor an operation \
+               of the host's REST description (its OpenAPI description, any edition) that \
+               the tables do not list (`GET /user`, `/search/repositories`: many need no \
+               permission).",
         why: "Permission coverage cannot be checked for an endpoint reqlint does not know; \
               a wrong method usually means a wrong call (the API answers 404).",
-        source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\"",
+        source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\"; GitHub's REST API OpenAPI description (https://github.com/github/rest-api-description), as the npm package @octokit/openapi carries it",
         fixes: &[],
         inspects: Inspects::Requests(&crate::apis::codehost::EVERY_REQUEST),
         bad: example!("unknown-endpoint/bad.req.yaml"),
@@ -45,6 +48,13 @@ impl Rule for UnknownEndpoint {
         // needs no permission: the tables have no row for it, and it is no mistake.
         if line.method == crate::model::Method::Get
             && crate::apis::codehost::path_segments(line).is_empty()
+        {
+            return;
+        }
+        // An operation of the host's REST description is no unknown endpoint, even where
+        // the permission tables have no row for it (many need no permission).
+        if (rows.is_empty() || !rows.iter().any(|e| e.method == line.method))
+            && crate::apis::codehost::described_operation(line)
         {
             return;
         }
