@@ -215,6 +215,32 @@ fn generator_output_is_committed() {
     }
 }
 
+/// The per-operation access table is its extractor's output from the committed inputs,
+/// the extractor's self-test passes, and the rows that name a permission agree with the
+/// host's permission tables (catalog/codehost/access/).
+#[test]
+fn access_table_is_the_extractors_output_and_agrees_with_the_permission_tables() {
+    for mode in ["--check", "--cross-check", "--self-test"] {
+        let out = match Command::new("python3")
+            .arg(root().join("catalog/codehost/access/extract.py"))
+            .arg(mode)
+            .output()
+        {
+            Ok(out) => out,
+            Err(e) => {
+                eprintln!("skipped: python3 cannot run ({e})");
+                return;
+            }
+        };
+        assert!(
+            out.status.success(),
+            "extract.py {mode}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
 /// The host's OpenAPI description, as the pinned npm package: where the tests look for
 /// it (it is not in the repository; `npm pack @octokit/openapi@23.0.2` fetches it).
 fn octokit_tarball() -> Option<PathBuf> {

@@ -109,6 +109,12 @@ def operations(document, where):
     return lists[0][1]
 
 
+def source_operations(document):
+    """The operations of a github/docs data file as the host keeps it: one list per
+    subcategory, taken in the file's order."""
+    return [op for value in document.values() if isinstance(value, list) for op in value]
+
+
 def rows_of(version, document, where):
     out = []
     for index, op in enumerate(operations(document, where)):
@@ -215,7 +221,7 @@ def reduce_from(docs, versions, categories):
                     "bytes": len(data),
                     "read": "whole file, by extract.py --reduce-from",
                 },
-                category: [reduce(op) for op in operations(document, name)],
+                category: [reduce(op) for op in source_operations(document)],
             }
             target = INPUTS / version / name
             target.parent.mkdir(parents=True, exist_ok=True)
