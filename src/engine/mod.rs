@@ -107,17 +107,25 @@ pub fn unjudged_requests(
     let lines: Vec<_> = model.requests.iter().map(|r| r.line()).collect();
     let routes = crate::apis::route_file(&registry.apis, &lines, &settings.config);
     let index = crate::loading::span::LineIndex::new(&loaded.text);
-    lines
-        .iter()
-        .zip(&routes)
-        .filter_map(|(line, route)| match (line, route) {
-            (Some(line), None) => Some((
+    unrouted(&lines, &routes)
+        .map(|line| {
+            (
                 index.line_of(line.path_span.start) + 1,
                 crate::apis::destination_shown(line),
-            )),
-            _ => None,
+            )
         })
         .collect()
+}
+
+/// The request lines no API was routed (the lint's summary and `--show-files` list them).
+fn unrouted<'l>(
+    lines: &'l [Option<&'l crate::model::RequestLine>],
+    routes: &'l [Option<crate::apis::ApiId>],
+) -> impl Iterator<Item = &'l crate::model::RequestLine> {
+    lines
+        .iter()
+        .zip(routes)
+        .filter_map(|(line, route)| route.is_none().then_some(*line).flatten())
 }
 
 /// Lints what reading a file gave: its bytes, its size over the limit, or the error.
@@ -515,13 +523,8 @@ fn run_rules(
 ) -> (Vec<Diagnostic>, RunFacts, Vec<String>) {
     let lines: Vec<_> = model.requests.iter().map(|r| r.line()).collect();
     let routes = crate::apis::route_file(&registry.apis, &lines, &settings.config);
-    let unjudged = lines
-        .iter()
-        .zip(&routes)
-        .filter_map(|(line, route)| match (line, route) {
-            (Some(line), None) => Some(crate::apis::destination_shown(line)),
-            _ => None,
-        })
+    let unjudged = unrouted(&lines, &routes)
+        .map(crate::apis::destination_shown)
         .collect();
     let cx = FileContext {
         path: display,
