@@ -521,7 +521,7 @@ mod tests {
             (
                 Scope::Organization,
                 "Custom properties for organizations",
-                "Custom properties",
+                "Custom properties for organizations",
             ),
             (
                 Scope::Organization,

@@ -150,7 +150,10 @@ fn scopes_output_pasted_as_the_token_makes_check_quiet() {
     let config = token_block_as_config(&printed, "ci-bot");
     assert!(config.contains("Commit statuses: write"), "{config}");
     assert!(config.contains("Dependabot alerts: read"), "{config}");
-    assert!(config.contains("Custom properties: write"), "{config}");
+    assert!(
+        config.contains("Custom properties for organizations: write"),
+        "{config}"
+    );
     assert!(
         !config.contains("Campaigns"),
         "a public GET needs nothing: {config}"

@@ -685,4 +685,32 @@ mod tests {
                 .contains("Email addresses: read")
         );
     }
+
+    /// GitHub lists two organization permissions: "Custom properties" (the repositories'
+    /// property schema and values) and "Custom properties for organizations" (the
+    /// organization's own values). One does not cover the other's endpoints.
+    #[test]
+    fn the_two_custom_properties_permissions_are_kept_apart() {
+        let request = "requests:\n  - PATCH /organizations/acme/org-properties/values\n  - PATCH /orgs/acme/properties/values\n";
+        let repositories_only = coverage_errors(&format!(
+            "token:\n  permissions:\n    organization:\n      Custom properties: write\n{request}"
+        ));
+        assert_eq!(repositories_only.len(), 1, "{repositories_only:?}");
+        assert!(
+            repositories_only[0].contains("Custom properties for organizations"),
+            "{repositories_only:?}"
+        );
+        let organizations_only = coverage_errors(&format!(
+            "token:\n  permissions:\n    organization:\n      Custom properties for organizations: write\n{request}"
+        ));
+        assert_eq!(organizations_only.len(), 1, "{organizations_only:?}");
+        assert!(
+            organizations_only[0].contains("/orgs/{org}/properties/values"),
+            "{organizations_only:?}"
+        );
+        let both = coverage_errors(&format!(
+            "token:\n  permissions:\n    organization:\n      Custom properties: write\n      Custom properties for organizations: write\n{request}"
+        ));
+        assert!(both.is_empty(), "{both:?}");
+    }
 }
