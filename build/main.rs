@@ -7,6 +7,7 @@
 //! `REQLINT_CATALOG_DIR` points the build at another catalog folder (the catalog-size
 //! benchmark builds with a generated one).
 
+mod access;
 mod advertising;
 mod codehost;
 mod geo;
@@ -31,6 +32,7 @@ fn main() {
     write(&out, "geo.rs", &geo);
     write(&out, "codehost.rs", &codehost::generate(&root));
     write(&out, "openapi.rs", &openapi::generate(&root));
+    write(&out, "codehost_access.rs", &access::generate(&root));
     write(&out, "graph.rs", &graph::generate(&root));
     write(
         &out,

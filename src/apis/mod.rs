@@ -127,6 +127,15 @@ fn destination(line: &RequestLine) -> Destination<'_> {
     Destination::Host(bare, host_port)
 }
 
+/// The host a request line writes out, lower case, without port and user part, and
+/// with its port; `None` for a bare path or a host that is a variable.
+pub fn written_host(line: &RequestLine) -> Option<(String, String)> {
+    match destination(line) {
+        Destination::Host(host, host_port) => Some((host, host_port)),
+        Destination::Variable(_) | Destination::Path => None,
+    }
+}
+
 /// The API a request line is routed to among `apis` when it is read alone: by its
 /// host, else by its path (a request behind a base variable is placed by its path only
 /// when the path is sure of an API). [`route_file`] routes a whole file.

@@ -40,6 +40,33 @@ impl Edition {
         EDITIONS[self.0 as usize]
     }
 
+    /// The edition's product name, as the host's docs say it.
+    pub fn title(self) -> String {
+        match self.as_str() {
+            "fpt" => "GitHub.com".to_string(),
+            "ghec" => "GitHub Enterprise Cloud".to_string(),
+            other => match other.strip_prefix("ghes-") {
+                Some(release) => format!("GitHub Enterprise Server {release}"),
+                None => other.to_string(),
+            },
+        }
+    }
+
+    /// The newest enterprise server release the description has.
+    pub fn newest_server() -> Edition {
+        Edition::all()
+            .filter(|e| e.as_str().starts_with("ghes-"))
+            .max_by_key(|e| {
+                let release = e.as_str().trim_start_matches("ghes-");
+                let (major, minor) = release.split_once('.').unwrap_or((release, "0"));
+                (
+                    major.parse::<u32>().unwrap_or(0),
+                    minor.parse::<u32>().unwrap_or(0),
+                )
+            })
+            .unwrap_or(Edition::CLOUD)
+    }
+
     pub fn all() -> impl Iterator<Item = Edition> {
         (0..EDITIONS.len() as u8).map(Edition)
     }

@@ -6,6 +6,7 @@
 
 pub mod advertising;
 pub mod codehost;
+pub mod codehost_access;
 pub mod codehost_operations;
 pub mod geo;
 pub mod graph;

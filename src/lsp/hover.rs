@@ -117,7 +117,11 @@ fn request_hover(
                 crate::apis::codehost::settings::settings(&settings.config).api_version,
                 |(v, _)| v,
             );
-            let rows = crate::apis::codehost::endpoint_rows(line, version);
+            let rows = crate::apis::codehost::endpoint_rows(
+                line,
+                version,
+                crate::apis::codehost::edition(line, &settings.config),
+            );
             let first = rows.first()?;
             let needs: Vec<String> = rows
                 .iter()

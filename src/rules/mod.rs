@@ -31,6 +31,7 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &codehost::token_missing_permission::TokenMissingPermission,
     &codehost::token_resource_out_of_reach::TokenResourceOutOfReach,
     &codehost::token_over_privileged::TokenOverPrivileged,
+    &codehost::token_cannot_call::TokenCannotCall,
     &advertising::ad_unknown_endpoint::AdUnknownEndpoint,
     &advertising::ad_version_deprecated::AdVersionDeprecated,
     &advertising::ad_version_newer_than_catalog::AdVersionNewerThanCatalog,

@@ -468,3 +468,98 @@ fn an_unknown_version_in_the_header_is_reported_at_its_value_in_every_format() {
         );
     }
 }
+
+/// Paths whose params hold slashes (the host marks them multi-segment) are the
+/// operations they call, judged against the token; `reqlint scopes` covers them and the
+/// endpoints that need no permission, and its block makes `check` quiet.
+#[test]
+fn paths_with_slashes_and_endpoints_without_permission_are_covered() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), ".reqlint.yaml", "");
+    let requests = "requests:\n  - GET /repos/acme/web/contents/src/lib.rs\n  - DELETE /repos/acme/web/git/refs/heads/feature/x\n  - GET /repos/acme/web/git/ref/tags/v1.2.0\n  - GET /repos/acme/web/branches/feature/x/protection\n  - GET /repos/acme/web/compare/main...feature/x\n  - GET /user\n  - GET /rate_limit\n  - GET /orgs/acme\n";
+    write(
+        dir.path(),
+        "a.req.yaml",
+        &format!("token:\n  owner: acme\n  permissions: {{}}\n{requests}"),
+    );
+    let out = reqlint(dir.path(), &["check", ".", "--format", "concise"]);
+    let text = stdout(&out);
+    let missing: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("[token-missing-permission]"))
+        .collect();
+    assert_eq!(missing.len(), 5, "{text}");
+    for (line, permission) in [
+        ("a.req.yaml:5:", "`Contents` at read"),
+        ("a.req.yaml:6:", "`Contents` at write"),
+        ("a.req.yaml:7:", "`Contents` at read"),
+        ("a.req.yaml:8:", "`Administration` at read"),
+        ("a.req.yaml:9:", "`Contents` at read"),
+    ] {
+        assert!(
+            missing
+                .iter()
+                .any(|l| l.starts_with(line) && l.contains(permission)),
+            "{line} {permission}: {text}"
+        );
+    }
+    assert!(!text.contains("unknown-endpoint"), "{text}");
+
+    let scopes = reqlint(dir.path(), &["scopes", "a.req.yaml"]);
+    let printed = stdout(&scopes);
+    assert!(printed.contains("Contents: write"), "{printed}");
+    assert!(printed.contains("Administration: read"), "{printed}");
+    assert!(
+        printed.contains("# needs no permission (any token covers it):"),
+        "{printed}"
+    );
+    for open in ["GET /user\n", "GET /rate_limit\n", "GET /orgs/{org}\n"] {
+        assert!(printed.contains(open), "{open}: {printed}");
+    }
+    assert!(!printed.contains("NOT covered"), "{printed}");
+    let block: String = printed
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    write(dir.path(), "a.req.yaml", &format!("{block}{requests}"));
+    let out = reqlint(dir.path(), &["check", ".", "--format", "concise"]);
+    let text = stdout(&out);
+    assert!(text.starts_with("All checks passed"), "{block}\n{text}");
+}
+
+/// The edition of a host decides which operations exist there: an enterprise server's
+/// administration endpoints are no GitHub.com operation.
+#[test]
+fn a_hosts_edition_decides_which_operations_it_has() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        ".reqlint.yaml",
+        "codehost:\n  hosts: [ghe.acme.com]\n  editions:\n    ghe.acme.com: ghes-3.17\n",
+    );
+    write(
+        dir.path(),
+        "a.req.yaml",
+        "requests:\n  - GET https://api.github.com/admin/hooks\n  - GET https://ghe.acme.com/api/v3/admin/hooks\n  - GET /admin/hooks\n",
+    );
+    let out = reqlint(dir.path(), &["check", ".", "--format", "concise"]);
+    let text = stdout(&out);
+    let warned: Vec<&str> = text.lines().filter(|l| l.contains("warning[")).collect();
+    assert_eq!(warned.len(), 1, "{text}");
+    assert!(
+        warned[0].starts_with("a.req.yaml:2:")
+            && warned[0].contains("GitHub.com's REST API has no `GET /admin/hooks`"),
+        "{text}"
+    );
+
+    write(
+        dir.path(),
+        ".reqlint.yaml",
+        "codehost:\n  editions:\n    ghe.acme.com: ghes-3.71\n",
+    );
+    let out = reqlint(dir.path(), &["check", "."]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("not `ghes-3.71`"), "{err}");
+}

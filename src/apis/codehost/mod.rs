@@ -13,6 +13,8 @@ use std::collections::HashMap;
 use crate::catalog::codehost::{Access, ApiVersion, CATALOG, NameError, PermissionId, Scope};
 
 use crate::catalog::codehost::Endpoint;
+use crate::catalog::codehost_access::OperationAccess;
+use crate::catalog::codehost_operations::{Edition, OperationId, get as get_operation, operation_sent};
 use crate::loading::{Node, Span};
 use crate::model::config::Config;
 use crate::model::file::{ApiId, FileContext, OperationSet, Routed};
@@ -342,7 +344,11 @@ fn endpoint_of<'f>(file: &'f FileContext<'_>, i: usize) -> &'f EndpointMatch {
                 r.line()
                     .filter(|_| file.routed_to(i, ID))
                     .map_or(EndpointMatch::Rows(Vec::new()), |line| {
-                        endpoint_match(line, api_version(r, file.config))
+                        endpoint_match(
+                            line,
+                            api_version(r, file.config),
+                            edition(line, file.config),
+                        )
                     })
             })
             .collect()
@@ -406,7 +412,14 @@ pub enum RequestNeed<'r> {
     /// Every permission the host lists for an endpoint it flags as needing more than
     /// one, held by the token: it uses them all.
     AllOf(Vec<&'static crate::catalog::codehost::Endpoint>),
-    /// Its line cannot be read, or no row lists its path and method.
+    /// No row lists its path and method, and the host documents that a fine-grained
+    /// token calls it holding no permission (`GET /user`, `/rate_limit`).
+    NoPermission,
+    /// No row lists its path and method, and the host documents that fine-grained
+    /// tokens cannot call it at all (a GitHub App's own endpoints).
+    NotForFineGrained(OperationId),
+    /// Its line cannot be read, or no row lists its path and method and reqlint has no
+    /// word from the host on who may call it.
     Unknown,
 }
 
@@ -427,10 +440,35 @@ pub fn request_need<'f>(file: &'f FileContext<'_>, i: usize) -> RequestNeed<'f> 
         Some(Coverage::CoveredByAll(rows)) => return RequestNeed::AllOf(rows),
         _ => alternatives.first().copied(),
     };
-    match chosen {
-        Some(row) => RequestNeed::Row(row, line),
-        None => RequestNeed::Unknown,
+    if let Some(row) = chosen {
+        return RequestNeed::Row(row, line);
     }
+    match operation_access(line, api_version(request, file.config), edition(line, file.config)) {
+        Some((_, access)) if access.fine_grained && access.permissionless => {
+            RequestNeed::NoPermission
+        }
+        Some((operation, access)) if !access.fine_grained => {
+            RequestNeed::NotForFineGrained(operation)
+        }
+        _ => RequestNeed::Unknown,
+    }
+}
+
+/// The operation of the host's REST description a request line calls in an edition, and
+/// what the host documents of who may call it in an API version, where reqlint has that
+/// (catalog/codehost/access/). The host publishes this data for its cloud only: an
+/// enterprise edition's operation is judged with the cloud's word for the same operation
+/// (docs/codehost.md, "Editions").
+pub fn operation_access(
+    line: &RequestLine,
+    version: ApiVersion,
+    edition: Edition,
+) -> Option<(OperationId, OperationAccess)> {
+    let segments: Vec<&str> = line.segments.iter().map(|s| s.text.as_str()).collect();
+    let operation = operation_sent(line.method, &segments, edition)?;
+    let template = get_operation(operation).template();
+    let access = crate::catalog::codehost_access::access(version.as_str(), line.method, template)?;
+    Some((operation, access))
 }
 
 /// The rows of request `i`'s endpoint for a method: the permissions any one of which
@@ -530,7 +568,7 @@ pub fn add_need(uses: &mut TokenUses, need: &RequestNeed<'_>) {
         RequestNeed::AllOf(rows) => rows.iter().for_each(|row| uses.need(row)),
         RequestNeed::Unknown => uses.unknown = true,
         RequestNeed::Elsewhere => {}
-        RequestNeed::Nothing => {}
+        RequestNeed::Nothing | RequestNeed::NoPermission | RequestNeed::NotForFineGrained(_) => {}
     }
 }
 
@@ -542,6 +580,36 @@ pub fn api_version(request: &Request<'_>, config: &Config) -> ApiVersion {
         .map_or(settings::settings(config).api_version, |(version, _)| {
             version
         })
+}
+
+/// The edition of the host's API a request line goes to (docs/codehost.md, "Editions"):
+/// the config's `editions` for its host; else GitHub Enterprise Cloud for
+/// `api.SUBDOMAIN.ghe.com`; else the newest enterprise server release reqlint knows for
+/// a path under `/api/v3` (an enterprise server's REST API); else the cloud's.
+pub fn edition(line: &RequestLine, config: &Config) -> Edition {
+    let host = crate::apis::written_host(line);
+    if let Some((host, host_port)) = &host
+        && let Some((_, edition)) = settings::settings(config)
+            .editions
+            .iter()
+            .find(|(named, _)| named == host || named == host_port)
+    {
+        return *edition;
+    }
+    let enterprise_cloud = host.as_ref().is_some_and(|(host, _)| {
+        host.starts_with("api.") && host.ends_with(".ghe.com")
+    });
+    if enterprise_cloud {
+        return Edition::parse("ghec").unwrap_or(Edition::CLOUD);
+    }
+    let under_api_v3 = matches!(
+        line.segments.as_slice(),
+        [api, v3, ..] if api.text == "api" && v3.text == "v3"
+    );
+    if under_api_v3 {
+        return Edition::newest_server();
+    }
+    Edition::CLOUD
 }
 
 /// The path segments of a code-hosting request line, without the `/api/v3` prefix of
@@ -559,12 +627,21 @@ pub fn path_segments(line: &RequestLine) -> Vec<&str> {
 /// permission tables list it (`GET /user`, `/search/repositories` need no permission and
 /// are in no table).
 pub fn described_operation(line: &RequestLine) -> bool {
-    use crate::catalog::codehost_operations::{Edition, get, operation};
+    Edition::all().any(|edition| described_in(line, edition))
+}
+
+/// Whether an edition's REST description has the request's method and path.
+pub fn described_in(line: &RequestLine, edition: Edition) -> bool {
+    use crate::catalog::codehost_operations::{get, operation};
     let segments = path_segments(line);
-    Edition::all().any(|edition| {
-        operation(line.method, &segments, edition)
-            .is_some_and(|id| path_values_fit(get(id), &segments, edition))
-    })
+    operation(line.method, &segments, edition)
+        .is_some_and(|id| path_values_fit(get(id), &segments, edition))
+}
+
+/// The edition a request's host serves, where the request writes its host out (or the
+/// config names the edition for it): a bare path (`GET /user`) may go to any.
+pub fn edition_of_written_host(line: &RequestLine, config: &Config) -> Option<Edition> {
+    crate::apis::written_host(line).map(|_| edition(line, config))
 }
 
 /// Whether the values a path gives the operation's integer path params are integers (or
@@ -599,8 +676,9 @@ fn path_values_fit(
 pub fn endpoint_rows(
     line: &RequestLine,
     version: ApiVersion,
+    edition: Edition,
 ) -> Vec<&'static crate::catalog::codehost::Endpoint> {
-    match endpoint_match(line, version) {
+    match endpoint_match(line, version, edition) {
         EndpointMatch::Rows(rows) => rows,
         EndpointMatch::OneOfSeveral(_) => Vec::new(),
     }
@@ -622,10 +700,10 @@ pub enum EndpointMatch {
 /// `-mirror`): where that makes the path match several templates, it is one of several
 /// endpoints, which a rule judges only where what it asks is the same for all
 /// ([`alternatives`]).
-pub fn endpoint_match(line: &RequestLine, version: ApiVersion) -> EndpointMatch {
+pub fn endpoint_match(line: &RequestLine, version: ApiVersion, edition: Edition) -> EndpointMatch {
     let segments = path_segments(line);
     if !line.segments.iter().any(|s| s.holds_unknown_variable()) {
-        return EndpointMatch::Rows(CATALOG.match_path(&segments, version));
+        return EndpointMatch::Rows(rows_of_path(&segments, version, edition));
     }
     // Made only of such variables (`/{{endpoint}}`, `{{base}}/{{path}}`): any endpoint,
     // those the tables do not list included.
@@ -650,7 +728,7 @@ pub fn endpoint_match(line: &RequestLine, version: ApiVersion) -> EndpointMatch 
             }
         })
         .collect();
-    let rows = CATALOG.match_path(&as_values, version);
+    let rows = rows_of_path(&as_values, version, edition);
     if !rows.is_empty() {
         return EndpointMatch::Rows(rows);
     }
@@ -667,6 +745,28 @@ pub fn endpoint_match(line: &RequestLine, version: ApiVersion) -> EndpointMatch 
         1 => EndpointMatch::Rows(ends.pop().unwrap_or_default()),
         _ => EndpointMatch::OneOfSeveral(ends),
     }
+}
+
+/// The permission rows of the template a concrete path matches. The tables' own router
+/// reads one segment a placeholder; where it matches nothing, the host's REST
+/// description routes the path, whose params marked multi-segment take values with
+/// slashes (`contents/src/lib.rs`, `git/refs/heads/feature/x`,
+/// `branches/feature/x/protection`), and the rows are those of the template it finds.
+fn rows_of_path(segments: &[&str], version: ApiVersion, edition: Edition) -> Vec<&'static Endpoint> {
+    let rows = CATALOG.match_path(segments, version);
+    if !rows.is_empty() {
+        return rows;
+    }
+    use crate::catalog::codehost_operations::{get, operations_at};
+    let Some(&first) = operations_at(segments, edition).first() else {
+        return rows;
+    };
+    let template: Vec<&str> = get(first)
+        .template()
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
+    CATALOG.match_path(&template, version)
 }
 
 /// A segment that holds variables whose values are not known: the texts between its
@@ -798,7 +898,11 @@ mod tests {
         );
         let model = crate::model::FileModel::build(&docs, &text);
         let line = model.requests[0].line().unwrap();
-        endpoint_match(line, ApiVersion::parse("2022-11-28").unwrap())
+        endpoint_match(
+            line,
+            ApiVersion::parse("2022-11-28").unwrap(),
+            Edition::CLOUD,
+        )
     }
 
     #[test]

@@ -39,6 +39,19 @@ pub struct Unresolved {
     pub reason: &'static str,
 }
 
+/// A request to an operation the host documents as needing no permission: any token
+/// covers it.
+#[derive(Debug, Serialize)]
+pub struct Open {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub method: &'static str,
+    pub endpoint: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub docs: Option<String>,
+}
+
 /// Where a token is defined, which decides the shape of the block to paste.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -65,6 +78,8 @@ pub struct TokenNeeds {
     pub repositories: Option<Vec<String>>,
     pub permissions: BTreeMap<Scope, BTreeMap<&'static str, Access>>,
     pub requests: Vec<Need>,
+    /// Requests that need no permission: covered by any token.
+    pub no_permission: Vec<Open>,
     /// Requests whose endpoint is unknown: what the block cannot cover.
     pub unresolved: Vec<Unresolved>,
 }
@@ -134,18 +149,40 @@ pub fn collect(
             }),
             ..TokenNeeds::default()
         });
-        let rows = super::endpoint_rows(line, super::api_version(request, config));
+        let (version, edition) = (super::api_version(request, config), super::edition(line, config));
+        let rows = super::endpoint_rows(line, version, edition);
         let Some(row) = rows.iter().find(|e| e.method == line.method) else {
             let p = at(request.line_span);
+            let access = super::operation_access(line, version, edition);
+            if let Some((operation, access)) = access
+                && access.fine_grained
+                && access.permissionless
+            {
+                let operation = crate::catalog::codehost_operations::get(operation);
+                needs.no_permission.push(Open {
+                    file: path.to_string(),
+                    line: p.line,
+                    column: p.column,
+                    method: operation.method.as_str(),
+                    endpoint: operation.template(),
+                    docs: operation.docs_url(edition),
+                });
+                continue;
+            }
             needs.unresolved.push(Unresolved {
                 file: path.to_string(),
                 line: p.line,
                 column: p.column,
                 request: format!("{} {}", line.method.as_str(), line.path),
-                reason: if rows.is_empty() {
-                    "unknown endpoint"
-                } else {
-                    "the endpoint does not take this method"
+                reason: match access {
+                    Some((_, access)) if !access.fine_grained => {
+                        "fine-grained tokens cannot call it"
+                    }
+                    _ if super::described_operation(line) => {
+                        "the host's description has it, but reqlint has no word on its permission"
+                    }
+                    _ if rows.is_empty() => "unknown endpoint",
+                    _ => "the endpoint does not take this method",
                 },
             });
             continue;
@@ -189,7 +226,7 @@ pub fn render_yaml(tokens: &BTreeMap<String, TokenNeeds>) -> String {
             ),
             Defined::Inline => format!("token {}", needs.token),
         };
-        let count = needs.requests.len() + needs.unresolved.len();
+        let count = needs.requests.len() + needs.no_permission.len() + needs.unresolved.len();
         out.push_str(&format!(
             "# {what}: {count} request{}\n",
             if count == 1 { "" } else { "s" }
@@ -239,8 +276,17 @@ pub fn render_yaml(tokens: &BTreeMap<String, TokenNeeds>) -> String {
                 n.docs.as_deref().unwrap_or("")
             ));
         }
+        if !needs.no_permission.is_empty() {
+            out.push_str("# needs no permission (any token covers it):\n");
+        }
+        for n in &needs.no_permission {
+            out.push_str(&format!(
+                "#   {}:{}:{}  {} {}\n",
+                n.file, n.line, n.column, n.method, n.endpoint
+            ));
+        }
         if !needs.unresolved.is_empty() {
-            out.push_str("# NOT covered: reqlint cannot tell the permission these requests need\n");
+            out.push_str("# NOT covered by this block (why, for each):\n");
         }
         for u in &needs.unresolved {
             out.push_str(&format!(

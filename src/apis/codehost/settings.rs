@@ -1,10 +1,12 @@
 //! The code-hosting API's section of the config (docs/configuration.md, `codehost:`):
-//! the API version requests are judged in when they name none.
+//! the API version requests are judged in when they name none, the hosts that serve the
+//! API, and the edition (cloud, enterprise cloud, an enterprise server release) of each.
 
 use std::any::Any;
 use std::sync::Arc;
 
 use crate::catalog::codehost::{ApiVersion, VERSIONS};
+use crate::catalog::codehost_operations::{EDITIONS, Edition};
 use crate::loading::{Node, Span};
 use crate::model::config::{Config, ConfigSection, Reach, unknown_key};
 use crate::suggest::did_you_mean;
@@ -17,6 +19,8 @@ pub struct CodehostSettings {
     /// `hosts` (an enterprise server, `https://HOST/api/v3/…`; a mock server, a proxy)
     /// and `base-variables`: where else the API is reached.
     pub reach: Reach,
+    /// `editions`: the edition each host serves (`ghe.acme.com: ghes-3.18`), lower case.
+    pub editions: Vec<(String, Edition)>,
 }
 
 impl Default for CodehostSettings {
@@ -24,12 +28,13 @@ impl Default for CodehostSettings {
         CodehostSettings {
             api_version: ApiVersion::DEFAULT,
             reach: Reach::default(),
+            editions: Vec::new(),
         }
     }
 }
 
 /// The keys `codehost:` takes.
-pub const KEYS: &[&str] = &["api-version", "hosts", "base-variables"];
+pub const KEYS: &[&str] = &["api-version", "hosts", "base-variables", "editions"];
 
 /// The section as the config's parse sees it.
 pub struct Section;
@@ -53,6 +58,10 @@ impl ConfigSection for Section {
         for item in items {
             if let Some(read) = settings.reach.read(&item.key, &item.value) {
                 read?;
+                continue;
+            }
+            if item.key == "editions" {
+                settings.editions = read_editions(&item.value)?;
                 continue;
             }
             if item.key != "api-version" {
@@ -82,6 +91,7 @@ impl ConfigSection for Section {
         },
             "hosts": {"type": "array", "items": {"type": "string"}, "description": "other hosts that serve the code-hosting API: an enterprise server (https://HOST/api/v3/...), a mock server, a proxy; with or without a port"},
             "base-variables": {"type": "array", "items": {"type": "string"}, "description": "variables that stand for the code-hosting API's base URL ({{base_url}}/...)"},
+            "editions": {"type": "object", "additionalProperties": {"enum": EDITIONS}, "description": "the edition each host serves: fpt (GitHub.com), ghec (GitHub Enterprise Cloud), ghes-3.17 to ghes-3.19 (a GitHub Enterprise Server release); a host not named here is judged as docs/codehost.md says"},
         }, "additionalProperties": false})
     }
 }
@@ -93,4 +103,36 @@ pub fn settings(config: &Config) -> &CodehostSettings {
     config
         .section::<CodehostSettings>(SECTION.key())
         .unwrap_or(&DEFAULT)
+}
+
+/// `editions:`: a mapping of host to edition name.
+fn read_editions(value: &Node) -> Result<Vec<(String, Edition)>, (Span, String)> {
+    let Some(items) = value.as_map() else {
+        return Err((
+            value.span,
+            "`editions` must be a mapping of host to edition (`ghe.acme.com: ghes-3.19`)".into(),
+        ));
+    };
+    let mut editions = Vec::new();
+    for item in items {
+        let host = item.key.trim().to_ascii_lowercase();
+        if host.is_empty() || host.contains(['/', ' ']) {
+            return Err((item.key_span, format!("`{}` is not a host", item.key)));
+        }
+        let text = item.value.scalar_text().unwrap_or_default();
+        let edition = Edition::parse(&text).ok_or_else(|| {
+            let hint = did_you_mean(&text, EDITIONS.iter().copied())
+                .map(|e| format!(" (did you mean `{e}`?)"))
+                .unwrap_or_default();
+            (
+                item.value.span,
+                format!(
+                    "an edition is one of {}, not `{text}`{hint}",
+                    EDITIONS.join(", ")
+                ),
+            )
+        })?;
+        editions.push((host, edition));
+    }
+    Ok(editions)
 }

@@ -1,6 +1,7 @@
 //! The code-hosting API's rules (token permissions): one rule a file. What they share
 //! (routing, tokens, the permission tables) is the API's wing, `crate::apis::codehost`.
 
+pub mod token_cannot_call;
 pub mod token_missing_permission;
 pub mod token_over_privileged;
 pub mod token_permission_invalid;

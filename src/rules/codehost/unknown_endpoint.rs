@@ -1,4 +1,5 @@
 use crate::catalog::codehost::{ApiVersion, CATALOG, Segment};
+use crate::catalog::codehost_operations::Edition;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
 use crate::model::Method;
@@ -52,10 +53,35 @@ impl Rule for UnknownEndpoint {
             return;
         }
         // An operation of the host's REST description is no unknown endpoint, even where
-        // the permission tables have no row for it (many need no permission).
+        // the permission tables have no row for it (many need no permission). Where the
+        // request's host is written out, its edition must have it.
         if (rows.is_empty() || !rows.iter().any(|e| e.method == line.method))
             && crate::apis::codehost::described_operation(line)
         {
+            if let Some(edition) = crate::apis::codehost::edition_of_written_host(line, file.config)
+                && !crate::apis::codehost::described_in(line, edition)
+            {
+                let elsewhere: Vec<String> = Edition::all()
+                    .filter(|e| crate::apis::codehost::described_in(line, *e))
+                    .map(Edition::title)
+                    .collect();
+                out.push(
+                    Diagnostic::new(
+                        &META,
+                        line.path_span,
+                        format!(
+                            "{}'s REST API has no `{} {}`: it is an operation of {}",
+                            edition.title(),
+                            line.method,
+                            line.path,
+                            elsewhere.join(", ")
+                        ),
+                    )
+                    .with_help(
+                        "if the host is another edition, name it under `codehost: editions:` in .reqlint.yaml (docs/codehost.md, \"Editions\")",
+                    ),
+                );
+            }
             return;
         }
         if rows.is_empty() {
