@@ -16,7 +16,15 @@ pub fn generate(root: &Path) -> String {
     let src = Source::read(root, "codehost/access/operations-access.tsv");
     let mut rows: BTreeMap<String, u8> = BTreeMap::new();
     for (line, cells) in src.rows("version", 9, 9) {
-        let [version, method, path, fine_grained, permissionless, public_read, ..] = cells[..]
+        let [
+            version,
+            method,
+            path,
+            fine_grained,
+            permissionless,
+            public_read,
+            ..,
+        ] = cells[..]
         else {
             unreachable!("nine cells")
         };

@@ -24,7 +24,9 @@ pub struct OperationAccess {
 pub fn access(version: &str, method: Method, template: &str) -> Option<OperationAccess> {
     let key = format!("{version} {} {template}", method.as_str());
     let at = generated::ROWS
-        .binary_search_by(|&(start, end, _)| generated::KEYS[start as usize..end as usize].cmp(&key))
+        .binary_search_by(|&(start, end, _)| {
+            generated::KEYS[start as usize..end as usize].cmp(&key)
+        })
         .ok()?;
     let flags = generated::ROWS[at].2;
     Some(OperationAccess {

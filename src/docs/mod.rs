@@ -2,5 +2,6 @@
 //! pages, the catalog pages and the JSON schemas of its files.
 
 pub mod catalog;
+pub mod codehost_catalog;
 pub mod rules;
 pub mod schema;

@@ -87,6 +87,10 @@ fn catalog_reference_is_generated_from_the_catalog() {
             "marketing-api-enums.md",
             reqlint::docs::catalog::enums_page(),
         ),
+        (
+            "codehost-catalog.md",
+            reqlint::docs::codehost_catalog::catalog_page(),
+        ),
     ] {
         let path = root.join("docs").join(name);
         if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {

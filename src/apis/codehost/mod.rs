@@ -14,7 +14,9 @@ use crate::catalog::codehost::{Access, ApiVersion, CATALOG, NameError, Permissio
 
 use crate::catalog::codehost::Endpoint;
 use crate::catalog::codehost_access::OperationAccess;
-use crate::catalog::codehost_operations::{Edition, OperationId, get as get_operation, operation_sent};
+use crate::catalog::codehost_operations::{
+    Edition, OperationId, get as get_operation, operation_sent,
+};
 use crate::loading::{Node, Span};
 use crate::model::config::Config;
 use crate::model::file::{ApiId, FileContext, OperationSet, Routed};
@@ -341,15 +343,16 @@ fn endpoint_of<'f>(file: &'f FileContext<'_>, i: usize) -> &'f EndpointMatch {
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                r.line()
-                    .filter(|_| file.routed_to(i, ID))
-                    .map_or(EndpointMatch::Rows(Vec::new()), |line| {
+                r.line().filter(|_| file.routed_to(i, ID)).map_or(
+                    EndpointMatch::Rows(Vec::new()),
+                    |line| {
                         endpoint_match(
                             line,
                             api_version(r, file.config),
                             edition(line, file.config),
                         )
-                    })
+                    },
+                )
             })
             .collect()
     });
@@ -443,7 +446,11 @@ pub fn request_need<'f>(file: &'f FileContext<'_>, i: usize) -> RequestNeed<'f> 
     if let Some(row) = chosen {
         return RequestNeed::Row(row, line);
     }
-    match operation_access(line, api_version(request, file.config), edition(line, file.config)) {
+    match operation_access(
+        line,
+        api_version(request, file.config),
+        edition(line, file.config),
+    ) {
         Some((_, access)) if access.fine_grained && access.permissionless => {
             RequestNeed::NoPermission
         }
@@ -596,9 +603,9 @@ pub fn edition(line: &RequestLine, config: &Config) -> Edition {
     {
         return *edition;
     }
-    let enterprise_cloud = host.as_ref().is_some_and(|(host, _)| {
-        host.starts_with("api.") && host.ends_with(".ghe.com")
-    });
+    let enterprise_cloud = host
+        .as_ref()
+        .is_some_and(|(host, _)| host.starts_with("api.") && host.ends_with(".ghe.com"));
     if enterprise_cloud {
         return Edition::parse("ghec").unwrap_or(Edition::CLOUD);
     }
@@ -752,7 +759,11 @@ pub fn endpoint_match(line: &RequestLine, version: ApiVersion, edition: Edition)
 /// description routes the path, whose params marked multi-segment take values with
 /// slashes (`contents/src/lib.rs`, `git/refs/heads/feature/x`,
 /// `branches/feature/x/protection`), and the rows are those of the template it finds.
-fn rows_of_path(segments: &[&str], version: ApiVersion, edition: Edition) -> Vec<&'static Endpoint> {
+fn rows_of_path(
+    segments: &[&str],
+    version: ApiVersion,
+    edition: Edition,
+) -> Vec<&'static Endpoint> {
     let rows = CATALOG.match_path(segments, version);
     if !rows.is_empty() {
         return rows;

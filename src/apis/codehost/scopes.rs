@@ -149,7 +149,10 @@ pub fn collect(
             }),
             ..TokenNeeds::default()
         });
-        let (version, edition) = (super::api_version(request, config), super::edition(line, config));
+        let (version, edition) = (
+            super::api_version(request, config),
+            super::edition(line, config),
+        );
         let rows = super::endpoint_rows(line, version, edition);
         let Some(row) = rows.iter().find(|e| e.method == line.method) else {
             let p = at(request.line_span);
