@@ -386,6 +386,27 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/openapi.rs"));
 }
 
+/// A concrete path of an operation, as segments: each placeholder filled with a word
+/// (`v-owner`), a multi-segment one with three segments (`a/b/c`), the text of a mixed
+/// segment kept (`v-base...v-head`). For tests and examples.
+pub fn example_path(op: &Operation, edition: Edition) -> Vec<String> {
+    let spread: Vec<&str> = op
+        .params(edition)
+        .filter(|p| p.multi_segment)
+        .map(|p| p.name())
+        .collect();
+    let mut out = Vec::new();
+    for segment in op.template().split('/').skip(1).filter(|s| !s.is_empty()) {
+        match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+            Some(name) if spread.contains(&name) => out.extend(["a", "b", "c"].map(String::from)),
+            Some(name) => out.push(format!("v-{name}")),
+            // `{base}...{head}`: each placeholder filled, the text kept.
+            None => out.push(segment.replace('{', "v-").replace('}', "")),
+        }
+    }
+    out
+}
+
 const NO_CHILD: u32 = u32::MAX;
 
 /// Every operation row.
@@ -511,26 +532,6 @@ mod tests {
 
     /// A path filled from a template: `{x}` becomes `v-x` (no template has a literal
     /// starting with `v-`), a multi-segment param `a/b/c`.
-    fn filled(op: &Operation, edition: Edition) -> Vec<String> {
-        let spread: Vec<&str> = op
-            .params(edition)
-            .filter(|p| p.multi_segment)
-            .map(|p| p.name())
-            .collect();
-        let mut out = Vec::new();
-        for segment in op.template().split('/').skip(1).filter(|s| !s.is_empty()) {
-            match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                Some(name) if spread.contains(&name) => {
-                    out.extend(["a", "b", "c"].map(String::from))
-                }
-                Some(name) => out.push(format!("v-{name}")),
-                // `{base}...{head}`: each placeholder filled, the text kept.
-                None => out.push(segment.replace('{', "v-").replace('}', "")),
-            }
-        }
-        out
-    }
-
     fn find(method: Method, path: &str, edition: Edition) -> Option<&'static str> {
         // The API root, `/`, is the path of no segment.
         let segments: Vec<&str> = path.split('/').skip(1).filter(|_| path != "/").collect();
@@ -543,7 +544,7 @@ mod tests {
         let mut multi = 0;
         for (id, op) in operations() {
             for edition in Edition::all().filter(|&e| op.in_edition(e)) {
-                let path = filled(op, edition);
+                let path = example_path(op, edition);
                 let segments: Vec<&str> = path.iter().map(String::as_str).collect();
                 assert_eq!(
                     operation(op.method, &segments, edition),
@@ -748,7 +749,7 @@ mod tests {
                     .iter()
                     .map(|s| s.to_string())
                     .collect::<Vec<_>>();
-                path.extend(filled(op, edition));
+                path.extend(example_path(op, edition));
                 let segments: Vec<&str> = path.iter().map(String::as_str).collect();
                 assert_eq!(
                     operation_sent(op.method, &segments, edition),

@@ -869,6 +869,41 @@ mod tests {
 
     use super::*;
 
+    /// Every operation of the cloud's description that a permission row lists, called
+    /// with a concrete path (its multi-segment params given values with slashes), gets
+    /// that row: the tables' router or the description's finds the template.
+    #[test]
+    fn every_operation_with_a_row_is_judged_by_it_from_a_concrete_path() {
+        use crate::catalog::codehost_operations::{example_path, operations};
+        let version = ApiVersion::DEFAULT;
+        let (mut judged, mut with_slashes) = (0, 0);
+        for (_, op) in operations().filter(|(_, op)| op.in_edition(Edition::CLOUD)) {
+            let template: Vec<&str> = op.template().split('/').filter(|s| !s.is_empty()).collect();
+            let has_row = CATALOG
+                .match_path(&template, version)
+                .iter()
+                .any(|row| row.method == op.method && row.template == op.template());
+            if !has_row {
+                continue;
+            }
+            let path = example_path(op, Edition::CLOUD);
+            let segments: Vec<&str> = path.iter().map(String::as_str).collect();
+            let rows = rows_of_path(&segments, version, Edition::CLOUD);
+            assert!(
+                rows.iter()
+                    .any(|row| row.method == op.method && row.template == op.template()),
+                "{} {} as /{}",
+                op.method,
+                op.template(),
+                path.join("/")
+            );
+            judged += 1;
+            with_slashes += usize::from(op.params(Edition::CLOUD).any(|p| p.multi_segment));
+        }
+        assert!(judged > 850, "{judged}");
+        assert!(with_slashes > 20, "{with_slashes}");
+    }
+
     fn config(text: &str) -> Config {
         Config::parse(
             text.as_bytes().to_vec(),

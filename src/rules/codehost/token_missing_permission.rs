@@ -23,7 +23,12 @@ crate::declare_rule! {
                write, as the fix does: the held level raised, a line added to the scope, or \
                the scope added with its line. `public: true` on a GET needs no permission; on any other \
                method it is reported here. A request without a token, or whose token or \
-               endpoint is unknown, is left to other rules.",
+               endpoint is unknown, is left to other rules. A path whose params hold \
+               slashes (`contents/src/lib.rs`, `git/refs/heads/feature/x`) is the operation \
+               the host's REST description routes it to. The host publishes its permission \
+               tables for GitHub.com only: a request to an enterprise edition (GitHub \
+               Enterprise Cloud, an Enterprise Server release; docs/codehost.md, \"Editions\") \
+               is judged with GitHub.com's rows for the same operation.",
         why: "The call would be refused (403) when it runs, in CI or in a bot, long after \
               the change was merged.",
         source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" and \"Authentication\"; reqlint's token format (docs/request-files.md)",
