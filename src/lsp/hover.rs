@@ -117,12 +117,14 @@ fn request_hover(
                 crate::apis::codehost::settings::settings(&settings.config).api_version,
                 |(v, _)| v,
             );
-            let rows = crate::apis::codehost::endpoint_rows(
-                line,
-                version,
-                crate::apis::codehost::edition(line, &settings.config),
-            );
-            let first = rows.first()?;
+            let edition = crate::apis::codehost::edition(line, &settings.config);
+            let rows: Vec<_> = crate::apis::codehost::endpoint_rows(line, version, edition)
+                .into_iter()
+                .filter(|row| row.method == line.method)
+                .collect();
+            let Some(first) = rows.first() else {
+                return codehost_access_hover(line, version, edition);
+            };
             let needs: Vec<String> = rows
                 .iter()
                 .map(|r| {
@@ -148,6 +150,34 @@ fn request_hover(
         }
         _ => None,
     }
+}
+
+/// A code-hosting operation that no permission row lists: what the host's access data
+/// says of it, where reqlint has it.
+fn codehost_access_hover(
+    line: &crate::model::RequestLine,
+    version: crate::catalog::codehost::ApiVersion,
+    edition: crate::catalog::codehost_operations::Edition,
+) -> Option<String> {
+    let (operation, access) = crate::apis::codehost::operation_access(line, version, edition)?;
+    let operation = crate::catalog::codehost_operations::get(operation);
+    let needs = if !access.fine_grained {
+        "Fine-grained personal access tokens cannot call it"
+    } else if access.permissionless {
+        "A fine-grained token calls it with no permission"
+    } else {
+        return None;
+    };
+    Some(format!(
+        "`{} {}`\n\n{needs} (API version {}).{}",
+        operation.method,
+        operation.template(),
+        version.as_str(),
+        operation
+            .docs_url(edition)
+            .map(|u| format!("\n\n[Documentation]({u})"))
+            .unwrap_or_default()
+    ))
 }
 
 /// A name of a read's `fields`: its type on the node the call returns (following the
@@ -286,5 +316,22 @@ mod tests {
         assert!(h.contains("`daily_budget`") && h.contains("AdSet"), "{h}");
         let h = at(text, "targeting").unwrap();
         assert!(h.contains("Targeting"), "{h}");
+    }
+
+    /// A code-hosting request line: the permission its method needs (not the other
+    /// methods' of the same path), or the host's word on operations without a row.
+    #[test]
+    fn code_hosting_request_lines() {
+        let h = at("request: GET /repos/acme/web/contents/src/lib.rs\n", "GET").unwrap();
+        assert!(h.contains("`Contents` at read"), "{h}");
+        assert!(!h.contains("write"), "{h}");
+        let h = at("request: GET /rate_limit\n", "GET").unwrap();
+        assert!(h.contains("with no permission"), "{h}");
+        let h = at(
+            "request: GET /orgs/acme/personal-access-token-requests\n",
+            "GET",
+        )
+        .unwrap();
+        assert!(h.contains("cannot call it"), "{h}");
     }
 }
