@@ -106,35 +106,68 @@ pub fn generate(root: &Path) -> String {
         }
     };
 
+    // The tables: the cloud's, one per API version (`endpoints.tsv`), then each
+    // enterprise edition's (`editions.tsv`), a row's bit its table's index here.
     let vendor = Source::read(root, "codehost/endpoints.tsv");
-    let mut by_key: BTreeMap<String, usize> = BTreeMap::new();
-    let mut merged: BTreeMap<(String, String, usize, String, bool, String), usize> =
-        BTreeMap::new();
-    for (line, cells) in vendor.rows("version", 9, 9) {
-        let [
-            version,
-            scope,
-            key,
-            title,
-            method,
-            template,
-            access,
-            flags,
-            docs,
-        ] = cells[..]
-        else {
-            unreachable!("nine cells")
-        };
-        let bit = VERSIONS
+    let enterprise = Source::read(root, "codehost/editions.tsv");
+    let mut tables: Vec<(String, String, usize)> = VERSIONS
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.to_string(), "fpt".to_string(), i))
+        .collect();
+    let api_version = |src: &Source, line: usize, version: &str| {
+        VERSIONS
             .iter()
             .position(|v| *v == version)
             .unwrap_or_else(|| {
-                vendor.fail(
+                src.fail(
                     line,
                     &format!("unknown API version `{version}` ({})", VERSIONS.join(", ")),
                 )
-            });
-        let scope = scope_of(&vendor, line, scope);
+            })
+    };
+    let mut all_rows: Vec<(&Source, usize, usize, &[&str])> = Vec::new();
+    let vendor_rows = vendor.rows("version", 9, 9);
+    for (line, cells) in &vendor_rows {
+        all_rows.push((
+            &vendor,
+            *line,
+            api_version(&vendor, *line, cells[0]),
+            &cells[1..],
+        ));
+    }
+    let enterprise_rows = enterprise.rows("edition", 10, 10);
+    for (line, cells) in &enterprise_rows {
+        let (edition, version) = (cells[0], cells[1]);
+        if !(edition == "ghec" || edition.starts_with("ghes-")) {
+            enterprise.fail(*line, &format!("`{edition}` is not an enterprise edition"));
+        }
+        let version = api_version(&enterprise, *line, version);
+        let name = format!("{edition}-{}", VERSIONS[version]);
+        let bit = match tables.iter().position(|(n, _, _)| *n == name) {
+            Some(bit) => bit,
+            None => {
+                tables.push((name, edition.to_string(), version));
+                tables.len() - 1
+            }
+        };
+        all_rows.push((&enterprise, *line, bit, &cells[2..]));
+    }
+    if tables.len() > 8 {
+        crate::source::fail(
+            "catalog/codehost/editions.tsv",
+            0,
+            "more than 8 tables: widen `Endpoint::versions`",
+        );
+    }
+    let mut by_key: BTreeMap<String, usize> = BTreeMap::new();
+    let mut merged: BTreeMap<(String, String, usize, String, bool, String), usize> =
+        BTreeMap::new();
+    for (vendor, line, bit, cells) in all_rows {
+        let [scope, key, title, method, template, access, flags, docs] = cells[..] else {
+            unreachable!("eight cells after the table's")
+        };
+        let scope = scope_of(vendor, line, scope);
         let id = *by_key.entry(key.to_string()).or_insert_with(|| {
             permissions.push(Permission {
                 scope,
@@ -148,8 +181,8 @@ pub fn generate(root: &Path) -> String {
         }
         add_name(&mut names, title, id);
         add_name(&mut names, key, id);
-        let method = method_of(&vendor, line, method);
-        let access = access_of(&vendor, line, access);
+        let method = method_of(vendor, line, method);
+        let access = access_of(vendor, line, access);
         let flagged = match flags {
             "-" | "not-fine-grained" => false,
             "additional" | "additional,not-fine-grained" => true,
@@ -187,6 +220,8 @@ pub fn generate(root: &Path) -> String {
         }
     }
 
+    // The reference document's rows hold in every table.
+    let all_tables: u8 = ((1u16 << tables.len()) - 1) as u8;
     let reference = Source::read(root, "codehost/permissions.tsv");
     let table = reference.rows("kind", 3, 6);
     // The reference's names for the host's permissions, first: its rows use them.
@@ -268,7 +303,7 @@ pub fn generate(root: &Path) -> String {
                         template: template.to_string(),
                         permission: id,
                         access,
-                        versions: (1 << VERSIONS.len()) - 1,
+                        versions: all_tables,
                         flagged: false,
                         docs: String::new(),
                         from_reference: true,
@@ -342,6 +377,16 @@ pub fn generate(root: &Path) -> String {
         out,
         "/// The host's API versions, oldest first; the first is its default.\npub static VERSIONS: &[&str] = &[{}];\n",
         versions.join(", ")
+    )
+    .unwrap();
+    let table_rows: Vec<String> = tables
+        .iter()
+        .map(|(name, edition, version)| format!("({}, {}, {version})", lit(name), lit(edition)))
+        .collect();
+    writeln!(
+        out,
+        "/// The permission tables, `(name, edition, index of its API version)`: the cloud's, one per\n/// API version in the order of `VERSIONS`, then the enterprise editions'.\npub static TABLES: &[(&str, &str, u8)] = &[{}];\n",
+        table_rows.join(", ")
     )
     .unwrap();
     out.push_str("pub static PERMISSIONS: &[Permission] = &[\n");

@@ -115,7 +115,10 @@ impl Endpoint {
     }
 }
 
-/// An API version of the host: an index into [`VERSIONS`].
+/// An API version of the host, as one of its permission tables: an index into
+/// [`TABLES`]. The cloud's tables come first, one per version in the order of
+/// [`VERSIONS`]; an enterprise edition's table is the same API version as the host's
+/// enterprise edition serves it ([`ApiVersion::in_edition`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ApiVersion(pub u8);
 
@@ -123,6 +126,7 @@ impl ApiVersion {
     /// The host's default version (the oldest it still serves).
     pub const DEFAULT: ApiVersion = ApiVersion(0);
 
+    /// A version as a request or the config names it (the cloud's table).
     pub fn parse(text: &str) -> Option<ApiVersion> {
         VERSIONS
             .iter()
@@ -130,10 +134,29 @@ impl ApiVersion {
             .map(|i| ApiVersion(i as u8))
     }
 
+    /// The API version's name, `2022-11-28`, whichever edition's table it is.
     pub fn as_str(self) -> &'static str {
-        VERSIONS[self.0 as usize]
+        VERSIONS[TABLES[self.0 as usize].2 as usize]
+    }
+
+    /// The edition whose table it is: `fpt`, `ghec`, `ghes-3.19`.
+    pub fn edition(self) -> &'static str {
+        TABLES[self.0 as usize].1
+    }
+
+    /// The same API version in an edition's table, where the host publishes one for it;
+    /// else the cloud's (its enterprise releases follow the cloud's for what they share).
+    pub fn in_edition(self, edition: &str) -> ApiVersion {
+        let version = TABLES[self.0 as usize].2;
+        TABLES
+            .iter()
+            .position(|&(_, e, v)| e == edition && v == version)
+            .map_or(ApiVersion(version), |i| ApiVersion(i as u8))
     }
 }
+
+/// The permission tables: `(name, edition, index into VERSIONS)`.
+pub static TABLES: &[(&str, &str, u8)] = generated::TABLES;
 
 /// The host's API versions, oldest first.
 pub static VERSIONS: &[&str] = generated::VERSIONS;

@@ -118,6 +118,7 @@ fn request_hover(
                 |(v, _)| v,
             );
             let edition = crate::apis::codehost::edition(line, &settings.config);
+            let version = version.in_edition(edition.as_str());
             let rows: Vec<_> = crate::apis::codehost::endpoint_rows(line, version, edition)
                 .into_iter()
                 .filter(|row| row.method == line.method)

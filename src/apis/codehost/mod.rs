@@ -473,6 +473,10 @@ pub fn operation_access(
 ) -> Option<(OperationId, OperationAccess)> {
     let segments: Vec<&str> = line.segments.iter().map(|s| s.text.as_str()).collect();
     let operation = operation_sent(line.method, &segments, edition)?;
+    // `/user/x5` is no `GET /user/{account_id}`: the host answers 404.
+    if !path_values_fit(get_operation(operation), &path_segments(line), edition) {
+        return None;
+    }
     let template = get_operation(operation).template();
     let access = crate::catalog::codehost_access::access(version.as_str(), line.method, template)?;
     Some((operation, access))
@@ -580,13 +584,18 @@ pub fn add_need(uses: &mut TokenUses, need: &RequestNeed<'_>) {
 }
 
 /// The code-hosting API version a request is judged against: its own `api-version`
-/// (or its file's), else the config's, else the host's default.
+/// (or its file's), else the config's, else the host's default; in its edition's
+/// permission table where the host publishes one (docs/codehost.md, "Editions").
 pub fn api_version(request: &Request<'_>, config: &Config) -> ApiVersion {
-    request
+    let version = request
         .api_version
         .map_or(settings::settings(config).api_version, |(version, _)| {
             version
-        })
+        });
+    match request.line() {
+        Some(line) => version.in_edition(edition(line, config).as_str()),
+        None => version,
+    }
 }
 
 /// The edition of the host's API a request line goes to (docs/codehost.md, "Editions"):
@@ -868,6 +877,25 @@ mod tests {
     use std::path::{Path, PathBuf};
 
     use super::*;
+
+    /// The host's access data speaks of the operation a path calls only where the path's
+    /// values fit it: `/user/x5` is no `GET /user/{account_id}`.
+    #[test]
+    fn access_data_needs_values_that_fit_the_operation() {
+        let access = |path: &str| {
+            let text = format!("request: GET {path}\n");
+            let (docs, _) = crate::loading::parse_text(
+                &text,
+                crate::loading::Format::Yaml,
+                &crate::loading::Limits::DEFAULT,
+            );
+            let model = crate::model::FileModel::build(&docs, &text);
+            let line = model.requests[0].line().unwrap();
+            operation_access(line, ApiVersion::DEFAULT, Edition::CLOUD).map(|(_, a)| a)
+        };
+        assert!(access("/user/123").is_some_and(|a| a.permissionless));
+        assert_eq!(access("/user/x5"), None);
+    }
 
     /// Every operation of the cloud's description that a permission row lists, called
     /// with a concrete path (its multi-segment params given values with slashes), gets

@@ -47,6 +47,32 @@ crate::declare_rule! {
 /// `line_edits`: whether the token's text takes whole-line fixes (see
 /// [`crate::model::edits::takes_line_edits`]). `once`: whether a span of `text` is
 /// written once (no YAML alias shares it with another token, which a fix would change too).
+/// The lines of a text where this rule is silenced, read once per text (a file of many
+/// tokens is judged token by token).
+struct Silenced {
+    lines: Vec<usize>,
+    index: Option<crate::loading::LineIndex>,
+}
+
+impl Silenced {
+    fn of(text: &str) -> Silenced {
+        let lines: Vec<usize> = crate::model::suppressions::parse(text)
+            .into_iter()
+            .filter(|s| s.rules.iter().any(|(name, _)| name == META.name))
+            .map(|s| s.line)
+            .collect();
+        let index = (!lines.is_empty()).then(|| crate::loading::LineIndex::new(text));
+        Silenced { lines, index }
+    }
+
+    fn at(&self, offset: usize) -> bool {
+        self.index
+            .as_ref()
+            .is_some_and(|index| self.lines.contains(&index.line_of(offset)))
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn judge(
     text: &str,
     line_edits: bool,
@@ -54,6 +80,7 @@ fn judge(
     uses: &TokenUses,
     who: &str,
     once: &dyn Fn(Span) -> bool,
+    silenced: &Silenced,
     out: &mut Vec<Diagnostic>,
 ) {
     if uses.unknown || uses.requests == 0 {
@@ -74,17 +101,7 @@ fn judge(
         (!mandatory).then_some((scope, level, id))
     };
     // The lines where this rule is silenced: their grants stay.
-    let silenced: Vec<usize> = crate::model::suppressions::parse(text)
-        .into_iter()
-        .filter(|s| s.rules.iter().any(|(name, _)| name == META.name))
-        .map(|s| s.line)
-        .collect();
-    let index = (!silenced.is_empty()).then(|| crate::loading::LineIndex::new(text));
-    let silenced_at = |at: usize| {
-        index
-            .as_ref()
-            .is_some_and(|index| silenced.contains(&index.line_of(at)))
-    };
+    let silenced_at = |at: usize| silenced.at(at);
     // The grants no request uses, whose lines the fixes remove.
     let unused: Vec<bool> = grants
         .iter()
@@ -223,8 +240,21 @@ impl Rule for TokenOverPrivileged {
         }
         let line_edits = crate::model::edits::takes_line_edits(file.path);
         let once = |span| crate::apis::codehost::token_written_once(file, span);
+        if tokens.is_empty() {
+            return;
+        }
+        let silenced = Silenced::of(file.text);
         for (node, uses) in &tokens {
-            judge(file.text, line_edits, node, uses, "the token", &once, out);
+            judge(
+                file.text,
+                line_edits,
+                node,
+                uses,
+                "the token",
+                &once,
+                &silenced,
+                out,
+            );
         }
     }
 
@@ -246,6 +276,7 @@ impl Rule for TokenOverPrivileged {
         }
         let mut names: Vec<&String> = run.config.tokens.keys().collect();
         names.sort();
+        let silenced = Silenced::of(&run.config.text);
         for name in names {
             if let Some(uses) = run.facts.named_token_uses.get(name) {
                 judge(
@@ -255,6 +286,7 @@ impl Rule for TokenOverPrivileged {
                     uses,
                     &format!("token `{name}`"),
                     &|span| crate::model::edits::written_once_in_config(run.config, span),
+                    &silenced,
                     out,
                 );
             }
