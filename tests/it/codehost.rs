@@ -553,6 +553,28 @@ fn a_hosts_edition_decides_which_operations_it_has() {
         "{text}"
     );
 
+    // Each edition's permission table: the rule suites of a repository need
+    // `Administration` at write on Enterprise Server 3.17, at read on 3.19 and GitHub.com.
+    write(
+        dir.path(),
+        ".reqlint.yaml",
+        "codehost:\n  hosts: [ghe-old.acme.com, ghe.acme.com]\n  editions:\n    ghe-old.acme.com: ghes-3.17\n    ghe.acme.com: ghes-3.19\n",
+    );
+    write(
+        dir.path(),
+        "a.req.yaml",
+        "token:\n  owner: acme\n  permissions:\n    repository: {Administration: read}\nrequests:\n  - GET https://ghe-old.acme.com/api/v3/repos/acme/web/rulesets/rule-suites\n  - GET https://ghe.acme.com/api/v3/repos/acme/web/rulesets/rule-suites\n  - GET https://api.github.com/repos/acme/web/rulesets/rule-suites\n",
+    );
+    let out = reqlint(dir.path(), &["check", ".", "--format", "concise"]);
+    let text = stdout(&out);
+    let errors: Vec<&str> = text.lines().filter(|l| l.contains("error[")).collect();
+    assert_eq!(errors.len(), 1, "{text}");
+    assert!(
+        errors[0].starts_with("a.req.yaml:6:")
+            && errors[0].contains("`Administration` at write"),
+        "{text}"
+    );
+
     write(
         dir.path(),
         ".reqlint.yaml",

@@ -25,10 +25,10 @@ crate::declare_rule! {
                method it is reported here. A request without a token, or whose token or \
                endpoint is unknown, is left to other rules. A path whose params hold \
                slashes (`contents/src/lib.rs`, `git/refs/heads/feature/x`) is the operation \
-               the host's REST description routes it to. The host publishes its permission \
-               tables for GitHub.com only: a request to an enterprise edition (GitHub \
-               Enterprise Cloud, an Enterprise Server release; docs/codehost.md, \"Editions\") \
-               is judged with GitHub.com's rows for the same operation.",
+               the host's REST description routes it to. A request to an enterprise edition \
+               (GitHub Enterprise Cloud, an Enterprise Server release; docs/codehost.md, \
+               \"Editions\") is judged with that edition's table, which the host publishes \
+               for API version 2022-11-28; for 2026-03-10, with GitHub.com's.",
         why: "The call would be refused (403) when it runs, in CI or in a bot, long after \
               the change was merged.",
         source: "GitHub's reference \"Permissions required for fine-grained personal access tokens\" (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens), \"Endpoints\" and \"Authentication\"; reqlint's token format (docs/request-files.md)",
