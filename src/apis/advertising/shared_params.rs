@@ -1,0 +1,158 @@
+//! The params of a call whose node type nothing tells (`GET /<id>/insights`,
+//! `POST /<id>/copies` with no `object:`), judged on what every call it may be shares: a
+//! value is wrong when every candidate refuses it, those that take the param by its
+//! type or enum at the same place, those that do not by not taking it
+//! (`date_preset=month_to_date` is in no insights edge's enum). A value one candidate
+//! accepts is not judged, nor a param no candidate takes (it may be one of another
+//! node type of the Graph API): which node the id is, reqlint does not know.
+
+use crate::catalog::graph::{GCallId, GType};
+use crate::loading::Entry;
+use crate::model::Request;
+
+use super::graph_types;
+use super::values::{Issue, IssueFix};
+
+/// The findings every candidate call agrees on, for each param the request sends.
+pub fn check(candidates: &[GCallId], request: &Request<'_>) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    if candidates.is_empty() {
+        return issues;
+    }
+    for entry in request.params() {
+        let start = issues.len();
+        shared_findings(candidates, entry, &mut issues);
+        let value = entry.value.span;
+        for issue in &mut issues[start..] {
+            if let Some(u) = request.variable_use_at(entry, issue.span) {
+                issue.used_at = (u.used != u.value).then_some(u.used);
+                issue.fix = None;
+            }
+            if value.is_empty() && issue.span == value {
+                issue.span = entry.key_span.cover(value);
+            }
+        }
+    }
+    issues
+}
+
+fn shared_findings(candidates: &[GCallId], entry: &Entry, out: &mut Vec<Issue>) {
+    let name = entry.key.as_str();
+    // The distinct types the candidates that take the param give it.
+    let mut types: Vec<GType> = Vec::new();
+    for p in candidates.iter().filter_map(|c| c.get().param(name)) {
+        if !types.contains(&p.ty) {
+            types.push(p.ty);
+        }
+    }
+    let findings: Vec<Vec<Issue>> = types
+        .iter()
+        .map(|&ty| {
+            let mut found = Vec::new();
+            graph_types::check(ty, name, &entry.value, &mut found);
+            found
+        })
+        .collect();
+    let Some((first, others)) = findings.split_first() else {
+        return;
+    };
+    for issue in first {
+        let at_same_place: Vec<&Issue> = others
+            .iter()
+            .filter_map(|f| f.iter().find(|o| o.span == issue.span))
+            .collect();
+        if at_same_place.len() != others.len() {
+            continue;
+        }
+        let mut shared = issue.clone();
+        if at_same_place.iter().any(|o| o.message != issue.message) {
+            shared.message = format!("`{name}` is refused by every node type that has this call");
+        }
+        if at_same_place.iter().any(|o| o.help != issue.help) {
+            shared.help = Some(format!(
+                "no node type that has this call takes this value of `{name}` (Meta's Marketing API reference, Graph API {})",
+                crate::catalog::graph::GRAPH_VERSION
+            ));
+        }
+        let same_fix = |f: &Option<IssueFix>| *f == issue.fix;
+        if !at_same_place.iter().all(|o| same_fix(&o.fix)) {
+            shared.fix = None;
+        }
+        out.push(shared);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loading::{Format, Limits, parse_text};
+    use crate::model::{FileModel, Method};
+
+    fn issues(yaml: &str, edge: &str, method: Method) -> Vec<String> {
+        let (docs, problems) = parse_text(yaml, Format::Yaml, &Limits::DEFAULT);
+        assert!(problems.is_empty());
+        let model = FileModel::build(&docs, yaml);
+        let candidates: Vec<GCallId> = crate::catalog::graph::edge_calls(false, edge)
+            .unwrap()
+            .filter(|c| c.get().method == method)
+            .collect();
+        assert!(candidates.len() > 1, "{edge}: several node types have it");
+        check(&candidates, &model.requests[0])
+            .into_iter()
+            .map(|i| format!("{} @ {}", i.message, &yaml[i.span.range()]))
+            .collect()
+    }
+
+    #[test]
+    fn a_value_no_insights_edge_takes_is_judged() {
+        let found = issues(
+            "request: GET /v25.0/9/insights?date_preset=month_to_date&time_increment=1\n",
+            "insights",
+            Method::Get,
+        );
+        assert_eq!(
+            found,
+            ["`date_preset` `month_to_date` is not a valid value @ month_to_date"]
+        );
+        // A value every insights edge takes is clean.
+        assert!(
+            issues(
+                "request: GET /v25.0/9/insights?date_preset=last_7d\n",
+                "insights",
+                Method::Get
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn copies_are_judged_only_on_what_every_candidate_shares() {
+        // `deep_copy` is an ad set's and a campaign's, not an ad's: a boolean is
+        // judged by neither, a word is refused by all three.
+        assert!(
+            issues(
+                "request: POST /v25.0/9/copies\nparams: {deep_copy: true, adset_id: '5', unheard_of: 1}\n",
+                "copies",
+                Method::Post
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            issues(
+                "request: POST /v25.0/9/copies\nparams: {deep_copy: maybe}\n",
+                "copies",
+                Method::Post
+            ),
+            ["`deep_copy` must be true or false, not a string @ maybe"]
+        );
+        // `status_option` every copies call takes, with the same enum.
+        assert_eq!(
+            issues(
+                "request: POST /v25.0/9/copies\nparams: {status_option: PAUSE}\n",
+                "copies",
+                Method::Post
+            ),
+            ["`status_option` `PAUSE` is not a valid value @ PAUSE"]
+        );
+    }
+}
