@@ -9,6 +9,7 @@
 
 mod advertising;
 mod codehost;
+mod edge_fields;
 mod geo;
 mod graph;
 #[path = "../src/catalog/names.rs"]
@@ -32,6 +33,7 @@ fn main() {
     write(&out, "codehost.rs", &codehost::generate(&root));
     write(&out, "openapi.rs", &openapi::generate(&root));
     write(&out, "graph.rs", &graph::generate(&root));
+    write(&out, "edge_fields.rs", &edge_fields::generate(&root));
     write(
         &out,
         "advertising.rs",
