@@ -103,6 +103,22 @@ mod tests {
             .collect()
     }
 
+    /// The work of a shared judgement is candidates × params: the candidates are the
+    /// calls of one edge and method, 15 at most (SECURITY.md, the bounded work).
+    #[test]
+    fn candidates_are_bounded_by_one_edge() {
+        let mut most = 0;
+        for call in GCallId::all().filter(|c| !c.get().edge.is_empty()) {
+            let c = call.get();
+            let same = crate::catalog::graph::edge_calls(false, c.edge)
+                .unwrap()
+                .filter(|o| o.get().method == c.method)
+                .count();
+            most = most.max(same);
+        }
+        assert_eq!(most, 15);
+    }
+
     #[test]
     fn a_value_no_insights_edge_takes_is_judged() {
         let found = issues(
