@@ -74,7 +74,10 @@ pub fn generate(root: &Path) -> String {
         }
         let key = (node, edge, field);
         if previous.is_some_and(|p| p >= key) {
-            src.fail(*line, "rows must be sorted by node, edge and field, and unique");
+            src.fail(
+                *line,
+                "rows must be sorted by node, edge and field, and unique",
+            );
         }
         previous = Some(key);
         let row = format!(
@@ -96,7 +99,9 @@ pub fn generate(root: &Path) -> String {
         lit(&blob.text)
     )
     .unwrap();
-    out.push_str("/// Sorted by node, edge and field.\npub static EDGE_FIELDS: &[EdgeField] = &[\n");
+    out.push_str(
+        "/// Sorted by node, edge and field.\npub static EDGE_FIELDS: &[EdgeField] = &[\n",
+    );
     for e in entries {
         out.push_str(&e);
         out.push('\n');

@@ -42,7 +42,9 @@ pub fn added_fields(node: &str, edge: &str) -> &'static [EdgeField] {
 
 /// The added field `field` of the edge, if it adds one.
 pub fn added_field(node: &str, edge: &str, field: &str) -> Option<&'static EdgeField> {
-    added_fields(node, edge).iter().find(|e| e.field.get() == field)
+    added_fields(node, edge)
+        .iter()
+        .find(|e| e.field.get() == field)
 }
 
 #[cfg(test)]
@@ -53,9 +55,15 @@ mod tests {
     #[test]
     fn the_reference_pages_rows() {
         let names = |node, edge| -> Vec<&str> {
-            added_fields(node, edge).iter().map(|e| e.field.get()).collect()
+            added_fields(node, edge)
+                .iter()
+                .map(|e| e.field.get())
+                .collect()
         };
-        assert_eq!(names("ad_account", "assigned_users"), ["permitted_tasks", "tasks"]);
+        assert_eq!(
+            names("ad_account", "assigned_users"),
+            ["permitted_tasks", "tasks"]
+        );
         assert_eq!(
             names("ad_account", "agencies"),
             [
@@ -80,8 +88,8 @@ mod tests {
     /// the node the edge returns lacks the field (else the row says nothing).
     #[test]
     fn rows_are_sorted_and_add_what_the_specs_lack() {
-        use crate::catalog::graph::GNode;
         use crate::catalog::Method;
+        use crate::catalog::graph::GNode;
         for pair in EDGE_FIELDS.windows(2) {
             let key = |e: &EdgeField| (e.node.get(), e.edge.get(), e.field.get());
             assert!(key(&pair[0]) < key(&pair[1]));

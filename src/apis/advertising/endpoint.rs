@@ -150,7 +150,9 @@ pub fn recognize<'r>(
     // Under an ad account, or an object the request says is an ads node, the catalog
     // is complete; elsewhere a call it lacks may be another API's.
     let first_node = match rest.first() {
-        Some(first) if is_id(first) && !is_account(first) => object_node(request, &first.text, context),
+        Some(first) if is_id(first) && !is_account(first) => {
+            object_node(request, &first.text, context)
+        }
         _ => None,
     };
     let ads_path = rest.first().is_some_and(is_account) || first_node.is_some_and(is_ads_node);
@@ -207,10 +209,11 @@ pub fn recognize<'r>(
                 .flatten()
                 .filter(|c| c.get().method == method)
                 .collect();
-            if let Some((node, _)) = request.object {
-                if let Some(c) = node.call(method, &edge.text) {
-                    return found(c, None, None);
-                }
+            if let Some(c) = request
+                .object
+                .and_then(|(node, _)| node.call(method, &edge.text))
+            {
+                return found(c, None, None);
             }
             match by_params(request, &with_edge) {
                 Some(c) => found(c, None, None),

@@ -40,11 +40,10 @@ fn set<'r>(request: &'r Request<'_>, name: &str) -> Option<&'r crate::loading::E
 /// A campaign create or update: the calls that take a campaign's budgets.
 fn sets_campaign_budget(call: &crate::catalog::graph::GraphCall) -> bool {
     call.method == Method::Post
-        && match (call.node.name(), call.edge) {
-            ("campaign", "") => true,
-            ("ad_account", "campaigns") => true,
-            _ => false,
-        }
+        && matches!(
+            (call.node.name(), call.edge),
+            ("campaign", "") | ("ad_account", "campaigns")
+        )
 }
 
 impl Rule for CampaignBothBudgets {
@@ -106,7 +105,14 @@ mod tests {
         );
         // An ad set's are adset-both-budgets'; an id of unknown kind is not judged.
         assert!(found("POST /v25.0/act_1/adsets", "", both).is_empty());
-        assert!(found("POST /v25.0/120210000000000001", "", "  daily_budget: 1\n  lifetime_budget: 2\n  name: x\n").is_empty());
+        assert!(
+            found(
+                "POST /v25.0/120210000000000001",
+                "",
+                "  daily_budget: 1\n  lifetime_budget: 2\n  name: x\n"
+            )
+            .is_empty()
+        );
         // A budget of 0 beside the other switches budgets; null is no budget.
         assert!(
             found(
