@@ -1,17 +1,23 @@
 //! The params of a call whose node type nothing tells (`GET /<id>/insights`,
 //! `POST /<id>/copies` with no `object:`), judged on what every call it may be shares: a
 //! value is wrong when every candidate refuses it, those that take the param by its
-//! type or enum at the same place, those that do not by not taking it
+//! type or enum at the same place (a type that judges values: a number, a boolean, a
+//! date, an enum, or a list of them), those that do not by not taking it
 //! (`date_preset=month_to_date` is in no insights edge's enum). A value one candidate
-//! accepts is not judged, nor a param no candidate takes (it may be one of another
-//! node type of the Graph API): which node the id is, reqlint does not know.
+//! accepts is not judged: which node the id is, reqlint does not know. A param no
+//! candidate takes is unknown only where every candidate is an ads node, whose calls the
+//! catalog holds whole (`POST /<id>/copies`: an ad's, an ad set's, a campaign's); an
+//! insights edge may be another API's node's.
 
+use crate::catalog::advertising::COMMON;
 use crate::catalog::graph::{GCallId, GType};
 use crate::loading::Entry;
 use crate::model::Request;
+use crate::suggest::did_you_mean;
 
+use super::endpoint::is_ads_node;
 use super::graph_types;
-use super::values::{Issue, IssueFix};
+use super::values::{Issue, IssueFix, IssueKind};
 
 /// The findings every candidate call agrees on, for each param the request sends.
 pub fn check(candidates: &[GCallId], request: &Request<'_>) -> Vec<Issue> {
@@ -41,6 +47,12 @@ fn shared_findings(candidates: &[GCallId], entry: &Entry, out: &mut Vec<Issue>) 
     // The distinct types the candidates that take the param give it.
     let mut types: Vec<GType> = Vec::new();
     for p in candidates.iter().filter_map(|c| c.get().param(name)) {
+        // A type that tells no valid value from an invalid one (a string, an object, a
+        // list of objects: the specs type a Page's insights `metric` so) is taken to
+        // accept the value: the specs type such params loosely.
+        if !p.ty.judges_values() {
+            return;
+        }
         if !types.contains(&p.ty) {
             types.push(p.ty);
         }
@@ -54,6 +66,7 @@ fn shared_findings(candidates: &[GCallId], entry: &Entry, out: &mut Vec<Issue>) 
         })
         .collect();
     let Some((first, others)) = findings.split_first() else {
+        unknown_to_all(candidates, entry, out);
         return;
     };
     for issue in first {
@@ -80,6 +93,43 @@ fn shared_findings(candidates: &[GCallId], entry: &Entry, out: &mut Vec<Issue>) 
         }
         out.push(shared);
     }
+}
+
+/// A param no candidate takes, where every candidate is an ads node.
+fn unknown_to_all(candidates: &[GCallId], entry: &Entry, out: &mut Vec<Issue>) {
+    let name = entry.key.as_str();
+    if COMMON.contains(&name) || !candidates.iter().all(|c| is_ads_node(c.get().node)) {
+        return;
+    }
+    let first = candidates[0].get();
+    let call = match (first.node.name(), first.edge) {
+        (_, "") => format!("{} /<id>", first.method),
+        (_, edge) => format!("{} /<id>/{edge}", first.method),
+    };
+    let nodes: Vec<&str> = candidates
+        .iter()
+        .map(|c| c.get().node.info().spec)
+        .collect();
+    let known = candidates
+        .iter()
+        .flat_map(|c| c.get().params.iter().map(|p| p.name));
+    let help = match did_you_mean(name, known) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => format!(
+            "no {call} call takes it ({}; Meta's Marketing API reference, Graph API {})",
+            nodes.join(", "),
+            crate::catalog::graph::GRAPH_VERSION
+        ),
+    };
+    out.push(Issue {
+        used_at: None,
+        kind: IssueKind::Unknown,
+        span: entry.key_span,
+        message: format!("unknown param `{name}` for {call}, whichever node the id is"),
+        help: Some(help),
+        graph_may_accept: false,
+        fix: None,
+    });
 }
 
 #[cfg(test)]
@@ -147,9 +197,29 @@ mod tests {
         // judged by neither, a word is refused by all three.
         assert!(
             issues(
-                "request: POST /v25.0/9/copies\nparams: {deep_copy: true, adset_id: '5', unheard_of: 1}\n",
+                "request: POST /v25.0/9/copies\nparams: {deep_copy: true, adset_id: '5', access_token: x}\n",
                 "copies",
                 Method::Post
+            )
+            .is_empty()
+        );
+        // A param no copies call takes: the catalog holds every call of the ads nodes.
+        assert_eq!(
+            issues(
+                "request: POST /v25.0/9/copies\nparams: {status_optoin: PAUSED}\n",
+                "copies",
+                Method::Post
+            ),
+            [
+                "unknown param `status_optoin` for POST /<id>/copies, whichever node the id is @ status_optoin"
+            ]
+        );
+        // An insights edge may be another API's node's: no param is unknown there.
+        assert!(
+            issues(
+                "request: GET /v25.0/9/insights?metric=page_impressions&period=day\n",
+                "insights",
+                Method::Get
             )
             .is_empty()
         );
