@@ -10,6 +10,7 @@
 mod access;
 mod advertising;
 mod codehost;
+mod edge_fields;
 mod geo;
 mod graph;
 #[path = "../src/catalog/names.rs"]
@@ -34,6 +35,7 @@ fn main() {
     write(&out, "openapi.rs", &openapi::generate(&root));
     write(&out, "codehost_access.rs", &access::generate(&root));
     write(&out, "graph.rs", &graph::generate(&root));
+    write(&out, "edge_fields.rs", &edge_fields::generate(&root));
     write(
         &out,
         "advertising.rs",

@@ -79,6 +79,8 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &advertising::adset_read_unknown_field::AdSetReadUnknownField,
     &advertising::adset_time_range_invalid::AdSetTimeRangeInvalid,
     &advertising::adset_goal_not_for_objective::AdSetGoalNotForObjective,
+    &advertising::ad_call_not_checked::AdCallNotChecked,
+    &advertising::campaign_both_budgets::CampaignBothBudgets,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Rule> {

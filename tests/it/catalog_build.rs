@@ -10,6 +10,8 @@
 mod advertising;
 #[path = "../../build/codehost.rs"]
 mod codehost;
+#[path = "../../build/edge_fields.rs"]
+mod edge_fields;
 #[path = "../../build/geo.rs"]
 pub(crate) mod geo;
 #[path = "../../src/catalog/names.rs"]
@@ -34,6 +36,7 @@ fn generate(catalog: &Path) -> Vec<String> {
         codehost::generate(catalog),
         openapi::generate(catalog),
         advertising::generate(catalog, &countries),
+        edge_fields::generate(catalog),
     ]
 }
 
@@ -112,6 +115,14 @@ fn broken_tables_fail_with_file_and_line() {
     let blocks = line_of("codehost/permissions.tsv", "/orgs/{org}/blocks/{username}");
     let v20 = line_of("advertising/versions.tsv", "v20.0");
     let rate_limit = line_of("codehost/openapi/operations.tsv", "\tGET\t/rate_limit\t");
+    let assigned = line_of(
+        "advertising/edge_fields.tsv",
+        "ad_account\tassigned_users\ttasks",
+    );
+    let agencies = line_of(
+        "advertising/edge_fields.tsv",
+        "ad_account\tagencies\taccess_status",
+    );
     let cases = [
         (
             "advertising/params.yaml",
@@ -174,6 +185,28 @@ fn broken_tables_fail_with_file_and_line() {
             "  audience_read:",
             "  audience_reed:",
             "`audience_reed` is not an operation of advertising/operations.tsv".to_string(),
+        ),
+        (
+            "advertising/edge_fields.tsv",
+            "ad_account\tassigned_users\ttasks",
+            "ad_account\tassigned_userz\ttasks",
+            format!(
+                "catalog/advertising/edge_fields.tsv:{assigned}: `ad_account` has no `assigned_userz` edge to read (graph/calls.tsv)"
+            ),
+        ),
+        (
+            "advertising/edge_fields.tsv",
+            "ad_account\tagencies\taccess_status",
+            "ad_account\tagencies\tname",
+            format!(
+                "catalog/advertising/edge_fields.tsv:{agencies}: `business` has the field `name` already (graph/fields.tsv)"
+            ),
+        ),
+        (
+            "advertising/edge_fields.tsv",
+            "assigned_users\ttasks\tlist<string>",
+            "assigned_users\ttasks\tlist<strung>",
+            format!("catalog/advertising/edge_fields.tsv:{assigned}: unknown type `list<strung>`"),
         ),
     ];
     for (file, from, to, expected) in cases {

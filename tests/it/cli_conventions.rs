@@ -203,6 +203,7 @@ fn select_ignore_and_extend_select() {
     let advertising = |r: &String| {
         r.starts_with("ad")
             || r.starts_with("audience")
+            || r.starts_with("campaign")
             || ["invalid-syntax", "limit-exceeded"].contains(&r.as_str())
     };
     assert!(rules.iter().all(advertising), "{rules:?}");

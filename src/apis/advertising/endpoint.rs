@@ -39,8 +39,9 @@ pub enum Recognized<'r> {
     Call(Target, AdCall<'r>),
     /// A path of the API whose node type nothing tells (`/<id>` with no `object:`, an
     /// edge that several node types have, or a path at the root such as `/search`):
-    /// rules that depend on it stay silent.
-    UnknownKind(AdCall<'r>),
+    /// rules that depend on it stay silent. The calls it may be (for an edge several
+    /// node types have): what all of them share is judged all the same.
+    UnknownKind(AdCall<'r>, Vec<GCallId>),
     /// No call of the catalog: the reason says what was expected, at the part of the
     /// request line that is wrong (the method, an edge, or the whole path).
     NoEndpoint {
@@ -49,7 +50,31 @@ pub enum Recognized<'r> {
         reason: String,
         /// The one close edge, for the segment at `span`.
         fix: Option<String>,
+        /// Where the catalog holds every call (under an ad account or an ads node), a
+        /// call it lacks is wrong; elsewhere on the Graph API it is only not checked.
+        complete: bool,
     },
+}
+
+/// The node types whose every call the catalog holds (with the ad account): what Meta's
+/// Marketing API reference documents as the ads objects, a campaign, an ad set, an ad,
+/// a creative, a custom audience and a pixel
+/// (https://developers.facebook.com/docs/marketing-api/reference/). A path under one of
+/// them that the catalog lacks is a mistake; any other path of the Graph API (Pages,
+/// Instagram, WhatsApp, a user's videos) may be a call of another API.
+pub const ADS_NODES: [&str; 7] = [
+    "ad_account",
+    "campaign",
+    "ad_set",
+    "ad",
+    "ad_creative",
+    "custom_audience",
+    "ads_pixel",
+];
+
+/// Whether the catalog holds every call of a node type ([`ADS_NODES`]).
+pub fn is_ads_node(node: GNode) -> bool {
+    ADS_NODES.contains(&node.name())
 }
 
 /// A variable whose value is not known (`{{ad_account_id}}`): it matches any one segment.
@@ -122,17 +147,30 @@ pub fn recognize<'r>(
         None => &line.segments[..],
     };
     let method = line.method;
-    let no_fix = |span: Span, (reason, fix): (String, Option<String>)| {
+    // Under an ad account, or an object the request says is an ads node, the catalog
+    // is complete; elsewhere a call it lacks may be another API's.
+    let first_node = match rest.first() {
+        Some(first) if is_id(first) && !is_account(first) => {
+            object_node(request, &first.text, context)
+        }
+        _ => None,
+    };
+    let ads_path = rest.first().is_some_and(is_account) || first_node.is_some_and(is_ads_node);
+    let no_fix = |span: Span, complete: bool, (reason, fix): (String, Option<String>)| {
         Some(Recognized::NoEndpoint {
             line,
             span,
             reason,
-            fix,
+            // A rename sends the call elsewhere: only where the catalog is complete.
+            fix: fix.filter(|_| complete),
+            complete,
         })
     };
-    let no_at = |span: Span, reason: String| no_fix(span, (reason, None));
-    let no = |reason: String| no_at(line.path_span, reason);
-    let wrong_method = |reason: String| no_at(line.method_span, reason);
+    let no_at = |span: Span, complete: bool, reason: String| no_fix(span, complete, (reason, None));
+    let no = |reason: String| no_at(line.path_span, ads_path, reason);
+    let wrong_method_in =
+        |complete: bool, reason: String| no_at(line.method_span, complete, reason);
+    let wrong_method = |reason: String| wrong_method_in(ads_path, reason);
     let call = |account, object| AdCall {
         line,
         account,
@@ -155,7 +193,31 @@ pub fn recognize<'r>(
         [] if method == Method::Get && request.param("ids").is_some() => {
             match request.object.and_then(|(n, _)| n.call(Method::Get, "")) {
                 Some(read) => found(read, None, None),
-                None => Some(Recognized::UnknownKind(call(None, None))),
+                None => Some(Recognized::UnknownKind(call(None, None), Vec::new())),
+            }
+        }
+        // `GET /insights?ids=1,2`: an edge of several objects at once ("Using the Graph
+        // API", multiple ID read requests), of the node `object:` names, else of every
+        // node type that has the edge.
+        [edge]
+            if method == Method::Get
+                && request.param("ids").is_some()
+                && graph::edge_calls(false, &edge.text).is_some() =>
+        {
+            let with_edge: Vec<GCallId> = graph::edge_calls(false, &edge.text)
+                .into_iter()
+                .flatten()
+                .filter(|c| c.get().method == method)
+                .collect();
+            if let Some(c) = request
+                .object
+                .and_then(|(node, _)| node.call(method, &edge.text))
+            {
+                return found(c, None, None);
+            }
+            match by_params(request, &with_edge) {
+                Some(c) => found(c, None, None),
+                None => Some(Recognized::UnknownKind(call(None, None), with_edge)),
             }
         }
         [account] if is_account(account) => {
@@ -172,6 +234,7 @@ pub fn recognize<'r>(
             let Some(calls) = graph::edge_calls(true, &edge.text) else {
                 return no_fix(
                     edge.span,
+                    true,
                     unknown_edge(
                         suggest,
                     "/act_<id>",
@@ -192,19 +255,19 @@ pub fn recognize<'r>(
         }
         [id, edge] if is_id(id) => {
             let Some(with_edge) = graph::edge_calls(false, &edge.text) else {
-                let reason = match object_node(request, &id.text, context) {
-                    Some(node) => unknown_edge(
+                let reason = match first_node {
+                    Some(node) if is_ads_node(node) => unknown_edge(
                         suggest,
                         &format!("/<{} id>", node.name()),
                         &edge.text,
                         node.calls().map(|c| c.get().edge),
                     ),
-                    None => unknown_edge(suggest, "/<id>", &edge.text, graph::edge_names(false)),
+                    _ => not_in_catalog(),
                 };
-                return no_fix(edge.span, reason);
+                return no_fix(edge.span, ads_path, reason);
             };
             let with_edge: Vec<GCallId> = with_edge.collect();
-            if let Some(node) = object_node(request, &id.text, context) {
+            if let Some(node) = first_node {
                 return match node.call(method, &edge.text) {
                     Some(c) => found(c, None, Some(id)),
                     None if with_edge.iter().any(|c| c.get().node == node) => wrong_method(format!(
@@ -213,15 +276,17 @@ pub fn recognize<'r>(
                         edge.text,
                         methods(&node_methods(node, &edge.text))
                     )),
-                    None => no_fix(
+                    None if is_ads_node(node) => no_fix(
                         edge.span,
+                        true,
                         unknown_edge(
-                        suggest,
+                            suggest,
                             &format!("/<{} id>", node.name()),
                             &edge.text,
                             node.calls().map(|c| c.get().edge),
                         ),
                     ),
+                    None => no_fix(edge.span, false, not_in_catalog()),
                 };
             }
             let candidates: Vec<GCallId> = with_edge
@@ -230,28 +295,27 @@ pub fn recognize<'r>(
                 .filter(|c| c.get().method == method)
                 .collect();
             if candidates.is_empty() {
-                return wrong_method(format!(
-                    "`/<id>/{}` takes {}, not {method}",
-                    edge.text,
-                    methods(&with_edge.iter().map(|c| c.get().method).collect::<Vec<_>>())
-                ));
+                // Only the ads nodes have the edge: whatever the id, the method is wrong.
+                let only_ads = with_edge.iter().all(|c| is_ads_node(c.get().node));
+                return wrong_method_in(
+                    only_ads,
+                    format!(
+                        "`/<id>/{}` takes {}, not {method}",
+                        edge.text,
+                        methods(&with_edge.iter().map(|c| c.get().method).collect::<Vec<_>>())
+                    ),
+                );
             }
-            // Where the graph finds several, the reference documents' one operation on
-            // this edge (ad set copies) decides, as it did before the graph.
-            let chosen = by_params(request, &candidates).or_else(|| {
-                match Operation::of_edge(false, &edge.text, method) {
-                    Some(Ok(op)) => GNode::parse(op.node().name())
-                        .and_then(|node| node.call(method, &edge.text)),
-                    _ => None,
-                }
-            });
-            match chosen {
+            // Where several node types have the call and nothing tells which the id is,
+            // none is chosen: what all of them share is judged (an ad's copies are not an
+            // ad set's).
+            match by_params(request, &candidates) {
                 Some(c) => found(c, None, Some(id)),
-                None => Some(Recognized::UnknownKind(call(None, Some(id)))),
+                None => Some(Recognized::UnknownKind(call(None, Some(id)), candidates)),
             }
         }
         [id] if is_id(id) => {
-            if let Some(node) = object_node(request, &id.text, context) {
+            if let Some(node) = first_node {
                 return match node.call(method, "") {
                     Some(c) => found(c, None, Some(id)),
                     None => wrong_method(format!(
@@ -271,17 +335,26 @@ pub fn recognize<'r>(
             });
             match chosen {
                 Some(c) => found(c, None, Some(id)),
-                None => Some(Recognized::UnknownKind(call(None, Some(id)))),
+                None => Some(Recognized::UnknownKind(call(None, Some(id)), Vec::new())),
             }
         }
         [root, ..] if ROOT_PATHS.contains(&root.text.as_str()) => {
-            Some(Recognized::UnknownKind(call(None, None)))
+            Some(Recognized::UnknownKind(call(None, None), Vec::new()))
         }
-        _ => no(
+        _ if ads_path => no(
             "the Marketing API's paths are `/act_<id>`, `/act_<id>/<edge>`, `/<id>` and `/<id>/<edge>`, after an optional version (`/v25.0`)"
                 .into(),
         ),
+        _ => no_fix(line.path_span, false, not_in_catalog()),
     }
+}
+
+/// The help for a Graph API path outside the Marketing API catalog.
+fn not_in_catalog() -> (String, Option<String>) {
+    (
+        "the Graph API serves more than the Marketing API (Pages, Instagram, WhatsApp, videos); reqlint checks only the Marketing API's calls".into(),
+        None,
+    )
 }
 
 /// The help for an edge the catalog does not have.
@@ -447,8 +520,21 @@ mod tests {
                     Some(op) => op.name().to_string(),
                     None => t.graph.get().describe(),
                 },
-                Some(Recognized::UnknownKind(_)) => "unknown kind".into(),
-                Some(Recognized::NoEndpoint { reason, .. }) => format!("no endpoint: {reason}"),
+                Some(Recognized::UnknownKind(_, candidates)) if candidates.is_empty() => {
+                    "unknown kind".into()
+                }
+                Some(Recognized::UnknownKind(_, candidates)) => {
+                    format!("unknown kind of {} candidates", candidates.len())
+                }
+                Some(Recognized::NoEndpoint {
+                    reason,
+                    complete: true,
+                    ..
+                }) => format!("no endpoint: {reason}"),
+                Some(Recognized::NoEndpoint { fix: Some(_), .. }) => {
+                    unreachable!("a rename only where the catalog is complete")
+                }
+                Some(Recognized::NoEndpoint { .. }) => "not checked".into(),
                 None => "not advertising".into(),
             })
             .collect()
@@ -471,7 +557,8 @@ mod tests {
                 "audience_create",
                 "audience_opt_out",
                 "ad_set_create",
-                "ad_set_copy",
+                // An ad, an ad set and a campaign have copies: nothing tells which.
+                "unknown kind of 3 candidates",
                 "GET /act_<id>/adsets",
                 "POST /act_<id>/campaigns",
                 "not advertising",
@@ -483,6 +570,32 @@ mod tests {
                 "GET /<user id>/adaccounts",
                 "GET /act_<id>",
                 "unknown kind",
+            ]
+        );
+    }
+
+    /// Under an ad account or an ads node the catalog is complete (a warning, a rename
+    /// for a near spelling); elsewhere on the Graph API a call it lacks is only not
+    /// checked, with no rename (`/me/video_reels` is no misspelt `/me/videos`).
+    #[test]
+    fn the_rest_of_the_graph_is_not_checked() {
+        let yaml = "requests:\n  - GET /v25.0/me/video_reels\n  - POST /v25.0/{{phone_number_id}}/register\n  - PUT /v25.0/{{phone_number_id}}/messages\n  - GET /v25.0/me/videos/uploaded\n  - {request: GET /v25.0/9/insigths, object: campaign}\n  - {request: GET /v25.0/9/feed, object: campaign}\n  - {request: PUT /v25.0/9, object: ad_set}\n  - GET /v25.0/act_1/adsets/extra\n  - DELETE /v25.0/9/copies\n  - {request: GET /v25.0/9/video_reels, object: page}\n  - GET /v25.0/insights?ids=1,2&date_preset=last_7d\n  - {request: \"GET /v25.0/insights?ids=1,2\", object: campaign}\n  - GET /v25.0/9/insights\n";
+        assert_eq!(
+            recognized(yaml, &ContextIndex::default()),
+            vec![
+                "not checked",
+                "not checked",
+                "not checked",
+                "not checked",
+                "no endpoint: did you mean `/<campaign id>/insights`? No `/<campaign id>/insigths` is in the catalog",
+                "no endpoint: the catalog lists no `/<campaign id>/feed` edge",
+                "no endpoint: the Marketing API takes GET, POST and DELETE, not PUT",
+                "no endpoint: the Marketing API's paths are `/act_<id>`, `/act_<id>/<edge>`, `/<id>` and `/<id>/<edge>`, after an optional version (`/v25.0`)",
+                "no endpoint: `/<id>/copies` takes GET or POST, not DELETE",
+                "GET /<page id>/video_reels",
+                "unknown kind of 15 candidates",
+                "GET /<campaign id>/insights",
+                "unknown kind of 15 candidates",
             ]
         );
     }

@@ -86,7 +86,7 @@ fn lint(text: &str) -> Result<(GCallId, Vec<super::params::Issue>), String> {
     let r = &model.requests[0];
     match recognize(r, &context, true) {
         Some(Recognized::Call(target, _)) => Ok((target.graph, check_call(target, r))),
-        Some(Recognized::UnknownKind(_)) => Err("unknown kind".into()),
+        Some(Recognized::UnknownKind(..)) => Err("unknown kind".into()),
         Some(Recognized::NoEndpoint { reason, .. }) => Err(format!("no endpoint: {reason}")),
         None => Err("not advertising".into()),
     }

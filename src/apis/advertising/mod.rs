@@ -12,6 +12,7 @@ pub mod graph_types;
 pub mod params;
 pub mod routing;
 pub mod settings;
+pub mod shared_params;
 pub mod values;
 pub mod versions;
 
@@ -138,7 +139,17 @@ struct Recognition {
     account: Option<usize>,
     object: Option<usize>,
     /// Why no call of the catalog matches, where, and the one close edge.
-    no_endpoint: Option<(crate::loading::Span, String, Option<String>)>,
+    no_endpoint: Option<NoEndpoint>,
+    /// The calls a path whose node type nothing tells may be (an edge several node
+    /// types have): what they all share is judged.
+    candidates: Vec<crate::catalog::graph::GCallId>,
+}
+
+struct NoEndpoint {
+    span: crate::loading::Span,
+    reason: String,
+    fix: Option<String>,
+    complete: bool,
 }
 
 /// How many paths of a file get a "did you mean" edge.
@@ -162,12 +173,28 @@ fn recognitions<'f>(file: &'f FileContext<'_>) -> &'f [Recognition] {
                 if matches!(found, Recognized::NoEndpoint { .. }) {
                     searches += 1;
                 }
-                let (target, call, no_endpoint) = match found {
-                    Recognized::Call(t, call) => (Some(t), Some(call), None),
-                    Recognized::UnknownKind(call) => (None, Some(call), None),
+                let (target, call, no_endpoint, candidates) = match found {
+                    Recognized::Call(t, call) => (Some(t), Some(call), None, Vec::new()),
+                    Recognized::UnknownKind(call, candidates) => {
+                        (None, Some(call), None, candidates)
+                    }
                     Recognized::NoEndpoint {
-                        span, reason, fix, ..
-                    } => (None, None, Some((span, reason, fix))),
+                        span,
+                        reason,
+                        fix,
+                        complete,
+                        ..
+                    } => (
+                        None,
+                        None,
+                        Some(NoEndpoint {
+                            span,
+                            reason,
+                            fix,
+                            complete,
+                        }),
+                        Vec::new(),
+                    ),
                 };
                 Some(Recognition {
                     request: i,
@@ -175,6 +202,7 @@ fn recognitions<'f>(file: &'f FileContext<'_>) -> &'f [Recognition] {
                     account: call.as_ref().and_then(|c| index_of(c.line, c.account)),
                     object: call.as_ref().and_then(|c| index_of(c.line, c.object)),
                     no_endpoint,
+                    candidates,
                 })
             })
             .collect()
@@ -216,18 +244,32 @@ pub struct UnknownEndpoint<'f> {
     pub fix: Option<&'f str>,
 }
 
-/// Every advertising request that no call of the catalog matches.
+/// Every advertising request that no call of the catalog matches, where the catalog
+/// holds every call (under an ad account or an ads node).
 pub fn unknown_endpoints<'f>(
     file: &'f FileContext<'_>,
 ) -> impl Iterator<Item = UnknownEndpoint<'f>> {
+    endpoints_not_in_catalog(file, true)
+}
+
+/// Every Graph API request outside the Marketing API catalog, where the catalog does not
+/// hold every call (Pages, Instagram, WhatsApp, a user's videos): not checked.
+pub fn unchecked_calls<'f>(file: &'f FileContext<'_>) -> impl Iterator<Item = UnknownEndpoint<'f>> {
+    endpoints_not_in_catalog(file, false)
+}
+
+fn endpoints_not_in_catalog<'f>(
+    file: &'f FileContext<'_>,
+    complete: bool,
+) -> impl Iterator<Item = UnknownEndpoint<'f>> {
     let requests = &file.model.requests;
     recognitions(file).iter().filter_map(move |c| {
-        let (span, reason, fix) = c.no_endpoint.as_ref()?;
+        let no = c.no_endpoint.as_ref().filter(|n| n.complete == complete)?;
         Some(UnknownEndpoint {
             line: requests[c.request].line()?,
-            span: *span,
-            reason: reason.as_str(),
-            fix: fix.as_deref(),
+            span: no.span,
+            reason: no.reason.as_str(),
+            fix: no.fix.as_deref(),
         })
     })
 }
@@ -250,9 +292,16 @@ struct FileCache {
 /// The param findings of every advertising call of the file.
 fn param_issues<'f>(file: &'f FileContext<'_>) -> &'f [params::Issue] {
     file.memo.get::<FileCache>().issues.get_or_init(|| {
-        graph_calls(file)
+        let requests = &file.model.requests;
+        let mut issues: Vec<params::Issue> = graph_calls(file)
             .flat_map(|(request, target, _)| params::check_call(target, request))
-            .collect()
+            .collect();
+        for c in recognitions(file) {
+            if c.target.is_none() && !c.candidates.is_empty() {
+                issues.extend(shared_params::check(&c.candidates, &requests[c.request]));
+            }
+        }
+        issues
     })
 }
 

@@ -1,3 +1,4 @@
+use crate::catalog::edge_fields;
 use crate::catalog::graph::{GNode, GType};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
@@ -22,8 +23,12 @@ crate::declare_rule! {
                fields and its edges, in the vendor's specs. Expansions are followed: in \
                `creative{id,title}` the names inside the braces are checked against the \
                field's node type (AdCreative), in `insights.date_preset(last_7d){spend}` \
-               against what the edge returns (AdsInsights). The span is the name inside the \
-               string, with the closest field. The top-level names of an ad set read are \
+               against what the edge returns (AdsInsights). An edge may add fields to the \
+               nodes it returns, which the specs leave out (`/act_<id>/assigned_users` \
+               returns users with `tasks` and `permitted_tasks`): a read of the edge, or \
+               its expansion, takes them too (catalog/advertising/edge_fields.tsv, from \
+               the edges' reference pages). The span is the name inside the string, with \
+               the closest field. The top-level names of an ad set read are \
                adset-read-unknown-field's.",
         why: "The API refuses a read that asks for a field the node does not have (error \
               100, \"Tried accessing nonexisting field\"), or the caller works without the \
@@ -54,21 +59,37 @@ struct Walk<'a> {
     out: &'a mut Vec<Diagnostic>,
 }
 
+/// The edge a list of names is read through (`/act_<id>/assigned_users`, or
+/// `assigned_users{...}` in an ad account's fields): its node type and edge, for the
+/// fields the edge adds to the nodes it returns.
+type Via = Option<(GNode, &'static str)>;
+
 impl Walk<'_> {
-    fn items(&mut self, node: GNode, items: &[FieldItem], judge_top: bool) {
+    fn items(&mut self, node: GNode, via: Via, items: &[FieldItem], judge_top: bool) {
+        let added = via.map_or(&[][..], |(owner, edge)| {
+            edge_fields::added_fields(owner.name(), edge)
+        });
         for item in items {
             let name = &self.value[item.start..item.end];
             if !is_name(name) {
                 continue;
             }
-            let known =
-                name == "id" || node.field(name).is_some() || node.edge_returns(name).is_some();
+            let known = name == "id"
+                || node.field(name).is_some()
+                || node.edge_returns(name).is_some()
+                || added.iter().any(|f| f.field.get() == name);
             if !known && judge_top {
                 let edges = node
                     .calls()
                     .filter(|c| c.get().method == Method::Get && !c.get().edge.is_empty())
                     .map(|c| c.get().edge);
-                let names = node.info().fields.iter().map(|(f, _)| *f).chain(edges);
+                let names = node
+                    .info()
+                    .fields
+                    .iter()
+                    .map(|(f, _)| *f)
+                    .chain(edges)
+                    .chain(added.iter().map(|f| f.field.get()));
                 let spec = node.info().spec;
                 let help = match did_you_mean(name, names) {
                     Some(s) => format!("did you mean `{s}`?"),
@@ -88,7 +109,12 @@ impl Walk<'_> {
                 continue;
             }
             if let (Some(children), Some(inner)) = (&item.children, inner_node(node, name)) {
-                self.items(inner, children, true);
+                // An edge's expansion may name the fields the edge adds.
+                let via = match node.field(name) {
+                    Some(_) => None,
+                    None => node.call(Method::Get, name).map(|c| (node, c.get().edge)),
+                };
+                self.items(inner, via, children, true);
             }
         }
     }
@@ -118,12 +144,13 @@ impl Rule for AdFieldUnknown {
             let map = SourceMap::for_scalar(file.text, entry.value.span, value);
             let items = field_list::parse(value);
             let judge_top = target.op != Some(Operation::AdSetRead);
+            let via = (!call.edge.is_empty()).then_some((call.node, call.edge));
             Walk {
                 value,
                 map: &map,
                 out,
             }
-            .items(node, &items, judge_top);
+            .items(node, via, &items, judge_top);
         }
     }
 }
@@ -149,6 +176,15 @@ mod tests {
     fn ad_set_top_level_names_are_left_to_the_ad_set_rule() {
         let yaml = "request: GET /v25.0/9?fields=nmae,campaign{nmae}\nobject: ad_set\n";
         assert_eq!(found(yaml), vec!["nmae"]);
+    }
+
+    /// The fields an edge adds (its reference page, "The following fields will be added
+    /// to each node that is returned"), read through the edge or its expansion only.
+    #[test]
+    fn fields_an_edge_adds() {
+        let yaml = "requests:\n  - GET /v25.0/act_1/assigned_users?business=2&fields=id,name,tasks,permitted_tasks,taks\n  - GET /v25.0/act_1/agencies?fields=name,access_status,permitted_tasks\n  - GET /v25.0/act_1?fields=assigned_users{tasks,permitted_tasks},agencies{access_status}\n  - GET /v25.0/act_1/users?fields=name,permitted_tasks\n";
+        // An ad account's users have `tasks` of their own, but no `permitted_tasks`.
+        assert_eq!(found(yaml), vec!["taks", "permitted_tasks"]);
     }
 
     #[test]

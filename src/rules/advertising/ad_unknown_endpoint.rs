@@ -13,19 +13,23 @@ crate::declare_rule! {
                (993 node types, 1,469 calls): an ad account's edges (`/act_<id>/<edge>`), the \
                account itself (`/act_<id>`), an object's edges (`/<id>/<edge>`) and the object \
                itself (`GET|POST|DELETE /<id>`), after an optional version (`/v25.0`) and host \
-               (`https://graph.facebook.com`); several objects at once (`GET /?ids=a,b`). The \
-               node type of an id comes from `object:`, the context snapshots or the params. \
-               Reports an edge no node has (at the edge, with the closest edge: `adsets` for \
-               `ad_sets`), an edge the node named by `object:` does not have, and a method the \
-               call does not take (at the method). An edge several node types have, with \
-               nothing to tell which, is not reported; its params are not checked.",
+               (`https://graph.facebook.com`); several objects at once (`GET /?ids=a,b`, \
+               `GET /insights?ids=a,b`). The node type of an id comes from `object:`, the \
+               context snapshots or the params. Where the catalog holds every call, under an \
+               ad account or an ads node (a campaign, an ad set, an ad, a creative, a custom \
+               audience or a pixel), reports an edge the node does not have (at the edge, \
+               with the closest edge: `adsets` for `ad_sets`), a method the call does not \
+               take (at the method), and a path of no shape the API has. Any other path of \
+               the Graph API the catalog lacks (Pages, Instagram, WhatsApp, a user's reels) \
+               is `ad-call-not-checked`'s info instead. An edge several node types have, \
+               with nothing to tell which, is not reported.",
         why: "A typo in the path sends the call nowhere (the API answers an unknown path \
               error, or `Unsupported post request`), and reqlint cannot check what it does \
               not recognize.",
         source: "Meta's Marketing API reference (https://developers.facebook.com/docs/marketing-api/reference/), the \"Edges\" and \"Endpoints\" of each node, as Meta's Business SDK codegen specs list them",
         fixes: &[FixMeta {
             applicability: Applicability::Unsafe,
-            what: "a misspelt edge with one close candidate is renamed (`ad_sets` → `adsets`): the call then goes somewhere it did not",
+            what: "a misspelt edge with one near spelling among the node's edges is renamed (`ad_sets` → `adsets`), under an ad account or an ads node only: the call then goes somewhere it did not",
         }],
         inspects: Inspects::File,
         bad: example!("ad-unknown-endpoint/bad.req.yaml"),

@@ -1,6 +1,7 @@
 //! The advertising API's rules (Meta's Marketing API): one rule a file. What they share
 //! (routing, param tables, context lookups) is the API's wing, `crate::apis::advertising`.
 
+pub mod ad_call_not_checked;
 pub mod ad_field_unknown;
 pub mod ad_param_invalid;
 pub mod ad_param_missing;
@@ -48,3 +49,4 @@ pub mod adset_goal_not_for_objective;
 pub mod adset_impressions_on_post;
 pub mod adset_read_unknown_field;
 pub mod adset_time_range_invalid;
+pub mod campaign_both_budgets;
