@@ -142,6 +142,52 @@ pub fn generate(root: &Path) -> String {
         fields[node].push((cells[1].to_string(), cells[2].to_string()));
     }
 
+    // A param that sets a field of the node its call creates or updates takes that
+    // field's shape: the specs type such params as `Object` or `map` (an ad set's
+    // `promoted_object`, a creative's `call_to_action`) where the node's field names its
+    // node type (`AdPromotedObject`), whose keys and values are then checked inside.
+    for call in &mut calls {
+        if call.method != "POST" {
+            continue;
+        }
+        let written = if call.edge.is_empty() {
+            Some(call.node)
+        } else {
+            call.returns.strip_prefix("node:").and_then(node_index)
+        };
+        let Some(written) = written else { continue };
+        for (name, _, ty) in &mut call.params {
+            let Some((_, field)) = fields[written].iter().find(|(f, _)| f == name) else {
+                continue;
+            };
+            if let Some(shape) = node_shape(ty, field) {
+                *ty = shape;
+            }
+        }
+    }
+
+    // The enums of the fields of every node a param holds, however deep: those params
+    // are checked inside (`targeting.device_platforms`).
+    let mut held: BTreeSet<usize> = BTreeSet::new();
+    let mut todo: Vec<usize> = calls
+        .iter()
+        .flat_map(|c| c.params.iter())
+        .filter_map(|(_, _, ty)| innermost(ty).strip_prefix("node:").and_then(node_index))
+        .collect();
+    while let Some(n) = todo.pop() {
+        if !held.insert(n) {
+            continue;
+        }
+        for (_, ty) in &fields[n] {
+            let t = innermost(ty);
+            if let Some(e) = t.strip_prefix("enum:") {
+                used_enums.insert(e.to_string());
+            } else if let Some(inner) = t.strip_prefix("node:").and_then(node_index) {
+                todo.push(inner);
+            }
+        }
+    }
+
     let enum_list: Vec<&String> = used_enums.iter().collect();
     let enum_index = |name: &str| enum_list.binary_search_by(|e| e.as_str().cmp(name)).ok();
     let rust_type = |ty: &str| -> String {
@@ -151,8 +197,8 @@ pub fn generate(root: &Path) -> String {
             t = inner;
             depth += 1;
         }
-        // The enums of fields are not compiled in: `fields` lists name fields, they do not
-        // give values.
+        // The enums of fields are compiled in only for the nodes params hold: elsewhere
+        // `fields` lists name fields, they do not give values.
         let mut s = if let Some(e) = t.strip_prefix("enum:") {
             enum_index(e).map_or("GType::String".into(), |i| format!("GType::Enum({i})"))
         } else if let Some(n) = t.strip_prefix("node:") {
@@ -307,6 +353,33 @@ const SCALARS: [(&str, &str); 10] = [
     ("map", "Map"),
     ("list", "Object"),
 ];
+
+/// A type with its `list<…>` wrappers taken off.
+fn innermost(ty: &str) -> &str {
+    let mut t = ty;
+    while let Some(inner) = t.strip_prefix("list<").and_then(|r| r.strip_suffix('>')) {
+        t = inner;
+    }
+    t
+}
+
+/// The node type a param of untyped object type `param` takes from the field `field` it
+/// sets: the field's type where it is a node (or a list of nodes) and the param an
+/// object (or a list of objects) as deep.
+fn node_shape(param: &str, field: &str) -> Option<String> {
+    let (mut p, mut f) = (param, field);
+    loop {
+        match (
+            p.strip_prefix("list<").and_then(|r| r.strip_suffix('>')),
+            f.strip_prefix("list<").and_then(|r| r.strip_suffix('>')),
+        ) {
+            (Some(pi), Some(fi)) => (p, f) = (pi, fi),
+            (None, None) => break,
+            _ => return None,
+        }
+    }
+    (matches!(p, "object" | "map") && f.starts_with("node:")).then(|| field.to_string())
+}
 
 fn method(src: &Source, line: usize, text: &str) -> &'static str {
     METHODS

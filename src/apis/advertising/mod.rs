@@ -273,6 +273,36 @@ fn issue_fix(
             Some(Fix::unsafe_("remove the param", vec![edit]))
         }
         params::IssueFix::Remove { .. } => None,
+        params::IssueFix::WrapInList { key } => {
+            let written = text.get(span.range())?;
+            let before = text[..span.start].trim_end();
+            let new = if let Some(k) = before.strip_suffix('=') {
+                // A query string's or a form body's value: a JSON-encoded list, its quotes
+                // escaped where the line is itself a JSON string.
+                if !k.ends_with(key.as_str()) || written.contains(['%', '+', '\\', '"']) {
+                    return None;
+                }
+                let quote = if text.trim_start().starts_with('{') { "\\\"" } else { "\"" };
+                format!("[{quote}{written}{quote}]")
+            } else {
+                // A value of a YAML or JSON mapping written right after its own key.
+                let k = before.strip_suffix(':')?.trim_end();
+                let k = k.trim_end_matches(['"', '\'', '\\']);
+                if !k.ends_with(key.as_str()) {
+                    return None;
+                }
+                format!("[{written}]")
+            };
+            Some(Fix {
+                applicability: Applicability::Safe,
+                message: format!("replace `{written}` with `{new}`"),
+                edits: vec![crate::diagnostic::Edit {
+                    span,
+                    replacement: new,
+                    file: None,
+                }],
+            })
+        }
     }
 }
 

@@ -105,17 +105,42 @@ fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mu
     let seed = target.op.map(Operation::params);
     let name = entry.key.as_str();
     let graph_param = call.param(name);
+    let reading = graph_types::Reading {
+        write: call.method == Method::Post,
+        nested: false,
+    };
     if let Some(spec) = seed.and_then(|t| t.param(name)) {
         let mut found = Vec::new();
         check_value(spec, name, &entry.value, &mut found);
+        let mut all = Vec::new();
+        if let Some(p) = graph_param {
+            graph_types::check_as(p.ty, name, &entry.value, reading, &mut all);
+        }
+        // What the tables cannot say: one value where the specs take a list, and the
+        // keys and values inside an object of a node type.
+        let inside = |i: &Issue| {
+            let value = entry.value.span;
+            i.span.start >= value.start
+                && i.span.end <= value.end
+                && i.span != value
+                && i.span != entry.value.resolved().span
+        };
+        let (own, all): (Vec<Issue>, Vec<Issue>) = all.into_iter().partition(|i| {
+            i.kind == IssueKind::NotAList
+                || (graph_param.is_some_and(|p| p.ty.node().is_some()) && inside(i))
+        });
+        for issue in own {
+            if issue.kind == IssueKind::NotAList {
+                found.retain(|f| !(f.graph_may_accept && f.span == issue.span));
+            } else if found.iter().any(|f| f.span == issue.span) {
+                continue;
+            }
+            found.push(issue);
+        }
         // Only a type that says something of values takes part: the specs type
         // numeric ids as strings and objects without their keys, the tables many
         // lists as lists of strings.
-        let graph = graph_param.filter(|p| p.ty.judges_values()).map(|p| {
-            let mut g = Vec::new();
-            graph_types::check(p.ty, name, &entry.value, &mut g);
-            g
-        });
+        let graph = graph_param.filter(|p| p.ty.judges_values()).map(|_| all);
         match graph {
             // Accepted by the specs: the tables' type and enum judgements yield.
             Some(g) if g.is_empty() => found.retain(|i| !i.graph_may_accept),
@@ -148,7 +173,7 @@ fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mu
     }
     if let Some(p) = graph_param {
         let mut g = Vec::new();
-        graph_types::check(p.ty, name, &entry.value, &mut g);
+        graph_types::check_as(p.ty, name, &entry.value, reading, &mut g);
         // An update the specs let change what the reference's update list omits
         // (an audience's retention_days): the reference's limits of create still hold.
         let create = seed

@@ -17,6 +17,8 @@ pub enum IssueKind {
     NotUpdatable,
     /// The call requires it and the request does not give it.
     Missing,
+    /// One value where the API takes a list (`special_ad_categories: NONE`).
+    NotAList,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +44,10 @@ pub enum IssueFix {
     Rename { old: String, new: String },
     /// Remove the param: its entry from the key's start to the value's end.
     Remove { start: usize, end: usize },
+    /// Make the one value written at the issue's span, right after its key `key`, a
+    /// list of one: `[NONE]` in YAML, `["HOUSING"]` in JSON, `["NONE"]` in a query string
+    /// or a form body.
+    WrapInList { key: String },
 }
 
 /// A value sent empty: a key without a value (`?status`, `status=`), a blank string, or
