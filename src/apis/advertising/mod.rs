@@ -251,9 +251,22 @@ struct FileCache {
 fn param_issues<'f>(file: &'f FileContext<'_>) -> &'f [params::Issue] {
     file.memo.get::<FileCache>().issues.get_or_init(|| {
         graph_calls(file)
-            .flat_map(|(request, target, _)| params::check_call(target, request))
+            .flat_map(|(request, target, call)| {
+                params::check_call(target, request, currency(file, &call).as_deref())
+            })
             .collect()
     })
+}
+
+/// The currency of the account a call is made in: the context's snapshot of the ad
+/// account its path names, else `advertising.currency` of the config.
+fn currency(file: &FileContext<'_>, call: &AdCall<'_>) -> Option<String> {
+    call.account
+        .and_then(|a| account(file.context, &a.text))
+        .and_then(|a| a.get_value("currency"))
+        .and_then(Node::as_str)
+        .map(str::to_string)
+        .or_else(|| settings::settings(file.config).currency.clone())
 }
 
 /// The edits of a param finding's fix: a rename in place (safe), or the removal of the

@@ -4,8 +4,8 @@
 //! limits, refused values and rules of their own. Where the two disagree on a type or an
 //! enum, a value either accepts is accepted. Rules choose which findings they report.
 
-use crate::catalog::advertising::{COMMON, Operation, ParamSpec, ParamType};
-use crate::catalog::graph::GraphCall;
+use crate::catalog::advertising::{COMMON, Operation, ParamSpec, ParamType, currency_unit};
+use crate::catalog::graph::{GType, GraphCall};
 use crate::loading::{Entry, Node, Span, Value};
 use crate::model::{Method, Request};
 use crate::suggest::did_you_mean;
@@ -13,7 +13,10 @@ use crate::suggest::did_you_mean;
 use super::endpoint::Target;
 use super::graph_types;
 pub use super::values::{Issue, IssueFix, IssueKind, integer, is_datetime};
-use super::values::{empty_value, is_empty_value, is_integer_text, is_placeholder};
+use super::values::{
+    MONEY_PARAMS, decimal_amount, empty_value, in_minor_units, is_empty_value, is_integer_text,
+    is_placeholder,
+};
 
 pub use crate::catalog::advertising::DEFAULT_RULE;
 
@@ -70,11 +73,12 @@ pub fn check_params<'a>(op: Operation, params: impl Iterator<Item = &'a Entry>) 
 /// Checks every param of a recognized call: against the graph's params, and against the
 /// reference documents' table where the call is one of their operations; then the
 /// params the call requires.
-pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
+pub fn check_call(target: Target, request: &Request<'_>, currency: Option<&str>) -> Vec<Issue> {
     let mut issues = Vec::new();
     for entry in request.params() {
         let start = issues.len();
         check_param(target, request, entry, &mut issues);
+        money_with_decimals(target, entry, currency, &mut issues[start..]);
         // A value variables gave, whole or nested: a finding about it points at the
         // definition where the file holds it, naming the use, or at the value as
         // written, and has no fix (an edit of the definition changes every use; the use
@@ -97,6 +101,69 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
     }
     missing_params(target, request, &mut issues);
     issues
+}
+
+/// A money param written with a decimal point (`daily_budget: "100.00"`): its type
+/// finding says what is wrong (budgets are integers in the currency's minor unit) and,
+/// where the account's currency is known, gives the integer (`10000`).
+fn money_with_decimals(
+    target: Target,
+    entry: &Entry,
+    currency: Option<&str>,
+    issues: &mut [Issue],
+) {
+    let name = entry.key.as_str();
+    let integer_typed = target
+        .graph
+        .get()
+        .param(name)
+        .is_some_and(|p| matches!(p.ty, GType::Int | GType::UInt));
+    if !MONEY_PARAMS.contains(&name) || !integer_typed {
+        return;
+    }
+    let value = entry.value.resolved();
+    let Some(text) = value
+        .scalar_text()
+        .filter(|_| matches!(value.value, Value::String(_) | Value::Number(_)))
+    else {
+        return;
+    };
+    let Some((whole, fraction)) = decimal_amount(&text) else {
+        return;
+    };
+    let Some(issue) = issues
+        .iter_mut()
+        .find(|i| i.span == value.span && matches!(i.kind, IssueKind::Invalid { .. }))
+    else {
+        return;
+    };
+    let written = text.trim();
+    let offset = currency.and_then(|c| currency_unit(c).map(|o| (c, o)));
+    issue.message = format!(
+        "`{name}` {written} has a decimal point: amounts are integers in the minor unit of the account's currency"
+    );
+    let source = "Meta's Marketing API reference, Currencies";
+    match offset.map(|(c, o)| (c, o, in_minor_units(whole, fraction, o))) {
+        Some((c, o, Some(minor))) => {
+            issue.help = Some(format!(
+                "{written} {c} is {minor} ({c}'s offset is {o}; {source})"
+            ));
+            issue.fix = Some(IssueFix::Rename {
+                old: written.to_string(),
+                new: minor.to_string(),
+            });
+        }
+        Some((c, o, None)) => {
+            issue.help = Some(format!(
+                "{written} {c} is no whole number of {c}'s minor unit ({c}'s offset is {o}; {source})"
+            ));
+        }
+        None => {
+            issue.help = Some(format!(
+                "multiply by the currency's offset: 100.00 is 10000 where the offset is 100 (USD, EUR), 100 where it is 1 (JPY, KRW) ({source}); the fix needs the account's currency: an ad account in the context, or `advertising.currency` in .reqlint.yaml"
+            ));
+        }
+    }
 }
 
 /// The findings about one param the request sends.
