@@ -173,9 +173,7 @@ pub fn check_as(ty: GType, name: &str, node: &Node, reading: Reading, out: &mut 
         },
         // One value where the API takes an array (`special_ad_categories: NONE`): a call
         // that writes refuses it, as does a key of an object (JSON has arrays).
-        GType::List(_)
-            if (reading.write || reading.nested) && single_value(resolved).is_some() =>
-        {
+        GType::List(_) if (reading.write || reading.nested) && single_value(resolved).is_some() => {
             out.push(Issue {
                 used_at: None,
                 kind: IssueKind::NotAList,
@@ -294,7 +292,10 @@ fn check_keys(
         }
         let fields = || node.info().fields.iter().map(|(f, _)| *f);
         let help = match did_you_mean(&entry.key, fields()) {
-            Some(s) => format!("did you mean `{s}`? ({} in Meta's Marketing API reference)", spec),
+            Some(s) => format!(
+                "did you mean `{s}`? ({} in Meta's Marketing API reference)",
+                spec
+            ),
             None => format!("{spec} in Meta's Marketing API reference has no such field"),
         };
         // A rename only to a key the object does not hold already.

@@ -9,6 +9,8 @@ pub mod field_list;
 #[cfg(test)]
 mod graph_catalog_test;
 pub mod graph_types;
+#[cfg(test)]
+mod nested_params_test;
 pub mod params;
 pub mod routing;
 pub mod settings;
@@ -295,7 +297,11 @@ fn issue_fix(
                 if !k.ends_with(key.as_str()) || written.contains(['%', '+', '\\', '"']) {
                     return None;
                 }
-                let quote = if text.trim_start().starts_with('{') { "\\\"" } else { "\"" };
+                let quote = if text.trim_start().starts_with('{') {
+                    "\\\""
+                } else {
+                    "\""
+                };
                 format!("[{quote}{written}{quote}]")
             } else {
                 // A value of a YAML or JSON mapping written right after its own key.

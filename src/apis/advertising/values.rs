@@ -177,7 +177,11 @@ pub fn in_minor_units(whole: &str, fraction: &str, offset: i64) -> Option<i64> {
         padded.push('0');
     }
     let whole: i64 = whole.parse().ok()?;
-    let minor: i64 = if padded.is_empty() { 0 } else { padded.parse().ok()? };
+    let minor: i64 = if padded.is_empty() {
+        0
+    } else {
+        padded.parse().ok()?
+    };
     whole.checked_mul(offset)?.checked_add(minor)
 }
 

@@ -1,0 +1,252 @@
+//! Generated from the vendor's specs: for every param that holds a node type in the calls
+//! that create or update campaigns, ad sets, ads, creatives and audiences, a nested field
+//! of each scalar type and each enum its node types have, however deep, is sent wrong
+//! (one finding, an error at the value) and right (no finding), in a mapping and in a
+//! JSON-encoded string.
+
+use crate::catalog::graph::{GNode, GType, enum_values};
+use crate::loading::{Format, Limits, Value, parse_text};
+use crate::model::Method;
+
+use super::graph_types::{Reading, check_as};
+use super::values::IssueKind;
+
+/// The calls of the brief: create on the account's edges, update on the node itself.
+fn writes() -> Vec<(GNode, &'static str)> {
+    let account = GNode::parse("ad_account").unwrap();
+    let mut calls: Vec<(GNode, &str)> = [
+        "campaigns",
+        "adsets",
+        "ads",
+        "adcreatives",
+        "customaudiences",
+    ]
+    .into_iter()
+    .map(|e| (account, e))
+    .collect();
+    for node in ["campaign", "ad_set", "ad", "ad_creative", "custom_audience"] {
+        calls.push((GNode::parse(node).unwrap(), ""));
+    }
+    calls
+}
+
+/// A field reached from a param: the keys on the way (each with whether it is a list
+/// there) and the field's type.
+struct Leaf {
+    path: Vec<(&'static str, usize)>,
+    ty: GType,
+}
+
+/// A kind of scalar type, or an enum: one field of each is tried.
+fn kind(ty: GType) -> Option<String> {
+    Some(match ty.item() {
+        GType::Int => "int".into(),
+        GType::UInt => "uint".into(),
+        GType::Float => "float".into(),
+        GType::Bool => "bool".into(),
+        GType::Datetime => "datetime".into(),
+        GType::Enum(e) => format!("enum {e}"),
+        _ => return None,
+    })
+}
+
+fn list_depth(mut ty: GType) -> usize {
+    let mut depth = 0;
+    while let GType::List(inner) = ty {
+        depth += 1;
+        ty = *inner;
+    }
+    depth
+}
+
+/// One field of each kind under `root`, the first found breadth first.
+fn leaves(root: GNode) -> Vec<Leaf> {
+    let mut found: Vec<(String, Leaf)> = Vec::new();
+    let mut seen = vec![root];
+    let mut queue = std::collections::VecDeque::from([(root, Vec::new())]);
+    while let Some((node, path)) = queue.pop_front() {
+        for &(name, ty) in node.info().fields {
+            let mut here: Vec<(&'static str, usize)> = path.clone();
+            here.push((name, list_depth(ty)));
+            if let Some(k) = kind(ty) {
+                if !found.iter().any(|(f, _)| *f == k) {
+                    found.push((k, Leaf { path: here, ty }));
+                }
+            } else if let Some(inner) = ty.node()
+                && !seen.contains(&inner)
+            {
+                seen.push(inner);
+                queue.push_back((inner, here));
+            }
+        }
+    }
+    found.into_iter().map(|(_, l)| l).collect()
+}
+
+/// A wrong and a right value of a scalar type or an enum, as JSON.
+fn values(ty: GType) -> (String, String) {
+    let (wrong, right) = match ty.item() {
+        GType::Int | GType::UInt => ("\"several\"".to_string(), "5".to_string()),
+        GType::Float => ("\"wide\"".into(), "1.5".into()),
+        GType::Bool => ("\"maybe\"".into(), "true".into()),
+        GType::Datetime => ("\"tomorrow\"".into(), "\"2025-06-01T00:00:00+0000\"".into()),
+        GType::Enum(e) => (
+            "\"NOT_ONE_OF_THEM\"".into(),
+            serde_json::Value::String(enum_values(e)[0].into()).to_string(),
+        ),
+        other => panic!("{other:?}"),
+    };
+    (wrong, right)
+}
+
+/// `{"a": [{"b": VALUE}]}` for the path a[].b, the leaf as deep in lists as its type.
+fn nest(path: &[(&str, usize)], value: &str) -> String {
+    let mut text = value.to_string();
+    for (i, (name, depth)) in path.iter().enumerate().rev() {
+        // The leaf's own lists hold the value; a list on the way holds an object.
+        let _ = i;
+        for _ in 0..*depth {
+            text = format!("[{text}]");
+        }
+        text = format!("{{\"{name}\": {text}}}");
+    }
+    text
+}
+
+/// The findings of `param: <value>`, written as is or as a JSON-encoded string.
+fn findings(
+    ty: GType,
+    param: &str,
+    value: &str,
+    encoded: bool,
+) -> (String, Vec<(IssueKind, String)>) {
+    let yaml = if encoded {
+        format!("{param}: '{value}'\n")
+    } else {
+        format!("{param}: {value}\n")
+    };
+    let (mut docs, problems) = parse_text(&yaml, Format::Yaml, &Limits::DEFAULT);
+    assert!(problems.is_empty(), "{yaml}: {problems:?}");
+    if let Value::Map(entries) = &mut docs[0].value {
+        for e in entries {
+            crate::loading::encoded::decode_in_place(&mut e.value, &yaml, &Limits::DEFAULT);
+        }
+    }
+    let entry = &docs[0].as_map().unwrap()[0];
+    let mut out = Vec::new();
+    let reading = Reading {
+        write: true,
+        nested: false,
+    };
+    check_as(ty, param, &entry.value, reading, &mut out);
+    let found = out
+        .into_iter()
+        .map(|i| (i.kind, yaml[i.span.range()].to_string()))
+        .collect();
+    (yaml, found)
+}
+
+#[test]
+fn every_nested_scalar_and_enum_of_the_write_calls_is_judged() {
+    let mut params = 0;
+    let mut cases = 0;
+    let mut enums = 0;
+    for (node, edge) in writes() {
+        let call = node.call(Method::Post, edge).unwrap().get();
+        for p in call.params {
+            let Some(root) = p.ty.node() else { continue };
+            params += 1;
+            for leaf in leaves(root) {
+                let (wrong, right) = values(leaf.ty);
+                // The param itself may be a list of objects.
+                let top = list_depth(p.ty);
+                let wrap = |v: String| (0..top).fold(v, |t, _| format!("[{t}]"));
+                for encoded in [false, true] {
+                    let (yaml, found) =
+                        findings(p.ty, p.name, &wrap(nest(&leaf.path, &wrong)), encoded);
+                    assert_eq!(found.len(), 1, "{yaml}{found:?}");
+                    assert!(
+                        matches!(found[0].0, IssueKind::Invalid { .. }),
+                        "{yaml}{found:?}"
+                    );
+                    assert_eq!(found[0].1, wrong, "{yaml}");
+                    let (yaml, found) =
+                        findings(p.ty, p.name, &wrap(nest(&leaf.path, &right)), encoded);
+                    assert!(found.is_empty(), "{yaml}{found:?}");
+                    cases += 2;
+                }
+                if matches!(leaf.ty.item(), GType::Enum(_)) {
+                    enums += 1;
+                }
+            }
+        }
+    }
+    // The counts of the specs of Graph API v25.0: they grow with the specs, never shrink.
+    assert!(params >= 58, "{params} params");
+    assert!(enums >= 430, "{enums} enums");
+    assert!(cases >= 2180, "{cases} cases");
+    eprintln!("{params} node-typed params, {enums} nested enums, {cases} cases");
+}
+
+/// Unknown keys, at any depth, with the closest field; an ad's `creative` also takes
+/// `creative_id`; one value where a key takes a list.
+#[test]
+fn unknown_keys_and_single_values_inside() {
+    let account = GNode::parse("ad_account").unwrap();
+    let param = |edge: &str, name: &str| {
+        account
+            .call(Method::Post, edge)
+            .unwrap()
+            .get()
+            .param(name)
+            .unwrap()
+            .ty
+    };
+    let targeting = param("adsets", "targeting");
+    let (_, found) = findings(
+        targeting,
+        "targeting",
+        r#"{"geo_locations": {"countries": ["US"], "citis": [{"key": "1"}]}, "publisher_platform": ["facebook"]}"#,
+        true,
+    );
+    assert_eq!(
+        found,
+        [
+            (IssueKind::Unknown, "\"citis\"".to_string()),
+            (IssueKind::Unknown, "\"publisher_platform\"".to_string())
+        ]
+    );
+    let (_, found) = findings(
+        targeting,
+        "targeting",
+        r#"{"geo_locations": {"countries": "US"}}"#,
+        false,
+    );
+    assert_eq!(found, [(IssueKind::NotAList, "\"US\"".to_string())]);
+    let creative = param("ads", "creative");
+    let (_, found) = findings(creative, "creative", r#"{"creative_id": "120"}"#, true);
+    assert!(found.is_empty(), "{found:?}");
+    let (_, found) = findings(creative, "creative", r#"{"creative_idd": "120"}"#, true);
+    assert_eq!(found.len(), 1, "{found:?}");
+    // promoted_object is typed `Object` for the call, AdPromotedObject for the field it sets.
+    let promoted = param("adsets", "promoted_object");
+    assert_eq!(
+        promoted.node().map(|n| n.info().spec),
+        Some("AdPromotedObject")
+    );
+    let (_, found) = findings(
+        promoted,
+        "promoted_object",
+        r#"{"pixel_id": "1", "custom_event_type": "PURCHASEE"}"#,
+        true,
+    );
+    assert_eq!(
+        found,
+        [(
+            IssueKind::Invalid {
+                rule: crate::catalog::advertising::DEFAULT_RULE
+            },
+            "\"PURCHASEE\"".to_string()
+        )]
+    );
+}
