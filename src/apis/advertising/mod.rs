@@ -275,6 +275,7 @@ fn currency(file: &FileContext<'_>, call: &AdCall<'_>) -> Option<String> {
 /// param's whole lines (unsafe: the request then does something else).
 fn issue_fix(
     text: &str,
+    format: crate::loading::Format,
     line_edits: bool,
     span: crate::loading::Span,
     fix: &params::IssueFix,
@@ -291,25 +292,33 @@ fn issue_fix(
         params::IssueFix::WrapInList { key } => {
             let written = text.get(span.range())?;
             let before = text[..span.start].trim_end();
-            let new = if let Some(k) = before.strip_suffix('=') {
-                // A query string's or a form body's value: a JSON-encoded list, its quotes
+            let quoted = written.starts_with(['"', '\'']);
+            let (k, form) = match before.strip_suffix('=') {
+                Some(k) => (k, true),
+                // A key's value in a YAML or JSON mapping, or a form field of a Hurl or
+                // Bruno file (`key: value`), written right after its key.
+                None => (
+                    before.strip_suffix(':')?.trim_end(),
+                    !quoted && format != crate::loading::Format::Yaml,
+                ),
+            };
+            if !k.trim_end_matches(['"', '\'', '\\']).ends_with(key.as_str()) {
+                return None;
+            }
+            let new = if form {
+                // A query string's or a form's value: a JSON-encoded list, its quotes
                 // escaped where the line is itself a JSON string.
-                if !k.ends_with(key.as_str()) || written.contains(['%', '+', '\\', '"']) {
+                if written.contains(['%', '+', '\\', '"']) {
                     return None;
                 }
-                let quote = if text.trim_start().starts_with('{') {
-                    "\\\""
-                } else {
-                    "\""
-                };
+                let in_json = matches!(
+                    format,
+                    crate::loading::Format::Json
+                        | crate::loading::Format::Read(crate::loading::readers::Reader::Postman)
+                );
+                let quote = if in_json { "\\\"" } else { "\"" };
                 format!("[{quote}{written}{quote}]")
             } else {
-                // A value of a YAML or JSON mapping written right after its own key.
-                let k = before.strip_suffix(':')?.trim_end();
-                let k = k.trim_end_matches(['"', '\'', '\\']);
-                if !k.ends_with(key.as_str()) {
-                    return None;
-                }
                 format!("[{written}]")
             };
             Some(Fix {
@@ -340,7 +349,10 @@ pub fn report_param_issues(
             issue
                 .fix
                 .as_ref()
-                .and_then(|fix| issue_fix(file.text, line_edits, issue.span, fix))
+                .and_then(|fix| {
+                    let format = crate::loading::Format::from_path(file.path);
+                    issue_fix(file.text, format, line_edits, issue.span, fix)
+                })
                 .and_then(|fix| crate::model::edits::written_once_fix(file, Some(fix))),
         );
         if let Some(help) = &issue.help {
