@@ -258,10 +258,17 @@ fn single_value(node: &Node) -> Option<std::borrow::Cow<'_, str>> {
 }
 
 /// Keys a write takes in an object of a node type besides the node's fields, as the
-/// vendor's reference says: an ad's `creative` is a creative spec or `{"creative_id":
-/// <id>}` (Meta's Marketing API reference, Ad, "Creating",
-/// https://developers.facebook.com/docs/marketing-api/reference/adgroup/).
-const WRITE_KEYS: &[(&str, &str)] = &[("AdCreative", "creative_id")];
+/// vendor says: an ad's `creative` is a creative spec or `{"creative_id": <id>}` (Meta's
+/// Marketing API reference, Ad, "Creating",
+/// https://developers.facebook.com/docs/marketing-api/reference/adgroup/); a
+/// customization rule of a creative's link or video data takes the `picture` of its
+/// language (Meta's Business SDK examples,
+/// AdAccountAdCreativesPostCreateAdCreativeCustomizationCanvasImage and …Video, which
+/// send it).
+const WRITE_KEYS: &[(&str, &str)] = &[
+    ("AdCreative", "creative_id"),
+    ("AdCustomizationRuleSpec", "picture"),
+];
 
 /// Checks the keys of an object of node type `node`, the value of `name`: each known
 /// key's value against its field's type, and an unknown key with the closest field.

@@ -302,7 +302,10 @@ fn issue_fix(
                     !quoted && format != crate::loading::Format::Yaml,
                 ),
             };
-            if !k.trim_end_matches(['"', '\'', '\\']).ends_with(key.as_str()) {
+            if !k
+                .trim_end_matches(['"', '\'', '\\'])
+                .ends_with(key.as_str())
+            {
                 return None;
             }
             let new = if form {

@@ -226,6 +226,15 @@ fn unknown_keys_and_single_values_inside() {
     let creative = param("ads", "creative");
     let (_, found) = findings(creative, "creative", r#"{"creative_id": "120"}"#, true);
     assert!(found.is_empty(), "{found:?}");
+    // A customization rule's `picture`, which Meta's own examples send.
+    let story = param("adcreatives", "object_story_spec");
+    let (_, found) = findings(
+        story,
+        "object_story_spec",
+        r#"{"link_data": {"customization_rules_spec": [{"customization_spec": {"language": "fr_XX"}, "picture": "https://example.com/fr.png"}]}}"#,
+        true,
+    );
+    assert!(found.is_empty(), "{found:?}");
     let (_, found) = findings(creative, "creative", r#"{"creative_idd": "120"}"#, true);
     assert_eq!(found.len(), 1, "{found:?}");
     // promoted_object is typed `Object` for the call, AdPromotedObject for the field it sets.

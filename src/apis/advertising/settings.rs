@@ -186,6 +186,24 @@ mod tests {
     }
 
     #[test]
+    fn currency() {
+        let c = parse("advertising:\n  currency: JPY\n").unwrap();
+        assert_eq!(settings(&c).currency.as_deref(), Some("JPY"));
+        assert_eq!(
+            settings(&Config::defaults(PathBuf::from("."))).currency,
+            None
+        );
+        // Only a currency whose offset Meta's Currencies list gives.
+        let e = parse("advertising:\n  currency: XYZ\n").unwrap_err();
+        assert!(
+            e.contains("`currency` must be the ad account's currency"),
+            "{e}"
+        );
+        let e = parse("advertising:\n  currency: usd\n").unwrap_err();
+        assert!(e.contains("ISO 4217"), "{e}");
+    }
+
+    #[test]
     fn currency_rates() {
         let c = parse("advertising:\n  currency-rates: {EUR: 0.92, JPY: 151}\n").unwrap();
         assert_eq!(settings(&c).currency_rates.get("EUR"), Some(&0.92));
