@@ -288,6 +288,9 @@ fn check_keys(
         ..reading
     };
     let spec = node.info().spec;
+    // The keys the object holds, looked up once per object: a rename must not make a key
+    // twice, and an object of many keys stays linear.
+    let held: std::collections::HashSet<&str> = entries.iter().map(|e| e.key.as_str()).collect();
     for entry in entries {
         let path = format!("{name}.{}", entry.key);
         if let Some(ty) = node.field(&entry.key) {
@@ -307,7 +310,7 @@ fn check_keys(
         };
         // A rename only to a key the object does not hold already.
         let fix = crate::suggest::only_close(&entry.key, fields())
-            .filter(|new| !entries.iter().any(|e| e.key == *new))
+            .filter(|new| !held.contains(new))
             .map(|new| IssueFix::Rename {
                 old: entry.key.to_string(),
                 new: new.to_string(),

@@ -290,16 +290,22 @@ fn issue_fix(
         }
         params::IssueFix::Remove { .. } => None,
         params::IssueFix::WrapInList { key } => {
+            use crate::loading::Format;
             let written = text.get(span.range())?;
+            if written.contains(['\n', '\r']) {
+                return None;
+            }
             let before = text[..span.start].trim_end();
-            let quoted = written.starts_with(['"', '\'']);
+            let quoted = written.len() >= 2
+                && (written.starts_with('"') && written.ends_with('"')
+                    || written.starts_with('\'') && written.ends_with('\''));
             let (k, form) = match before.strip_suffix('=') {
                 Some(k) => (k, true),
                 // A key's value in a YAML or JSON mapping, or a form field of a Hurl or
                 // Bruno file (`key: value`), written right after its key.
                 None => (
                     before.strip_suffix(':')?.trim_end(),
-                    !quoted && format != crate::loading::Format::Yaml,
+                    !quoted && !matches!(format, Format::Yaml | Format::Json),
                 ),
             };
             if !k
@@ -309,20 +315,25 @@ fn issue_fix(
                 return None;
             }
             let new = if form {
-                // A query string's or a form's value: a JSON-encoded list, its quotes
-                // escaped where the line is itself a JSON string.
-                if written.contains(['%', '+', '\\', '"']) {
+                // A query string's or a form's value: a JSON-encoded list.
+                if written.contains(['%', '+', '\\', '"', '\'', '[', ']', '{', '}']) {
                     return None;
                 }
-                let in_json = matches!(
-                    format,
-                    crate::loading::Format::Json
-                        | crate::loading::Format::Read(crate::loading::readers::Reader::Postman)
-                );
-                let quote = if in_json { "\\\"" } else { "\"" };
+                let line = &text[text[..span.start].rfind('\n').map_or(0, |i| i + 1)..span.start];
+                let quote = match format {
+                    // A request line of a YAML file: only in a plain scalar of a block,
+                    // where brackets and quotes are text.
+                    Format::Yaml if line.contains(['{', '[', '"', '\'']) => return None,
+                    // A JSON string holds the line: its quotes escaped.
+                    Format::Json | Format::Read(crate::loading::readers::Reader::Postman) => "\\\"",
+                    _ => "\"",
+                };
                 format!("[{quote}{written}{quote}]")
-            } else {
+            } else if quoted || is_plain_word(written) {
                 format!("[{written}]")
+            } else {
+                // A YAML plain scalar that a flow list would read otherwise.
+                return None;
             };
             Some(Fix {
                 applicability: Applicability::Safe,
@@ -335,6 +346,14 @@ fn issue_fix(
             })
         }
     }
+}
+
+/// A YAML plain scalar that reads the same inside a flow list (`NONE`, `US`, `2.5`).
+fn is_plain_word(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b'/' | b'+'))
 }
 
 /// Reports the param-table findings of `kind` for every advertising call.

@@ -259,3 +259,47 @@ fn unknown_keys_and_single_values_inside() {
         )]
     );
 }
+
+/// The list of one is written only where it reads as meant: a YAML word or a quoted
+/// string after its key, a query string's value in a block; never a flow list of text
+/// that YAML would read as something else, nor brackets inside a flow mapping.
+#[test]
+fn one_value_is_made_a_list_only_where_it_reads_as_meant() {
+    let fixes = |yaml: &str| -> Vec<Option<String>> {
+        crate::testing::diagnostics(
+            "ad-param-not-a-list",
+            crate::model::config::Config::defaults(".".into()),
+            "",
+            yaml,
+        )
+        .into_iter()
+        .map(|d| d.fix.map(|f| f.edits[0].replacement.clone()))
+        .collect()
+    };
+    let campaign =
+        "request: POST /v25.0/act_1/campaigns\nparams:\n  name: x\n  objective: OUTCOME_SALES\n";
+    assert_eq!(
+        fixes(&format!("{campaign}  special_ad_categories: NONE\n")),
+        [Some("[NONE]".to_string())]
+    );
+    assert_eq!(
+        fixes(&format!("{campaign}  special_ad_categories: 'NONE'\n")),
+        [Some("['NONE']".to_string())]
+    );
+    // A plain scalar a flow list would read as a mapping: no fix.
+    assert_eq!(
+        fixes(&format!("{campaign}  special_ad_categories: -{{ x}}\n")),
+        [None]
+    );
+    assert_eq!(
+        fixes("request: POST /v25.0/act_1/campaigns?name=x&special_ad_categories=NONE\n"),
+        [Some("[\"NONE\"]".to_string())]
+    );
+    // The request line inside a flow mapping: brackets would end it.
+    assert_eq!(
+        fixes(
+            "requests: [{request: POST /v25.0/act_1/campaigns?name=x&special_ad_categories=NONE}]\n"
+        ),
+        [None]
+    );
+}
