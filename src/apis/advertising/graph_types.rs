@@ -291,7 +291,9 @@ fn check_keys(
     // The keys the object holds, looked up once per object: a rename must not make a key
     // twice, and an object of many keys stays linear.
     let held: std::collections::HashSet<&str> = entries.iter().map(|e| e.key.as_str()).collect();
+    crate::loading::work::count(entries.len());
     for entry in entries {
+        crate::loading::work::count(1);
         let path = format!("{name}.{}", entry.key);
         if let Some(ty) = node.field(&entry.key) {
             check_as(ty, &path, &entry.value, inside, out);

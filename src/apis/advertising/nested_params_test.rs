@@ -303,3 +303,28 @@ fn one_value_is_made_a_list_only_where_it_reads_as_meant() {
         [None]
     );
 }
+
+/// An object of many unknown keys (each looked for among the node's fields and, for a
+/// rename, among the keys the object holds) costs what it is long: the work of 10 n keys is about ten
+/// times that of n, counted, never timed.
+#[test]
+fn an_object_of_many_keys_is_checked_in_linear_work() {
+    let account = GNode::parse("ad_account").unwrap();
+    let targeting = account
+        .call(Method::Post, "adsets")
+        .unwrap()
+        .get()
+        .param("targeting")
+        .unwrap()
+        .ty;
+    let work = |n: usize| {
+        let keys: Vec<String> = (0..n).map(|i| format!("\"age_mi{i}\": 1")).collect();
+        let value = format!("{{{}}}", keys.join(", "));
+        let ((_, found), work) =
+            crate::loading::work::measure(|| findings(targeting, "targeting", &value, false));
+        assert_eq!(found.len(), n);
+        work
+    };
+    let (small, large) = (work(200), work(2000));
+    assert!(large <= small * 12, "{small} then {large}");
+}
