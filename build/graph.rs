@@ -222,15 +222,51 @@ pub fn generate(root: &Path) -> String {
     )
     .unwrap();
 
-    out.push_str("/// The enums the params name, sorted by name; values sorted.\npub static GRAPH_ENUMS: &[(&str, &[&str])] = &[\n");
+    // The enums hold no pointers: names and values are byte ranges of one text, so that
+    // the loader has nothing to relocate in them however many values they hold.
+    let mut blob = String::new();
+    let mut index = Vec::new();
+    let mut value_spans = Vec::new();
     for e in &enum_list {
         let mut values = enums[e.as_str()].clone();
         values.sort();
         values.dedup();
-        let v: Vec<String> = values.iter().map(|v| lit(v)).collect();
-        writeln!(out, "    ({}, &[{}]),", lit(e), v.join(", ")).unwrap();
+        let name = (blob.len(), blob.len() + e.len());
+        blob.push_str(e);
+        let first = value_spans.len();
+        for v in &values {
+            value_spans.push((blob.len(), blob.len() + v.len()));
+            blob.push_str(v);
+        }
+        index.push(format!(
+            "({}, {}, {first}, {})",
+            name.0,
+            name.1,
+            value_spans.len()
+        ));
     }
-    out.push_str("];\n\n");
+    writeln!(
+        out,
+        "/// The names and values of the enums, one after another.\npub static GRAPH_ENUM_TEXT: &str = {};\n",
+        lit(&blob)
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "/// The enums params and the fields of their node types name, sorted by name: the byte\n/// range of the name in [`GRAPH_ENUM_TEXT`] and the range of its values (sorted) in\n/// [`GRAPH_ENUM_VALUES`].\npub static GRAPH_ENUM_INDEX: &[(u32, u32, u32, u32)] = &[{}];\n",
+        index.join(", ")
+    )
+    .unwrap();
+    let spans: Vec<String> = value_spans
+        .iter()
+        .map(|(a, b)| format!("({a}, {b})"))
+        .collect();
+    writeln!(
+        out,
+        "/// The byte range of each value in [`GRAPH_ENUM_TEXT`].\npub static GRAPH_ENUM_VALUES: &[(u32, u32)] = &[{}];\n",
+        spans.join(", ")
+    )
+    .unwrap();
 
     // A node's call range.
     let mut ranges = vec![(0usize, 0usize); nodes.len()];
