@@ -43,6 +43,8 @@ pub fn values_help(values: &[&str]) -> String {
 pub struct Reading {
     pub write: bool,
     pub nested: bool,
+    /// Whether the keys of objects of a node type are checked.
+    pub keys: bool,
 }
 
 impl Reading {
@@ -50,7 +52,46 @@ impl Reading {
     pub const READ: Reading = Reading {
         write: false,
         nested: false,
+        keys: true,
     };
+
+    /// A param's value in a call of `method`, its objects checked inside.
+    pub fn of_call(write: bool) -> Reading {
+        Reading {
+            write,
+            nested: false,
+            keys: true,
+        }
+    }
+}
+
+/// Checks only what is inside `node`, the value of param `name` of type `ty`: the keys
+/// and values of its objects of a node type (of each item of a list of them), not the
+/// value itself.
+pub fn check_inside(ty: GType, name: &str, node: &Node, reading: Reading, out: &mut Vec<Issue>) {
+    if is_placeholder(node) {
+        return;
+    }
+    let resolved = node.resolved();
+    match (ty, &resolved.value) {
+        (GType::Node(n), Value::Map(entries)) => check_keys(n, name, entries, reading, out),
+        (GType::List(item), Value::Seq(items)) => {
+            for it in items {
+                check_inside(*item, name, it, reading, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Checks `node` against `ty` without looking inside its objects: what
+/// [`check_inside`] does not.
+pub fn check_shallow(ty: GType, name: &str, node: &Node, reading: Reading, out: &mut Vec<Issue>) {
+    let shallow = Reading {
+        keys: false,
+        ..reading
+    };
+    check_as(ty, name, node, shallow, out);
 }
 
 /// Checks `node`, the value of param `name`, against `ty`, as a call that reads.
@@ -167,8 +208,8 @@ pub fn check_as(ty: GType, name: &str, node: &Node, reading: Reading, out: &mut 
             _ => wrong(out),
         },
         GType::Node(n) => match &resolved.value {
-            Value::Map(entries) => check_keys(n, name, entries, reading, out),
-            Value::String(_) | Value::Number(_) => {}
+            Value::Map(entries) if reading.keys => check_keys(n, name, entries, reading, out),
+            Value::Map(_) | Value::String(_) | Value::Number(_) => {}
             _ => wrong(out),
         },
         // One value where the API takes an array (`special_ad_categories: NONE`): a call

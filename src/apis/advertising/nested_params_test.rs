@@ -134,11 +134,7 @@ fn findings(
     }
     let entry = &docs[0].as_map().unwrap()[0];
     let mut out = Vec::new();
-    let reading = Reading {
-        write: true,
-        nested: false,
-    };
-    check_as(ty, param, &entry.value, reading, &mut out);
+    check_as(ty, param, &entry.value, Reading::of_call(true), &mut out);
     let found = out
         .into_iter()
         .map(|i| (i.kind, yaml[i.span.range()].to_string()))
@@ -327,4 +323,47 @@ fn an_object_of_many_keys_is_checked_in_linear_work() {
     };
     let (small, large) = (work(200), work(2000));
     assert!(large <= small * 12, "{small} then {large}");
+}
+
+/// The same cases through the whole lint, where the reference documents' tables of ad
+/// sets and audiences also judge the param: for every node-typed param of the create and
+/// update calls, each nested field's wrong value is one `ad-param-invalid` finding at the
+/// value, a right one none, as a mapping and as a JSON-encoded string.
+#[test]
+fn nested_values_are_judged_through_the_whole_lint() {
+    let mut cases = 0;
+    for (node, edge) in writes() {
+        let call = node.call(Method::Post, edge).unwrap().get();
+        let line = if edge.is_empty() {
+            format!(
+                "request: POST /v25.0/120210000000000009\nobject: {}\n",
+                node.name()
+            )
+        } else {
+            format!("request: POST /v25.0/act_1234567890/{edge}\n")
+        };
+        for p in call.params {
+            let Some(root) = p.ty.node() else { continue };
+            let top = list_depth(p.ty);
+            let wrap = |v: String| (0..top).fold(v, |t, _| format!("[{t}]"));
+            for leaf in leaves(root) {
+                let (wrong, right) = values(leaf.ty);
+                for encoded in [false, true] {
+                    let yaml = |value: &str| {
+                        let value = wrap(nest(&leaf.path, value));
+                        let value = if encoded { format!("'{value}'") } else { value };
+                        format!("{line}params:\n  {}: {value}\n", p.name)
+                    };
+                    let bad = yaml(&wrong);
+                    let found = crate::testing::spans("ad-param-invalid", "", &bad);
+                    assert_eq!(found, [wrong.clone()], "{bad}");
+                    let good = yaml(&right);
+                    let found = crate::testing::spans("ad-param-invalid", "", &good);
+                    assert!(found.is_empty(), "{good}{found:?}");
+                    cases += 2;
+                }
+            }
+        }
+    }
+    assert!(cases >= 2180, "{cases} cases");
 }

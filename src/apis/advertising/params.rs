@@ -172,34 +172,28 @@ fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mu
     let seed = target.op.map(Operation::params);
     let name = entry.key.as_str();
     let graph_param = call.param(name);
-    let reading = graph_types::Reading {
-        write: call.method == Method::Post,
-        nested: false,
-    };
+    let reading = graph_types::Reading::of_call(call.method == Method::Post);
     if let Some(spec) = seed.and_then(|t| t.param(name)) {
         let mut found = Vec::new();
         check_value(spec, name, &entry.value, &mut found);
         let mut all = Vec::new();
+        let mut inside = Vec::new();
         if let Some(p) = graph_param {
-            graph_types::check_as(p.ty, name, &entry.value, reading, &mut all);
+            graph_types::check_shallow(p.ty, name, &entry.value, reading, &mut all);
+            graph_types::check_inside(p.ty, name, &entry.value, reading, &mut inside);
         }
         // What the tables cannot say: one value where the specs take a list, and the
         // keys and values inside an object of a node type.
-        let inside = |i: &Issue| {
-            let value = entry.value.span;
-            i.span.start >= value.start
-                && i.span.end <= value.end
-                && i.span != value
-                && i.span != entry.value.resolved().span
-        };
-        let (own, all): (Vec<Issue>, Vec<Issue>) = all.into_iter().partition(|i| {
-            i.kind == IssueKind::NotAList
-                || (graph_param.is_some_and(|p| p.ty.node().is_some()) && inside(i))
-        });
+        let (mut own, all): (Vec<Issue>, Vec<Issue>) =
+            all.into_iter().partition(|i| i.kind == IssueKind::NotAList);
+        own.extend(inside);
+        // The tables' own findings stand where both find something: where a value is
+        // percent-encoded, every finding inside it points at the whole value.
+        let tables_found: Vec<Span> = found.iter().map(|f| f.span).collect();
         for issue in own {
             if issue.kind == IssueKind::NotAList {
                 found.retain(|f| !(f.graph_may_accept && f.span == issue.span));
-            } else if found.iter().any(|f| f.span == issue.span) {
+            } else if tables_found.contains(&issue.span) {
                 continue;
             }
             found.push(issue);
