@@ -1,7 +1,8 @@
 //! `catalog/advertising/graph/` (generated from the vendor's specs by
 //! catalog/advertising/generate.py) → the whole Marketing API graph: node types with
-//! their fields, every call with its params, and the enums the params name, as static
-//! tables indexed for the recognizer (edges sorted by name, calls sorted by node).
+//! their fields, every call with its params, and the enums the params and the fields of
+//! their node types name, as static tables indexed for the recognizer (edges sorted by
+//! name, calls sorted by node); the enums relocation-free (offsets into one text).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;

@@ -1,7 +1,9 @@
 //! The whole Marketing API graph (`catalog/advertising/graph/`, generated from Meta's
 //! Business SDK codegen specs): every node type with its fields, every call on a node
-//! and its edges with its params, and the enums those params take. Compiled by
-//! build/graph.rs; the lookups here are binary searches over static tables.
+//! and its edges with its params, and the enums those params take and the fields of
+//! their node types take (however deep). Compiled by build/graph.rs; the lookups here
+//! are binary searches over static tables. A param the specs type as a bare object that
+//! sets a node-typed field of the node its call writes has that field's type.
 
 use crate::catalog::Method;
 
