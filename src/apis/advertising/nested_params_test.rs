@@ -356,7 +356,7 @@ fn nested_values_are_judged_through_the_whole_lint() {
                     };
                     let bad = yaml(&wrong);
                     let found = crate::testing::spans("ad-param-invalid", "", &bad);
-                    assert_eq!(found, [wrong.clone()], "{bad}");
+                    assert_eq!(found, std::slice::from_ref(&wrong), "{bad}");
                     let good = yaml(&right);
                     let found = crate::testing::spans("ad-param-invalid", "", &good);
                     assert!(found.is_empty(), "{good}{found:?}");
