@@ -1,7 +1,8 @@
 //! `catalog/advertising/graph/` (generated from the vendor's specs by
 //! catalog/advertising/generate.py) → the whole Marketing API graph: node types with
-//! their fields, every call with its params, and the enums the params name, as static
-//! tables indexed for the recognizer (edges sorted by name, calls sorted by node).
+//! their fields, every call with its params, and the enums the params and the fields of
+//! their node types name, as static tables indexed for the recognizer (edges sorted by
+//! name, calls sorted by node); the enums relocation-free (offsets into one text).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -142,6 +143,52 @@ pub fn generate(root: &Path) -> String {
         fields[node].push((cells[1].to_string(), cells[2].to_string()));
     }
 
+    // A param that sets a field of the node its call creates or updates takes that
+    // field's shape: the specs type such params as `Object` or `map` (an ad set's
+    // `promoted_object`, a creative's `call_to_action`) where the node's field names its
+    // node type (`AdPromotedObject`), whose keys and values are then checked inside.
+    for call in &mut calls {
+        if call.method != "POST" {
+            continue;
+        }
+        let written = if call.edge.is_empty() {
+            Some(call.node)
+        } else {
+            call.returns.strip_prefix("node:").and_then(node_index)
+        };
+        let Some(written) = written else { continue };
+        for (name, _, ty) in &mut call.params {
+            let Some((_, field)) = fields[written].iter().find(|(f, _)| f == name) else {
+                continue;
+            };
+            if let Some(shape) = node_shape(ty, field) {
+                *ty = shape;
+            }
+        }
+    }
+
+    // The enums of the fields of every node a param holds, however deep: those params
+    // are checked inside (`targeting.device_platforms`).
+    let mut held: BTreeSet<usize> = BTreeSet::new();
+    let mut todo: Vec<usize> = calls
+        .iter()
+        .flat_map(|c| c.params.iter())
+        .filter_map(|(_, _, ty)| innermost(ty).strip_prefix("node:").and_then(node_index))
+        .collect();
+    while let Some(n) = todo.pop() {
+        if !held.insert(n) {
+            continue;
+        }
+        for (_, ty) in &fields[n] {
+            let t = innermost(ty);
+            if let Some(e) = t.strip_prefix("enum:") {
+                used_enums.insert(e.to_string());
+            } else if let Some(inner) = t.strip_prefix("node:").and_then(node_index) {
+                todo.push(inner);
+            }
+        }
+    }
+
     let enum_list: Vec<&String> = used_enums.iter().collect();
     let enum_index = |name: &str| enum_list.binary_search_by(|e| e.as_str().cmp(name)).ok();
     let rust_type = |ty: &str| -> String {
@@ -151,8 +198,8 @@ pub fn generate(root: &Path) -> String {
             t = inner;
             depth += 1;
         }
-        // The enums of fields are not compiled in: `fields` lists name fields, they do not
-        // give values.
+        // The enums of fields are compiled in only for the nodes params hold: elsewhere
+        // `fields` lists name fields, they do not give values.
         let mut s = if let Some(e) = t.strip_prefix("enum:") {
             enum_index(e).map_or("GType::String".into(), |i| format!("GType::Enum({i})"))
         } else if let Some(n) = t.strip_prefix("node:") {
@@ -176,15 +223,51 @@ pub fn generate(root: &Path) -> String {
     )
     .unwrap();
 
-    out.push_str("/// The enums the params name, sorted by name; values sorted.\npub static GRAPH_ENUMS: &[(&str, &[&str])] = &[\n");
+    // The enums hold no pointers: names and values are byte ranges of one text, so that
+    // the loader has nothing to relocate in them however many values they hold.
+    let mut blob = String::new();
+    let mut index = Vec::new();
+    let mut value_spans = Vec::new();
     for e in &enum_list {
         let mut values = enums[e.as_str()].clone();
         values.sort();
         values.dedup();
-        let v: Vec<String> = values.iter().map(|v| lit(v)).collect();
-        writeln!(out, "    ({}, &[{}]),", lit(e), v.join(", ")).unwrap();
+        let name = (blob.len(), blob.len() + e.len());
+        blob.push_str(e);
+        let first = value_spans.len();
+        for v in &values {
+            value_spans.push((blob.len(), blob.len() + v.len()));
+            blob.push_str(v);
+        }
+        index.push(format!(
+            "({}, {}, {first}, {})",
+            name.0,
+            name.1,
+            value_spans.len()
+        ));
     }
-    out.push_str("];\n\n");
+    writeln!(
+        out,
+        "/// The names and values of the enums, one after another.\npub static GRAPH_ENUM_TEXT: &str = {};\n",
+        lit(&blob)
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "/// The enums params and the fields of their node types name, sorted by name: the byte\n/// range of the name in [`GRAPH_ENUM_TEXT`] and the range of its values (sorted) in\n/// [`GRAPH_ENUM_VALUES`].\npub static GRAPH_ENUM_INDEX: &[(u32, u32, u32, u32)] = &[{}];\n",
+        index.join(", ")
+    )
+    .unwrap();
+    let spans: Vec<String> = value_spans
+        .iter()
+        .map(|(a, b)| format!("({a}, {b})"))
+        .collect();
+    writeln!(
+        out,
+        "/// The byte range of each value in [`GRAPH_ENUM_TEXT`].\npub static GRAPH_ENUM_VALUES: &[(u32, u32)] = &[{}];\n",
+        spans.join(", ")
+    )
+    .unwrap();
 
     // A node's call range.
     let mut ranges = vec![(0usize, 0usize); nodes.len()];
@@ -307,6 +390,33 @@ const SCALARS: [(&str, &str); 10] = [
     ("map", "Map"),
     ("list", "Object"),
 ];
+
+/// A type with its `list<…>` wrappers taken off.
+fn innermost(ty: &str) -> &str {
+    let mut t = ty;
+    while let Some(inner) = t.strip_prefix("list<").and_then(|r| r.strip_suffix('>')) {
+        t = inner;
+    }
+    t
+}
+
+/// The node type a param of untyped object type `param` takes from the field `field` it
+/// sets: the field's type where it is a node (or a list of nodes) and the param an
+/// object (or a list of objects) as deep.
+fn node_shape(param: &str, field: &str) -> Option<String> {
+    let (mut p, mut f) = (param, field);
+    loop {
+        match (
+            p.strip_prefix("list<").and_then(|r| r.strip_suffix('>')),
+            f.strip_prefix("list<").and_then(|r| r.strip_suffix('>')),
+        ) {
+            (Some(pi), Some(fi)) => (p, f) = (pi, fi),
+            (None, None) => break,
+            _ => return None,
+        }
+    }
+    (matches!(p, "object" | "map") && f.starts_with("node:")).then(|| field.to_string())
+}
 
 fn method(src: &Source, line: usize, text: &str) -> &'static str {
     METHODS

@@ -1,7 +1,9 @@
 //! The whole Marketing API graph (`catalog/advertising/graph/`, generated from Meta's
 //! Business SDK codegen specs): every node type with its fields, every call on a node
-//! and its edges with its params, and the enums those params take. Compiled by
-//! build/graph.rs; the lookups here are binary searches over static tables.
+//! and its edges with its params, and the enums those params take and the fields of
+//! their node types take (however deep). Compiled by build/graph.rs; the lookups here
+//! are binary searches over static tables. A param the specs type as a bare object that
+//! sets a node-typed field of the node its call writes has that field's type.
 
 use crate::catalog::Method;
 
@@ -13,8 +15,59 @@ mod generated {
 }
 
 pub use generated::{
-    GRAPH_ACCOUNT_EDGES, GRAPH_CALLS, GRAPH_ENUMS, GRAPH_NODES, GRAPH_OBJECT_EDGES, GRAPH_VERSION,
+    GRAPH_ACCOUNT_EDGES, GRAPH_CALLS, GRAPH_NODES, GRAPH_OBJECT_EDGES, GRAPH_VERSION,
 };
+
+/// Every enum that a param or a field of a param's node type names, as (name, values),
+/// sorted by name, values sorted: a slice of the compiled enums, read from their text on
+/// first use (the compiled tables hold offsets, not pointers).
+pub const GRAPH_ENUMS: GraphEnums = GraphEnums;
+
+/// The enums as a slice: see [`GRAPH_ENUMS`].
+#[derive(Clone, Copy, Debug)]
+pub struct GraphEnums;
+
+type EnumEntry = (&'static str, &'static [&'static str]);
+
+fn enums() -> &'static [EnumEntry] {
+    use std::sync::LazyLock;
+    static VALUES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+        generated::GRAPH_ENUM_VALUES
+            .iter()
+            .map(|&(start, end)| &generated::GRAPH_ENUM_TEXT[start as usize..end as usize])
+            .collect()
+    });
+    static ENUMS: LazyLock<Vec<EnumEntry>> = LazyLock::new(|| {
+        let values: &'static [&'static str] = &VALUES;
+        generated::GRAPH_ENUM_INDEX
+            .iter()
+            .map(|&(name_start, name_end, first, end)| {
+                (
+                    &generated::GRAPH_ENUM_TEXT[name_start as usize..name_end as usize],
+                    &values[first as usize..end as usize],
+                )
+            })
+            .collect()
+    });
+    &ENUMS
+}
+
+impl std::ops::Deref for GraphEnums {
+    type Target = [EnumEntry];
+
+    fn deref(&self) -> &Self::Target {
+        enums()
+    }
+}
+
+impl IntoIterator for GraphEnums {
+    type Item = &'static EnumEntry;
+    type IntoIter = std::slice::Iter<'static, EnumEntry>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        enums().iter()
+    }
+}
 
 /// A node type of the graph: an index into [`GRAPH_NODES`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -238,11 +291,11 @@ impl GType {
 }
 
 pub fn enum_name(index: u16) -> &'static str {
-    GRAPH_ENUMS[index as usize].0
+    enums()[index as usize].0
 }
 
 pub fn enum_values(index: u16) -> &'static [&'static str] {
-    GRAPH_ENUMS[index as usize].1
+    enums()[index as usize].1
 }
 
 /// The calls of `/act_<id>/<edge>` (`account`) or `/<id>/<edge>` on any node.
@@ -283,6 +336,29 @@ mod tests {
             }
         }
         assert_eq!(GRAPH_VERSION, "v25.0");
+    }
+
+    /// The enums are read from offsets into one text: every range lands on its own name
+    /// and values, in order, and covers the text once.
+    #[test]
+    fn enums_read_from_their_text() {
+        let mut covered = 0;
+        for (i, &(name_start, name_end, first, end)) in
+            generated::GRAPH_ENUM_INDEX.iter().enumerate()
+        {
+            assert_eq!(name_start as usize, covered);
+            covered = name_end as usize;
+            for &(start, stop) in &generated::GRAPH_ENUM_VALUES[first as usize..end as usize] {
+                assert_eq!(start as usize, covered);
+                covered = stop as usize;
+            }
+            let (name, values) = GRAPH_ENUMS[i];
+            assert_eq!(enum_name(i as u16), name);
+            assert!(!values.is_empty() && values.is_sorted(), "{name}");
+            assert_eq!(enum_values(i as u16), values);
+        }
+        assert_eq!(covered, generated::GRAPH_ENUM_TEXT.len());
+        assert_eq!(GRAPH_ENUMS.into_iter().count(), GRAPH_ENUMS.len());
     }
 
     #[test]

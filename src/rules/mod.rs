@@ -40,6 +40,7 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &advertising::ad_param_unknown::AdParamUnknown,
     &advertising::ad_param_not_updatable::AdParamNotUpdatable,
     &advertising::ad_field_unknown::AdFieldUnknown,
+    &advertising::ad_param_not_a_list::AdParamNotAList,
     &advertising::audience_retention_days_range::AudienceRetentionDaysRange,
     &advertising::audience_retention_days_not_customer_file::AudienceRetentionDaysNotCustomerFile,
     &advertising::audience_subtype_invalid::AudienceSubtypeInvalid,

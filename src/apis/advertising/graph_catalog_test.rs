@@ -85,7 +85,7 @@ fn lint(text: &str) -> Result<(GCallId, Vec<super::params::Issue>), String> {
     let context = ContextIndex::default();
     let r = &model.requests[0];
     match recognize(r, &context, true) {
-        Some(Recognized::Call(target, _)) => Ok((target.graph, check_call(target, r))),
+        Some(Recognized::Call(target, _)) => Ok((target.graph, check_call(target, r, None))),
         Some(Recognized::UnknownKind(..)) => Err("unknown kind".into()),
         Some(Recognized::NoEndpoint { reason, .. }) => Err(format!("no endpoint: {reason}")),
         None => Err("not advertising".into()),

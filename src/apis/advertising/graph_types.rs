@@ -3,7 +3,7 @@
 //! API reads them: numbers may come as strings of digits, lists and objects as JSON, an
 //! object of a node type as a mapping or a JSON-encoded string.
 
-use crate::catalog::graph::{GType, enum_name, enum_values};
+use crate::catalog::graph::{GNode, GType, enum_name, enum_values};
 use crate::loading::{Node, Value};
 use crate::suggest::did_you_mean;
 
@@ -37,9 +37,77 @@ pub fn values_help(values: &[&str]) -> String {
     }
 }
 
-/// Checks `node`, the value of param `name`, against `ty`.
-pub fn check(ty: GType, name: &str, node: &Node, out: &mut Vec<Issue>) {
+/// How a value is read: whether the call writes (a POST, whose list params take JSON
+/// arrays only) and whether the value sits inside an object param.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reading {
+    pub write: bool,
+    pub nested: bool,
+    /// Whether the keys of objects of a node type are checked.
+    pub keys: bool,
+}
+
+impl Reading {
+    /// A value of a call that reads (a GET): lists may come comma-separated.
+    pub const READ: Reading = Reading {
+        write: false,
+        nested: false,
+        keys: true,
+    };
+
+    /// A param's value in a call of `method`, its objects checked inside.
+    pub fn of_call(write: bool) -> Reading {
+        Reading {
+            write,
+            nested: false,
+            keys: true,
+        }
+    }
+}
+
+/// Checks only what is inside `node`, the value of param `name` of type `ty`: the keys
+/// and values of its objects of a node type (of each item of a list of them), not the
+/// value itself.
+pub fn check_inside(ty: GType, name: &str, node: &Node, reading: Reading, out: &mut Vec<Issue>) {
     if is_placeholder(node) {
+        return;
+    }
+    let resolved = node.resolved();
+    match (ty, &resolved.value) {
+        (GType::Node(n), Value::Map(entries)) => check_keys(n, name, entries, reading, out),
+        (GType::List(item), Value::Seq(items)) => {
+            for it in items {
+                check_inside(*item, name, it, reading, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Checks `node` against `ty` without looking inside its objects: what
+/// [`check_inside`] does not.
+pub fn check_shallow(ty: GType, name: &str, node: &Node, reading: Reading, out: &mut Vec<Issue>) {
+    let shallow = Reading {
+        keys: false,
+        ..reading
+    };
+    check_as(ty, name, node, shallow, out);
+}
+
+/// Checks `node`, the value of param `name`, against `ty`, as a call that reads.
+pub fn check(ty: GType, name: &str, node: &Node, out: &mut Vec<Issue>) {
+    check_as(ty, name, node, Reading::READ, out);
+}
+
+/// Checks `node`, the value of param `name` (or of the key path `name` inside one),
+/// against `ty`; objects of a node type are checked key by key against the node's
+/// fields, as deep as they go.
+pub fn check_as(ty: GType, name: &str, node: &Node, reading: Reading, out: &mut Vec<Issue>) {
+    if is_placeholder(node) {
+        return;
+    }
+    // Inside an object a null is a key left unset, not a value to judge.
+    if reading.nested && matches!(node.resolved().value, Value::Null) {
         return;
     }
     let wrong = |out: &mut Vec<Issue>| {
@@ -139,14 +207,40 @@ pub fn check(ty: GType, name: &str, node: &Node, out: &mut Vec<Issue>) {
             Value::String(s) if crate::loading::encoded::looks_like_json(s) => {}
             _ => wrong(out),
         },
-        GType::Node(_) => match &resolved.value {
+        GType::Node(n) => match &resolved.value {
+            Value::Map(entries) if reading.keys => check_keys(n, name, entries, reading, out),
             Value::Map(_) | Value::String(_) | Value::Number(_) => {}
             _ => wrong(out),
         },
+        // One value where the API takes an array (`special_ad_categories: NONE`): a call
+        // that writes refuses it, as does a key of an object (JSON has arrays).
+        GType::List(_) if (reading.write || reading.nested) && single_value(resolved).is_some() => {
+            out.push(Issue {
+                used_at: None,
+                kind: IssueKind::NotAList,
+                span: resolved.span,
+                message: format!(
+                    "`{name}` takes a list; `{}` is one value",
+                    single_value(resolved).unwrap_or_default()
+                ),
+                help: Some(format!(
+                    "the API takes an array here ({}), even of one value",
+                    ty.describe()
+                )),
+                graph_may_accept: false,
+                fix: Some(IssueFix::WrapInList {
+                    key: name.rsplit('.').next().unwrap_or(name).to_string(),
+                }),
+            });
+            // The one value is still judged as an item.
+            let GType::List(item) = ty else { return };
+            let as_item = Node::new(resolved.span, resolved.value.clone());
+            check_as(*item, name, &as_item, reading, out);
+        }
         GType::List(item) => match &resolved.value {
             Value::Seq(items) => {
                 for it in items {
-                    check(*item, name, it, out);
+                    check_as(*item, name, it, reading, out);
                 }
             }
             Value::String(s) if crate::loading::encoded::looks_like_json(s) => {}
@@ -155,7 +249,7 @@ pub fn check(ty: GType, name: &str, node: &Node, out: &mut Vec<Issue>) {
             Value::String(s) if item.judges_values() || *item == GType::String => {
                 for piece in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
                     let piece = Node::new(resolved.span, Value::String(piece.into()));
-                    check(*item, name, &piece, out);
+                    check_as(*item, name, &piece, reading, out);
                 }
             }
             Value::Number(_) if matches!(item, GType::Int | GType::UInt | GType::Float) => {}
@@ -193,10 +287,92 @@ pub fn check(ty: GType, name: &str, node: &Node, out: &mut Vec<Issue>) {
     }
 }
 
+/// The text of a value that is one scalar where a list is due: a number, a boolean or
+/// a string that is no JSON and no comma-separated list.
+fn single_value(node: &Node) -> Option<std::borrow::Cow<'_, str>> {
+    match &node.value {
+        Value::String(s) if crate::loading::encoded::looks_like_json(s) => None,
+        Value::String(s) if s.trim().is_empty() || s.contains(',') => None,
+        Value::String(_) | Value::Number(_) | Value::Bool(_) => node.scalar_text(),
+        _ => None,
+    }
+}
+
+/// Keys a write takes in an object of a node type besides the node's fields, as the
+/// vendor says: an ad's `creative` is a creative spec or `{"creative_id": <id>}` (Meta's
+/// Marketing API reference, Ad, "Creating",
+/// https://developers.facebook.com/docs/marketing-api/reference/adgroup/); a
+/// customization rule of a creative's link or video data takes the `picture` of its
+/// language (Meta's Business SDK examples,
+/// AdAccountAdCreativesPostCreateAdCreativeCustomizationCanvasImage and …Video, which
+/// send it).
+const WRITE_KEYS: &[(&str, &str)] = &[
+    ("AdCreative", "creative_id"),
+    ("AdCustomizationRuleSpec", "picture"),
+];
+
+/// Checks the keys of an object of node type `node`, the value of `name`: each known
+/// key's value against its field's type, and an unknown key with the closest field.
+fn check_keys(
+    node: GNode,
+    name: &str,
+    entries: &[crate::loading::Entry],
+    reading: Reading,
+    out: &mut Vec<Issue>,
+) {
+    // A node the specs give no fields says nothing of its keys.
+    if !node.has_fields() {
+        return;
+    }
+    let inside = Reading {
+        nested: true,
+        ..reading
+    };
+    let spec = node.info().spec;
+    // The keys the object holds, looked up once per object: a rename must not make a key
+    // twice, and an object of many keys stays linear.
+    let held: std::collections::HashSet<&str> = entries.iter().map(|e| e.key.as_str()).collect();
+    crate::loading::work::count(entries.len());
+    for entry in entries {
+        crate::loading::work::count(1);
+        let path = format!("{name}.{}", entry.key);
+        if let Some(ty) = node.field(&entry.key) {
+            check_as(ty, &path, &entry.value, inside, out);
+            continue;
+        }
+        if WRITE_KEYS.contains(&(spec, entry.key.as_str())) {
+            continue;
+        }
+        let fields = || node.info().fields.iter().map(|(f, _)| *f);
+        let help = match did_you_mean(&entry.key, fields()) {
+            Some(s) => format!(
+                "did you mean `{s}`? ({} in Meta's Marketing API reference)",
+                spec
+            ),
+            None => format!("{spec} in Meta's Marketing API reference has no such field"),
+        };
+        // A rename only to a key the object does not hold already.
+        let fix = crate::suggest::only_close(&entry.key, fields())
+            .filter(|new| !held.contains(new))
+            .map(|new| IssueFix::Rename {
+                old: entry.key.to_string(),
+                new: new.to_string(),
+            });
+        out.push(Issue {
+            used_at: None,
+            kind: IssueKind::Unknown,
+            span: entry.key_span,
+            message: format!("unknown key `{}` in `{name}` ({spec})", entry.key),
+            help: Some(help),
+            graph_may_accept: false,
+            fix,
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::graph::GNode;
     use crate::loading::{Format, Limits, parse_text};
     use crate::model::Method;
 

@@ -9,6 +9,8 @@ pub mod field_list;
 #[cfg(test)]
 mod graph_catalog_test;
 pub mod graph_types;
+#[cfg(test)]
+mod nested_params_test;
 pub mod params;
 pub mod routing;
 pub mod settings;
@@ -294,7 +296,9 @@ fn param_issues<'f>(file: &'f FileContext<'_>) -> &'f [params::Issue] {
     file.memo.get::<FileCache>().issues.get_or_init(|| {
         let requests = &file.model.requests;
         let mut issues: Vec<params::Issue> = graph_calls(file)
-            .flat_map(|(request, target, _)| params::check_call(target, request))
+            .flat_map(|(request, target, call)| {
+                params::check_call(target, request, currency(file, &call).as_deref())
+            })
             .collect();
         for c in recognitions(file) {
             if c.target.is_none() && !c.candidates.is_empty() {
@@ -305,10 +309,22 @@ fn param_issues<'f>(file: &'f FileContext<'_>) -> &'f [params::Issue] {
     })
 }
 
+/// The currency of the account a call is made in: the context's snapshot of the ad
+/// account its path names, else `advertising.currency` of the config.
+fn currency(file: &FileContext<'_>, call: &AdCall<'_>) -> Option<String> {
+    call.account
+        .and_then(|a| account(file.context, &a.text))
+        .and_then(|a| a.get_value("currency"))
+        .and_then(Node::as_str)
+        .map(str::to_string)
+        .or_else(|| settings::settings(file.config).currency.clone())
+}
+
 /// The edits of a param finding's fix: a rename in place (safe), or the removal of the
 /// param's whole lines (unsafe: the request then does something else).
 fn issue_fix(
     text: &str,
+    format: crate::loading::Format,
     line_edits: bool,
     span: crate::loading::Span,
     fix: &params::IssueFix,
@@ -322,7 +338,71 @@ fn issue_fix(
             Some(Fix::unsafe_("remove the param", vec![edit]))
         }
         params::IssueFix::Remove { .. } => None,
+        params::IssueFix::WrapInList { key } => {
+            use crate::loading::Format;
+            let written = text.get(span.range())?;
+            if written.contains(['\n', '\r']) {
+                return None;
+            }
+            let before = text[..span.start].trim_end();
+            let quoted = written.len() >= 2
+                && (written.starts_with('"') && written.ends_with('"')
+                    || written.starts_with('\'') && written.ends_with('\''));
+            let (k, form) = match before.strip_suffix('=') {
+                Some(k) => (k, true),
+                // A key's value in a YAML or JSON mapping, or a form field of a Hurl or
+                // Bruno file (`key: value`), written right after its key.
+                None => (
+                    before.strip_suffix(':')?.trim_end(),
+                    !quoted && !matches!(format, Format::Yaml | Format::Json),
+                ),
+            };
+            if !k
+                .trim_end_matches(['"', '\'', '\\'])
+                .ends_with(key.as_str())
+            {
+                return None;
+            }
+            let new = if form {
+                // A query string's or a form's value: a JSON-encoded list.
+                if written.contains(['%', '+', '\\', '"', '\'', '[', ']', '{', '}']) {
+                    return None;
+                }
+                let line = &text[text[..span.start].rfind('\n').map_or(0, |i| i + 1)..span.start];
+                let quote = match format {
+                    // A request line of a YAML file: only in a plain scalar of a block,
+                    // where brackets and quotes are text.
+                    Format::Yaml if line.contains(['{', '[', '"', '\'']) => return None,
+                    // A JSON string holds the line: its quotes escaped.
+                    Format::Json | Format::Read(crate::loading::readers::Reader::Postman) => "\\\"",
+                    _ => "\"",
+                };
+                format!("[{quote}{written}{quote}]")
+            } else if quoted || is_plain_word(written) {
+                format!("[{written}]")
+            } else {
+                // A YAML plain scalar that a flow list would read otherwise.
+                return None;
+            };
+            Some(Fix {
+                applicability: Applicability::Safe,
+                message: format!("replace `{written}` with `{new}`"),
+                edits: vec![crate::diagnostic::Edit {
+                    span,
+                    replacement: new,
+                    file: None,
+                }],
+            })
+        }
     }
+}
+
+/// A YAML plain scalar that reads the same inside a flow list (`NONE`, `US`, `2.5`).
+fn is_plain_word(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b'/' | b'+'))
 }
 
 /// Reports the param-table findings of `kind` for every advertising call.
@@ -340,7 +420,10 @@ pub fn report_param_issues(
             issue
                 .fix
                 .as_ref()
-                .and_then(|fix| issue_fix(file.text, line_edits, issue.span, fix))
+                .and_then(|fix| {
+                    let format = crate::loading::Format::from_path(file.path);
+                    issue_fix(file.text, format, line_edits, issue.span, fix)
+                })
                 .and_then(|fix| crate::model::edits::written_once_fix(file, Some(fix))),
         );
         if let Some(help) = &issue.help {

@@ -4,8 +4,8 @@
 //! limits, refused values and rules of their own. Where the two disagree on a type or an
 //! enum, a value either accepts is accepted. Rules choose which findings they report.
 
-use crate::catalog::advertising::{COMMON, Operation, ParamSpec, ParamType};
-use crate::catalog::graph::GraphCall;
+use crate::catalog::advertising::{COMMON, Operation, ParamSpec, ParamType, currency_unit};
+use crate::catalog::graph::{GType, GraphCall};
 use crate::loading::{Entry, Node, Span, Value};
 use crate::model::{Method, Request};
 use crate::suggest::did_you_mean;
@@ -13,7 +13,10 @@ use crate::suggest::did_you_mean;
 use super::endpoint::Target;
 use super::graph_types;
 pub use super::values::{Issue, IssueFix, IssueKind, integer, is_datetime};
-use super::values::{empty_value, is_empty_value, is_integer_text, is_placeholder};
+use super::values::{
+    MONEY_PARAMS, decimal_amount, empty_value, in_minor_units, is_empty_value, is_integer_text,
+    is_placeholder,
+};
 
 pub use crate::catalog::advertising::DEFAULT_RULE;
 
@@ -70,11 +73,12 @@ pub fn check_params<'a>(op: Operation, params: impl Iterator<Item = &'a Entry>) 
 /// Checks every param of a recognized call: against the graph's params, and against the
 /// reference documents' table where the call is one of their operations; then the
 /// params the call requires.
-pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
+pub fn check_call(target: Target, request: &Request<'_>, currency: Option<&str>) -> Vec<Issue> {
     let mut issues = Vec::new();
     for entry in request.params() {
         let start = issues.len();
         check_param(target, request, entry, &mut issues);
+        money_with_decimals(target, entry, currency, &mut issues[start..]);
         // A value variables gave, whole or nested: a finding about it points at the
         // definition where the file holds it, naming the use, or at the value as
         // written, and has no fix (an edit of the definition changes every use; the use
@@ -99,23 +103,105 @@ pub fn check_call(target: Target, request: &Request<'_>) -> Vec<Issue> {
     issues
 }
 
+/// A money param written with a decimal point (`daily_budget: "100.00"`): its type
+/// finding says what is wrong (budgets are integers in the currency's minor unit) and,
+/// where the account's currency is known, gives the integer (`10000`).
+fn money_with_decimals(
+    target: Target,
+    entry: &Entry,
+    currency: Option<&str>,
+    issues: &mut [Issue],
+) {
+    let name = entry.key.as_str();
+    let integer_typed = target
+        .graph
+        .get()
+        .param(name)
+        .is_some_and(|p| matches!(p.ty, GType::Int | GType::UInt));
+    if !MONEY_PARAMS.contains(&name) || !integer_typed {
+        return;
+    }
+    let value = entry.value.resolved();
+    let Some(text) = value
+        .scalar_text()
+        .filter(|_| matches!(value.value, Value::String(_) | Value::Number(_)))
+    else {
+        return;
+    };
+    let Some((whole, fraction)) = decimal_amount(&text) else {
+        return;
+    };
+    let Some(issue) = issues
+        .iter_mut()
+        .find(|i| i.span == value.span && matches!(i.kind, IssueKind::Invalid { .. }))
+    else {
+        return;
+    };
+    let written = text.trim();
+    let offset = currency.and_then(|c| currency_unit(c).map(|o| (c, o)));
+    issue.message = format!(
+        "`{name}` {written} has a decimal point: amounts are integers in the minor unit of the account's currency"
+    );
+    let source = "Meta's Marketing API reference, Currencies";
+    match offset.map(|(c, o)| (c, o, in_minor_units(whole, fraction, o))) {
+        Some((c, o, Some(minor))) => {
+            issue.help = Some(format!(
+                "{written} {c} is {minor} ({c}'s offset is {o}; {source})"
+            ));
+            issue.fix = Some(IssueFix::Rename {
+                old: written.to_string(),
+                new: minor.to_string(),
+            });
+        }
+        Some((c, o, None)) => {
+            issue.help = Some(format!(
+                "{written} {c} is no whole number of {c}'s minor unit ({c}'s offset is {o}; {source})"
+            ));
+        }
+        None => {
+            issue.help = Some(format!(
+                "multiply by the currency's offset: 100.00 is 10000 where the offset is 100 (USD, EUR), 100 where it is 1 (JPY, KRW) ({source}); the fix needs the account's currency: an ad account in the context, or `advertising.currency` in .reqlint.yaml"
+            ));
+        }
+    }
+}
+
 /// The findings about one param the request sends.
 fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mut Vec<Issue>) {
     let call = target.graph.get();
     let seed = target.op.map(Operation::params);
     let name = entry.key.as_str();
     let graph_param = call.param(name);
+    let reading = graph_types::Reading::of_call(call.method == Method::Post);
     if let Some(spec) = seed.and_then(|t| t.param(name)) {
         let mut found = Vec::new();
         check_value(spec, name, &entry.value, &mut found);
+        let mut all = Vec::new();
+        let mut inside = Vec::new();
+        if let Some(p) = graph_param {
+            graph_types::check_shallow(p.ty, name, &entry.value, reading, &mut all);
+            graph_types::check_inside(p.ty, name, &entry.value, reading, &mut inside);
+        }
+        // What the tables cannot say: one value where the specs take a list, and the
+        // keys and values inside an object of a node type.
+        let (mut own, all): (Vec<Issue>, Vec<Issue>) =
+            all.into_iter().partition(|i| i.kind == IssueKind::NotAList);
+        own.extend(inside);
+        // The tables' own findings stand where both find something: where a value is
+        // percent-encoded, every finding inside it points at the whole value.
+        let tables_found: Vec<Span> = found.iter().map(|f| f.span).collect();
+        for issue in own {
+            if issue.kind == IssueKind::NotAList {
+                found.retain(|f| !(f.graph_may_accept && f.span == issue.span));
+            } else if tables_found.contains(&issue.span) {
+                continue;
+            }
+            found.push(issue);
+        }
         // Only a type that says something of values takes part: the specs type
         // numeric ids as strings and objects without their keys, the tables many
         // lists as lists of strings.
-        let graph = graph_param.filter(|p| p.ty.judges_values()).map(|p| {
-            let mut g = Vec::new();
-            graph_types::check(p.ty, name, &entry.value, &mut g);
-            g
-        });
+        let graph = graph_param.filter(|p| p.ty.judges_values()).map(|_| all);
         match graph {
             // Accepted by the specs: the tables' type and enum judgements yield.
             Some(g) if g.is_empty() => found.retain(|i| !i.graph_may_accept),
@@ -148,7 +234,7 @@ fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mu
     }
     if let Some(p) = graph_param {
         let mut g = Vec::new();
-        graph_types::check(p.ty, name, &entry.value, &mut g);
+        graph_types::check_as(p.ty, name, &entry.value, reading, &mut g);
         // An update the specs let change what the reference's update list omits
         // (an audience's retention_days): the reference's limits of create still hold.
         let create = seed

@@ -19,10 +19,19 @@ pub struct AdvertisingSettings {
     pub currency_rates: HashMap<String, f64>,
     /// `hosts` and `base-variables`: where else the API is reached.
     pub reach: Reach,
+    /// `currency`: the ad account's currency (ISO 4217), where the context does not give
+    /// it: money params written with a decimal point get the integer they mean.
+    pub currency: Option<String>,
 }
 
 /// The keys `advertising:` takes.
-pub const KEYS: &[&str] = &["min-version", "currency-rates", "hosts", "base-variables"];
+pub const KEYS: &[&str] = &[
+    "min-version",
+    "currency-rates",
+    "hosts",
+    "base-variables",
+    "currency",
+];
 
 /// The section as the config's parse sees it.
 pub struct Section;
@@ -52,6 +61,10 @@ impl ConfigSection for Section {
                 settings.currency_rates = currency_rates(&item.value)?;
                 continue;
             }
+            if item.key == "currency" {
+                settings.currency = Some(currency_code(&item.value)?);
+                continue;
+            }
             if item.key != "min-version" {
                 return Err((item.key_span, unknown_key("advertising", &item.key, KEYS)));
             }
@@ -76,6 +89,7 @@ impl ConfigSection for Section {
             "currency-rates": {"type": "object", "additionalProperties": {"type": "number", "exclusiveMinimum": 0}, "description": "units of each currency that make one USD"},
             "hosts": {"type": "array", "items": {"type": "string"}, "description": "other hosts that serve the Marketing API (a mock server, a proxy), with or without a port"},
             "base-variables": {"type": "array", "items": {"type": "string"}, "description": "variables that stand for the Marketing API's base URL ({{base_url}}/...)"},
+            "currency": {"type": "string", "pattern": "^[A-Z]{3}$", "description": "the ad account's currency where the context does not give it: money params written with a decimal point get the integer they mean"},
         }, "additionalProperties": false})
     }
 }
@@ -86,6 +100,20 @@ pub fn settings(config: &Config) -> &AdvertisingSettings {
     config
         .section::<AdvertisingSettings>(SECTION.key())
         .unwrap_or(&DEFAULT)
+}
+
+/// `advertising.currency`: a currency whose offset is known (Meta's Marketing API
+/// reference, Currencies).
+fn currency_code(node: &Node) -> Result<String, (Span, String)> {
+    node.as_str()
+        .filter(|c| crate::catalog::advertising::currency_unit(c).is_some())
+        .map(str::to_string)
+        .ok_or_else(|| {
+            (
+                node.span,
+                "`currency` must be the ad account's currency, an ISO 4217 code of Meta's Currencies list such as USD".into(),
+            )
+        })
 }
 
 /// `advertising.currency-rates`: `{EUR: 0.92, JPY: 151}`, units of the currency per USD.
@@ -155,6 +183,24 @@ mod tests {
         assert!(e.contains("must be a version such as v22.0"), "{e}");
         let e = parse("advertising: 3\n").unwrap_err();
         assert!(e.contains("`advertising` must be a mapping"), "{e}");
+    }
+
+    #[test]
+    fn currency() {
+        let c = parse("advertising:\n  currency: JPY\n").unwrap();
+        assert_eq!(settings(&c).currency.as_deref(), Some("JPY"));
+        assert_eq!(
+            settings(&Config::defaults(PathBuf::from("."))).currency,
+            None
+        );
+        // Only a currency whose offset Meta's Currencies list gives.
+        let e = parse("advertising:\n  currency: XYZ\n").unwrap_err();
+        assert!(
+            e.contains("`currency` must be the ad account's currency"),
+            "{e}"
+        );
+        let e = parse("advertising:\n  currency: usd\n").unwrap_err();
+        assert!(e.contains("ISO 4217"), "{e}");
     }
 
     #[test]

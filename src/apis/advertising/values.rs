@@ -17,6 +17,8 @@ pub enum IssueKind {
     NotUpdatable,
     /// The call requires it and the request does not give it.
     Missing,
+    /// One value where the API takes a list (`special_ad_categories: NONE`).
+    NotAList,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +44,10 @@ pub enum IssueFix {
     Rename { old: String, new: String },
     /// Remove the param: its entry from the key's start to the value's end.
     Remove { start: usize, end: usize },
+    /// Make the one value written at the issue's span, right after its key `key`, a
+    /// list of one: `[NONE]` in YAML, `["HOUSING"]` in JSON, `["NONE"]` in a query string
+    /// or a form body.
+    WrapInList { key: String },
 }
 
 /// A value sent empty: a key without a value (`?status`, `status=`), a blank string, or
@@ -126,4 +132,74 @@ pub fn is_placeholder(node: &Node) -> bool {
                 && n.bytes()
                     .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
         })
+}
+
+/// The params that are amounts of money: integers in the minor unit of the account's
+/// currency (cents of USD, yen), "the currency's offset" (Meta's Marketing API
+/// reference, Currencies, https://developers.facebook.com/docs/marketing-api/currencies/;
+/// the ad set and campaign references type them `int64`/`uint32`).
+pub const MONEY_PARAMS: &[&str] = &[
+    "bid_amount",
+    "daily_budget",
+    "daily_min_spend_target",
+    "daily_spend_cap",
+    "lifetime_budget",
+    "lifetime_min_spend_target",
+    "lifetime_spend_cap",
+    "spend_cap",
+];
+
+/// `100.00` as written in a money param: its whole and fraction digits.
+pub fn decimal_amount(text: &str) -> Option<(&str, &str)> {
+    let (whole, fraction) = text.trim().split_once('.')?;
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    (!whole.is_empty() && digits(whole) && digits(fraction)).then_some((whole, fraction))
+}
+
+/// An amount written with a decimal point in units of a currency whose offset is
+/// `offset` (100: cents; 1: no minor unit), as the integer the API takes: `100.00` at
+/// 100 is `10000`. None where it is not a whole number of minor units (`1.005` in
+/// USD, `1500.5` in JPY) or would not fit.
+pub fn in_minor_units(whole: &str, fraction: &str, offset: i64) -> Option<i64> {
+    let places = match offset {
+        1 => 0,
+        10 => 1,
+        100 => 2,
+        1000 => 3,
+        _ => return None,
+    };
+    let kept = fraction.trim_end_matches('0');
+    if kept.len() > places {
+        return None;
+    }
+    let mut padded = kept.to_string();
+    while padded.len() < places {
+        padded.push('0');
+    }
+    let whole: i64 = whole.parse().ok()?;
+    let minor: i64 = if padded.is_empty() {
+        0
+    } else {
+        padded.parse().ok()?
+    };
+    whole.checked_mul(offset)?.checked_add(minor)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_in_minor_units() {
+        assert_eq!(decimal_amount("100.00"), Some(("100", "00")));
+        assert_eq!(decimal_amount("100"), None);
+        assert_eq!(decimal_amount(".5"), None);
+        assert_eq!(decimal_amount("1e3"), None);
+        assert_eq!(in_minor_units("100", "00", 100), Some(10000));
+        assert_eq!(in_minor_units("12", "5", 100), Some(1250));
+        assert_eq!(in_minor_units("1", "005", 100), None);
+        assert_eq!(in_minor_units("1500", "00", 1), Some(1500));
+        assert_eq!(in_minor_units("1500", "5", 1), None);
+        assert_eq!(in_minor_units("99999999999999999", "0", 100), None);
+    }
 }

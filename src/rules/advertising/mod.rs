@@ -5,6 +5,7 @@ pub mod ad_call_not_checked;
 pub mod ad_field_unknown;
 pub mod ad_param_invalid;
 pub mod ad_param_missing;
+pub mod ad_param_not_a_list;
 pub mod ad_param_not_updatable;
 pub mod ad_param_unknown;
 pub mod ad_unknown_endpoint;
