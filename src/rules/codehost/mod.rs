@@ -7,3 +7,6 @@ pub mod token_permission_invalid;
 pub mod token_resource_out_of_reach;
 pub mod token_undefined;
 pub mod unknown_endpoint;
+pub mod rest_param_invalid;
+pub mod rest_param_missing;
+pub mod rest_param_unknown;

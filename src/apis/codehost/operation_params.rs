@@ -1,0 +1,1130 @@
+//! Which operation of the host's REST description (its OpenAPI description, compiled in
+//! `crate::catalog::codehost_operations`) a code-hosting request calls, its params split as
+//! the host receives them (path, query string, JSON body), and each judged against the
+//! operation's: what the rules `rest-param-unknown`, `rest-param-invalid` and
+//! `rest-param-missing` report. docs/codehost.md "Params and bodies" says how a request
+//! file's params are read.
+//!
+//! What the description leaves loose is not judged: a property of an object that lists
+//! none or allows others, a `oneOf`/`anyOf` value several alternatives could be meant
+//! for, a `format` other than a date, a `pattern`; nor is a value that a variable whose
+//! value is not known gives.
+
+use std::cell::OnceCell;
+use std::collections::HashMap;
+
+use crate::catalog::codehost_operations::{
+    self as ops, BodyNode, Edition, Location, Operation, OperationId, Param,
+};
+use crate::loading::{Entry, Node, Span, Value};
+use crate::model::file::FileContext;
+use crate::model::{Request, Segment};
+
+/// What a finding about a param is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finding {
+    /// A query param the operation does not take, or a body property an object that
+    /// refuses others does not list.
+    Unknown,
+    /// A value of the wrong type, outside its enum, range or length.
+    Invalid,
+    /// A required query param or body property the request does not send.
+    Missing,
+}
+
+/// A finding about one param of a request.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamIssue {
+    pub finding: Finding,
+    pub span: Span,
+    pub message: String,
+    pub help: Option<String>,
+    /// The one close name or value for the misspelt one written at `span`: `(old, new)`.
+    pub rename: Option<(String, String)>,
+    /// Where the request uses the variable whose definition holds the value judged at
+    /// `span`.
+    pub used_at: Option<Span>,
+}
+
+/// What the params rules of one file share, computed once for all of them.
+#[derive(Default)]
+struct OperationCache {
+    operations: OnceCell<Vec<Option<(OperationId, Edition)>>>,
+    issues: OnceCell<Vec<Vec<ParamIssue>>>,
+}
+
+/// The operation of the host's REST description request `index` calls, and the edition
+/// that describes it; `None` when it is not a code-hosting request, when its path is no
+/// operation, or when variables whose values are not known may make it one of several.
+pub fn operation_of(file: &FileContext<'_>, index: usize) -> Option<(OperationId, Edition)> {
+    let all = file
+        .memo
+        .get::<OperationCache>()
+        .operations
+        .get_or_init(|| {
+            (0..file.model.requests.len())
+                .map(|i| find_operation(file, i))
+                .collect()
+        });
+    all.get(index).copied().flatten()
+}
+
+fn find_operation(file: &FileContext<'_>, index: usize) -> Option<(OperationId, Edition)> {
+    if !file.routed_to(index, super::ID) {
+        return None;
+    }
+    let line = file.model.requests[index].line()?;
+    if super::one_of_several(file, index) {
+        return None;
+    }
+    let edition = Edition::CLOUD;
+    let segments = super::path_segments(line);
+    let id = ops::operation_sent(line.method, &segments, edition)?;
+    // `/user/followings` is no `GET /user/{account_id}` (an unknown path, which
+    // unknown-endpoint reports); `/repos/o/r/issues/abc` is an issue whose number is a
+    // word, where the permission tables list the path.
+    let listed = super::rows(file, index)
+        .iter()
+        .any(|row| row.method == line.method);
+    if !listed && !path_values(ops::get(id), edition, &line.segments[line.segments.len() - segments.len()..])
+        .iter()
+        .all(|(param, segment)| integer_fits(param, segment))
+    {
+        return None;
+    }
+    Some((id, edition))
+}
+
+/// The request's path params: each single-segment param of the template with the segment
+/// that gives its value (a multi-segment one, `{path}`, and a segment that mixes text and
+/// params, `{base}...{head}`, are strings and left out).
+fn path_values<'s>(
+    operation: &Operation,
+    edition: Edition,
+    segments: &'s [Segment],
+) -> Vec<(&'static Param, &'s Segment)> {
+    let template: Vec<&str> = operation
+        .template()
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
+    let param = |name: &str| {
+        operation
+            .params(edition)
+            .find(|p| p.location == Location::Path && p.name() == name)
+    };
+    fn placeholder(written: &str) -> Option<&str> {
+        written
+            .strip_prefix('{')
+            .and_then(|n| n.strip_suffix('}'))
+            .filter(|n| !n.contains(['{', '}']))
+    }
+    let multi = template
+        .iter()
+        .position(|t| placeholder(t).and_then(param).is_some_and(|p| p.multi_segment));
+    // Before a multi-segment param the segments line up from the start, after it from
+    // the end; without one, the path's last segments are the template's.
+    let mut pairs: Vec<(&str, &Segment)> = Vec::new();
+    match multi {
+        Some(m) => {
+            pairs.extend(template[..m].iter().copied().zip(segments));
+            let after = template.len() - m - 1;
+            if segments.len() >= m + 1 + after {
+                let tail = &segments[segments.len() - after..];
+                pairs.extend(template[m + 1..].iter().copied().zip(tail));
+            }
+        }
+        None if segments.len() >= template.len() => {
+            let tail = &segments[segments.len() - template.len()..];
+            pairs.extend(template.iter().copied().zip(tail));
+        }
+        None => {}
+    }
+    pairs
+        .into_iter()
+        .filter_map(|(written, segment)| {
+            let p = param(placeholder(written)?)?;
+            (!p.multi_segment).then_some((p, segment))
+        })
+        .collect()
+}
+
+/// Whether a path segment fits its integer param: digits, or a variable.
+fn integer_fits(param: &Param, segment: &Segment) -> bool {
+    param.kind() != "integer"
+        || segment.holds_unknown_variable()
+        || is_integer_text(&segment.text)
+}
+
+/// Where the params a request writes in `params` go (docs/codehost.md, "Params and
+/// bodies").
+#[derive(Debug, Default)]
+pub struct SentParams<'r> {
+    /// Path params with the segment that gives each.
+    pub path: Vec<(&'static Param, &'r Segment)>,
+    /// The query string's pairs, then the `params` that go to the query string.
+    pub query: Vec<&'r Entry>,
+    /// The `params` that are the JSON body's properties.
+    pub body: Vec<&'r Entry>,
+    /// The `params` entry that is the whole body (an operation whose body is an array,
+    /// which the host names: `labels`).
+    pub whole_body: Option<&'r Entry>,
+    /// Every param the request sends is known (no body left unread, no query string or
+    /// `params` that is a variable whose value is not known).
+    pub complete: bool,
+}
+
+/// The request's params as the host receives them for `operation`: the query string's
+/// pairs are query params; a `params` mapping is the query string of an operation that
+/// takes no body (a GET's), else the JSON body, but for names that are the operation's
+/// query params and not its body's properties.
+pub fn sent_params<'r>(
+    request: &'r Request<'_>,
+    operation: &Operation,
+    edition: Edition,
+) -> SentParams<'r> {
+    let mut sent = SentParams {
+        complete: !request.may_send_unknown_params(),
+        ..SentParams::default()
+    };
+    let Some(line) = request.line() else {
+        return sent;
+    };
+    let stripped = super::path_segments(line).len();
+    sent.path = path_values(
+        operation,
+        edition,
+        &line.segments[line.segments.len() - stripped..],
+    );
+    sent.query.extend(line.query.iter());
+    let mapped: &[Entry] = match (&request.substituted_params, request.params) {
+        (Some(entries), _) => entries,
+        (None, Some(params)) => match params.value.as_map() {
+            Some(entries) => entries,
+            None => {
+                // `params: "{{body}}"`: what it holds is not known.
+                sent.complete = false;
+                return sent;
+            }
+        },
+        (None, None) => &[],
+    };
+    let root = operation.body_schema(edition).next();
+    let media = operation.body_media_types();
+    let is_query = |name: &str| {
+        operation
+            .params(edition)
+            .any(|p| p.location == Location::Query && p.name() == name)
+    };
+    let is_path = |name: &str| {
+        operation
+            .params(edition)
+            .any(|p| p.location == Location::Path && p.name() == name)
+    };
+    let root_property = |name: &str| {
+        let wanted = format!("$.{name}");
+        operation
+            .body_schema(edition)
+            .any(|n| n.property() == wanted || strip_alternative(n.property()) == wanted)
+    };
+    for entry in mapped {
+        let name = entry.key.as_str();
+        if root.is_none() {
+            if media.is_empty() || is_query(name) {
+                sent.query.push(entry);
+            } else {
+                // A body the description does not give as JSON (an upload, raw text).
+                sent.complete = false;
+            }
+        } else if is_query(name) && !root_property(name) {
+            sent.query.push(entry);
+        } else if is_path(name) && !root_property(name) {
+            // A path param written again as a param (as Octokit takes them): the path
+            // says it.
+        } else if operation.body_param() == Some(name) && !root_property(name) {
+            sent.whole_body = Some(entry);
+        } else {
+            sent.body.push(entry);
+        }
+    }
+    sent
+}
+
+/// `$|2.name` → `$.name`: a property of an alternative, as the body's own.
+fn strip_alternative(property: &str) -> String {
+    let mut out = String::with_capacity(property.len());
+    let mut chars = property.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '|' {
+            while chars.peek().is_some_and(char::is_ascii_digit) {
+                chars.next();
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The param findings of request `index` (none when [`operation_of`] finds no
+/// operation).
+pub fn issues<'f>(file: &'f FileContext<'_>, index: usize) -> &'f [ParamIssue] {
+    let all = file.memo.get::<OperationCache>().issues.get_or_init(|| {
+        (0..file.model.requests.len())
+            .map(|i| match operation_of(file, i) {
+                Some((id, edition)) => check_request(&file.model.requests[i], id, edition),
+                None => Vec::new(),
+            })
+            .collect()
+    });
+    all.get(index).map(Vec::as_slice).unwrap_or_default()
+}
+
+/// Every finding about a request's params for `operation` in `edition`.
+pub fn check_request(request: &Request<'_>, id: OperationId, edition: Edition) -> Vec<ParamIssue> {
+    let operation = ops::get(id);
+    let sent = sent_params(request, operation, edition);
+    let call = Call {
+        operation,
+        edition,
+        docs: operation.docs_url(edition),
+    };
+    let mut out = Vec::new();
+    for (param, segment) in &sent.path {
+        if !integer_fits(param, segment) {
+            out.push(call.issue(
+                Finding::Invalid,
+                segment.span,
+                format!(
+                    "`{}` must be an integer, not `{}`: the API answers 404 Not Found",
+                    param.name(),
+                    segment.text
+                ),
+                None,
+            ));
+        }
+    }
+    for entry in &sent.query {
+        let start = out.len();
+        call.check_query_param(&sent, entry, &mut out);
+        attribute_variables(request, entry, &mut out[start..]);
+    }
+    let schema = Schema::of(operation, edition);
+    if let Some(root) = schema.root {
+        if let Some(entry) = sent.whole_body {
+            let start = out.len();
+            schema.check(&call, root, entry.key.as_str(), &entry.value, Some(entry.key_span), &mut out);
+            attribute_variables(request, entry, &mut out[start..]);
+        } else if !sent.body.is_empty() {
+            let at = request.params.map_or(request.line_span, |e| e.key_span);
+            let mut found = Vec::new();
+            schema.check_fields(&call, root, "", &sent.body, at, sent.complete, &mut found);
+            for issue in &mut found {
+                if let Some(entry) = sent
+                    .body
+                    .iter()
+                    .find(|e| {
+                        let whole = e.key_span.cover(e.value.span);
+                        whole.start <= issue.span.start && issue.span.end <= whole.end
+                    })
+                {
+                    attribute_variables(request, entry, std::slice::from_mut(issue));
+                }
+            }
+            out.extend(found);
+        } else if sent.complete && schema.node_kind(root) == "object" {
+            let at = request.params.map_or(request.line_span, |e| e.key_span);
+            schema.missing_properties(&call, root, "", &[], at, &mut out);
+        }
+    }
+    if sent.complete {
+        let at = request.params.map_or(request.line_span, |e| e.key_span);
+        for param in operation
+            .params(edition)
+            .filter(|p| p.location == Location::Query && p.required)
+        {
+            if !sent.query.iter().any(|e| e.key == param.name()) {
+                out.push(call.issue(
+                    Finding::Missing,
+                    at,
+                    format!(
+                        "{} requires the query param `{}`: the API answers 422 Unprocessable Entity",
+                        call.describe(),
+                        param.name()
+                    ),
+                    Some(format!("add `{}`, {}", param.name(), describe_kind(param.kind()))),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// A value variables gave: a finding about it points at the definition where the file
+/// holds it, naming the use, and has no fix (an edit of the definition changes every
+/// use).
+fn attribute_variables(request: &Request<'_>, entry: &Entry, issues: &mut [ParamIssue]) {
+    for issue in issues {
+        if let Some(u) = request.variable_use_at(entry, issue.span) {
+            issue.used_at = (u.used != u.value).then_some(u.used);
+            issue.rename = None;
+        }
+    }
+}
+
+/// The operation a request calls, for messages.
+struct Call<'o> {
+    operation: &'o Operation,
+    edition: Edition,
+    docs: Option<String>,
+}
+
+impl Call<'_> {
+    fn describe(&self) -> String {
+        format!("`{} {}`", self.operation.method, self.operation.template())
+    }
+
+    fn issue(
+        &self,
+        finding: Finding,
+        span: Span,
+        message: String,
+        help: Option<String>,
+    ) -> ParamIssue {
+        let docs = self.docs.as_deref();
+        let help = match (help, docs) {
+            (Some(h), Some(d)) => Some(format!("{h} ({d})")),
+            (Some(h), None) => Some(h),
+            (None, Some(d)) => Some(format!("see {d}")),
+            (None, None) => None,
+        };
+        ParamIssue {
+            finding,
+            span,
+            message,
+            help,
+            rename: None,
+            used_at: None,
+        }
+    }
+
+    fn check_query_param(&self, sent: &SentParams<'_>, entry: &Entry, out: &mut Vec<ParamIssue>) {
+        let name = entry.key.as_str();
+        let params: Vec<&'static Param> = self
+            .operation
+            .params(self.edition)
+            .filter(|p| p.location == Location::Query)
+            .collect();
+        let Some(param) = params.iter().find(|p| p.name() == name) else {
+            let names: Vec<&str> = params.iter().map(|p| p.name()).collect();
+            let close = crate::suggest::only_close(name, names.iter().copied())
+                .filter(|new| !sent.query.iter().any(|e| e.key == *new));
+            let help = match (close, names.is_empty()) {
+                (Some(new), _) => format!("did you mean `{new}`?"),
+                (None, true) => format!("{} takes no query params", self.describe()),
+                (None, false) => format!("it takes {}", list(&names)),
+            };
+            let mut issue = self.issue(
+                Finding::Unknown,
+                entry.key_span,
+                format!(
+                    "unknown query param `{name}` for {}: the API ignores it",
+                    self.describe()
+                ),
+                Some(help),
+            );
+            issue.rename = close.map(|new| (name.to_string(), new.to_string()));
+            out.push(issue);
+            return;
+        };
+        let value = &entry.value;
+        // `?state=` or `?state`: the host reads an empty value as none given.
+        if is_empty_text(value) || is_placeholder(value) {
+            return;
+        }
+        let kind = param.kind();
+        let items: Vec<&Node> = match (&value.value, kind.starts_with("array<")) {
+            (Value::Seq(items), true) => items.iter().collect(),
+            (_, true) => return,
+            _ => vec![value],
+        };
+        let item_kind = kind
+            .strip_prefix("array<")
+            .and_then(|k| k.strip_suffix('>'))
+            .unwrap_or(kind);
+        for item in items {
+            if is_placeholder(item) {
+                continue;
+            }
+            let rule = Rule {
+                kind: item_kind,
+                format: param.format(),
+                values: param.values_json(),
+                constraints: param.constraints_json(),
+                nullable: false,
+            };
+            self.check_scalar(&rule, name, item, out);
+        }
+    }
+
+    /// A value against a scalar rule (`kind` one type or `T|U`).
+    fn check_scalar(&self, rule: &Rule<'_>, name: &str, value: &Node, out: &mut Vec<ParamIssue>) {
+        if matches!(value.value, Value::Null) {
+            if !rule.nullable && !rule.kind.split(['|', ',']).any(|k| k == "null" || k == "any") {
+                out.push(self.issue(
+                    Finding::Invalid,
+                    value.span,
+                    format!(
+                        "`{name}` must be {}, not null: the API answers 422 Unprocessable Entity",
+                        describe_kind(rule.kind)
+                    ),
+                    None,
+                ));
+            }
+            return;
+        }
+        if !rule.kind.split(['|', ',']).any(|k| fits_type(k, value)) {
+            out.push(self.issue(
+                Finding::Invalid,
+                value.span,
+                format!(
+                    "`{name}` must be {}, not {}: the API answers 422 Unprocessable Entity",
+                    describe_kind(rule.kind),
+                    value.kind_name()
+                ),
+                None,
+            ));
+            return;
+        }
+        if let Some(issue) = self.enum_issue(rule.values, name, value) {
+            out.push(issue);
+            return;
+        }
+        if let Some(issue) = self.constraint_issue(rule.constraints, name, value) {
+            out.push(issue);
+            return;
+        }
+        if matches!(rule.format, "date-time" | "date")
+            && let Value::String(text) = &value.value
+            && !is_date(text)
+        {
+            out.push(self.issue(
+                Finding::Invalid,
+                value.span,
+                format!(
+                    "`{name}` must be an ISO 8601 {}, not `{text}`: the API answers 422 Unprocessable Entity",
+                    if rule.format == "date" { "date" } else { "timestamp" }
+                ),
+                Some("as `2026-01-31T12:00:00Z`".into()),
+            ));
+        }
+    }
+
+    fn enum_issue(&self, values_json: &str, name: &str, value: &Node) -> Option<ParamIssue> {
+        if values_json.is_empty() {
+            return None;
+        }
+        let values: Vec<serde_json::Value> = serde_json::from_str(values_json).ok()?;
+        let text = value.scalar_text()?;
+        if values.iter().any(|v| same_scalar(v, &text)) {
+            return None;
+        }
+        let words: Vec<&str> = values.iter().filter_map(serde_json::Value::as_str).collect();
+        let close = matches!(value.value, Value::String(_))
+            .then(|| crate::suggest::only_close(&text, words.iter().copied()))
+            .flatten();
+        let shown: Vec<String> = values.iter().map(scalar_shown).collect();
+        let help = match crate::suggest::did_you_mean(&text, words.iter().copied()) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => format!("the values are {}", list(&shown.iter().map(String::as_str).collect::<Vec<_>>())),
+        };
+        let mut issue = self.issue(
+            Finding::Invalid,
+            value.span,
+            format!("`{name}` `{text}` is not one of its values: the API answers 422 Unprocessable Entity"),
+            Some(help),
+        );
+        issue.rename = close.map(|new| (text.to_string(), new.to_string()));
+        Some(issue)
+    }
+
+    fn constraint_issue(&self, constraints: &str, name: &str, value: &Node) -> Option<ParamIssue> {
+        if constraints.is_empty() {
+            return None;
+        }
+        let limits: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(constraints).ok()?;
+        let limit = |key: &str| limits.get(key).and_then(serde_json::Value::as_f64);
+        let invalid = |message: String| {
+            Some(self.issue(
+                Finding::Invalid,
+                value.span,
+                format!("{message}: the API answers 422 Unprocessable Entity"),
+                None,
+            ))
+        };
+        let number = match &value.value {
+            Value::Number(_) => value.as_f64(),
+            Value::String(s) if is_number_text(s) => s.trim().parse().ok(),
+            _ => None,
+        };
+        if let Some(n) = number {
+            let text = value.scalar_text().unwrap_or_default();
+            if let Some(min) = limit("minimum").filter(|&m| n < m) {
+                return invalid(format!("`{name}` is {text}; the API takes at least {}", shown_number(min)));
+            }
+            if let Some(max) = limit("maximum").filter(|&m| n > m) {
+                return invalid(format!("`{name}` is {text}; the API takes at most {}", shown_number(max)));
+            }
+        }
+        if let Value::String(s) = &value.value {
+            let chars = s.chars().count() as f64;
+            if let Some(min) = limit("minLength").filter(|&m| chars < m) {
+                return invalid(format!(
+                    "`{name}` is {chars} characters long; the API takes at least {}",
+                    shown_number(min)
+                ));
+            }
+            if let Some(max) = limit("maxLength").filter(|&m| chars > m) {
+                return invalid(format!(
+                    "`{name}` is {chars} characters long; the API takes at most {}",
+                    shown_number(max)
+                ));
+            }
+        }
+        if let Value::Seq(items) = &value.value {
+            let n = items.len() as f64;
+            if let Some(min) = limit("minItems").filter(|&m| n < m) {
+                return invalid(format!(
+                    "`{name}` has {n} items; the API takes at least {}",
+                    shown_number(min)
+                ));
+            }
+            if let Some(max) = limit("maxItems").filter(|&m| n > m) {
+                return invalid(format!(
+                    "`{name}` has {n} items; the API takes at most {}",
+                    shown_number(max)
+                ));
+            }
+        }
+        None
+    }
+}
+
+/// What a value must be, as the description's param or node says it.
+struct Rule<'s> {
+    kind: &'s str,
+    format: &'s str,
+    values: &'s str,
+    constraints: &'s str,
+    nullable: bool,
+}
+
+/// One step of a body node's property path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step<'p> {
+    Property(&'p str),
+    Items,
+    Others,
+    Alternative,
+}
+
+/// A JSON body's schema nodes, linked parent to children.
+struct Schema {
+    nodes: Vec<&'static BodyNode>,
+    root: Option<usize>,
+    children: HashMap<usize, Vec<(Step<'static>, usize)>>,
+}
+
+impl Schema {
+    fn of(operation: &Operation, edition: Edition) -> Schema {
+        let nodes: Vec<&'static BodyNode> = operation.body_schema(edition).collect();
+        let at: HashMap<&'static str, usize> = nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.property(), i))
+            .collect();
+        let mut children: HashMap<usize, Vec<(Step<'static>, usize)>> = HashMap::new();
+        for (i, node) in nodes.iter().enumerate() {
+            if let Some((parent, step)) = parent_step(node.property())
+                && let Some(&p) = at.get(parent)
+            {
+                children.entry(p).or_default().push((step, i));
+            }
+        }
+        let root = at.get("$").copied();
+        Schema {
+            nodes,
+            root,
+            children,
+        }
+    }
+
+    fn node_kind(&self, node: usize) -> &'static str {
+        self.nodes[node].kind()
+    }
+
+    fn children(&self, node: usize) -> impl Iterator<Item = (Step<'static>, usize)> + '_ {
+        self.children.get(&node).into_iter().flatten().copied()
+    }
+
+    fn property(&self, node: usize, name: &str) -> Option<usize> {
+        self.children(node)
+            .find(|(s, _)| *s == Step::Property(name))
+            .map(|(_, i)| i)
+    }
+
+    fn child(&self, node: usize, step: Step<'_>) -> Option<usize> {
+        self.children(node).find(|(s, _)| *s == step).map(|(_, i)| i)
+    }
+
+    fn alternatives(&self, node: usize) -> Vec<usize> {
+        self.children(node)
+            .filter(|(s, _)| *s == Step::Alternative)
+            .map(|(_, i)| i)
+            .collect()
+    }
+
+    /// `value`, named `name` in messages, against schema node `node`. `key`: the key
+    /// span of the entry whose value it is, where a missing property is reported.
+    fn check(
+        &self,
+        call: &Call<'_>,
+        node: usize,
+        name: &str,
+        value: &Node,
+        key: Option<Span>,
+        out: &mut Vec<ParamIssue>,
+    ) {
+        if is_placeholder(value) {
+            return;
+        }
+        let schema = self.nodes[node];
+        let kind = schema.kind();
+        if matches!(value.value, Value::Null) && (schema.nullable() || kind == "any") {
+            return;
+        }
+        if kind.starts_with("one-of:") || kind.starts_with("any-of:") {
+            self.check_alternatives(call, node, name, value, key, out);
+            return;
+        }
+        if kind.is_empty() || kind == "any" || kind.starts_with("recursive:") {
+            return;
+        }
+        match (&value.value, kind) {
+            (Value::Map(entries), "object") => {
+                let entries: Vec<&Entry> = entries.iter().collect();
+                let at = key.unwrap_or(value.span);
+                self.check_fields(call, node, name, &entries, at, true, out);
+            }
+            (Value::Seq(items), "array") => {
+                if let Some(issue) = call.constraint_issue(schema.constraints_json(), name, value) {
+                    out.push(issue);
+                }
+                if let Some(child) = self.child(node, Step::Items) {
+                    for (k, item) in items.iter().enumerate() {
+                        self.check(call, child, &format!("{name}[{k}]"), item, None, out);
+                    }
+                }
+            }
+            _ => {
+                let rule = Rule {
+                    kind,
+                    format: schema.format(),
+                    values: schema.values_json(),
+                    constraints: schema.constraints_json(),
+                    nullable: schema.nullable(),
+                };
+                call.check_scalar(&rule, name, value, out);
+            }
+        }
+    }
+
+    /// A value that one of several schemas describes: it is judged where it fits none,
+    /// and only against the one alternative it can have been meant for (the one of its
+    /// type, or the one object alternative that lists each of its keys).
+    fn check_alternatives(
+        &self,
+        call: &Call<'_>,
+        node: usize,
+        name: &str,
+        value: &Node,
+        key: Option<Span>,
+        out: &mut Vec<ParamIssue>,
+    ) {
+        let alternatives = self.alternatives(node);
+        let mut judged = Vec::new();
+        for &alternative in &alternatives {
+            let mut found = Vec::new();
+            self.check(call, alternative, name, value, key, &mut found);
+            if found.is_empty() {
+                return;
+            }
+            judged.push((alternative, found));
+        }
+        let loose = |k: &str| k.is_empty() || k == "any" || k.starts_with("recursive:");
+        if alternatives.is_empty() || alternatives.iter().any(|&a| loose(self.node_kind(a))) {
+            return;
+        }
+        let of_type: Vec<&(usize, Vec<ParamIssue>)> = judged
+            .iter()
+            .filter(|(a, _)| self.may_be_meant(*a, value))
+            .collect();
+        match of_type.as_slice() {
+            [] => {
+                let kinds: Vec<&str> = alternatives.iter().map(|&a| self.node_kind(a)).collect();
+                if kinds.iter().any(|k| k.contains('-')) {
+                    return;
+                }
+                out.push(call.issue(
+                    Finding::Invalid,
+                    value.span,
+                    format!(
+                        "`{name}` must be {}, not {}: the API answers 422 Unprocessable Entity",
+                        describe_kind(&kinds.join("|")),
+                        value.kind_name()
+                    ),
+                    None,
+                ));
+            }
+            [(_, found)] => out.extend(found.iter().cloned()),
+            _ => {}
+        }
+    }
+
+    /// Whether `value` can have been meant for alternative `node`: it is of its type,
+    /// and a mapping's keys are all the alternative's properties.
+    fn may_be_meant(&self, node: usize, value: &Node) -> bool {
+        let kind = self.node_kind(node);
+        if !kind.split(',').any(|k| fits_type(k, value)) {
+            return false;
+        }
+        match &value.value {
+            Value::Map(entries) if kind == "object" => {
+                entries.iter().all(|e| self.property(node, &e.key).is_some())
+                    || self.child(node, Step::Others).is_some()
+            }
+            _ => true,
+        }
+    }
+
+    /// An object's fields against object node `node` (`prefix` names it in messages, empty
+    /// for the body itself; `at` is where a missing property is reported).
+    #[allow(clippy::too_many_arguments)]
+    fn check_fields(
+        &self,
+        call: &Call<'_>,
+        node: usize,
+        prefix: &str,
+        entries: &[&Entry],
+        at: Span,
+        complete: bool,
+        out: &mut Vec<ParamIssue>,
+    ) {
+        let kind = self.node_kind(node);
+        if kind.starts_with("one-of:") || kind.starts_with("any-of:") {
+            // The body's fields against each alternative: as for a value.
+            let alternatives = self.alternatives(node);
+            let mut judged = Vec::new();
+            for &alternative in &alternatives {
+                if self.node_kind(alternative) != "object" {
+                    continue;
+                }
+                let mut found = Vec::new();
+                self.check_fields(call, alternative, prefix, entries, at, complete, &mut found);
+                if found.is_empty() {
+                    return;
+                }
+                let meant = entries
+                    .iter()
+                    .all(|e| self.property(alternative, &e.key).is_some());
+                if meant {
+                    judged.push(found);
+                }
+            }
+            if let [found] = judged.as_slice() {
+                out.extend(found.iter().cloned());
+            }
+            return;
+        }
+        if kind != "object" {
+            return;
+        }
+        let others = self.child(node, Step::Others);
+        let closed = self.nodes[node].closed() && others.is_none();
+        let listed: Vec<&str> = self
+            .children(node)
+            .filter_map(|(s, _)| match s {
+                Step::Property(p) => Some(p),
+                _ => None,
+            })
+            .collect();
+        for entry in entries {
+            let key = entry.key.as_str();
+            let name = if prefix.is_empty() {
+                key.to_string()
+            } else {
+                format!("{prefix}.{key}")
+            };
+            match self.property(node, key).or(others) {
+                Some(child) => self.check(call, child, &name, &entry.value, Some(entry.key_span), out),
+                None if closed => {
+                    let close = crate::suggest::only_close(key, listed.iter().copied())
+                        .filter(|new| !entries.iter().any(|e| e.key == *new));
+                    let help = match close {
+                        Some(new) => format!("did you mean `{new}`?"),
+                        None => format!("it takes {}", list(&listed)),
+                    };
+                    let place = if prefix.is_empty() {
+                        "the body".to_string()
+                    } else {
+                        format!("`{prefix}`")
+                    };
+                    let mut issue = call.issue(
+                        Finding::Unknown,
+                        entry.key_span,
+                        format!(
+                            "unknown property `{key}` in {place} of {}, which takes no other: the API answers 422 Unprocessable Entity",
+                            call.describe()
+                        ),
+                        Some(help),
+                    );
+                    issue.rename = close.map(|new| (key.to_string(), new.to_string()));
+                    out.push(issue);
+                }
+                None => {}
+            }
+        }
+        if complete {
+            self.missing_properties(call, node, prefix, entries, at, out);
+        }
+    }
+
+    fn missing_properties(
+        &self,
+        call: &Call<'_>,
+        node: usize,
+        prefix: &str,
+        entries: &[&Entry],
+        at: Span,
+        out: &mut Vec<ParamIssue>,
+    ) {
+        for (step, child) in self.children(node) {
+            let Step::Property(name) = step else {
+                continue;
+            };
+            let schema = self.nodes[child];
+            if !schema.required || schema.read_only() || entries.iter().any(|e| e.key == name) {
+                continue;
+            }
+            let whose = if prefix.is_empty() {
+                format!("{} requires `{name}` in its body", call.describe())
+            } else {
+                format!("`{prefix}` requires `{name}`")
+            };
+            out.push(call.issue(
+                Finding::Missing,
+                at,
+                format!("{whose}: the API answers 422 Unprocessable Entity"),
+                Some(format!("add `{name}`, {}", self.describe_node(child))),
+            ));
+        }
+    }
+
+    fn describe_node(&self, node: usize) -> String {
+        let kind = self.node_kind(node);
+        if kind.starts_with("one-of:") || kind.starts_with("any-of:") {
+            let kinds: Vec<&str> = self
+                .alternatives(node)
+                .iter()
+                .map(|&a| self.node_kind(a))
+                .collect();
+            return describe_kind(&kinds.join("|"));
+        }
+        let values = self.nodes[node].values_json();
+        if !values.is_empty()
+            && let Ok(values) = serde_json::from_str::<Vec<serde_json::Value>>(values)
+        {
+            let shown: Vec<String> = values.iter().map(scalar_shown).collect();
+            return format!("one of {}", list(&shown.iter().map(String::as_str).collect::<Vec<_>>()));
+        }
+        describe_kind(kind)
+    }
+}
+
+/// The parent of a body node's property path and the last step to it.
+fn parent_step(path: &str) -> Option<(&str, Step<'_>)> {
+    if let Some(parent) = path.strip_suffix("[]") {
+        return Some((parent, Step::Items));
+    }
+    if let Some(parent) = path.strip_suffix("{}") {
+        return Some((parent, Step::Others));
+    }
+    if let Some(bar) = path.rfind('|') {
+        let digits = &path[bar + 1..];
+        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Some((&path[..bar], Step::Alternative));
+        }
+    }
+    let dot = path.rfind('.')?;
+    let name = &path[dot + 1..];
+    (!name.contains(['[', '{', '|'])).then(|| (&path[..dot], Step::Property(name)))
+}
+
+/// Whether `value` is of the JSON type `kind` as the host reads it: a string of digits
+/// passes for an integer, `true`/`false` for a boolean (a form body's or a query
+/// string's values are all strings; reqlint does not claim the host refuses one).
+fn fits_type(kind: &str, value: &Node) -> bool {
+    match (kind, &value.value) {
+        ("any" | "", _) => true,
+        (k, _) if k.starts_with("recursive:") || k.contains('-') => true,
+        ("string", Value::String(_) | Value::EncodedJson { .. }) => true,
+        ("integer", Value::Number(n)) => is_integer_text(n),
+        ("integer", Value::String(s)) => is_integer_text(s.trim()),
+        ("number", Value::Number(_)) => true,
+        ("number", Value::String(s)) => is_number_text(s),
+        ("boolean", Value::Bool(_)) => true,
+        ("boolean", Value::String(s)) => matches!(s.trim(), "true" | "false"),
+        ("array", Value::Seq(_)) => true,
+        (k, Value::Seq(_)) if k.starts_with("array<") => true,
+        ("object", Value::Map(_)) => true,
+        ("null", Value::Null) => true,
+        _ => false,
+    }
+}
+
+fn describe_kind(kind: &str) -> String {
+    let one = |k: &str| -> String {
+        match k {
+            "string" => "a string".into(),
+            "integer" => "an integer".into(),
+            "number" => "a number".into(),
+            "boolean" => "true or false".into(),
+            "object" => "an object".into(),
+            "array" => "an array".into(),
+            "null" => "null".into(),
+            other => match other.strip_prefix("array<").and_then(|k| k.strip_suffix('>')) {
+                Some(item) => format!("an array of {item}s"),
+                None => format!("`{other}`"),
+            },
+        }
+    };
+    let mut kinds: Vec<String> = Vec::new();
+    for k in kind.split(['|', ',']).map(one) {
+        if !kinds.contains(&k) {
+            kinds.push(k);
+        }
+    }
+    match kinds.as_slice() {
+        [only] => only.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+        [] => "a value".into(),
+    }
+}
+
+fn list(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    if quoted.len() <= 12 {
+        quoted.join(", ")
+    } else {
+        format!("{}, ... ({} in all)", quoted[..8].join(", "), quoted.len())
+    }
+}
+
+fn same_scalar(allowed: &serde_json::Value, text: &str) -> bool {
+    match allowed {
+        serde_json::Value::String(s) => s == text,
+        serde_json::Value::Number(n) => {
+            n.as_f64().is_some_and(|n| text.trim().parse::<f64>() == Ok(n))
+        }
+        serde_json::Value::Bool(b) => text == if *b { "true" } else { "false" },
+        serde_json::Value::Null => text == "null",
+        _ => false,
+    }
+}
+
+fn scalar_shown(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn shown_number(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{}", n as i64)
+    } else {
+        n.to_string()
+    }
+}
+
+fn is_integer_text(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn is_number_text(text: &str) -> bool {
+    let t = text.trim();
+    !t.is_empty() && t.parse::<f64>().is_ok_and(f64::is_finite)
+}
+
+/// `2026-01-31`, `2026-01-31T12:00:00Z`: what the host reads as an ISO 8601 date or
+/// timestamp starts with a date.
+fn is_date(text: &str) -> bool {
+    let b = text.trim().as_bytes();
+    let digits = |r: std::ops::Range<usize>| r.clone().all(|i| b.get(i).is_some_and(u8::is_ascii_digit));
+    b.len() >= 10 && digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10)
+}
+
+fn is_empty_text(value: &Node) -> bool {
+    matches!(&value.value, Value::String(s) if s.trim().is_empty())
+}
+
+/// A value that stands for another (`{{id}}`, `${ID}`, `$TOKEN`, `<id>`) or a string that
+/// holds a variable whose value is not known (`v{{n}}`; known ones are substituted
+/// before): never judged.
+fn is_placeholder(value: &Node) -> bool {
+    let Value::String(text) = &value.value else {
+        return false;
+    };
+    if crate::loading::encoded::references(text).next().is_some() {
+        return true;
+    }
+    let t = text.trim();
+    let wrapped = |open: &str, close: &str| {
+        t.len() > open.len() + close.len() && t.starts_with(open) && t.ends_with(close)
+    };
+    wrapped("${", "}")
+        || wrapped("<", ">")
+        || t.strip_prefix('$').is_some_and(|n| {
+            !n.is_empty()
+                && n.bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        })
+}
+
+/// Reports the findings of `finding` about request `index`'s params as `meta`'s rule: a
+/// rename of a misspelt name or value with one close candidate as a safe fix.
+pub fn report(
+    file: &FileContext<'_>,
+    index: usize,
+    finding: Finding,
+    meta: &'static (impl crate::diagnostic::Reporter + Sync),
+    out: &mut Vec<crate::diagnostic::Diagnostic>,
+) {
+    use crate::diagnostic::{Applicability, Diagnostic};
+    for issue in issues(file, index).iter().filter(|i| i.finding == finding) {
+        let mut d = Diagnostic::new(meta, issue.span, issue.message.clone());
+        let fix = issue.rename.as_ref().and_then(|(old, new)| {
+            crate::model::edits::rename(file.text, issue.span, old, new, Applicability::Safe)
+        });
+        d = d.with_fix_opt(crate::model::edits::written_once_fix(file, fix));
+        if let Some(help) = &issue.help {
+            d = d.with_help(help.clone());
+        }
+        if let Some(used) = issue.used_at {
+            d = d.with_label(used, crate::model::USE_LABEL);
+        }
+        out.push(d);
+    }
+}
