@@ -86,13 +86,34 @@ fn find_operation(file: &FileContext<'_>, index: usize) -> Option<(OperationId, 
     let listed = super::rows(file, index)
         .iter()
         .any(|row| row.method == line.method);
-    if !listed && !path_values(ops::get(id), edition, &line.segments[line.segments.len() - segments.len()..])
-        .iter()
+    let operation = ops::get(id);
+    if !listed
+        && !path_values(operation, edition, operation_segments(line, operation, edition))
+            .iter()
         .all(|(param, segment)| integer_fits(param, segment))
     {
         return None;
     }
     Some((id, edition))
+}
+
+/// The segments of a request line that are the operation's path: without its server's
+/// prefix (`api/v3`, `api/uploads`) where the line has it, else without an enterprise
+/// server's `api/v3`.
+fn operation_segments<'l>(
+    line: &'l crate::model::RequestLine,
+    operation: &Operation,
+    edition: Edition,
+) -> &'l [Segment] {
+    let prefix = operation.path_prefix(edition);
+    let has_prefix = line.segments.len() >= prefix.len()
+        && line.segments.iter().zip(&prefix).all(|(s, p)| s.text == *p);
+    let skip = if has_prefix {
+        prefix.len()
+    } else {
+        line.segments.len() - super::path_segments(line).len()
+    };
+    &line.segments[skip..]
 }
 
 /// The request's path params: each single-segment param of the template with the segment
@@ -190,12 +211,7 @@ pub fn sent_params<'r>(
     let Some(line) = request.line() else {
         return sent;
     };
-    let stripped = super::path_segments(line).len();
-    sent.path = path_values(
-        operation,
-        edition,
-        &line.segments[line.segments.len() - stripped..],
-    );
+    sent.path = path_values(operation, edition, operation_segments(line, operation, edition));
     sent.query.extend(line.query.iter());
     let mapped: &[Entry] = match (&request.substituted_params, request.params) {
         (Some(entries), _) => entries,
@@ -332,9 +348,9 @@ pub fn check_request(request: &Request<'_>, id: OperationId, edition: Edition) -
                 }
             }
             out.extend(found);
-        } else if sent.complete && schema.node_kind(root) == "object" {
+        } else if sent.complete && schema.describes_fields(root) {
             let at = request.params.map_or(request.line_span, |e| e.key_span);
-            schema.missing_properties(&call, root, "", &[], at, &mut out);
+            schema.check_fields(&call, root, "", &[], at, true, &mut out);
         }
     }
     if sent.complete {
@@ -704,7 +720,15 @@ impl Schema {
         if matches!(value.value, Value::Null) && (schema.nullable() || kind == "any") {
             return;
         }
-        if kind.starts_with("one-of:") || kind.starts_with("any-of:") {
+        if let Value::Map(entries) = &value.value
+            && self.describes_fields(node)
+        {
+            let entries: Vec<&Entry> = entries.iter().collect();
+            let at = key.unwrap_or(value.span);
+            self.check_fields(call, node, name, &entries, at, true, out);
+            return;
+        }
+        if is_alternatives(kind) {
             self.check_alternatives(call, node, name, value, key, out);
             return;
         }
@@ -712,11 +736,6 @@ impl Schema {
             return;
         }
         match (&value.value, kind) {
-            (Value::Map(entries), "object") => {
-                let entries: Vec<&Entry> = entries.iter().collect();
-                let at = key.unwrap_or(value.span);
-                self.check_fields(call, node, name, &entries, at, true, out);
-            }
             (Value::Seq(items), "array") => {
                 if let Some(issue) = call.constraint_issue(schema.constraints_json(), name, value) {
                     out.push(issue);
@@ -808,8 +827,32 @@ impl Schema {
         }
     }
 
-    /// An object's fields against object node `node` (`prefix` names it in messages, empty
-    /// for the body itself; `at` is where a missing property is reported).
+    /// Whether node `node` says what an object's fields are: an object, a schema that
+    /// lists properties beside its alternatives or without a type, or alternatives of
+    /// which one is an object.
+    fn describes_fields(&self, node: usize) -> bool {
+        let kind = self.node_kind(node);
+        kind == "object"
+            || !self.own_properties(node).is_empty()
+            || (is_alternatives(kind)
+                && self
+                    .alternatives(node)
+                    .iter()
+                    .any(|&a| self.describes_fields(a)))
+    }
+
+    fn own_properties(&self, node: usize) -> Vec<(&'static str, usize)> {
+        self.children(node)
+            .filter_map(|(s, i)| match s {
+                Step::Property(p) => Some((p, i)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// An object's fields against node `node` (`prefix` names it in messages, empty for
+    /// the body itself; `at` is where a missing property is reported): its own
+    /// properties, then its alternatives.
     #[allow(clippy::too_many_arguments)]
     fn check_fields(
         &self,
@@ -822,81 +865,159 @@ impl Schema {
         out: &mut Vec<ParamIssue>,
     ) {
         let kind = self.node_kind(node);
-        if kind.starts_with("one-of:") || kind.starts_with("any-of:") {
-            // The body's fields against each alternative: as for a value.
-            let alternatives = self.alternatives(node);
-            let mut judged = Vec::new();
+        let alternatives = if is_alternatives(kind) {
+            self.alternatives(node)
+        } else {
+            Vec::new()
+        };
+        let own = self.own_properties(node);
+        if kind == "object" || !own.is_empty() {
+            let others = self.child(node, Step::Others);
+            let closed = self.nodes[node].closed() && others.is_none();
+            let mut listed: Vec<&str> = own.iter().map(|(p, _)| *p).collect();
             for &alternative in &alternatives {
-                if self.node_kind(alternative) != "object" {
-                    continue;
+                listed.extend(self.own_properties(alternative).iter().map(|(p, _)| *p));
+            }
+            let loose_alternative = alternatives
+                .iter()
+                .any(|&a| self.node_kind(a) != "object" || self.child(a, Step::Others).is_some());
+            for entry in entries {
+                let key = entry.key.as_str();
+                let name = if prefix.is_empty() {
+                    key.to_string()
+                } else {
+                    format!("{prefix}.{key}")
+                };
+                match self.property(node, key).or(others) {
+                    Some(child) => {
+                        self.check(call, child, &name, &entry.value, Some(entry.key_span), out)
+                    }
+                    None if closed && !loose_alternative && !listed.contains(&key) => {
+                        out.push(self.unknown_property(call, prefix, entries, entry, &listed));
+                    }
+                    None => {}
                 }
-                let mut found = Vec::new();
-                self.check_fields(call, alternative, prefix, entries, at, complete, &mut found);
-                if found.is_empty() {
+            }
+            if complete {
+                self.missing_properties(call, node, prefix, entries, at, out);
+            }
+        }
+        if !alternatives.is_empty() {
+            self.fields_against_alternatives(call, &alternatives, prefix, entries, at, complete, out);
+        }
+    }
+
+    fn unknown_property(
+        &self,
+        call: &Call<'_>,
+        prefix: &str,
+        entries: &[&Entry],
+        entry: &Entry,
+        listed: &[&str],
+    ) -> ParamIssue {
+        let key = entry.key.as_str();
+        let close = crate::suggest::only_close(key, listed.iter().copied())
+            .filter(|new| !entries.iter().any(|e| e.key == *new));
+        let help = match close {
+            Some(new) => format!("did you mean `{new}`?"),
+            None => format!("it takes {}", list(listed)),
+        };
+        let place = if prefix.is_empty() {
+            "the body".to_string()
+        } else {
+            format!("`{prefix}`")
+        };
+        let mut issue = call.issue(
+            Finding::Unknown,
+            entry.key_span,
+            format!(
+                "unknown property `{key}` in {place} of {}, which takes no other: the API answers 422 Unprocessable Entity",
+                call.describe()
+            ),
+            Some(help),
+        );
+        issue.rename = close.map(|new| (key.to_string(), new.to_string()));
+        issue
+    }
+
+    /// An object's fields against the alternatives of a `oneOf`/`anyOf`: nothing where one
+    /// takes them; else the findings of the one they were meant for, told by a property
+    /// each alternative gives its own values (`type: creation` of a ruleset's rule) or by
+    /// their keys, and a value of that property that no alternative has.
+    #[allow(clippy::too_many_arguments)]
+    fn fields_against_alternatives(
+        &self,
+        call: &Call<'_>,
+        alternatives: &[usize],
+        prefix: &str,
+        entries: &[&Entry],
+        at: Span,
+        complete: bool,
+        out: &mut Vec<ParamIssue>,
+    ) {
+        if alternatives.iter().any(|&a| !self.describes_fields(a)) {
+            return;
+        }
+        let mut judged = Vec::new();
+        for &alternative in alternatives {
+            let mut found = Vec::new();
+            self.check_fields(call, alternative, prefix, entries, at, complete, &mut found);
+            if found.is_empty() {
+                return;
+            }
+            judged.push((alternative, found));
+        }
+        // A property whose values tell the alternatives apart.
+        let enum_of = |alternative: usize, name: &str| -> Option<Vec<serde_json::Value>> {
+            let property = self.property(alternative, name)?;
+            serde_json::from_str(self.nodes[property].values_json()).ok()
+        };
+        for entry in entries {
+            let Some(text) = entry.value.as_str() else {
+                continue;
+            };
+            let values: Option<Vec<Vec<serde_json::Value>>> = alternatives
+                .iter()
+                .map(|&a| enum_of(a, &entry.key))
+                .collect();
+            let Some(values) = values else {
+                continue;
+            };
+            if is_placeholder(&entry.value) {
+                return;
+            }
+            let meant: Vec<usize> = (0..alternatives.len())
+                .filter(|&k| values[k].iter().any(|v| same_scalar(v, text)))
+                .collect();
+            match meant.as_slice() {
+                [] => {
+                    let all: Vec<serde_json::Value> = values.into_iter().flatten().collect();
+                    let json = serde_json::Value::Array(all).to_string();
+                    let name = if prefix.is_empty() {
+                        entry.key.to_string()
+                    } else {
+                        format!("{prefix}.{}", entry.key)
+                    };
+                    out.extend(call.enum_issue(&json, &name, &entry.value));
                     return;
                 }
-                let meant = entries
-                    .iter()
-                    .all(|e| self.property(alternative, &e.key).is_some());
-                if meant {
-                    judged.push(found);
+                [k] => {
+                    out.extend(judged[*k].1.iter().cloned());
+                    return;
                 }
+                _ => {}
             }
-            if let [found] = judged.as_slice() {
-                out.extend(found.iter().cloned());
-            }
-            return;
         }
-        if kind != "object" {
-            return;
-        }
-        let others = self.child(node, Step::Others);
-        let closed = self.nodes[node].closed() && others.is_none();
-        let listed: Vec<&str> = self
-            .children(node)
-            .filter_map(|(s, _)| match s {
-                Step::Property(p) => Some(p),
-                _ => None,
+        let meant: Vec<&(usize, Vec<ParamIssue>)> = judged
+            .iter()
+            .filter(|(a, _)| {
+                entries.iter().all(|e| {
+                    self.property(*a, &e.key).is_some() || self.child(*a, Step::Others).is_some()
+                })
             })
             .collect();
-        for entry in entries {
-            let key = entry.key.as_str();
-            let name = if prefix.is_empty() {
-                key.to_string()
-            } else {
-                format!("{prefix}.{key}")
-            };
-            match self.property(node, key).or(others) {
-                Some(child) => self.check(call, child, &name, &entry.value, Some(entry.key_span), out),
-                None if closed => {
-                    let close = crate::suggest::only_close(key, listed.iter().copied())
-                        .filter(|new| !entries.iter().any(|e| e.key == *new));
-                    let help = match close {
-                        Some(new) => format!("did you mean `{new}`?"),
-                        None => format!("it takes {}", list(&listed)),
-                    };
-                    let place = if prefix.is_empty() {
-                        "the body".to_string()
-                    } else {
-                        format!("`{prefix}`")
-                    };
-                    let mut issue = call.issue(
-                        Finding::Unknown,
-                        entry.key_span,
-                        format!(
-                            "unknown property `{key}` in {place} of {}, which takes no other: the API answers 422 Unprocessable Entity",
-                            call.describe()
-                        ),
-                        Some(help),
-                    );
-                    issue.rename = close.map(|new| (key.to_string(), new.to_string()));
-                    out.push(issue);
-                }
-                None => {}
-            }
-        }
-        if complete {
-            self.missing_properties(call, node, prefix, entries, at, out);
+        if let [(_, found)] = meant.as_slice() {
+            out.extend(found.iter().cloned());
         }
     }
 
@@ -950,6 +1071,10 @@ impl Schema {
         }
         describe_kind(kind)
     }
+}
+
+fn is_alternatives(kind: &str) -> bool {
+    kind.starts_with("one-of:") || kind.starts_with("any-of:")
 }
 
 /// The parent of a body node's property path and the last step to it.
@@ -1126,5 +1251,440 @@ pub fn report(
             d = d.with_label(used, crate::model::USE_LABEL);
         }
         out.push(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Generated from the host's description: every operation, filled with valid values,
+    //! is recognised and clean; each required body property left out, each body enum
+    //! given a value outside it, is reported where it is written.
+
+    use std::collections::HashSet;
+    use std::path::{Path, PathBuf};
+
+    use serde_json::{Value as Json, json};
+
+    use super::*;
+    use crate::catalog::codehost_operations::operations;
+
+    const RULES: [&str; 3] = ["rest-param-unknown", "rest-param-invalid", "rest-param-missing"];
+    const OUTSIDE: &str = "zz-outside-the-enum";
+
+    /// A valid value of body node `node`: every property an object lists, one item of an
+    /// array (as many as it needs), the first value of an enum, the first alternative
+    /// unless `prefer` names another; `replace` puts a value of its own at one node.
+    fn valid(
+        schema: &Schema,
+        node: usize,
+        prefer: &HashSet<usize>,
+        replace: Option<(usize, &Json)>,
+    ) -> Json {
+        if let Some((at, value)) = replace
+            && at == node
+        {
+            return value.clone();
+        }
+        let n = schema.nodes[node];
+        if let Ok(values) = serde_json::from_str::<Vec<Json>>(n.values_json())
+            && let Some(first) = values.into_iter().find(|v| !v.is_null())
+        {
+            return first;
+        }
+        let limits: serde_json::Map<String, Json> =
+            serde_json::from_str(n.constraints_json()).unwrap_or_default();
+        let limit = |k: &str| limits.get(k).and_then(Json::as_f64);
+        let kind = n.kind().split(',').next().unwrap_or_default();
+        let own = schema.own_properties(node);
+        let own = (kind == "object" || !own.is_empty()).then(|| {
+            let mut map = serde_json::Map::new();
+            for (name, child) in own {
+                if !schema.nodes[child].read_only() {
+                    map.insert(name.to_string(), valid(schema, child, prefer, replace));
+                }
+            }
+            map
+        });
+        if is_alternatives(kind) {
+            let alternatives = schema.alternatives(node);
+            let chosen = alternatives
+                .iter()
+                .copied()
+                .find(|a| prefer.contains(a))
+                .unwrap_or(alternatives[0]);
+            return match (own, valid(schema, chosen, prefer, replace)) {
+                (Some(mut own), Json::Object(more)) => {
+                    own.extend(more);
+                    Json::Object(own)
+                }
+                (Some(own), _) => Json::Object(own),
+                (None, value) => value,
+            };
+        }
+        if let Some(own) = own {
+            return Json::Object(own);
+        }
+        match kind {
+            "array" => {
+                let count = limit("minItems").unwrap_or(1.0).max(1.0) as usize;
+                let item = schema.child(node, Step::Items);
+                Json::Array(
+                    (0..count)
+                        .map(|k| match item {
+                            // Distinct items, for `uniqueItems`.
+                            Some(i) => distinct(valid(schema, i, prefer, replace), k),
+                            None => json!(k),
+                        })
+                        .collect(),
+                )
+            }
+            "integer" | "number" => {
+                let low = limit("minimum").unwrap_or(1.0).max(1.0);
+                json!(limit("maximum").map_or(low, |high| low.min(high)) as i64)
+            }
+            "boolean" => json!(true),
+            "null" => Json::Null,
+            "string" => match n.format() {
+                "date-time" => json!("2026-01-31T12:00:00Z"),
+                "date" => json!("2026-01-31"),
+                _ => json!("v".repeat(limit("minLength").unwrap_or(1.0).max(1.0) as usize)),
+            },
+            _ => json!({}),
+        }
+    }
+
+    fn distinct(value: Json, k: usize) -> Json {
+        match value {
+            Json::String(s) if k > 0 => Json::String(format!("{s}{k}")),
+            other => other,
+        }
+    }
+
+    /// A query value for a param.
+    fn query_value(param: &Param) -> String {
+        if let Ok(values) = serde_json::from_str::<Vec<Json>>(param.values_json())
+            && let Some(first) = values.first()
+        {
+            return scalar_shown(first);
+        }
+        match (param.kind(), param.format()) {
+            (_, "date") => "2026-01-31".into(),
+            (_, "date-time") => "2026-01-31T12:00:00Z".into(),
+            ("integer" | "number", _) => "1".into(),
+            ("boolean", _) => "true".into(),
+            _ => "v".into(),
+        }
+    }
+
+    /// The request line's path and query for an operation: placeholders filled (an
+    /// integer with `1`, a multi-segment param with `a/b/c`), required query params given.
+    fn filled_url(op: &Operation, edition: Edition, host: bool) -> String {
+        let mut path = String::new();
+        if host {
+            path.push_str(op.server().unwrap_or("https://api.github.com"));
+        }
+        for prefix in op.path_prefix(edition) {
+            path.push('/');
+            path.push_str(prefix);
+        }
+        for segment in op.template().split('/').filter(|s| !s.is_empty()) {
+            path.push('/');
+            let mut rest = segment;
+            while let Some(open) = rest.find('{') {
+                path.push_str(&rest[..open]);
+                let close = rest[open..].find('}').unwrap() + open;
+                let name = &rest[open + 1..close];
+                let p = op.params(edition).find(|p| p.name() == name);
+                path.push_str(match p {
+                    Some(p) if p.multi_segment => "a/b/c",
+                    Some(p) if p.kind() == "integer" => "1",
+                    _ => "v-x",
+                });
+                rest = &rest[close + 1..];
+            }
+            path.push_str(rest);
+        }
+        if op.template() == "/" && !host {
+            path.push('/');
+        }
+        let query: Vec<String> = op
+            .params(edition)
+            .filter(|p| p.location == Location::Query && p.required)
+            .map(|p| format!("{}={}", p.name(), query_value(p)))
+            .collect();
+        if !query.is_empty() {
+            path.push('?');
+            path.push_str(&query.join("&"));
+        }
+        path
+    }
+
+    /// A request file for an operation with `body` as its params.
+    fn request_file(op: &Operation, edition: Edition, host: bool, body: Option<&Json>) -> String {
+        let mut text = format!("request: {} {}\n", op.method, filled_url(op, edition, host));
+        if let Some(body) = body {
+            let params = match (op.body_param(), body) {
+                (Some(name), value) if !value.is_object() => json!({ name: value }),
+                (_, value) => value.clone(),
+            };
+            text.push_str(&format!("params: {params}\n"));
+        }
+        text
+    }
+
+    fn valid_body(op: &Operation, edition: Edition) -> Option<Json> {
+        let schema = Schema::of(op, edition);
+        let root = schema.root?;
+        Some(valid(&schema, root, &HashSet::new(), None))
+    }
+
+    /// The findings about the one request of a YAML request file, as operation `id` in
+    /// `edition`.
+    fn model_issues(text: &str, id: OperationId, edition: Edition) -> Vec<ParamIssue> {
+        let (docs, problems) = crate::loading::parse_text(
+            text,
+            crate::loading::Format::Yaml,
+            &crate::loading::Limits::DEFAULT,
+        );
+        assert!(problems.is_empty(), "{problems:?}\n{text}");
+        let model = crate::model::FileModel::build(&docs, text);
+        let request = &model.requests[0];
+        let line = request.line().expect(text);
+        let segments: Vec<&str> = line.segments.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            ops::operation_sent(line.method, &segments, edition),
+            Some(id),
+            "not recognised in {edition}: {text}"
+        );
+        check_request(request, id, edition)
+    }
+
+    fn lint(text: &str) -> Vec<crate::diagnostic::Diagnostic> {
+        let settings = crate::engine::Settings {
+            config: crate::model::config::Config::defaults(PathBuf::from(".")),
+            context: Default::default(),
+            limits: crate::loading::Limits::DEFAULT,
+        };
+        crate::engine::lint_bytes(
+            "t.req.yaml",
+            Path::new("t.req.yaml"),
+            text.as_bytes().to_vec(),
+            &settings,
+        )
+        .diagnostics
+    }
+
+    #[test]
+    fn every_operation_filled_with_valid_values_is_recognised_and_clean() {
+        let mut checked = 0;
+        let mut with_body = 0;
+        for (id, op) in operations() {
+            for edition in Edition::all().filter(|&e| op.in_edition(e)) {
+                let body = valid_body(op, edition);
+                with_body += usize::from(body.is_some());
+                let text = request_file(op, edition, false, body.as_ref());
+                let found = model_issues(&text, id, edition);
+                assert!(found.is_empty(), "{text}{found:#?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+        assert!(with_body > 1_500, "{with_body}");
+    }
+
+    /// The cloud's operations through the whole pipeline (routing by host, every rule).
+    #[test]
+    fn every_cloud_operation_through_the_linter_is_clean() {
+        let mut checked = 0;
+        for (id, op) in operations().filter(|(_, op)| op.in_edition(Edition::CLOUD)) {
+            let body = valid_body(op, Edition::CLOUD);
+            let text = request_file(op, Edition::CLOUD, true, body.as_ref());
+            let found: Vec<String> = lint(&text)
+                .into_iter()
+                .filter(|d| RULES.contains(&d.rule) || d.rule == "unknown-endpoint")
+                .map(|d| format!("{}: {}", d.rule, d.message))
+                .collect();
+            assert!(found.is_empty(), "{id:?} {text}{found:#?}");
+            checked += 1;
+        }
+        assert_eq!(checked, 1_223);
+    }
+
+    #[test]
+    fn every_required_body_property_left_out_is_missing_at_the_params_key() {
+        let mut checked = 0;
+        let mut operations_with_one = HashSet::new();
+        for (id, op) in operations() {
+            for edition in Edition::all().filter(|&e| op.in_edition(e)) {
+                let schema = Schema::of(op, edition);
+                let Some(root) = schema.root else { continue };
+                if schema.node_kind(root) != "object" {
+                    continue;
+                }
+                let Some(Json::Object(body)) = valid_body(op, edition) else {
+                    continue;
+                };
+                for (step, child) in schema.children(root) {
+                    let Step::Property(name) = step else { continue };
+                    if !schema.nodes[child].required || schema.nodes[child].read_only() {
+                        continue;
+                    }
+                    let mut without = body.clone();
+                    without.remove(name);
+                    let text = request_file(op, edition, false, Some(&Json::Object(without)));
+                    let found = model_issues(&text, id, edition);
+                    let at = text.find("params").unwrap();
+                    assert!(
+                        found.iter().any(|i| i.finding == Finding::Missing
+                            && i.span == Span::new(at, at + "params".len())
+                            && i.message.contains(&format!("`{name}`"))),
+                        "{text}{found:#?}"
+                    );
+                    checked += 1;
+                    operations_with_one.insert((op.method, op.template()));
+                }
+            }
+        }
+        assert!(checked > 1_000, "{checked}");
+        assert!(operations_with_one.len() > 250, "{}", operations_with_one.len());
+    }
+
+    /// The same through the linter for the cloud, with a `params` key to point at.
+    #[test]
+    fn a_required_body_property_left_out_through_the_linter() {
+        let mut checked = 0;
+        for (_, op) in operations().filter(|(_, op)| op.in_edition(Edition::CLOUD)) {
+            let schema = Schema::of(op, Edition::CLOUD);
+            let Some(root) = schema.root else { continue };
+            if schema.node_kind(root) != "object" {
+                continue;
+            }
+            let Some(Json::Object(mut body)) = valid_body(op, Edition::CLOUD) else {
+                continue;
+            };
+            let Some(name) = schema.children(root).find_map(|(s, c)| match s {
+                Step::Property(n) if schema.nodes[c].required && !schema.nodes[c].read_only() => Some(n),
+                _ => None,
+            }) else {
+                continue;
+            };
+            body.remove(name);
+            body.insert("x-keep".into(), json!(1));
+            let text = request_file(op, Edition::CLOUD, true, Some(&Json::Object(body)));
+            let missing: Vec<_> = lint(&text)
+                .into_iter()
+                .filter(|d| d.rule == "rest-param-missing")
+                .collect();
+            assert!(
+                missing
+                    .iter()
+                    .any(|d| &text[d.span.range()] == "params" && d.message.contains(name)),
+                "{text}{missing:#?}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 200, "{checked}");
+    }
+
+    #[test]
+    fn every_body_enum_given_a_value_outside_it_is_invalid_where_it_is_written() {
+        let outside = json!(OUTSIDE);
+        let (mut direct, mut under_alternatives, mut accepted_by_another) = (0, 0, 0);
+        let mut unwritten = 0;
+        for (id, op) in operations() {
+            for edition in Edition::all().filter(|&e| op.in_edition(e)) {
+                let schema = Schema::of(op, edition);
+                let Some(root) = schema.root else { continue };
+                for (node, n) in schema.nodes.iter().enumerate() {
+                    if n.values_json().is_empty() || n.property().contains("{}") {
+                        continue;
+                    }
+                    // The alternatives on the way to it are the ones taken.
+                    let mut prefer = HashSet::new();
+                    let mut at = n.property();
+                    while let Some((parent, step)) = parent_step(at) {
+                        if step == Step::Alternative
+                            && let Some(i) = schema.nodes.iter().position(|x| x.property() == at)
+                        {
+                            prefer.insert(i);
+                        }
+                        at = parent;
+                    }
+                    let body = valid(&schema, root, &prefer, Some((node, &outside)));
+                    let text = request_file(op, edition, false, Some(&body));
+                    let found = model_issues(&text, id, edition);
+                    // Under a property a request does not send (read-only): no value.
+                    let Some(written) = text.find(&format!("\"{OUTSIDE}\"")) else {
+                        unwritten += 1;
+                        continue;
+                    };
+                    let span = Span::new(written, written + OUTSIDE.len() + 2);
+                    let reported = found
+                        .iter()
+                        .any(|i| i.finding == Finding::Invalid && i.span == span);
+                    if prefer.is_empty() {
+                        assert!(reported, "{text}{found:#?}");
+                        direct += 1;
+                    } else if reported {
+                        under_alternatives += 1;
+                    } else {
+                        // Several alternatives could be meant: judged only where one is.
+                        accepted_by_another += 1;
+                    }
+                }
+            }
+        }
+        assert!(direct > 500, "{direct}");
+        assert!(unwritten < 20, "{unwritten}");
+        // Measured: 1,933 direct, 810 under alternatives reported, 49 left to another
+        // alternative that takes the body as written, 5 under a read-only property.
+        assert!(
+            under_alternatives > 10 * accepted_by_another,
+            "{under_alternatives} / {accepted_by_another}"
+        );
+    }
+
+    #[test]
+    fn a_word_for_an_integer_path_param_is_invalid_at_its_segment() {
+        let mut checked = 0;
+        for (id, op) in operations() {
+            let edition = Edition::all().find(|&e| op.in_edition(e)).unwrap();
+            let Some(param) = op.params(edition).find(|p| {
+                p.location == Location::Path && p.kind() == "integer" && !p.multi_segment
+            }) else {
+                continue;
+            };
+            let body = valid_body(op, edition);
+            let text = request_file(op, edition, false, body.as_ref());
+            // The first integer segment, `1`, made a word.
+            let template: Vec<&str> = op.template().split('/').collect();
+            let k = template
+                .iter()
+                .position(|s| *s == format!("{{{}}}", param.name()))
+                .unwrap();
+            let line_end = text.find('\n').unwrap();
+            let mut segments: Vec<String> = text[..line_end].split('/').map(String::from).collect();
+            let offset = segments.len() - template.len();
+            if segments[k + offset] != "1" {
+                continue;
+            }
+            segments[k + offset] = "abc".into();
+            let text = format!("{}{}", segments.join("/"), &text[line_end..]);
+            let (docs, _) = crate::loading::parse_text(
+                &text,
+                crate::loading::Format::Yaml,
+                &crate::loading::Limits::DEFAULT,
+            );
+            let model = crate::model::FileModel::build(&docs, &text);
+            let found = check_request(&model.requests[0], id, edition);
+            assert!(
+                found.iter().any(|i| i.finding == Finding::Invalid
+                    && &text[i.span.range()] == "abc"
+                    && i.message.contains(param.name())),
+                "{text}{found:#?}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 500, "{checked}");
     }
 }
