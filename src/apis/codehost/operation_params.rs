@@ -245,7 +245,10 @@ pub fn sent_params<'r>(
     };
     for entry in mapped {
         let name = entry.key.as_str();
-        if root.is_none() {
+        if is_path(name) && !root_property(name) {
+            // A path param written again as a param (as Octokit takes them): the path
+            // says it.
+        } else if root.is_none() {
             if media.is_empty() || is_query(name) {
                 sent.query.push(entry);
             } else {
@@ -254,9 +257,6 @@ pub fn sent_params<'r>(
             }
         } else if is_query(name) && !root_property(name) {
             sent.query.push(entry);
-        } else if is_path(name) && !root_property(name) {
-            // A path param written again as a param (as Octokit takes them): the path
-            // says it.
         } else if operation.body_param() == Some(name) && !root_property(name) {
             sent.whole_body = Some(entry);
         } else {
