@@ -190,26 +190,35 @@ pub struct SentParams<'r> {
     /// The `params` entry that is the whole body (an operation whose body is an array,
     /// which the host names: `labels`).
     pub whole_body: Option<&'r Entry>,
-    /// Every param the request sends is known (no body left unread, no query string or
-    /// `params` that is a variable whose value is not known).
-    pub complete: bool,
+    /// Every query param the request sends is known (no query string or `params` that
+    /// is a variable whose value is not known).
+    pub query_known: bool,
+    /// The whole body is known (none left unread, no `params` that is a variable whose
+    /// value is not known, no upload).
+    pub body_known: bool,
 }
 
 /// The request's params as the host receives them for `operation`: the query string's
 /// pairs are query params; a `params` mapping is the query string of an operation that
 /// takes no body (a GET's), else the JSON body, but for names that are the operation's
-/// query params and not its body's properties.
+/// query params and not its body's properties. `lists_calls`: the request is written in
+/// reqlint's own format, where a request without `params` names a call (for its token's
+/// permissions) and says nothing of its body, nor, without a query string, of its query.
 pub fn sent_params<'r>(
     request: &'r Request<'_>,
     operation: &Operation,
     edition: Edition,
+    lists_calls: bool,
 ) -> SentParams<'r> {
-    let mut sent = SentParams {
-        complete: !request.may_send_unknown_params(),
-        ..SentParams::default()
-    };
+    let seen = !request.may_send_unknown_params();
     let Some(line) = request.line() else {
-        return sent;
+        return SentParams::default();
+    };
+    let unwritten = lists_calls && request.params.is_none();
+    let mut sent = SentParams {
+        query_known: seen && !(unwritten && line.query.is_empty()),
+        body_known: seen && !unwritten,
+        ..SentParams::default()
     };
     sent.path = path_values(operation, edition, operation_segments(line, operation, edition));
     sent.query.extend(line.query.iter());
@@ -219,7 +228,8 @@ pub fn sent_params<'r>(
             Some(entries) => entries,
             None => {
                 // `params: "{{body}}"`: what it holds is not known.
-                sent.complete = false;
+                sent.query_known = false;
+                sent.body_known = false;
                 return sent;
             }
         },
@@ -253,7 +263,8 @@ pub fn sent_params<'r>(
                 sent.query.push(entry);
             } else {
                 // A body the description does not give as JSON (an upload, raw text).
-                sent.complete = false;
+                sent.query_known = false;
+                sent.body_known = false;
             }
         } else if is_query(name) && !root_property(name) {
             sent.query.push(entry);
@@ -286,9 +297,15 @@ fn strip_alternative(property: &str) -> String {
 /// operation).
 pub fn issues<'f>(file: &'f FileContext<'_>, index: usize) -> &'f [ParamIssue] {
     let all = file.memo.get::<OperationCache>().issues.get_or_init(|| {
+        let lists_calls = !matches!(
+            crate::loading::Format::from_path(file.path),
+            crate::loading::Format::Read(_)
+        );
         (0..file.model.requests.len())
             .map(|i| match operation_of(file, i) {
-                Some((id, edition)) => check_request(&file.model.requests[i], id, edition),
+                Some((id, edition)) => {
+                    check_request(&file.model.requests[i], id, edition, lists_calls)
+                }
                 None => Vec::new(),
             })
             .collect()
@@ -297,9 +314,14 @@ pub fn issues<'f>(file: &'f FileContext<'_>, index: usize) -> &'f [ParamIssue] {
 }
 
 /// Every finding about a request's params for `operation` in `edition`.
-pub fn check_request(request: &Request<'_>, id: OperationId, edition: Edition) -> Vec<ParamIssue> {
+pub fn check_request(
+    request: &Request<'_>,
+    id: OperationId,
+    edition: Edition,
+    lists_calls: bool,
+) -> Vec<ParamIssue> {
     let operation = ops::get(id);
-    let sent = sent_params(request, operation, edition);
+    let sent = sent_params(request, operation, edition, lists_calls);
     let call = Call {
         operation,
         edition,
@@ -334,7 +356,7 @@ pub fn check_request(request: &Request<'_>, id: OperationId, edition: Edition) -
         } else if !sent.body.is_empty() {
             let at = request.params.map_or(request.line_span, |e| e.key_span);
             let mut found = Vec::new();
-            schema.check_fields(&call, root, "", &sent.body, at, sent.complete, &mut found);
+            schema.check_fields(&call, root, "", &sent.body, at, sent.body_known, &mut found);
             for issue in &mut found {
                 if let Some(entry) = sent
                     .body
@@ -348,12 +370,12 @@ pub fn check_request(request: &Request<'_>, id: OperationId, edition: Edition) -
                 }
             }
             out.extend(found);
-        } else if sent.complete && schema.describes_fields(root) {
+        } else if sent.body_known && schema.describes_fields(root) {
             let at = request.params.map_or(request.line_span, |e| e.key_span);
             schema.check_fields(&call, root, "", &[], at, true, &mut out);
         }
     }
-    if sent.complete {
+    if sent.query_known {
         let at = request.params.map_or(request.line_span, |e| e.key_span);
         for param in operation
             .params(edition)
@@ -1456,7 +1478,7 @@ mod tests {
             Some(id),
             "not recognised in {edition}: {text}"
         );
-        check_request(request, id, edition)
+        check_request(request, id, edition, true)
     }
 
     fn lint(text: &str) -> Vec<crate::diagnostic::Diagnostic> {
@@ -1676,7 +1698,7 @@ mod tests {
                 &crate::loading::Limits::DEFAULT,
             );
             let model = crate::model::FileModel::build(&docs, &text);
-            let found = check_request(&model.requests[0], id, edition);
+            let found = check_request(&model.requests[0], id, edition, true);
             assert!(
                 found.iter().any(|i| i.finding == Finding::Invalid
                     && &text[i.span.range()] == "abc"
