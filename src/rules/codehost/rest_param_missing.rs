@@ -17,7 +17,10 @@ crate::declare_rule! {
                request line when there are no params). Nothing is reported missing where \
                the request may send params reqlint cannot see: a body it could not read, a \
                file upload, a body or query string that is a variable whose value is not \
-               known; nor where the body may be one of several `oneOf` schemas.",
+               known; nor where the body may be one of several `oneOf` schemas. A request \
+               of reqlint's own format without `params` names a call (for its token's \
+               permissions) and says nothing of its body, nor, without a query string, of \
+               its query (docs/codehost.md \"Params and bodies\").",
         why: "The host refuses the request with 422 Unprocessable Entity and names the \
               missing field.",
         source: "GitHub's REST API documentation (https://docs.github.com/en/rest), the required parameters and body fields of each operation, as GitHub's OpenAPI description (https://github.com/github/rest-api-description) marks them",
