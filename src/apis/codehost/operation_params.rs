@@ -1276,6 +1276,219 @@ pub fn report(
     }
 }
 
+/// The operation a request line calls, read from its path alone in the cloud's
+/// description (the editor's: it has no file to route).
+pub fn operation_of_line(line: &crate::model::RequestLine) -> Option<(OperationId, Edition)> {
+    let edition = Edition::CLOUD;
+    let segments = super::path_segments(line);
+    ops::operation_sent(line.method, &segments, edition).map(|id| (id, edition))
+}
+
+/// A param of an operation as the editor shows it: where it goes, its type, whether it
+/// is required, its values and default.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamRow {
+    pub name: String,
+    /// `query param`, `path param` or `body property`.
+    pub place: &'static str,
+    /// `a string`, `an integer or a string`, …
+    pub kind: String,
+    pub required: bool,
+    pub values: Vec<String>,
+    pub default: Option<String>,
+}
+
+impl ParamRow {
+    fn of_param(param: &Param) -> ParamRow {
+        ParamRow {
+            name: param.name().to_string(),
+            place: match param.location {
+                Location::Path => "path param",
+                Location::Query => "query param",
+            },
+            kind: describe_kind(param.kind()),
+            required: param.required,
+            values: json_values(param.values_json()),
+            default: shown_default(param.default_json()),
+        }
+    }
+
+    fn of_node(schema: &Schema, node: usize, name: &str) -> ParamRow {
+        let n = schema.nodes[node];
+        let mut values = json_values(n.values_json());
+        let kind = schema.node_kind(node);
+        if values.is_empty() && is_alternatives(kind) {
+            for alternative in schema.alternatives(node) {
+                values.extend(json_values(schema.nodes[alternative].values_json()));
+            }
+        }
+        ParamRow {
+            name: name.to_string(),
+            place: "body property",
+            kind: schema.describe_node(node),
+            required: n.required,
+            values,
+            default: shown_default(n.default_json()),
+        }
+    }
+
+    /// The row as one markdown paragraph.
+    pub fn markdown(&self, operation: &str) -> String {
+        let mut out = format!("`{}`: {}, {}", self.name, self.place, self.kind);
+        if !self.values.is_empty() && !self.kind.starts_with("one of") {
+            let shown: Vec<&str> = self.values.iter().map(String::as_str).collect();
+            out.push_str(&format!(", one of {}", list(&shown)));
+        }
+        if let Some(default) = &self.default {
+            out.push_str(&format!(" (default `{default}`)"));
+        }
+        out.push_str(if self.required {
+            "; required"
+        } else {
+            "; optional"
+        });
+        out.push_str(&format!(" — {operation}"));
+        out
+    }
+}
+
+/// A default as compact JSON, shown as written in a request (`open`, not `"open"`).
+fn shown_default(default_json: &str) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_str(default_json).ok()?;
+    Some(scalar_shown(&value))
+}
+
+fn json_values(values_json: &str) -> Vec<String> {
+    serde_json::from_str::<Vec<serde_json::Value>>(values_json)
+        .map(|values| values.iter().map(scalar_shown).collect())
+        .unwrap_or_default()
+}
+
+/// What `request`'s `params` may give for operation `id`: its query params for an
+/// operation without a JSON body, else its body's properties and its query params (as
+/// [`sent_params`] reads them).
+pub fn param_rows(request: &Request<'_>, id: OperationId, edition: Edition) -> Vec<ParamRow> {
+    let operation = ops::get(id);
+    let mut rows = Vec::new();
+    let schema = Schema::of(operation, edition);
+    if let Some(root) = schema.root {
+        let mut own = schema.own_properties(root);
+        for alternative in schema.alternatives(root) {
+            own.extend(schema.own_properties(alternative));
+        }
+        for (name, node) in own {
+            if !schema.nodes[node].read_only() && !rows.iter().any(|r: &ParamRow| r.name == name) {
+                rows.push(ParamRow::of_node(&schema, node, name));
+            }
+        }
+    }
+    for param in operation.params(edition) {
+        let given_in_line = request
+            .line()
+            .is_some_and(|l| l.query.iter().any(|e| e.key == param.name()));
+        if param.location == Location::Query
+            && !given_in_line
+            && !rows.iter().any(|r| r.name == param.name())
+        {
+            rows.push(ParamRow::of_param(param));
+        }
+    }
+    rows
+}
+
+/// What the editor shows of the param or body property of `request` whose key or value
+/// holds `offset` (nested properties of the body included): its row, the operation, and
+/// the operation's docs page.
+pub fn hover_at(request: &Request<'_>, offset: usize) -> Option<String> {
+    let line = request.line()?;
+    let (id, edition) = operation_of_line(line)?;
+    let operation = ops::get(id);
+    let call = format!("`{} {}`", operation.method, operation.template());
+    let row = param_row_at(request, offset, id, edition)?;
+    let docs = operation
+        .docs_url(edition)
+        .map(|u| format!("\n\n[Documentation]({u})"))
+        .unwrap_or_default();
+    Some(format!(
+        "{}{docs}\n\nGitHub's REST API description (`@octokit/openapi`)",
+        row.markdown(&call)
+    ))
+}
+
+fn param_row_at(
+    request: &Request<'_>,
+    offset: usize,
+    id: OperationId,
+    edition: Edition,
+) -> Option<ParamRow> {
+    let operation = ops::get(id);
+    let within = |span: Span| span.start <= offset && offset <= span.end && !span.is_empty();
+    let entry = request
+        .every_param()
+        .find(|e| within(e.key_span) || within(e.value.span))?;
+    let sent = sent_params(request, operation, edition, false);
+    if sent.query.iter().any(|e| std::ptr::eq(*e, entry)) {
+        let param = operation
+            .params(edition)
+            .find(|p| p.location == Location::Query && p.name() == entry.key.as_str())?;
+        return Some(ParamRow::of_param(param));
+    }
+    let schema = Schema::of(operation, edition);
+    let mut node = schema.root?;
+    let mut name = entry.key.to_string();
+    node = schema.field(node, &entry.key)?;
+    let mut value = &entry.value;
+    // Down the value to the innermost key that holds the offset.
+    loop {
+        let inner = match &value.value {
+            Value::Map(entries) => entries
+                .iter()
+                .find(|e| within(e.key_span) || within(e.value.span))
+                .and_then(|e| Some((schema.field(node, &e.key)?, e))),
+            Value::Seq(items) => {
+                let Some(item) = items.iter().find(|i| within(i.span)) else {
+                    break;
+                };
+                let Some(items_node) = schema.items(node) else {
+                    break;
+                };
+                node = items_node;
+                value = item;
+                name.push_str("[]");
+                continue;
+            }
+            _ => None,
+        };
+        let Some((child, e)) = inner else { break };
+        node = child;
+        name = format!("{name}.{}", e.key);
+        value = &e.value;
+    }
+    Some(ParamRow::of_node(&schema, node, &name))
+}
+
+impl Schema {
+    /// The node of property `name` of an object node: its own, its other properties',
+    /// or the first alternative's that lists it.
+    fn field(&self, node: usize, name: &str) -> Option<usize> {
+        if let Some(found) = self.property(node, name).or(self.child(node, Step::Others)) {
+            return Some(found);
+        }
+        self.alternatives(node)
+            .into_iter()
+            .find_map(|a| self.field(a, name))
+    }
+
+    /// The items node of an array node, or of its first alternative that has one.
+    fn items(&self, node: usize) -> Option<usize> {
+        self.child(node, Step::Items).or_else(|| {
+            self.alternatives(node)
+                .into_iter()
+                .find_map(|a| self.items(a))
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! Generated from the host's description: every operation, filled with valid values,
