@@ -304,6 +304,9 @@ mod tests {
             "{h}"
         );
         let h = at(text, "name").unwrap();
-        assert!(h.starts_with("`labels[].name`: body property, a string"), "{h}");
+        assert!(
+            h.starts_with("`labels[].name`: body property, a string"),
+            "{h}"
+        );
     }
 }

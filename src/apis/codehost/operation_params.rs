@@ -88,8 +88,12 @@ fn find_operation(file: &FileContext<'_>, index: usize) -> Option<(OperationId, 
         .any(|row| row.method == line.method);
     let operation = ops::get(id);
     if !listed
-        && !path_values(operation, edition, operation_segments(line, operation, edition))
-            .iter()
+        && !path_values(
+            operation,
+            edition,
+            operation_segments(line, operation, edition),
+        )
+        .iter()
         .all(|(param, segment)| integer_fits(param, segment))
     {
         return None;
@@ -140,9 +144,11 @@ fn path_values<'s>(
             .and_then(|n| n.strip_suffix('}'))
             .filter(|n| !n.contains(['{', '}']))
     }
-    let multi = template
-        .iter()
-        .position(|t| placeholder(t).and_then(param).is_some_and(|p| p.multi_segment));
+    let multi = template.iter().position(|t| {
+        placeholder(t)
+            .and_then(param)
+            .is_some_and(|p| p.multi_segment)
+    });
     // Before a multi-segment param the segments line up from the start, after it from
     // the end; without one, the path's last segments are the template's.
     let mut pairs: Vec<(&str, &Segment)> = Vec::new();
@@ -172,9 +178,7 @@ fn path_values<'s>(
 
 /// Whether a path segment fits its integer param: digits, or a variable.
 fn integer_fits(param: &Param, segment: &Segment) -> bool {
-    param.kind() != "integer"
-        || segment.holds_unknown_variable()
-        || is_integer_text(&segment.text)
+    param.kind() != "integer" || segment.holds_unknown_variable() || is_integer_text(&segment.text)
 }
 
 /// Where the params a request writes in `params` go (docs/codehost.md, "Params and
@@ -220,7 +224,11 @@ pub fn sent_params<'r>(
         body_known: seen && !unwritten,
         ..SentParams::default()
     };
-    sent.path = path_values(operation, edition, operation_segments(line, operation, edition));
+    sent.path = path_values(
+        operation,
+        edition,
+        operation_segments(line, operation, edition),
+    );
     sent.query.extend(line.query.iter());
     let mapped: &[Entry] = match (&request.substituted_params, request.params) {
         (Some(entries), _) => entries,
@@ -351,21 +359,24 @@ pub fn check_request(
     if let Some(root) = schema.root {
         if let Some(entry) = sent.whole_body {
             let start = out.len();
-            schema.check(&call, root, entry.key.as_str(), &entry.value, Some(entry.key_span), &mut out);
+            schema.check(
+                &call,
+                root,
+                entry.key.as_str(),
+                &entry.value,
+                Some(entry.key_span),
+                &mut out,
+            );
             attribute_variables(request, entry, &mut out[start..]);
         } else if !sent.body.is_empty() {
             let at = request.params.map_or(request.line_span, |e| e.key_span);
             let mut found = Vec::new();
             schema.check_fields(&call, root, "", &sent.body, at, sent.body_known, &mut found);
             for issue in &mut found {
-                if let Some(entry) = sent
-                    .body
-                    .iter()
-                    .find(|e| {
-                        let whole = e.key_span.cover(e.value.span);
-                        whole.start <= issue.span.start && issue.span.end <= whole.end
-                    })
-                {
+                if let Some(entry) = sent.body.iter().find(|e| {
+                    let whole = e.key_span.cover(e.value.span);
+                    whole.start <= issue.span.start && issue.span.end <= whole.end
+                }) {
                     attribute_variables(request, entry, std::slice::from_mut(issue));
                 }
             }
@@ -508,7 +519,12 @@ impl Call<'_> {
     /// A value against a scalar rule (`kind` one type or `T|U`).
     fn check_scalar(&self, rule: &Rule<'_>, name: &str, value: &Node, out: &mut Vec<ParamIssue>) {
         if matches!(value.value, Value::Null) {
-            if !rule.nullable && !rule.kind.split(['|', ',']).any(|k| k == "null" || k == "any") {
+            if !rule.nullable
+                && !rule
+                    .kind
+                    .split(['|', ','])
+                    .any(|k| k == "null" || k == "any")
+            {
                 out.push(self.issue(
                     Finding::Invalid,
                     value.span,
@@ -567,14 +583,20 @@ impl Call<'_> {
         if values.iter().any(|v| same_scalar(v, &text)) {
             return None;
         }
-        let words: Vec<&str> = values.iter().filter_map(serde_json::Value::as_str).collect();
+        let words: Vec<&str> = values
+            .iter()
+            .filter_map(serde_json::Value::as_str)
+            .collect();
         let close = matches!(value.value, Value::String(_))
             .then(|| crate::suggest::only_close(&text, words.iter().copied()))
             .flatten();
         let shown: Vec<String> = values.iter().map(scalar_shown).collect();
         let help = match crate::suggest::did_you_mean(&text, words.iter().copied()) {
             Some(s) => format!("did you mean `{s}`?"),
-            None => format!("the values are {}", list(&shown.iter().map(String::as_str).collect::<Vec<_>>())),
+            None => format!(
+                "the values are {}",
+                list(&shown.iter().map(String::as_str).collect::<Vec<_>>())
+            ),
         };
         let mut issue = self.issue(
             Finding::Invalid,
@@ -609,10 +631,16 @@ impl Call<'_> {
         if let Some(n) = number {
             let text = value.scalar_text().unwrap_or_default();
             if let Some(min) = limit("minimum").filter(|&m| n < m) {
-                return invalid(format!("`{name}` is {text}; the API takes at least {}", shown_number(min)));
+                return invalid(format!(
+                    "`{name}` is {text}; the API takes at least {}",
+                    shown_number(min)
+                ));
             }
             if let Some(max) = limit("maximum").filter(|&m| n > m) {
-                return invalid(format!("`{name}` is {text}; the API takes at most {}", shown_number(max)));
+                return invalid(format!(
+                    "`{name}` is {text}; the API takes at most {}",
+                    shown_number(max)
+                ));
             }
         }
         if let Value::String(s) = &value.value {
@@ -713,7 +741,9 @@ impl Schema {
     }
 
     fn child(&self, node: usize, step: Step<'_>) -> Option<usize> {
-        self.children(node).find(|(s, _)| *s == step).map(|(_, i)| i)
+        self.children(node)
+            .find(|(s, _)| *s == step)
+            .map(|(_, i)| i)
     }
 
     fn alternatives(&self, node: usize) -> Vec<usize> {
@@ -842,7 +872,9 @@ impl Schema {
         }
         match &value.value {
             Value::Map(entries) if kind == "object" => {
-                entries.iter().all(|e| self.property(node, &e.key).is_some())
+                entries
+                    .iter()
+                    .all(|e| self.property(node, &e.key).is_some())
                     || self.child(node, Step::Others).is_some()
             }
             _ => true,
@@ -925,7 +957,15 @@ impl Schema {
             }
         }
         if !alternatives.is_empty() {
-            self.fields_against_alternatives(call, &alternatives, prefix, entries, at, complete, out);
+            self.fields_against_alternatives(
+                call,
+                &alternatives,
+                prefix,
+                entries,
+                at,
+                complete,
+                out,
+            );
         }
     }
 
@@ -1089,7 +1129,10 @@ impl Schema {
             && let Ok(values) = serde_json::from_str::<Vec<serde_json::Value>>(values)
         {
             let shown: Vec<String> = values.iter().map(scalar_shown).collect();
-            return format!("one of {}", list(&shown.iter().map(String::as_str).collect::<Vec<_>>()));
+            return format!(
+                "one of {}",
+                list(&shown.iter().map(String::as_str).collect::<Vec<_>>())
+            );
         }
         describe_kind(kind)
     }
@@ -1150,7 +1193,10 @@ fn describe_kind(kind: &str) -> String {
             "object" => "an object".into(),
             "array" => "an array".into(),
             "null" => "null".into(),
-            other => match other.strip_prefix("array<").and_then(|k| k.strip_suffix('>')) {
+            other => match other
+                .strip_prefix("array<")
+                .and_then(|k| k.strip_suffix('>'))
+            {
                 Some(item) => format!("an array of {item}s"),
                 None => format!("`{other}`"),
             },
@@ -1181,9 +1227,9 @@ fn list(names: &[&str]) -> String {
 fn same_scalar(allowed: &serde_json::Value, text: &str) -> bool {
     match allowed {
         serde_json::Value::String(s) => s == text,
-        serde_json::Value::Number(n) => {
-            n.as_f64().is_some_and(|n| text.trim().parse::<f64>() == Ok(n))
-        }
+        serde_json::Value::Number(n) => n
+            .as_f64()
+            .is_some_and(|n| text.trim().parse::<f64>() == Ok(n)),
         serde_json::Value::Bool(b) => text == if *b { "true" } else { "false" },
         serde_json::Value::Null => text == "null",
         _ => false,
@@ -1219,7 +1265,8 @@ fn is_number_text(text: &str) -> bool {
 /// timestamp starts with a date.
 fn is_date(text: &str) -> bool {
     let b = text.trim().as_bytes();
-    let digits = |r: std::ops::Range<usize>| r.clone().all(|i| b.get(i).is_some_and(u8::is_ascii_digit));
+    let digits =
+        |r: std::ops::Range<usize>| r.clone().all(|i| b.get(i).is_some_and(u8::is_ascii_digit));
     b.len() >= 10 && digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10)
 }
 
@@ -1503,7 +1550,11 @@ mod tests {
     use super::*;
     use crate::catalog::codehost_operations::operations;
 
-    const RULES: [&str; 3] = ["rest-param-unknown", "rest-param-invalid", "rest-param-missing"];
+    const RULES: [&str; 3] = [
+        "rest-param-unknown",
+        "rest-param-invalid",
+        "rest-param-missing",
+    ];
     const OUTSIDE: &str = "zz-outside-the-enum";
 
     /// A valid value of body node `node`: every property an object lists, one item of an
@@ -1781,7 +1832,11 @@ mod tests {
             }
         }
         assert!(checked > 1_000, "{checked}");
-        assert!(operations_with_one.len() > 250, "{}", operations_with_one.len());
+        assert!(
+            operations_with_one.len() > 250,
+            "{}",
+            operations_with_one.len()
+        );
     }
 
     /// The same through the linter for the cloud, with a `params` key to point at.
@@ -1798,7 +1853,9 @@ mod tests {
                 continue;
             };
             let Some(name) = schema.children(root).find_map(|(s, c)| match s {
-                Step::Property(n) if schema.nodes[c].required && !schema.nodes[c].read_only() => Some(n),
+                Step::Property(n) if schema.nodes[c].required && !schema.nodes[c].read_only() => {
+                    Some(n)
+                }
                 _ => None,
             }) else {
                 continue;
