@@ -282,6 +282,17 @@ pub fn sent_params<'r>(
             sent.body.push(entry);
         }
     }
+    // Of a query param given more than once, the host reads the last (duplicate-param
+    // warns at the others).
+    let mut last: HashMap<&str, usize> = HashMap::new();
+    for (at, entry) in sent.query.iter().enumerate() {
+        last.insert(entry.key.as_str(), at);
+    }
+    let mut at = 0;
+    sent.query.retain(|entry| {
+        at += 1;
+        last.get(entry.key.as_str()) == Some(&(at - 1))
+    });
     sent
 }
 
@@ -1933,6 +1944,78 @@ mod tests {
         assert!(
             under_alternatives > 10 * accepted_by_another,
             "{under_alternatives} / {accepted_by_another}"
+        );
+    }
+
+    /// `(rule, the text it points at)` of the params rules' findings on a request file.
+    fn findings(yaml: &str) -> Vec<(String, String)> {
+        lint(yaml)
+            .into_iter()
+            .filter(|d| RULES.contains(&d.rule))
+            .map(|d| (d.rule.to_string(), yaml[d.span.range()].to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn what_the_host_reads_is_judged_and_what_reqlint_cannot_see_is_not() {
+        let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+            list.iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect()
+        };
+        // The last of a repeated query param is the one read.
+        assert_eq!(
+            findings("request: GET /repos/o/r/issues?state=bogus&state=open\n"),
+            []
+        );
+        assert_eq!(
+            findings("request: GET /repos/o/r/issues?state=open&state=bogus\n"),
+            pairs(&[("rest-param-invalid", "bogus")])
+        );
+        // A GET's params are its query; a POST's its body, but for its query params.
+        assert_eq!(
+            findings("request: GET /repos/o/r/issues\nparams: {state: bogus}\n"),
+            pairs(&[("rest-param-invalid", "bogus")])
+        );
+        assert_eq!(
+            findings("request: POST /repos/o/r/issues\nparams: {title: 1, milestone: [1]}\n"),
+            pairs(&[("rest-param-invalid", "[1]")])
+        );
+        // Path params written again as params are the path's (Octokit's way).
+        assert_eq!(
+            findings(
+                "request: DELETE /repos/o/r/issues/1/lock\nparams: {owner: o, repo: r, issue_number: 1}\n"
+            ),
+            []
+        );
+        // Nothing sent is known: a call listed without params, a body that is a variable.
+        assert_eq!(
+            findings("requests: [POST /repos/o/r/issues, GET /search/code]\n"),
+            []
+        );
+        assert_eq!(
+            findings(
+                "x-variables: {t: '{{x}}'}\nrequest: POST /repos/o/r/issues\nparams: {title: '{{t}}', state: '{{x}}'}\n"
+            ),
+            []
+        );
+        // Lenient: digits for an integer, `true` for a boolean; strict: a word.
+        assert_eq!(
+            findings(
+                "request: POST /repos/o/r/pulls\nparams: {title: t, head: h, base: b, draft: 'true', issue: '5'}\n"
+            ),
+            []
+        );
+        assert_eq!(
+            findings("request: GET /repos/o/r/pulls?per_page=ten\n"),
+            pairs(&[("rest-param-invalid", "ten")])
+        );
+        // Null where the schema is nullable, and where it is not.
+        assert_eq!(
+            findings(
+                "request: PATCH /repos/o/r/issues/1\nparams: {milestone: null, state: null}\n"
+            ),
+            pairs(&[("rest-param-invalid", "null")])
         );
     }
 
