@@ -245,22 +245,27 @@ pub fn sent_params<'r>(
     };
     let root = operation.body_schema(edition).next();
     let media = operation.body_media_types();
-    let is_query = |name: &str| {
+    // Looked up once per param: a request may give many.
+    let names = |location: Location| -> std::collections::HashSet<&'static str> {
         operation
             .params(edition)
-            .any(|p| p.location == Location::Query && p.name() == name)
+            .filter(|p| p.location == location)
+            .map(Param::name)
+            .collect()
     };
-    let is_path = |name: &str| {
-        operation
-            .params(edition)
-            .any(|p| p.location == Location::Path && p.name() == name)
-    };
-    let root_property = |name: &str| {
-        let wanted = format!("$.{name}");
-        operation
-            .body_schema(edition)
-            .any(|n| n.property() == wanted || strip_alternative(n.property()) == wanted)
-    };
+    let (query_names, path_names) = (names(Location::Query), names(Location::Path));
+    let is_query = |name: &str| query_names.contains(name);
+    let is_path = |name: &str| path_names.contains(name);
+    // The body's own properties and its alternatives' (`$.name`, `$|2.name`).
+    let properties: std::collections::HashSet<String> = operation
+        .body_schema(edition)
+        .map(|n| strip_alternative(n.property()))
+        .filter_map(|p| {
+            let name = p.strip_prefix("$.")?;
+            (!name.contains(['.', '[', '{'])).then(|| name.to_string())
+        })
+        .collect();
+    let root_property = |name: &str| properties.contains(name);
     for entry in mapped {
         let name = entry.key.as_str();
         if is_path(name) && !root_property(name) {
@@ -361,9 +366,11 @@ pub fn check_request(
             ));
         }
     }
+    let query_names: std::collections::HashSet<&str> =
+        sent.query.iter().map(|e| e.key.as_str()).collect();
     for entry in &sent.query {
         let start = out.len();
-        call.check_query_param(&sent, entry, &mut out);
+        call.check_query_param(&query_names, entry, &mut out);
         attribute_variables(request, entry, &mut out[start..]);
     }
     let schema = Schema::of(operation, edition);
@@ -383,12 +390,17 @@ pub fn check_request(
             let at = request.params.map_or(request.line_span, |e| e.key_span);
             let mut found = Vec::new();
             schema.check_fields(&call, root, "", &sent.body, at, sent.body_known, &mut found);
+            // The entry an issue is about is the last that starts at or before it (in the
+            // order written: a merge key's entries stand where their anchor is).
+            let mut written = sent.body.clone();
+            written.sort_by_key(|e| e.key_span.start);
             for issue in &mut found {
-                if let Some(entry) = sent.body.iter().find(|e| {
-                    let whole = e.key_span.cover(e.value.span);
-                    whole.start <= issue.span.start && issue.span.end <= whole.end
-                }) {
-                    attribute_variables(request, entry, std::slice::from_mut(issue));
+                let after = written.partition_point(|e| e.key_span.start <= issue.span.start);
+                if let Some(entry) = after.checked_sub(1).map(|k| written[k]) {
+                    let whole = entry.key_span.cover(entry.value.span);
+                    if whole.start <= issue.span.start && issue.span.end <= whole.end {
+                        attribute_variables(request, entry, std::slice::from_mut(issue));
+                    }
                 }
             }
             out.extend(found);
@@ -468,7 +480,12 @@ impl Call<'_> {
         }
     }
 
-    fn check_query_param(&self, sent: &SentParams<'_>, entry: &Entry, out: &mut Vec<ParamIssue>) {
+    fn check_query_param(
+        &self,
+        sent: &std::collections::HashSet<&str>,
+        entry: &Entry,
+        out: &mut Vec<ParamIssue>,
+    ) {
         let name = entry.key.as_str();
         let params: Vec<&'static Param> = self
             .operation
@@ -478,7 +495,7 @@ impl Call<'_> {
         let Some(param) = params.iter().find(|p| p.name() == name) else {
             let names: Vec<&str> = params.iter().map(|p| p.name()).collect();
             let close = crate::suggest::only_close(name, names.iter().copied())
-                .filter(|new| !sent.query.iter().any(|e| e.key == *new));
+                .filter(|new| !sent.contains(new));
             let help = match (close, names.is_empty()) {
                 (Some(new), _) => format!("did you mean `{new}`?"),
                 (None, true) => format!("{} takes no query params", self.describe()),
@@ -953,6 +970,8 @@ impl Schema {
             for &alternative in &alternatives {
                 listed.extend(self.own_properties(alternative).iter().map(|(p, _)| *p));
             }
+            let keys: std::collections::HashSet<&str> =
+                entries.iter().map(|e| e.key.as_str()).collect();
             let loose_alternative = alternatives
                 .iter()
                 .any(|&a| self.node_kind(a) != "object" || self.child(a, Step::Others).is_some());
@@ -968,13 +987,13 @@ impl Schema {
                         self.check(call, child, &name, &entry.value, Some(entry.key_span), out)
                     }
                     None if closed && !loose_alternative && !listed.contains(&key) => {
-                        out.push(self.unknown_property(call, prefix, entries, entry, &listed));
+                        out.push(self.unknown_property(call, prefix, &keys, entry, &listed));
                     }
                     None => {}
                 }
             }
             if complete {
-                self.missing_properties(call, node, prefix, entries, at, out);
+                self.missing_properties(call, node, prefix, &keys, at, out);
             }
         }
         if !alternatives.is_empty() {
@@ -994,13 +1013,13 @@ impl Schema {
         &self,
         call: &Call<'_>,
         prefix: &str,
-        entries: &[&Entry],
+        keys: &std::collections::HashSet<&str>,
         entry: &Entry,
         listed: &[&str],
     ) -> ParamIssue {
         let key = entry.key.as_str();
         let close = crate::suggest::only_close(key, listed.iter().copied())
-            .filter(|new| !entries.iter().any(|e| e.key == *new));
+            .filter(|new| !keys.contains(new));
         let help = match close {
             Some(new) => format!("did you mean `{new}`?"),
             None => format!("it takes {}", list(listed)),
@@ -1109,7 +1128,7 @@ impl Schema {
         call: &Call<'_>,
         node: usize,
         prefix: &str,
-        entries: &[&Entry],
+        keys: &std::collections::HashSet<&str>,
         at: Span,
         out: &mut Vec<ParamIssue>,
     ) {
@@ -1118,7 +1137,7 @@ impl Schema {
                 continue;
             };
             let schema = self.nodes[child];
-            if !schema.required || schema.read_only() || entries.iter().any(|e| e.key == name) {
+            if !schema.required || schema.read_only() || keys.contains(name) {
                 continue;
             }
             let whose = if prefix.is_empty() {
