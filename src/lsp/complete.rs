@@ -1,5 +1,6 @@
 //! What the editor offers as completions, from the catalogs: the params of the call a
-//! request makes (under its `params:`), the values of an enum param (after `name: `),
+//! request makes (under its `params:`; a code-hosting request's from the host's REST
+//! description), the values of an enum param (after `name: `),
 //! permission names (under a token's `repository:`, `organization:` or `user:`) and their
 //! levels, and the keys of a request. Read from the line the cursor is on and the keys
 //! above it, so that it works while the file is half written.
@@ -134,6 +135,22 @@ pub fn complete(text: &str, display: &str, settings: &Settings, offset: usize) -
             _ => None,
         }
     });
+    // A code-hosting request's params: the rows of the host's REST description.
+    let rest = request.and_then(|r| {
+        let line = r.line()?;
+        if crate::apis::route(crate::apis::APIS, line, &settings.config)
+            != Some(crate::apis::codehost::ID)
+        {
+            return None;
+        }
+        let (id, edition) =
+            crate::apis::codehost::operation_params::operation_of_line(line, &settings.config)?;
+        let call = crate::catalog::codehost_operations::get(id);
+        Some((
+            crate::apis::codehost::operation_params::param_rows(r, id, edition),
+            format!("`{} {}`", call.method, call.template()),
+        ))
+    });
     // After `key: `: the values of the key.
     if let Some((_, key)) = key_of(before)
         && (before.trim_end().ends_with(':') || before.contains(": "))
@@ -142,6 +159,11 @@ pub fn complete(text: &str, display: &str, settings: &Settings, offset: usize) -
             && let Some(call) = call
         {
             return enum_items(call, key);
+        }
+        if parents.first() == Some(&"params")
+            && let Some((rows, call)) = &rest
+        {
+            return rest_value_items(rows, call, key);
         }
         if parents.get(1) == Some(&"permissions") {
             return ["read", "write", "admin"]
@@ -156,15 +178,29 @@ pub fn complete(text: &str, display: &str, settings: &Settings, offset: usize) -
         return Vec::new();
     }
     match parents.first().copied() {
-        Some("params") => match call {
-            Some(call) => {
-                let given: Vec<&str> = request
-                    .map(|r| r.params().map(|e| e.key.as_str()).collect())
-                    .unwrap_or_default();
-                param_items(call, given)
+        Some("params") => {
+            let given: Vec<&str> = request
+                .map(|r| r.params().map(|e| e.key.as_str()).collect())
+                .unwrap_or_default();
+            match (call, &rest) {
+                (Some(call), _) => param_items(call, given),
+                (None, Some((rows, call))) => rows
+                    .iter()
+                    .filter(|r| !given.contains(&r.name.as_str()))
+                    .map(|r| Item {
+                        label: r.name.clone(),
+                        kind: CompletionItemKind::FIELD,
+                        detail: format!(
+                            "{}, {}{} — {call}",
+                            r.place,
+                            r.kind,
+                            if r.required { ", required" } else { "" }
+                        ),
+                    })
+                    .collect(),
+                (None, None) => Vec::new(),
             }
-            None => Vec::new(),
-        },
+        }
         Some(scope) if parents.get(1) == Some(&"permissions") => match Scope::parse(scope) {
             Some(scope) => CATALOG
                 .permissions
@@ -210,6 +246,32 @@ fn param_items(call: &GraphCall, given: Vec<&str>) -> Vec<Item> {
                 if p.required { ", required" } else { "" },
                 call.describe()
             ),
+        })
+        .collect()
+}
+
+/// The values of a code-hosting param: its enum's, or `true` and `false`.
+fn rest_value_items(
+    rows: &[crate::apis::codehost::operation_params::ParamRow],
+    call: &str,
+    key: &str,
+) -> Vec<Item> {
+    let Some(row) = rows.iter().find(|r| r.name == key) else {
+        return Vec::new();
+    };
+    let values: Vec<String> = if !row.values.is_empty() {
+        row.values.clone()
+    } else if row.kind == "true or false" {
+        vec!["true".into(), "false".into()]
+    } else {
+        Vec::new()
+    };
+    values
+        .into_iter()
+        .map(|v| Item {
+            label: v,
+            kind: CompletionItemKind::VALUE,
+            detail: format!("`{key}` of {call}"),
         })
         .collect()
 }
@@ -280,5 +342,24 @@ mod tests {
         assert_eq!(levels, vec!["read", "write", "admin"]);
         let keys = labels("|\n");
         assert!(keys.contains(&"request".to_string()));
+    }
+
+    #[test]
+    fn code_hosting_params_and_their_values() {
+        let query = labels("request: GET /repos/acme/web/issues\nparams:\n  state: open\n  |\n");
+        assert!(query.contains(&"labels".to_string()), "{query:?}");
+        assert!(query.contains(&"per_page".to_string()), "{query:?}");
+        assert!(!query.contains(&"state".to_string()), "{query:?}");
+        let body = labels("request: POST /repos/acme/web/pulls\nparams:\n  |\n");
+        for name in ["title", "head", "base", "draft"] {
+            assert!(body.contains(&name.to_string()), "{body:?}");
+        }
+        let values = labels("request: GET /repos/acme/web/issues\nparams:\n  state: |\n");
+        assert_eq!(values, ["open", "closed", "all"]);
+        let values =
+            labels("request: PUT /repos/acme/web/issues/1/lock\nparams:\n  lock_reason: |\n");
+        assert_eq!(values, ["off-topic", "too heated", "resolved", "spam"]);
+        let booleans = labels("request: POST /repos/acme/web/pulls\nparams:\n  draft: |\n");
+        assert_eq!(booleans, ["true", "false"]);
     }
 }

@@ -1,7 +1,8 @@
 //! What the editor shows on hover: at a diagnostic, its rule's summary and docs; at a
 //! param of an advertising call, its type, whether the call requires it, its values and
-//! where they come from; at a request line, the call (advertising) or the permission and
-//! level the endpoint needs (code-hosting). Markdown; read from the catalogs, never
+//! where they come from; at a param or body property of a code-hosting request, its row
+//! of the host's REST description (type, values, required); at a request line, the call
+//! (advertising) or the permission and level the endpoint needs (code-hosting). Markdown; read from the catalogs, never
 //! printed by a rule.
 
 use std::path::Path;
@@ -111,6 +112,9 @@ fn request_hover(
                 Some(entry) => Some(param_hover(call, &entry.key)),
                 None => Some(call_hover(call)),
             }
+        }
+        Some(crate::apis::codehost::ID) if on_param.is_some() => {
+            crate::apis::codehost::operation_params::hover_at(request, offset, &settings.config)
         }
         Some(crate::apis::codehost::ID) if on_line => {
             let version = request.api_version.map_or(
@@ -334,5 +338,27 @@ mod tests {
         )
         .unwrap();
         assert!(h.contains("cannot call it"), "{h}");
+    }
+
+    #[test]
+    fn code_hosting_params_and_body_properties() {
+        let text = "request: GET https://api.github.com/repos/acme/web/issues?state=closed\n";
+        let h = at(text, "state").unwrap();
+        assert!(
+            h.starts_with("`state`: query param, a string, one of `open`, `closed`, `all` (default `open`); optional — `GET /repos/{owner}/{repo}/issues`"),
+            "{h}"
+        );
+        assert!(h.contains("https://docs.github.com/rest/issues/issues#list-repository-issues"));
+        let text = "request: POST /repos/acme/web/issues\nparams:\n  title: Flaky\n  labels: [{name: bug}]\n";
+        let h = at(text, "title").unwrap();
+        assert!(
+            h.starts_with("`title`: body property, a string or an integer; required"),
+            "{h}"
+        );
+        let h = at(text, "name").unwrap();
+        assert!(
+            h.starts_with("`labels[].name`: body property, a string"),
+            "{h}"
+        );
     }
 }

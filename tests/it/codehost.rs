@@ -570,8 +570,7 @@ fn a_hosts_edition_decides_which_operations_it_has() {
     let errors: Vec<&str> = text.lines().filter(|l| l.contains("error[")).collect();
     assert_eq!(errors.len(), 1, "{text}");
     assert!(
-        errors[0].starts_with("a.req.yaml:6:")
-            && errors[0].contains("`Administration` at write"),
+        errors[0].starts_with("a.req.yaml:6:") && errors[0].contains("`Administration` at write"),
         "{text}"
     );
 

@@ -3,6 +3,7 @@
 //! (https://docs.github.com/en/rest/authentication/permissions-required-for-fine-grained-personal-access-tokens)
 //! and its permission tables (catalog/codehost/).
 
+pub mod operation_params;
 pub mod scopes;
 pub mod settings;
 

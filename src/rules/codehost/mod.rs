@@ -1,6 +1,9 @@
 //! The code-hosting API's rules (token permissions): one rule a file. What they share
 //! (routing, tokens, the permission tables) is the API's wing, `crate::apis::codehost`.
 
+pub mod rest_param_invalid;
+pub mod rest_param_missing;
+pub mod rest_param_unknown;
 pub mod token_cannot_call;
 pub mod token_missing_permission;
 pub mod token_over_privileged;
