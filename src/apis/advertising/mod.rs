@@ -554,3 +554,22 @@ pub fn string_list(object: &Node, field: &str) -> Vec<String> {
         .filter_map(|n| n.scalar_text().map(|t| t.into_owned()))
         .collect()
 }
+
+/// A request's `daily_budget` and `lifetime_budget` when both are set (present, not null,
+/// not 0), in the order written: the ad set and campaign calls refuse them together.
+pub fn both_budgets<'r>(
+    request: &'r Request<'_>,
+) -> Option<(&'r crate::loading::Entry, &'r crate::loading::Entry)> {
+    let set = |name: &str| {
+        request.param(name).filter(|e| {
+            !matches!(e.value.value, crate::loading::Value::Null)
+                && params::integer(&e.value) != Some(Ok(0))
+        })
+    };
+    let (daily, lifetime) = (set("daily_budget")?, set("lifetime_budget")?);
+    Some(if daily.key_span.start <= lifetime.key_span.start {
+        (daily, lifetime)
+    } else {
+        (lifetime, daily)
+    })
+}

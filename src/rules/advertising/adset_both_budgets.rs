@@ -1,12 +1,10 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::loading::Value;
-use crate::model::Request;
 use crate::model::file::FileContext;
 use crate::model::file::Routed;
 use crate::rules::rule::{Group, Inspects, Rule};
 
-use crate::apis::advertising::{Operation, params};
+use crate::apis::advertising::Operation;
 
 crate::declare_rule! {
     pub struct AdSetBothBudgets {
@@ -28,27 +26,12 @@ crate::declare_rule! {
     }
 }
 
-/// A budget param that is set: present, not null, not 0.
-fn set<'r>(request: &'r Request<'_>, name: &str) -> Option<&'r crate::loading::Entry> {
-    request.param(name).filter(|e| {
-        !matches!(e.value.value, Value::Null) && params::integer(&e.value) != Some(Ok(0))
-    })
-}
-
 impl Rule for AdSetBothBudgets {
     fn check_request(&self, file: &FileContext<'_>, routed: Routed, out: &mut Vec<Diagnostic>) {
         let c = &crate::apis::advertising::call(file, routed);
         let request = c.request;
-        let (Some(daily), Some(lifetime)) = (
-            set(request, "daily_budget"),
-            set(request, "lifetime_budget"),
-        ) else {
+        let Some((first, second)) = crate::apis::advertising::both_budgets(request) else {
             return;
-        };
-        let (first, second) = if daily.key_span.start <= lifetime.key_span.start {
-            (daily, lifetime)
-        } else {
-            (lifetime, daily)
         };
         out.push(
             Diagnostic::new(

@@ -1,11 +1,8 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::example;
-use crate::loading::Value;
+use crate::model::Method;
 use crate::model::file::FileContext;
-use crate::model::{Method, Request};
 use crate::rules::rule::{Group, Inspects, Rule};
-
-use crate::apis::advertising::params;
 
 crate::declare_rule! {
     pub struct CampaignBothBudgets {
@@ -30,13 +27,6 @@ crate::declare_rule! {
     }
 }
 
-/// A budget param that is set: present, not null, not 0.
-fn set<'r>(request: &'r Request<'_>, name: &str) -> Option<&'r crate::loading::Entry> {
-    request.param(name).filter(|e| {
-        !matches!(e.value.value, Value::Null) && params::integer(&e.value) != Some(Ok(0))
-    })
-}
-
 /// A campaign create or update: the calls that take a campaign's budgets.
 fn sets_campaign_budget(call: &crate::catalog::graph::GraphCall) -> bool {
     call.method == Method::Post
@@ -52,16 +42,8 @@ impl Rule for CampaignBothBudgets {
             if !sets_campaign_budget(target.graph.get()) {
                 continue;
             }
-            let (Some(daily), Some(lifetime)) = (
-                set(request, "daily_budget"),
-                set(request, "lifetime_budget"),
-            ) else {
+            let Some((first, second)) = crate::apis::advertising::both_budgets(request) else {
                 continue;
-            };
-            let (first, second) = if daily.key_span.start <= lifetime.key_span.start {
-                (daily, lifetime)
-            } else {
-                (lifetime, daily)
             };
             out.push(
                 Diagnostic::new(
