@@ -884,15 +884,8 @@ mod tests {
     #[test]
     fn access_data_needs_values_that_fit_the_operation() {
         let access = |path: &str| {
-            let text = format!("request: GET {path}\n");
-            let (docs, _) = crate::loading::parse_text(
-                &text,
-                crate::loading::Format::Yaml,
-                &crate::loading::Limits::DEFAULT,
-            );
-            let model = crate::model::FileModel::build(&docs, &text);
-            let line = model.requests[0].line().unwrap();
-            operation_access(line, ApiVersion::DEFAULT, Edition::CLOUD).map(|(_, a)| a)
+            let line = request_line(&format!("GET {path}"));
+            operation_access(&line, ApiVersion::DEFAULT, Edition::CLOUD).map(|(_, a)| a)
         };
         assert!(access("/user/123").is_some_and(|a| a.permissionless));
         assert_eq!(access("/user/x5"), None);
@@ -963,8 +956,8 @@ mod tests {
         }
     }
 
-    /// The endpoint of a request line (`METHOD PATH`), in the default API version.
-    fn endpoint(request: &str) -> EndpointMatch {
+    /// A request line (`METHOD PATH`) as reqlint's own format reads it.
+    fn request_line(request: &str) -> RequestLine {
         let text = format!("request: {request}\n");
         let (docs, _) = crate::loading::parse_text(
             &text,
@@ -972,7 +965,12 @@ mod tests {
             &crate::loading::Limits::DEFAULT,
         );
         let model = crate::model::FileModel::build(&docs, &text);
-        let line = model.requests[0].line().unwrap();
+        model.requests[0].line().unwrap().clone()
+    }
+
+    /// The endpoint of a request line (`METHOD PATH`), in the default API version.
+    fn endpoint(request: &str) -> EndpointMatch {
+        let line = &request_line(request);
         endpoint_match(
             line,
             ApiVersion::parse("2022-11-28").unwrap(),
