@@ -15,6 +15,7 @@ mod geo;
 mod graph;
 #[path = "../src/catalog/names.rs"]
 mod names;
+mod octokit;
 mod openapi;
 mod source;
 
@@ -34,6 +35,7 @@ fn main() {
     write(&out, "codehost.rs", &codehost::generate(&root));
     write(&out, "openapi.rs", &openapi::generate(&root));
     write(&out, "codehost_access.rs", &access::generate(&root));
+    write(&out, "codehost_methods.rs", &octokit::generate(&root));
     write(&out, "graph.rs", &graph::generate(&root));
     write(&out, "edge_fields.rs", &edge_fields::generate(&root));
     write(

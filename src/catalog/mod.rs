@@ -7,6 +7,7 @@
 pub mod advertising;
 pub mod codehost;
 pub mod codehost_access;
+pub mod codehost_methods;
 pub mod codehost_operations;
 pub mod edge_fields;
 pub mod geo;
