@@ -16,6 +16,8 @@ mod edge_fields;
 pub(crate) mod geo;
 #[path = "../../src/catalog/names.rs"]
 pub(crate) mod names;
+#[path = "../../build/octokit.rs"]
+mod octokit;
 #[path = "../../build/openapi.rs"]
 mod openapi;
 #[path = "../../build/source.rs"]
@@ -35,6 +37,7 @@ fn generate(catalog: &Path) -> Vec<String> {
         geo,
         codehost::generate(catalog),
         openapi::generate(catalog),
+        octokit::generate(catalog),
         advertising::generate(catalog, &countries),
         edge_fields::generate(catalog),
     ]
@@ -115,6 +118,11 @@ fn broken_tables_fail_with_file_and_line() {
     let blocks = line_of("codehost/permissions.tsv", "/orgs/{org}/blocks/{username}");
     let v20 = line_of("advertising/versions.tsv", "v20.0");
     let rate_limit = line_of("codehost/openapi/operations.tsv", "\tGET\t/rate_limit\t");
+    let create_comment = line_of("codehost/octokit/methods.tsv", "issues\tcreateComment\t");
+    let potection = line_of(
+        "codehost/octokit/methods.tsv",
+        "\tupdateStatusCheckPotection\t",
+    );
     let assigned = line_of(
         "advertising/edge_fields.tsv",
         "ad_account\tassigned_users\ttasks",
@@ -161,6 +169,28 @@ fn broken_tables_fail_with_file_and_line() {
             "\t$.lock_reason\tstring\t",
             "\tlock_reason\tstring\t",
             "the property `lock_reason` does not start with `$`".to_string(),
+        ),
+        (
+            "codehost/octokit/methods.tsv",
+            "issues\tcreateComment\tPOST\t",
+            "issues\tcreateComment\tPOTS\t",
+            format!("catalog/codehost/octokit/methods.tsv:{create_comment}: unknown method `POTS`"),
+        ),
+        (
+            "codehost/octokit/methods.tsv",
+            "renamed-to=repos.updateStatusCheckProtection",
+            "renamed-to=repos.updateStatusCheckProtektion",
+            format!(
+                "catalog/codehost/octokit/methods.tsv:{potection}: renamed to `repos.updateStatusCheckProtektion`, which has no row"
+            ),
+        ),
+        (
+            "codehost/octokit/methods.tsv",
+            "/issues/{issue_number}/comments\t-",
+            "/issues/{issue_number/comments\t-",
+            format!(
+                "catalog/codehost/octokit/methods.tsv:{create_comment}: `{{issue_number` in `/repos/{{owner}}/{{repo}}/issues/{{issue_number/comments` has a malformed placeholder"
+            ),
         ),
         (
             "advertising/versions.tsv",
@@ -320,6 +350,70 @@ fn the_openapi_generator_refuses_another_tarball() {
     std::fs::write(&fake, b"not the package").unwrap();
     let out = match Command::new("python3")
         .arg(root().join("catalog/codehost/openapi/generate.py"))
+        .arg(&fake)
+        .arg("--check")
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("skipped: python3 cannot run ({e})");
+            return;
+        }
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("not the pinned"), "{stderr}");
+}
+
+/// Octokit's REST methods plugin, as the pinned npm package: where the tests look for it
+/// (it is not in the repository; `npm pack @octokit/plugin-rest-endpoint-methods@18.0.0`
+/// fetches it).
+fn octokit_methods_tarball() -> Option<PathBuf> {
+    let given = std::env::var_os("REQLINT_OCTOKIT_METHODS_TGZ").map(PathBuf::from);
+    let default = PathBuf::from("/tmp/octo/octokit-plugin-rest-endpoint-methods-18.0.0.tgz");
+    given.into_iter().chain([default]).find(|p| p.is_file())
+}
+
+/// The committed catalog/codehost/octokit/methods.tsv is the generator's output from the
+/// pinned package, when the package is at hand.
+#[test]
+fn octokit_methods_table_is_the_generators_output() {
+    let Some(tarball) = octokit_methods_tarball() else {
+        eprintln!(
+            "skipped: the @octokit/plugin-rest-endpoint-methods 18.0.0 tarball is neither at $REQLINT_OCTOKIT_METHODS_TGZ nor at /tmp/octo/octokit-plugin-rest-endpoint-methods-18.0.0.tgz"
+        );
+        return;
+    };
+    let out = match Command::new("python3")
+        .arg(root().join("catalog/codehost/octokit/generate.py"))
+        .arg(&tarball)
+        .arg("--check")
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("skipped: python3 cannot run ({e})");
+            return;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        tarball.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A tarball that is not the pinned one is refused before anything is read from it.
+#[test]
+fn the_octokit_methods_generator_refuses_another_tarball() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir
+        .path()
+        .join("octokit-plugin-rest-endpoint-methods-18.0.0.tgz");
+    std::fs::write(&fake, b"not the package").unwrap();
+    let out = match Command::new("python3")
+        .arg(root().join("catalog/codehost/octokit/generate.py"))
         .arg(&fake)
         .arg("--check")
         .output()
