@@ -140,6 +140,7 @@ pub fn reader(data: &[u8], reader: loading::readers::Reader) {
         loading::readers::Reader::Http => "fuzz.http",
         loading::readers::Reader::Bruno => "fuzz.bru",
         loading::readers::Reader::Hurl => "fuzz.hurl",
+        loading::readers::Reader::Workflow => ".github/workflows/fuzz.yml",
     };
     whole_check(data, name);
 }
@@ -269,6 +270,11 @@ pub fn body_scan(data: &[u8]) {
             format!("post {{\n  url: https://x.test/a\n}}\n\nbody:json {{\n{body}\n}}\n")
         }
         loading::readers::Reader::Hurl => format!("POST https://x.test/a\n{body}\n"),
+        loading::readers::Reader::Workflow => {
+            format!(
+                "jobs:\n  j:\n    steps:\n      - run: gh api -f body={body:?} repos/o/r/issues\n"
+            )
+        }
         loading::readers::Reader::Postman => {
             let raw = serde_json::to_string(&*body).unwrap_or_default();
             format!(

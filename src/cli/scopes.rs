@@ -27,6 +27,7 @@ pub(super) fn print_least_permissions(args: ScopesArgs) -> Result<ExitCode, Stri
     let paths = walk::Paths::new(&settings.config)?;
     let files = walk::collect(&inputs, &settings.config, &paths)?;
     let mut tokens = BTreeMap::new();
+    let mut jobs = Vec::new();
     let mut secret_texts = Vec::new();
     let environments = Discovery::new(&settings, false);
     for path in &files {
@@ -51,13 +52,27 @@ pub(super) fn print_least_permissions(args: ScopesArgs) -> Result<ExitCode, Stri
             &settings.config,
             &mut tokens,
         );
+        jobs.extend(scopes::collect_jobs(
+            &display,
+            &loaded.text,
+            &file_model,
+            &settings.config,
+        ));
     }
     let text = match args.format {
-        ScopesFormat::Yaml => scopes::render_yaml(&tokens),
+        ScopesFormat::Yaml if tokens.is_empty() && !jobs.is_empty() => {
+            scopes::render_jobs_yaml(&jobs)
+        }
+        ScopesFormat::Yaml => {
+            let mut text = scopes::render_yaml(&tokens);
+            text.push_str(&scopes::render_jobs_yaml(&jobs));
+            text
+        }
         ScopesFormat::Json => {
             let list: Vec<_> = tokens.values().collect();
-            let json = serde_json::to_string_pretty(&serde_json::json!({ "tokens": list }))
-                .map_err(|e| e.to_string())?;
+            let json =
+                serde_json::to_string_pretty(&serde_json::json!({ "tokens": list, "jobs": jobs }))
+                    .map_err(|e| e.to_string())?;
             format!("{json}\n")
         }
     };

@@ -75,6 +75,9 @@ pub fn hover(
         settings,
     );
     let model = FileModel::build(&loaded.documents, &loaded.text);
+    if let Some(info) = workflow_step_hover(&model, offset) {
+        return Some(info);
+    }
     for request in &model.requests {
         if let Some(info) = request_hover(request, settings, &loaded.text, offset) {
             return Some(info);
@@ -112,6 +115,9 @@ fn request_hover(
                 Some(entry) => Some(param_hover(call, &entry.key)),
                 None => Some(call_hover(call)),
             }
+        }
+        Some(crate::apis::codehost::ID) if on_line && request.job().is_some() => {
+            job_call_hover(request, &settings.config)
         }
         Some(crate::apis::codehost::ID) if on_param.is_some() => {
             crate::apis::codehost::operation_params::hover_at(request, offset, &settings.config)
@@ -155,6 +161,67 @@ fn request_hover(
         }
         _ => None,
     }
+}
+
+/// A workflow call made with its job's `GITHUB_TOKEN`: the operation and what the token needs.
+fn job_call_hover(request: &Request<'_>, config: &crate::model::config::Config) -> Option<String> {
+    use crate::apis::codehost::workflow_token::{CallNeeds, call_needs};
+    let (job, _) = request.job()?;
+    let text = match call_needs(request, true, config) {
+        CallNeeds::Needs(needs) => {
+            let what = needs.first().map(|n| n.what.clone())?;
+            let levels: Vec<String> = needs.iter().map(|n| n.describe()).collect();
+            format!(
+                "{what}\n\nRuns with job `{job}`'s GITHUB_TOKEN, which needs {}.\n\n[Documentation]({})",
+                if levels.is_empty() {
+                    "no permission".to_string()
+                } else {
+                    levels.join(" and ")
+                },
+                needs[0].source
+            )
+        }
+        CallNeeds::Never(_, what, why) => {
+            format!("{what}\n\nJob `{job}`'s GITHUB_TOKEN can never call it: {why}.")
+        }
+        CallNeeds::Unknown => format!(
+            "Runs with job `{job}`'s GITHUB_TOKEN; reqlint does not know what this call needs."
+        ),
+    };
+    Some(text)
+}
+
+/// A workflow step a table judges (an action, `gh pr create`, `git push`): what it needs.
+fn workflow_step_hover(model: &FileModel<'_>, offset: usize) -> Option<String> {
+    let workflow = model.workflow.as_ref()?;
+    let (job, step) = workflow
+        .jobs
+        .iter()
+        .flat_map(|job| job.steps.iter().map(move |step| (job, step)))
+        .find(|(_, step)| within(step.span(), offset))?;
+    let needs = crate::apis::codehost::workflow_token::step_needs(step);
+    Some(match needs {
+        Some(needs) if needs.is_empty() => format!(
+            "`{}` in job `{}`: needs no permission of its own.",
+            step.describe(),
+            job.id
+        ),
+        Some(needs) => {
+            let levels: Vec<String> = needs.iter().map(|n| n.describe()).collect();
+            format!(
+                "`{}` in job `{}` needs {} of the job's GITHUB_TOKEN.\n\n[Source]({})",
+                step.describe(),
+                job.id,
+                levels.join(" and "),
+                needs[0].source
+            )
+        }
+        None => format!(
+            "`{}` in job `{}`: reqlint's tables do not say what it needs.",
+            step.describe(),
+            job.id
+        ),
+    })
 }
 
 /// A code-hosting operation that no permission row lists: what the host's access data

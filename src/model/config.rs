@@ -24,6 +24,7 @@ pub const DEFAULT_INCLUDE: &[&str] = &[
     "**/*.rest",
     "**/*.bru",
     "**/*.hurl",
+    "**/.github/workflows/*.{yml,yaml}",
 ];
 
 pub const TOP_KEYS: &[&str] = &[

@@ -45,7 +45,11 @@ pub fn rename(
 /// Whether whole lines may be added to or removed from the mappings of the file at
 /// `path`: only a YAML block mapping takes them (a JSON entry keeps or needs its comma).
 pub fn takes_line_edits(path: &str) -> bool {
-    crate::loading::Format::from_path(path) == crate::loading::Format::Yaml
+    use crate::loading::{Format, readers::Reader};
+    matches!(
+        Format::from_path(path),
+        Format::Yaml | Format::Read(Reader::Workflow)
+    )
 }
 
 /// An edit that removes the lines from the one `start` is on to the one `end` is on,

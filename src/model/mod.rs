@@ -15,6 +15,7 @@ pub mod time;
 pub mod token;
 mod variable_values;
 pub mod variables;
+pub mod workflow;
 
 use crate::loading::encoded::{Lookup, NoVariables};
 use crate::loading::{Entry, Limits, Node, Problem, Span, Value};
@@ -141,6 +142,12 @@ pub struct Request<'a> {
 }
 
 impl<'a> Request<'a> {
+    /// The workflow job whose `GITHUB_TOKEN` the request runs with, and the span of the
+    /// job's key.
+    pub fn job(&self) -> Option<(&str, Span)> {
+        workflow::job_of(self.node)
+    }
+
     pub fn line(&self) -> Option<&RequestLine> {
         self.line.as_ref().ok()
     }
@@ -302,6 +309,8 @@ pub struct FileModel<'a> {
     /// Limits met while reading the requests (substituting variables), reported as
     /// `limit-exceeded` like the loader's.
     pub problems: Vec<Problem>,
+    /// A GitHub Actions workflow's jobs and permission blocks, when the file is one.
+    pub workflow: Option<workflow::Workflow>,
 }
 
 /// An item of a list that is a request: a mapping with a request line (or method and
@@ -328,6 +337,9 @@ impl<'a> FileModel<'a> {
         let mut model = FileModel::default();
         let budget = Budget::new(limits);
         for root in documents {
+            if model.workflow.is_none() {
+                model.workflow = workflow::Workflow::read(root);
+            }
             let kind = model.read_document(root, file, &budget);
             model.documents.push(Document { root, kind });
         }

@@ -460,6 +460,11 @@ const MAX_STAND_IN: usize = 64;
 /// real credential's shape is never one.
 pub fn holds_no_secret(key: &str, value: &str) -> bool {
     let v = without_scheme(value).trim_matches(['"', '\'', ' ', '\t']);
+    // A workflow's `permissions:` key for the OIDC token takes a level, not a credential
+    // (https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax#permissions).
+    if key.trim().eq_ignore_ascii_case("id-token") && matches!(v, "write" | "read" | "none") {
+        return true;
+    }
     if v.is_empty() || v.len() > MAX_STAND_IN || has_real_shape(v) {
         return false;
     }
@@ -1134,6 +1139,16 @@ mod tests {
         let unsigned = "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxMjM0NTY3ODkwIn0";
         assert!(find_token(unsigned).is_some_and(|m| !m.real));
         assert!(find_token("eyJ.eyJ").is_none());
+    }
+
+    #[test]
+    fn a_workflow_permission_level_is_no_credential() {
+        assert!(holds_no_secret("id-token", "write"));
+        assert!(holds_no_secret("id-token", "none"));
+        assert!(!holds_no_secret(
+            "id-token",
+            "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
+        ));
     }
 
     #[test]

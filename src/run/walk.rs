@@ -136,6 +136,9 @@ pub fn visit<T: Send>(
         };
         ignore::WalkBuilder::new(dir)
             .standard_filters(true)
+            // Hidden files and folders stay out, but for `.github`, where workflows live.
+            .hidden(false)
+            .filter_entry(|entry| entry.depth() == 0 || !is_hidden_but_github(entry.file_name()))
             .require_git(false)
             .follow_links(false)
             .threads(threads)
@@ -276,6 +279,13 @@ impl<T> Drop for Visitor<'_, T> {
                 .push(state);
         }
     }
+}
+
+/// A hidden file or folder other than `.github` (the walk's standard filters would
+/// leave out `.github/workflows` too).
+fn is_hidden_but_github(name: &std::ffi::OsStr) -> bool {
+    let name = name.as_encoded_bytes();
+    name.starts_with(b".") && name != b".github"
 }
 
 /// `cannot read PATH: REASON`, with the path shown as files are (no leading `./`).

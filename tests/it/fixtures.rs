@@ -299,6 +299,9 @@ fn check_case(
     report
 }
 
+/// The cases of a folder: its request files, and the workflows of its
+/// `.github/workflows/` (a workflow is read as one only there), whose expectations sit
+/// in the folder itself (`bad.yml` → `bad.out`).
 fn cases(dir: &Path) -> Vec<(String, String)> {
     let mut cases: Vec<(String, String)> = std::fs::read_dir(dir)
         .unwrap()
@@ -307,6 +310,17 @@ fn cases(dir: &Path) -> Vec<(String, String)> {
             case_name(dir, &name).map(|c| (c.to_string(), name.clone()))
         })
         .collect();
+    if let Ok(workflows) = std::fs::read_dir(dir.join(".github/workflows")) {
+        for e in workflows {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            if let Some(case) = name
+                .strip_suffix(".yml")
+                .or_else(|| name.strip_suffix(".yaml"))
+            {
+                cases.push((case.to_string(), format!(".github/workflows/{name}")));
+            }
+        }
+    }
     cases.sort();
     cases
 }

@@ -6,6 +6,7 @@
 pub mod operation_params;
 pub mod scopes;
 pub mod settings;
+pub mod workflow_token;
 
 use std::borrow::Cow;
 use std::cell::OnceCell;

@@ -112,6 +112,11 @@ pub fn collect(
         let Some(line) = request.line().filter(|_| route == Some(super::ID)) else {
             continue;
         };
+        // A workflow job's call runs with the job's token: its block is the job's
+        // (`collect_jobs`).
+        if request.job().is_some() {
+            continue;
+        }
         if request.public.is_some_and(|(public, _)| public)
             && line.method == crate::model::Method::Get
         {
@@ -301,6 +306,141 @@ pub fn render_yaml(tokens: &BTreeMap<String, TokenNeeds>) -> String {
     }
     if tokens.is_empty() {
         out.push_str("# no code-hosting request was found\n");
+    }
+    out
+}
+
+/// The least-privilege `permissions:` of one workflow job, with what it covers.
+#[derive(Debug, Serialize)]
+pub struct JobBlock {
+    pub file: String,
+    pub job: String,
+    pub line: usize,
+    /// The block to write into the job: permission key → level.
+    pub permissions: BTreeMap<&'static str, &'static str>,
+    /// Each call or step and what it needs: `FILE:LINE:COLUMN`, what, `key: level`.
+    pub covers: Vec<(String, String, String)>,
+    /// What reqlint cannot tell about the job's token, each where it is: the block may
+    /// need more.
+    pub not_told: Vec<(String, String)>,
+    /// Calls the job's token can never make.
+    pub never: Vec<(String, String)>,
+}
+
+/// The blocks of a workflow's jobs (none for a file that is not a workflow).
+pub fn collect_jobs(
+    path: &str,
+    text: &str,
+    model: &FileModel<'_>,
+    config: &crate::model::config::Config,
+) -> Vec<JobBlock> {
+    let Some(workflow) = &model.workflow else {
+        return Vec::new();
+    };
+    let index = LineIndex::new(text);
+    let at = |span: Span| {
+        let p = index.position(text, span.start);
+        format!("{path}:{}:{}", p.line, p.column)
+    };
+    let lines: Vec<_> = model.requests.iter().map(|r| r.line()).collect();
+    let routes = crate::apis::route_file(crate::apis::APIS, &lines, config);
+    workflow
+        .jobs
+        .iter()
+        .map(|job| {
+            let needs = super::workflow_token::job_needs(model, &routes, config, job);
+            JobBlock {
+                file: path.to_string(),
+                job: job.id.clone(),
+                line: index.position(text, job.key_span.start).line,
+                permissions: needs
+                    .least_privilege()
+                    .into_iter()
+                    .map(|(key, level)| (key.name(), level.as_str()))
+                    .collect(),
+                covers: needs
+                    .needs
+                    .iter()
+                    .map(|n| (at(n.span), n.what.clone(), n.describe()))
+                    .collect(),
+                not_told: job
+                    .unknown
+                    .iter()
+                    .map(|(span, why)| (at(*span), why.clone()))
+                    .collect(),
+                never: needs
+                    .never
+                    .iter()
+                    .map(|(span, what, why)| (at(*span), format!("{what}: {why}")))
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// Each job's block, ready to paste into the job, with what it covers and what it cannot.
+pub fn render_jobs_yaml(jobs: &[JobBlock]) -> String {
+    let mut out = String::new();
+    for job in jobs {
+        out.push_str(&format!(
+            "# workflow {}, job {} (line {}): paste into the job
+",
+            job.file, job.job, job.line
+        ));
+        if job.permissions.is_empty() {
+            out.push_str(
+                "permissions: {}
+",
+            );
+        } else {
+            out.push_str(
+                "permissions:
+",
+            );
+            for (key, level) in &job.permissions {
+                out.push_str(&format!(
+                    "  {key}: {level}
+"
+                ));
+            }
+        }
+        if !job.covers.is_empty() {
+            out.push_str(
+                "# covering each call:
+",
+            );
+        }
+        for (at, what, need) in &job.covers {
+            out.push_str(&format!(
+                "#   {at}  {what}  {need}
+"
+            ));
+        }
+        if !job.never.is_empty() {
+            out.push_str(
+                "# the job's token can never make these calls:
+",
+            );
+        }
+        for (at, why) in &job.never {
+            out.push_str(&format!(
+                "#   {at}  {why}
+"
+            ));
+        }
+        if !job.not_told.is_empty() {
+            out.push_str(
+                "# NOT told (the block may need more):
+",
+            );
+        }
+        for (at, why) in &job.not_told {
+            out.push_str(&format!(
+                "#   {at}  {why}
+"
+            ));
+        }
+        out.push('\n');
     }
     out
 }

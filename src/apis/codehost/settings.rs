@@ -21,6 +21,10 @@ pub struct CodehostSettings {
     pub reach: Reach,
     /// `editions`: the edition each host serves (`ghe.acme.com: ghes-3.18`), lower case.
     pub editions: Vec<(String, Edition)>,
+    /// `workflow-permissions`: the repository's default for the `GITHUB_TOKEN` of a
+    /// workflow job without a `permissions:` block: `permissive` (read and write) when
+    /// true, else the host's current default, `restricted` (docs/workflows.md).
+    pub workflow_permissive: bool,
 }
 
 impl Default for CodehostSettings {
@@ -29,12 +33,19 @@ impl Default for CodehostSettings {
             api_version: ApiVersion::DEFAULT,
             reach: Reach::default(),
             editions: Vec::new(),
+            workflow_permissive: false,
         }
     }
 }
 
 /// The keys `codehost:` takes.
-pub const KEYS: &[&str] = &["api-version", "hosts", "base-variables", "editions"];
+pub const KEYS: &[&str] = &[
+    "api-version",
+    "hosts",
+    "base-variables",
+    "editions",
+    "workflow-permissions",
+];
 
 /// The section as the config's parse sees it.
 pub struct Section;
@@ -64,6 +75,19 @@ impl ConfigSection for Section {
                 settings.editions = read_editions(&item.value)?;
                 continue;
             }
+            if item.key == "workflow-permissions" {
+                settings.workflow_permissive = match item.value.scalar_text().as_deref() {
+                    Some("restricted") => false,
+                    Some("permissive") => true,
+                    _ => {
+                        return Err((
+                            item.value.span,
+                            "`workflow-permissions` is `restricted` (the host's default) or `permissive`".into(),
+                        ));
+                    }
+                };
+                continue;
+            }
             if item.key != "api-version" {
                 return Err((item.key_span, unknown_key("codehost", &item.key, KEYS)));
             }
@@ -91,6 +115,7 @@ impl ConfigSection for Section {
         },
             "hosts": {"type": "array", "items": {"type": "string"}, "description": "other hosts that serve the code-hosting API: an enterprise server (https://HOST/api/v3/...), a mock server, a proxy; with or without a port"},
             "base-variables": {"type": "array", "items": {"type": "string"}, "description": "variables that stand for the code-hosting API's base URL ({{base_url}}/...)"},
+            "workflow-permissions": {"enum": ["restricted", "permissive"], "description": "the repository's default permissions for the GITHUB_TOKEN of a workflow job without a permissions block (Settings > Actions > Workflow permissions); restricted unless said"},
             "editions": {"type": "object", "additionalProperties": {"enum": EDITIONS}, "description": "the edition each host serves: fpt (GitHub.com), ghec (GitHub Enterprise Cloud), ghes-3.17 to ghes-3.19 (a GitHub Enterprise Server release); a host not named here is judged as docs/codehost.md says"},
         }, "additionalProperties": false})
     }

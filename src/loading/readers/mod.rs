@@ -20,6 +20,7 @@ pub mod bruno;
 pub mod http;
 pub mod hurl;
 pub mod postman;
+pub mod workflow;
 
 use std::collections::BTreeMap;
 
@@ -66,13 +67,17 @@ pub enum Reader {
     Http,
     Bruno,
     Hurl,
+    /// A GitHub Actions workflow (`.github/workflows/*.yml`): the calls its jobs make.
+    Workflow,
 }
 
 impl Reader {
     /// The reader a file name selects, if any (`.json` files are chosen by content).
     pub fn from_path(path: &str) -> Option<Reader> {
         let lower = path.to_ascii_lowercase();
-        if lower.ends_with(".postman_collection.json") {
+        if workflow::is_workflow_path(&lower) {
+            Some(Reader::Workflow)
+        } else if lower.ends_with(".postman_collection.json") {
             Some(Reader::Postman)
         } else if lower.ends_with(".http") || lower.ends_with(".rest") {
             Some(Reader::Http)
@@ -91,6 +96,7 @@ impl Reader {
             Reader::Http => ".http file",
             Reader::Bruno => "Bruno file",
             Reader::Hurl => "Hurl file",
+            Reader::Workflow => "workflow",
         }
     }
 
@@ -106,6 +112,7 @@ impl Reader {
             Reader::Http => http::read(text, limits, options),
             Reader::Bruno => bruno::read(text, limits, options),
             Reader::Hurl => hurl::read(text, limits, options),
+            Reader::Workflow => workflow::read(text, limits, options),
         }
     }
 }

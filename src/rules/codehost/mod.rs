@@ -1,6 +1,9 @@
 //! The code-hosting API's rules (token permissions): one rule a file. What they share
 //! (routing, tokens, the permission tables) is the API's wing, `crate::apis::codehost`.
 
+pub mod job_token_missing_permission;
+pub mod job_token_unrestricted;
+pub mod job_token_unused_permission;
 pub mod rest_param_invalid;
 pub mod rest_param_missing;
 pub mod rest_param_unknown;

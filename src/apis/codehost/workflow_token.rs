@@ -1,0 +1,451 @@
+//! The `GITHUB_TOKEN` of a workflow job (docs/workflows.md): what its `permissions:`
+//! grant (the job's block, else the workflow's, else the repository's default), what its
+//! calls and steps need (the host's GitHub App table, catalog/codehost/workflows/), and
+//! the least-privilege block that covers them.
+
+use std::collections::BTreeMap;
+
+use crate::catalog::codehost_operations as ops;
+use crate::catalog::codehost_workflows::{self as table, Level, WorkflowKey};
+use crate::diagnostic::Edit;
+use crate::loading::Span;
+use crate::model::config::Config;
+use crate::model::file::{ApiId, FileContext};
+use crate::model::workflow::{Job, Permissions, TableStep, Workflow, Written};
+use crate::model::{FileModel, Request};
+
+/// Where a job's token permissions come from.
+#[derive(Clone, Copy, Debug)]
+pub enum GrantSource<'w> {
+    Job(&'w Permissions),
+    Workflow(&'w Permissions),
+    /// Neither has a block: the repository's default (`codehost.workflow-permissions`).
+    Default {
+        permissive: bool,
+    },
+}
+
+/// What a job's token may do.
+#[derive(Debug)]
+pub struct JobToken<'w> {
+    pub source: GrantSource<'w>,
+    levels: BTreeMap<WorkflowKey, Level>,
+}
+
+impl JobToken<'_> {
+    pub fn level(&self, key: WorkflowKey) -> Level {
+        if let Some(always) = key.always() {
+            return always;
+        }
+        self.levels.get(&key).copied().unwrap_or(Level::None)
+    }
+
+    /// Where the grant is written, for a message: "the job's `permissions:`".
+    pub fn describe(&self) -> String {
+        match self.source {
+            GrantSource::Job(_) => "the job's `permissions:`".into(),
+            GrantSource::Workflow(_) => "the workflow's `permissions:`".into(),
+            GrantSource::Default { permissive } => format!(
+                "the repository's default ({}, assumed: no `permissions:` is written)",
+                if permissive {
+                    "permissive"
+                } else {
+                    "restricted"
+                }
+            ),
+        }
+    }
+
+    /// The block the grant is written in.
+    pub fn block(&self) -> Option<&Permissions> {
+        match self.source {
+            GrantSource::Job(p) | GrantSource::Workflow(p) => Some(p),
+            GrantSource::Default { .. } => None,
+        }
+    }
+}
+
+/// The permissions a job's token holds.
+pub fn job_token<'w>(workflow: &'w Workflow, job: &'w Job, config: &Config) -> JobToken<'w> {
+    let source = match (&job.permissions, &workflow.permissions) {
+        (Some(p), _) => GrantSource::Job(p),
+        (None, Some(p)) => GrantSource::Workflow(p),
+        (None, None) => GrantSource::Default {
+            permissive: super::settings::settings(config).workflow_permissive,
+        },
+    };
+    let mut levels = BTreeMap::new();
+    match source {
+        GrantSource::Job(p) | GrantSource::Workflow(p) => match &p.written {
+            Written::All { write } => {
+                for key in table::workflow_keys() {
+                    let level = if *write && key.accepts(Level::Write) {
+                        Level::Write
+                    } else if key.accepts(Level::Read) {
+                        Level::Read
+                    } else {
+                        Level::None
+                    };
+                    levels.insert(key, level);
+                }
+            }
+            Written::Map(grants) => {
+                for grant in grants {
+                    if let (Some(key), Some(level)) =
+                        (table::workflow_key(&grant.key), Level::parse(&grant.level))
+                    {
+                        levels.insert(key, level);
+                    }
+                }
+            }
+            // A block reqlint cannot read grants nothing it can tell.
+            Written::Other(_) => {}
+        },
+        GrantSource::Default { permissive } => {
+            for key in table::workflow_keys() {
+                levels.insert(key, table::default_level(key, permissive));
+            }
+        }
+    }
+    JobToken { source, levels }
+}
+
+/// One thing a job's token must be able to do: any one of its options suffices (the host
+/// lists an operation under two permissions when either lets the token call it).
+#[derive(Clone, Debug)]
+pub struct Need {
+    pub options: Vec<(WorkflowKey, Level)>,
+    /// The call or step that needs it.
+    pub span: Span,
+    /// How a message names the call or step: "`POST /repos/{owner}/{repo}/issues`",
+    /// "`actions/checkout`".
+    pub what: String,
+    /// Where the need is documented.
+    pub source: String,
+}
+
+impl Need {
+    fn one(key: WorkflowKey, level: Level, span: Span, what: &str, source: &str) -> Need {
+        Need {
+            options: vec![(key, level)],
+            span,
+            what: what.to_string(),
+            source: source.to_string(),
+        }
+    }
+
+    /// "`issues: write`", or "`issues: write` or `pull-requests: write`".
+    pub fn describe(&self) -> String {
+        self.options
+            .iter()
+            .map(|(k, l)| format!("`{}: {}`", k.name(), l.as_str()))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    }
+
+    /// Whether levels (a token's) cover it.
+    pub fn met(&self, level_of: impl Fn(WorkflowKey) -> Level) -> bool {
+        self.options.iter().any(|&(k, l)| level_of(k) >= l)
+    }
+
+    /// The option to grant: one `prefer` already covers, else the first.
+    pub fn choice(&self, prefer: impl Fn(WorkflowKey) -> Level) -> (WorkflowKey, Level) {
+        self.options
+            .iter()
+            .copied()
+            .find(|&(k, l)| prefer(k) >= l)
+            .unwrap_or(self.options[0])
+    }
+}
+
+/// What a job's calls and steps need, and what cannot be told.
+#[derive(Debug, Default)]
+pub struct JobNeeds {
+    pub needs: Vec<Need>,
+    /// Calls the job's token can never make (the app permission they need is not one a
+    /// workflow can grant), each with its call and the permission.
+    pub never: Vec<(Span, String, String)>,
+    /// Some call or step has needs reqlint cannot tell: no permission is unused then.
+    pub unknown: bool,
+}
+
+impl JobNeeds {
+    /// The lowest level of each key that covers every need, choosing among a need's
+    /// options one that `granted` (the levels a block already gives) or another need
+    /// already covers (metadata left out: always granted).
+    pub fn least_privilege_given(
+        &self,
+        granted: impl Fn(WorkflowKey) -> Level,
+    ) -> BTreeMap<WorkflowKey, Level> {
+        let mut levels: BTreeMap<WorkflowKey, Level> = BTreeMap::new();
+        let raise = |levels: &mut BTreeMap<WorkflowKey, Level>, key: WorkflowKey, level| {
+            if key.always().is_none() && level != Level::None {
+                let at = levels.entry(key).or_insert(Level::None);
+                *at = (*at).max(level);
+            }
+        };
+        for need in self.needs.iter().filter(|n| n.options.len() == 1) {
+            let (key, level) = need.options[0];
+            raise(&mut levels, key, level);
+        }
+        for need in self.needs.iter().filter(|n| n.options.len() > 1) {
+            let chosen = |k: WorkflowKey| levels.get(&k).copied().unwrap_or(Level::None);
+            if need.met(chosen) {
+                continue;
+            }
+            let (key, level) = need.choice(&granted);
+            raise(&mut levels, key, level);
+        }
+        levels
+    }
+
+    /// [`JobNeeds::least_privilege_given`] with nothing granted.
+    pub fn least_privilege(&self) -> BTreeMap<WorkflowKey, Level> {
+        self.least_privilege_given(|_| Level::None)
+    }
+}
+
+/// The host's page on the permissions of the `GITHUB_TOKEN`.
+pub const TOKEN_DOCS: &str = "https://docs.github.com/en/actions/security-for-github-actions/security-guides/automatic-token-authentication#permissions-for-the-github_token";
+
+/// The needs of a job: its calls with the job's token (the file's requests naming the
+/// job), and its table-judged steps.
+pub fn job_needs(
+    model: &FileModel<'_>,
+    routes: &[Option<ApiId>],
+    config: &Config,
+    job: &Job,
+) -> JobNeeds {
+    let mut out = JobNeeds {
+        unknown: !job.unknown.is_empty(),
+        ..JobNeeds::default()
+    };
+    for (index, request) in model.requests.iter().enumerate() {
+        if request.job().is_none_or(|(id, _)| id != job.id) {
+            continue;
+        }
+        let routed = routes.get(index).copied().flatten() == Some(super::ID);
+        match call_needs(request, routed, config) {
+            CallNeeds::Needs(needs) => out.needs.extend(needs),
+            CallNeeds::Never(span, what, permission) => out.never.push((span, what, permission)),
+            CallNeeds::Unknown => out.unknown = true,
+        }
+    }
+    for step in &job.steps {
+        match step_needs(step) {
+            Some(needs) => out.needs.extend(needs),
+            None => out.unknown = true,
+        }
+    }
+    out
+}
+
+/// What one call with a job's token needs.
+pub enum CallNeeds {
+    Needs(Vec<Need>),
+    /// The job's token can never make the call: the call, the operation, why.
+    Never(Span, String, String),
+    /// Not known: an operation reqlint does not know, or one the table does not list.
+    Unknown,
+}
+
+/// What a call with a job's token needs (`routed`: the code-hosting API claims it).
+pub fn call_needs(request: &Request<'_>, routed: bool, config: &Config) -> CallNeeds {
+    if !routed {
+        return CallNeeds::Unknown;
+    }
+    let Some(line) = request.line() else {
+        return CallNeeds::Unknown;
+    };
+    let Some((operation, _)) = super::operation_params::operation_of_line(line, config) else {
+        return CallNeeds::Unknown;
+    };
+    let operation = ops::get(operation);
+    let what = format!("`{} {}`", operation.method, operation.template());
+    let span = line.path_span;
+    if !operation.enabled_for_apps() {
+        return CallNeeds::Never(
+            span,
+            what,
+            "the host does not let GitHub App tokens call it, and the job's token is one".into(),
+        );
+    }
+    let Some(needs) = table::operation_needs(operation.method, operation.template()) else {
+        return CallNeeds::Unknown;
+    };
+    if let Some(app) = needs.unreachable().next() {
+        return CallNeeds::Never(
+            span,
+            what,
+            format!(
+                "it needs the app permission `{app}`, which no workflow `permissions:` key grants"
+            ),
+        );
+    }
+    let source = operation
+        .docs_url(ops::Edition::parse("fpt").unwrap_or_else(ops::Edition::newest_server))
+        .unwrap_or_else(|| TOKEN_DOCS.to_string());
+    CallNeeds::Needs(
+        needs
+            .all_of()
+            .map(|options| Need {
+                options: options.collect(),
+                span,
+                what: what.clone(),
+                source: source.clone(),
+            })
+            .collect(),
+    )
+}
+
+/// What a table-judged step needs; `None` when the tables do not know it.
+pub fn step_needs(step: &TableStep) -> Option<Vec<Need>> {
+    let span = step.span();
+    let what = format!("`{}`", step.describe());
+    let need =
+        |key: WorkflowKey, level: Level, source: &str| Need::one(key, level, span, &what, source);
+    match step {
+        TableStep::Action { name, .. } => {
+            let action = table::action(name)?;
+            if action.needs_from_script() {
+                return Some(Vec::new());
+            }
+            Some(
+                action
+                    .needs()
+                    .map(|(k, l)| need(k, l, action.source()))
+                    .collect(),
+            )
+        }
+        TableStep::Gh { sub, .. } => {
+            let command = table::gh_command(sub)?;
+            Some(
+                command
+                    .needs()
+                    .map(|(k, l)| need(k, l, command.source()))
+                    .collect(),
+            )
+        }
+        TableStep::Git { sub, .. } => {
+            let contents = table::workflow_key("contents")?;
+            let level = if sub == "push" {
+                Level::Write
+            } else {
+                Level::Read
+            };
+            Some(vec![need(contents, level, CHECKOUT_DOCS)])
+        }
+    }
+}
+
+/// actions/checkout on the credentials it leaves for `git`.
+pub const CHECKOUT_DOCS: &str = "https://github.com/actions/checkout#usage";
+
+/// The lines of a `permissions:` block holding `levels`, each indented by `indent`
+/// (the block's own key not included): `contents: read`.
+pub fn block_lines(levels: &BTreeMap<WorkflowKey, Level>, indent: &str) -> Vec<String> {
+    levels
+        .iter()
+        .map(|(key, level)| format!("{indent}{}: {}", key.name(), level.as_str()))
+        .collect()
+}
+
+/// The block as one would write it in a job: `permissions:` and its lines, or
+/// `permissions: {}` when nothing is needed.
+pub fn block_text(levels: &BTreeMap<WorkflowKey, Level>, indent: &str) -> String {
+    if levels.is_empty() {
+        return format!("{indent}permissions: {{}}");
+    }
+    let mut text = format!("{indent}permissions:");
+    for line in block_lines(levels, &format!("{indent}  ")) {
+        text.push('\n');
+        text.push_str(&line);
+    }
+    text
+}
+
+/// The column a span starts at, as indentation.
+pub fn indent_at(text: &str, at: usize) -> String {
+    let line_start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    " ".repeat(at.saturating_sub(line_start))
+}
+
+/// The edit that writes `levels` as a job's own block, right after the job's key line:
+/// the job's keys are indented as its first key is.
+pub fn insert_job_block(
+    text: &str,
+    job: &Job,
+    levels: &BTreeMap<WorkflowKey, Level>,
+) -> Option<Edit> {
+    // A job written in flow style (`build: {runs-on: x}`) has no line to add to.
+    if text.get(job.span.start..job.span.start + 1) == Some("{") {
+        return None;
+    }
+    let indent = indent_at(text, job.span.start);
+    Some(crate::model::edits::insert_line_after(
+        text,
+        job.key_span.end,
+        &block_text(levels, &indent),
+    ))
+}
+
+/// The edit that gives `key` the level `level` in a block written as a mapping: its
+/// level replaced when the key is written, else a line added after the last key (or, in
+/// a flow mapping, the pair added before its closing brace).
+pub fn set_in_block(
+    text: &str,
+    block: &Permissions,
+    key: WorkflowKey,
+    level: Level,
+) -> Option<Edit> {
+    let Written::Map(grants) = &block.written else {
+        return None;
+    };
+    if let Some(grant) = grants.iter().find(|g| g.key == key.name()) {
+        return Some(Edit {
+            span: grant.level_span,
+            replacement: level.as_str().to_string(),
+            file: None,
+        });
+    }
+    let value = text.get(block.value_span.range())?;
+    if value.starts_with('{') {
+        let close = block.value_span.end.checked_sub(1)?;
+        let pair = format!("{}: {}", key.name(), level.as_str());
+        let replacement = if grants.is_empty() {
+            pair
+        } else {
+            format!(", {pair}")
+        };
+        // Before the closing brace, after any space the block leaves there.
+        let inner_end = text[..close].trim_end().len();
+        return Some(Edit {
+            span: Span::empty(inner_end),
+            replacement,
+            file: None,
+        });
+    }
+    let last = grants.last()?;
+    let indent = indent_at(text, grants.first()?.key_span.start);
+    Some(crate::model::edits::insert_line_after(
+        text,
+        last.level_span.end,
+        &format!("{indent}{}: {}", key.name(), level.as_str()),
+    ))
+}
+
+/// Each job's needs (in the order of the workflow's jobs), computed once per file.
+#[derive(Default)]
+struct Judged(std::cell::OnceCell<Vec<JobNeeds>>);
+
+/// The needs of every job of the file's workflow (empty when it is not a workflow).
+pub fn every_job_needs<'f>(file: &'f FileContext<'_>) -> &'f [JobNeeds] {
+    file.memo.get::<Judged>().0.get_or_init(|| {
+        file.model
+            .workflow
+            .iter()
+            .flat_map(|w| w.jobs.iter())
+            .map(|job| job_needs(file.model, &file.routes, file.config, job))
+            .collect()
+    })
+}
