@@ -17,6 +17,7 @@ mod graph;
 mod names;
 mod openapi;
 mod source;
+mod workflows;
 
 use std::path::{Path, PathBuf};
 
@@ -36,6 +37,7 @@ fn main() {
     write(&out, "codehost_access.rs", &access::generate(&root));
     write(&out, "graph.rs", &graph::generate(&root));
     write(&out, "edge_fields.rs", &edge_fields::generate(&root));
+    write(&out, "codehost_workflows.rs", &workflows::generate(&root));
     write(
         &out,
         "advertising.rs",

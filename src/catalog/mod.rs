@@ -8,6 +8,7 @@ pub mod advertising;
 pub mod codehost;
 pub mod codehost_access;
 pub mod codehost_operations;
+pub mod codehost_workflows;
 pub mod edge_fields;
 pub mod geo;
 pub mod graph;
