@@ -721,3 +721,29 @@ mod tests {
         assert!(action("github/codeql-action").is_none());
     }
 }
+
+#[cfg(test)]
+mod description_tests {
+    use super::*;
+    use crate::catalog::codehost_operations::{Edition, operations};
+    use std::collections::HashSet;
+
+    /// Every route of the app table is an operation of the cloud description, but for the
+    /// few the description lacks (listed in catalog/codehost/workflows/README.md); the
+    /// count is pinned so that a change in either is seen.
+    #[test]
+    fn app_routes_are_operations_of_the_cloud_description() {
+        let described: HashSet<(Method, &str)> = operations()
+            .map(|(_, op)| op)
+            .filter(|op| op.in_edition(Edition::CLOUD))
+            .map(|op| (op.method, op.template()))
+            .collect();
+        let missing: Vec<String> = app_operations()
+            .filter(|op| !described.contains(op))
+            .map(|(m, t)| format!("{m} {t}"))
+            .collect();
+        assert_eq!(missing.len(), 8, "{missing:#?}");
+        assert!(missing.contains(&"GET /orgs/{org}/copilot/metrics".to_string()));
+        assert!(app_operations().count() > 700);
+    }
+}
