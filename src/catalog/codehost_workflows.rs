@@ -272,7 +272,11 @@ impl Needs {
 
     /// The operation's page in the host's REST docs.
     pub fn docs_url(&self) -> String {
-        let docs = self.rows().first().map(|r| r.docs.get()).unwrap_or_default();
+        let docs = self
+            .rows()
+            .first()
+            .map(|r| r.docs.get())
+            .unwrap_or_default();
         format!("https://docs.github.com/rest/{docs}")
     }
 
@@ -321,7 +325,10 @@ pub fn app_operations() -> impl Iterator<Item = (Method, &'static str)> {
 }
 
 fn method_code(method: Method) -> u8 {
-    Method::ALL.iter().position(|m| *m == method).unwrap_or_default() as u8
+    Method::ALL
+        .iter()
+        .position(|m| *m == method)
+        .unwrap_or_default() as u8
 }
 
 /// One `key=level` of a subcommand's or an action's needs.
@@ -460,7 +467,11 @@ impl Action {
 /// The action a step `uses:` (`actions/checkout`, `github/codeql-action/upload-sarif`),
 /// owner and repository in any case; an `@ref` is ignored.
 pub fn action(uses: &str) -> Option<Action> {
-    let name = uses.split('@').next().unwrap_or_default().to_ascii_lowercase();
+    let name = uses
+        .split('@')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
     generated::ACTIONS
         .binary_search_by(|row| row.uses.get().cmp(name.as_str()))
         .ok()
@@ -580,11 +591,17 @@ mod tests {
             "security-events",
             "statuses",
         ] {
-            assert!(names.contains(&expected), "{expected} missing from {names:?}");
+            assert!(
+                names.contains(&expected),
+                "{expected} missing from {names:?}"
+            );
         }
         assert!(names.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(key("pull-requests").app_permission(), Some("pull_requests"));
-        assert_eq!(key("security-events").app_permission(), Some("security_events"));
+        assert_eq!(
+            key("security-events").app_permission(),
+            Some("security_events")
+        );
         assert_eq!(key("security-events").title(), "Code scanning alerts");
         assert_eq!(key("id-token").app_permission(), None);
         assert!(key("id-token").accepts(Level::Write) && !key("id-token").accepts(Level::Read));
@@ -593,7 +610,11 @@ mod tests {
         assert_eq!(key("contents").always(), None);
         assert!(!key("repository-projects").on_cloud());
         assert_eq!(workflow_key("pull_requests"), None);
-        assert!(key("contents").docs().starts_with("https://docs.github.com/"));
+        assert!(
+            key("contents")
+                .docs()
+                .starts_with("https://docs.github.com/")
+        );
     }
 
     /// The host's defaults table: restricted gives `contents` and `packages` read and
@@ -629,11 +650,23 @@ mod tests {
                 ("pull-requests".to_string(), Level::Write)
             ]
         );
-        let only = |name: &'static str| move |k: WorkflowKey| if k.name() == name { Level::Write } else { Level::None };
+        let only = |name: &'static str| {
+            move |k: WorkflowKey| {
+                if k.name() == name {
+                    Level::Write
+                } else {
+                    Level::None
+                }
+            }
+        };
         assert_eq!(needs.coverage(only("issues")), Coverage::MayNeedMore);
         assert_eq!(needs.coverage(|_| Level::Read), Coverage::Missing);
         assert_eq!(needs.coverage(|_| Level::Write), Coverage::Covered);
-        assert!(needs.docs_url().ends_with("issues/comments#create-an-issue-comment"));
+        assert!(
+            needs
+                .docs_url()
+                .ends_with("issues/comments#create-an-issue-comment")
+        );
     }
 
     /// Creating a release is listed under `contents` and `workflows`, both flagged; no
@@ -643,7 +676,10 @@ mod tests {
         let needs = operation_needs(Method::Post, "/repos/{owner}/{repo}/releases").unwrap();
         let flagged: Vec<Requirement> = needs.flagged().collect();
         assert_eq!(flagged.len(), 2);
-        let workflows = flagged.iter().find(|r| r.app_permission == "workflows").unwrap();
+        let workflows = flagged
+            .iter()
+            .find(|r| r.app_permission == "workflows")
+            .unwrap();
         assert_eq!(workflows.grant, None);
         assert_eq!(workflows.access, AppAccess::Write);
         assert_eq!(needs.coverage(|_| Level::Write), Coverage::MayNeedMore);
@@ -652,17 +688,37 @@ mod tests {
     #[test]
     fn unflagged_alternatives_and_plain_rows() {
         let issues = operation_needs(Method::Post, "/repos/{owner}/{repo}/issues").unwrap();
-        assert_eq!(grants(issues.any_of()), [("issues".to_string(), Level::Write)]);
-        assert_eq!(issues.coverage(|k| if k.name() == "issues" { Level::Write } else { Level::None }), Coverage::Covered);
+        assert_eq!(
+            grants(issues.any_of()),
+            [("issues".to_string(), Level::Write)]
+        );
+        assert_eq!(
+            issues.coverage(|k| if k.name() == "issues" {
+                Level::Write
+            } else {
+                Level::None
+            }),
+            Coverage::Covered
+        );
         // The repository itself needs `metadata: read`, always held.
         let repo = operation_needs(Method::Get, "/repos/{owner}/{repo}").unwrap();
         assert_eq!(repo.coverage(|_| Level::None), Coverage::Covered);
         // Merging a pull request is a `contents` write, not `pull-requests`.
-        let merge = operation_needs(Method::Put, "/repos/{owner}/{repo}/pulls/{pull_number}/merge").unwrap();
-        assert_eq!(grants(merge.any_of()), [("contents".to_string(), Level::Write)]);
+        let merge = operation_needs(
+            Method::Put,
+            "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
+        )
+        .unwrap();
+        assert_eq!(
+            grants(merge.any_of()),
+            [("contents".to_string(), Level::Write)]
+        );
         // An organization permission: no workflow key grants it.
         let org = operation_needs(Method::Patch, "/orgs/{org}").unwrap();
-        assert!(org.all().all(|r| r.grant.is_none() && r.scope == "organization"));
+        assert!(
+            org.all()
+                .all(|r| r.grant.is_none() && r.scope == "organization")
+        );
         // Rows only user access tokens may call are left out.
         assert!(operation_needs(Method::Post, "/user/repos").is_none());
         assert!(operation_needs(Method::Get, "/no/such/path").is_none());
@@ -673,20 +729,42 @@ mod tests {
         let create = gh_command("pr create").unwrap();
         assert_eq!(create.operation(), "GraphQL createPullRequest");
         assert!(!create.calls_route());
-        assert_eq!(create.route(), (Method::Post, "/repos/{owner}/{repo}/pulls"));
+        assert_eq!(
+            create.route(),
+            (Method::Post, "/repos/{owner}/{repo}/pulls")
+        );
         let needs: Vec<Need> = create.needs().collect();
         assert_eq!(needs.len(), 1);
-        assert_eq!((needs[0].key.name(), needs[0].level), ("pull-requests", Level::Write));
-        assert!(create.source().starts_with("cli/cli pkg/cmd/pr/create/create.go@"));
+        assert_eq!(
+            (needs[0].key.name(), needs[0].level),
+            ("pull-requests", Level::Write)
+        );
+        assert!(
+            create
+                .source()
+                .starts_with("cli/cli pkg/cmd/pr/create/create.go@")
+        );
 
         let label = gh_command("label create").unwrap();
-        let alternatives: Vec<(u8, &str)> = label.needs().map(|n| (n.alternative, n.key.name())).collect();
+        let alternatives: Vec<(u8, &str)> = label
+            .needs()
+            .map(|n| (n.alternative, n.key.name()))
+            .collect();
         assert_eq!(alternatives, [(0, "issues"), (1, "pull-requests")]);
         assert!(label.calls_route());
 
         let rerun = gh_command("run rerun").unwrap();
-        assert_eq!(rerun.needs().map(|n| (n.key.name(), n.level)).collect::<Vec<_>>(), [("actions", Level::Write)]);
-        assert!(gh_command("release upload").is_none(), "its endpoint is not in the host's tables");
+        assert_eq!(
+            rerun
+                .needs()
+                .map(|n| (n.key.name(), n.level))
+                .collect::<Vec<_>>(),
+            [("actions", Level::Write)]
+        );
+        assert!(
+            gh_command("release upload").is_none(),
+            "its endpoint is not in the host's tables"
+        );
         assert!(gh_command("pr  create").is_none());
         // Every subcommand's route is listed for installation tokens.
         for c in gh_commands() {
@@ -698,7 +776,13 @@ mod tests {
     #[test]
     fn actions_read_case_insensitively() {
         let checkout = action("Actions/Checkout").unwrap();
-        assert_eq!(checkout.needs().map(|n| (n.key.name(), n.level)).collect::<Vec<_>>(), [("contents", Level::Read)]);
+        assert_eq!(
+            checkout
+                .needs()
+                .map(|n| (n.key.name(), n.level))
+                .collect::<Vec<_>>(),
+            [("contents", Level::Read)]
+        );
         assert_eq!(checkout.token_input(), Some("token"));
         assert!(action("actions/checkout@v4").is_some());
 
@@ -708,15 +792,29 @@ mod tests {
         assert_eq!(script.needs().count(), 0);
 
         let sarif = action("github/codeql-action/upload-sarif").unwrap();
-        assert_eq!(sarif.needs().map(|n| n.key.name()).collect::<Vec<_>>(), ["security-events"]);
-        assert_eq!(sarif.conditional_needs().map(|n| (n.key.name(), n.level)).collect::<Vec<_>>(), [("actions", Level::Read), ("contents", Level::Read)]);
+        assert_eq!(
+            sarif.needs().map(|n| n.key.name()).collect::<Vec<_>>(),
+            ["security-events"]
+        );
+        assert_eq!(
+            sarif
+                .conditional_needs()
+                .map(|n| (n.key.name(), n.level))
+                .collect::<Vec<_>>(),
+            [("actions", Level::Read), ("contents", Level::Read)]
+        );
         assert_eq!(sarif.condition(), Some("private repositories"));
 
         let pages = action("actions/deploy-pages").unwrap();
         let mut keys: Vec<&str> = pages.needs().map(|n| n.key.name()).collect();
         keys.sort();
         assert_eq!(keys, ["id-token", "pages"]);
-        assert_eq!(action("actions/upload-pages-artifact").unwrap().token_input(), None);
+        assert_eq!(
+            action("actions/upload-pages-artifact")
+                .unwrap()
+                .token_input(),
+            None
+        );
         assert!(action("actions/unknown").is_none());
         assert!(action("github/codeql-action").is_none());
     }

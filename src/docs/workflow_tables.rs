@@ -167,7 +167,9 @@ pub fn permissions_page() -> String {
             out,
             "| `{}` | {needs} | {conditional} | {} | {} |",
             action.uses(),
-            action.token_input().map_or("none".to_string(), |t| format!("`{t}`")),
+            action
+                .token_input()
+                .map_or("none".to_string(), |t| format!("`{t}`")),
             cell(&source),
         );
     }

@@ -73,7 +73,11 @@ fn generator_output_is_committed() {
     ) else {
         return;
     };
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -116,7 +120,12 @@ fn broken(file: &str, from: &str, to: &str) -> (i32, String) {
     let dir = tempfile::tempdir().unwrap();
     let tables = dir.path().join("codehost/workflows");
     std::fs::create_dir_all(&tables).unwrap();
-    for name in ["keys.tsv", "app_endpoints.tsv", "gh_commands.tsv", "actions.tsv"] {
+    for name in [
+        "keys.tsv",
+        "app_endpoints.tsv",
+        "gh_commands.tsv",
+        "actions.tsv",
+    ] {
         std::fs::copy(
             root().join("catalog/codehost/workflows").join(name),
             tables.join(name),
