@@ -129,8 +129,12 @@ pub fn generate(root: &Path) -> String {
             "no" => false,
             other => keys_src.fail(line, &format!("`{other}` is not `yes` or `no`")),
         };
-        // A key whose only level is `read` cannot be written in a block: it is always held.
+        // A key whose only level is `read` cannot be written in a block: it is always held,
+        // and a block accepts no value for it.
         let always = if levels == "read" { READ } else { UNSTATED };
+        if always != UNSTATED {
+            accepts = 0;
+        }
         let texts = [name, title, cell(app), source, url, cell(note)].map(|s| blob.text(s));
         let [name_t, title_t, app_t, source_t, url_t, note_t] = texts;
         let _ = writeln!(

@@ -607,6 +607,10 @@ mod tests {
         assert!(key("id-token").accepts(Level::Write) && !key("id-token").accepts(Level::Read));
         assert!(key("models").accepts(Level::Read) && !key("models").accepts(Level::Write));
         assert_eq!(key("metadata").always(), Some(Level::Read));
+        assert!(
+            !key("metadata").accepts(Level::Read),
+            "a block cannot set it"
+        );
         assert_eq!(key("contents").always(), None);
         assert!(!key("repository-projects").on_cloud());
         assert_eq!(workflow_key("pull_requests"), None);
