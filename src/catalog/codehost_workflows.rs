@@ -280,6 +280,14 @@ impl Needs {
         format!("https://docs.github.com/rest/{docs}")
     }
 
+    /// The most a job's token can reach: its coverage with every key at `write`.
+    /// `Missing` means no `permissions:` block lets a job call the operation (it is listed
+    /// only under permissions no key grants); `MayNeedMore` means a block reaches some of
+    /// the flagged permissions but never all (a release also needs `workflows`).
+    pub fn best(&self) -> Coverage {
+        self.coverage(|_| Level::Write)
+    }
+
     /// How a job whose token holds `held(key)` for each key meets these needs (`metadata`
     /// is held at `read` whatever `held` says).
     pub fn coverage(&self, held: impl Fn(WorkflowKey) -> Level) -> Coverage {
@@ -687,6 +695,9 @@ mod tests {
         assert_eq!(workflows.grant, None);
         assert_eq!(workflows.access, AppAccess::Write);
         assert_eq!(needs.coverage(|_| Level::Write), Coverage::MayNeedMore);
+        assert_eq!(needs.best(), Coverage::MayNeedMore);
+        let org = operation_needs(Method::Patch, "/orgs/{org}").unwrap();
+        assert_eq!(org.best(), Coverage::Missing);
     }
 
     #[test]
