@@ -18,6 +18,7 @@ mod names;
 mod octokit;
 mod openapi;
 mod source;
+mod workflows;
 
 use std::path::{Path, PathBuf};
 
@@ -38,6 +39,7 @@ fn main() {
     write(&out, "codehost_methods.rs", &octokit::generate(&root));
     write(&out, "graph.rs", &graph::generate(&root));
     write(&out, "edge_fields.rs", &edge_fields::generate(&root));
+    write(&out, "codehost_workflows.rs", &workflows::generate(&root));
     write(
         &out,
         "advertising.rs",

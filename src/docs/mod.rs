@@ -5,3 +5,4 @@ pub mod catalog;
 pub mod codehost_catalog;
 pub mod rules;
 pub mod schema;
+pub mod workflow_tables;

@@ -91,6 +91,10 @@ fn catalog_reference_is_generated_from_the_catalog() {
             "codehost-catalog.md",
             reqlint::docs::codehost_catalog::catalog_page(),
         ),
+        (
+            "workflow-permissions.md",
+            reqlint::docs::workflow_tables::permissions_page(),
+        ),
     ] {
         let path = root.join("docs").join(name);
         if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {

@@ -29,6 +29,7 @@ mod spans_property;
 mod support;
 mod toy_api;
 mod valid_samples;
+mod workflow_tables;
 mod writes;
 mod yaml_readers;
 
