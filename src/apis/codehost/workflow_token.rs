@@ -103,7 +103,10 @@ pub fn job_token<'w>(workflow: &'w Workflow, job: &'w Job, config: &Config) -> J
         },
         GrantSource::Default { permissive } => {
             for key in table::workflow_keys() {
-                levels.insert(key, table::default_level(key, permissive));
+                levels.insert(
+                    key,
+                    table::default_level(key, permissive).unwrap_or(Level::None),
+                );
             }
         }
     }
@@ -122,18 +125,12 @@ pub struct Need {
     pub what: String,
     /// Where the need is documented.
     pub source: String,
+    /// A need only in some repositories (an action's for private ones): never reported
+    /// missing, but what it names is not unused either.
+    pub soft: bool,
 }
 
 impl Need {
-    fn one(key: WorkflowKey, level: Level, span: Span, what: &str, source: &str) -> Need {
-        Need {
-            options: vec![(key, level)],
-            span,
-            what: what.to_string(),
-            source: source.to_string(),
-        }
-    }
-
     /// "`issues: write`", or "`issues: write` or `pull-requests: write`".
     pub fn describe(&self) -> String {
         self.options
@@ -263,68 +260,112 @@ pub fn call_needs(request: &Request<'_>, routed: bool, config: &Config) -> CallN
     let operation = ops::get(operation);
     let what = format!("`{} {}`", operation.method, operation.template());
     let span = line.path_span;
-    if !operation.enabled_for_apps() {
-        return CallNeeds::Never(
-            span,
-            what,
-            "the host does not let GitHub App tokens call it, and the job's token is one".into(),
-        );
-    }
     let Some(needs) = table::operation_needs(operation.method, operation.template()) else {
+        if !operation.enabled_for_apps() {
+            return CallNeeds::Never(
+                span,
+                what,
+                "the host does not let GitHub App tokens call it, and the job's token is one"
+                    .into(),
+            );
+        }
         return CallNeeds::Unknown;
     };
-    if let Some(app) = needs.unreachable().next() {
-        return CallNeeds::Never(
-            span,
-            what,
-            format!(
-                "it needs the app permission `{app}`, which no workflow `permissions:` key grants"
-            ),
-        );
-    }
     let source = operation
         .docs_url(ops::Edition::parse("fpt").unwrap_or_else(ops::Edition::newest_server))
-        .unwrap_or_else(|| TOKEN_DOCS.to_string());
-    CallNeeds::Needs(
-        needs
-            .all_of()
-            .map(|options| Need {
-                options: options.collect(),
-                span,
-                what: what.clone(),
-                source: source.clone(),
-            })
-            .collect(),
-    )
+        .unwrap_or_else(|| needs.docs_url());
+    let need = |options: Vec<(WorkflowKey, Level)>| Need {
+        options,
+        span,
+        what: what.clone(),
+        source: source.clone(),
+        soft: false,
+    };
+    let never = |r: &table::Requirement| {
+        CallNeeds::Never(
+            span,
+            what.clone(),
+            format!(
+                "the host lists it under the app permission `{}` ({} {}), which no `permissions:` key of a workflow grants",
+                r.app_permission,
+                r.scope,
+                r.access.as_str()
+            ),
+        )
+    };
+    // Unflagged rows are alternatives: any one is enough.
+    let any_of: Vec<table::Requirement> = needs.any_of().collect();
+    if let Some(first) = any_of.first() {
+        let options: Vec<_> = any_of.iter().filter_map(|r| r.grant).collect();
+        if options.is_empty() {
+            return never(first);
+        }
+        return CallNeeds::Needs(vec![need(options)]);
+    }
+    // Only flagged rows: holding every one is all the host lists.
+    let mut out = Vec::new();
+    for r in needs.flagged() {
+        match r.grant {
+            Some(grant) => out.push(need(vec![grant])),
+            None => return never(&r),
+        }
+    }
+    CallNeeds::Needs(out)
+}
+
+/// A table's `key=level` needs as [`Need`]s: needs of one alternative are all needed,
+/// any one alternative is enough. Alternatives of one pair each become one need with
+/// options; alternatives of several pairs are not in the tables (the first is taken).
+fn needs_of(
+    pairs: impl Iterator<Item = table::Need>,
+    make: impl Fn(Vec<(WorkflowKey, Level)>) -> Need,
+) -> Vec<Need> {
+    let pairs: Vec<table::Need> = pairs.collect();
+    let mut alternatives: Vec<u8> = pairs.iter().map(|n| n.alternative).collect();
+    alternatives.dedup();
+    let of = |a: u8| pairs.iter().filter(move |n| n.alternative == a);
+    if alternatives.len() > 1 && alternatives.iter().all(|&a| of(a).count() == 1) {
+        return vec![make(pairs.iter().map(|n| (n.key, n.level)).collect())];
+    }
+    match alternatives.first() {
+        Some(&first) => of(first).map(|n| make(vec![(n.key, n.level)])).collect(),
+        None => Vec::new(),
+    }
 }
 
 /// What a table-judged step needs; `None` when the tables do not know it.
 pub fn step_needs(step: &TableStep) -> Option<Vec<Need>> {
     let span = step.span();
     let what = format!("`{}`", step.describe());
-    let need =
-        |key: WorkflowKey, level: Level, source: &str| Need::one(key, level, span, &what, source);
+    let make = |source: &str, soft: bool| {
+        let what = what.clone();
+        let source = source.to_string();
+        move |options| Need {
+            options,
+            span,
+            what: what.clone(),
+            source: source.clone(),
+            soft,
+        }
+    };
     match step {
         TableStep::Action { name, .. } => {
             let action = table::action(name)?;
             if action.needs_from_script() {
                 return Some(Vec::new());
             }
-            Some(
-                action
-                    .needs()
-                    .map(|(k, l)| need(k, l, action.source()))
-                    .collect(),
-            )
+            let mut needs = needs_of(action.needs(), make(action.source(), false));
+            // Needs the action has only in some repositories (private ones): never
+            // reported missing, never called unused.
+            needs.extend(needs_of(
+                action.conditional_needs(),
+                make(action.source(), true),
+            ));
+            Some(needs)
         }
         TableStep::Gh { sub, .. } => {
             let command = table::gh_command(sub)?;
-            Some(
-                command
-                    .needs()
-                    .map(|(k, l)| need(k, l, command.source()))
-                    .collect(),
-            )
+            Some(needs_of(command.needs(), make(command.source(), false)))
         }
         TableStep::Git { sub, .. } => {
             let contents = table::workflow_key("contents")?;
@@ -333,7 +374,7 @@ pub fn step_needs(step: &TableStep) -> Option<Vec<Need>> {
             } else {
                 Level::Read
             };
-            Some(vec![need(contents, level, CHECKOUT_DOCS)])
+            Some(vec![make(CHECKOUT_DOCS, false)(vec![(contents, level)])])
         }
     }
 }

@@ -57,7 +57,7 @@ impl Rule for JobTokenMissingPermission {
             let mut fixed = BTreeSet::new();
             let mut block_written = false;
             for need in &needs.needs {
-                if need.met(|k| token.level(k)) {
+                if need.soft || need.met(|k| token.level(k)) {
                     continue;
                 }
                 let (key, level) = need.choice(|k| token.level(k));
