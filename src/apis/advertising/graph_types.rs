@@ -333,10 +333,19 @@ fn check_keys(
         ..reading
     };
     let spec = node.info().spec;
-    // The keys the object holds, looked up once per object: a rename must not make a key
-    // twice, and an object of many keys stays linear.
-    let held: std::collections::HashSet<&str> = entries.iter().map(|e| e.key.as_str()).collect();
-    crate::loading::work::count(entries.len());
+    // The keys the object holds, gathered once per object and only when a key is unknown
+    // (most objects have none): a rename must not make a key twice, and an object of many
+    // keys stays linear.
+    let held = std::cell::OnceCell::new();
+    let held = || {
+        held.get_or_init(|| {
+            crate::loading::work::count(entries.len());
+            entries
+                .iter()
+                .map(|e| e.key.as_str())
+                .collect::<std::collections::HashSet<&str>>()
+        })
+    };
     for entry in entries {
         crate::loading::work::count(1);
         let path = format!("{name}.{}", entry.key);
@@ -357,7 +366,7 @@ fn check_keys(
         };
         // A rename only to a key the object does not hold already.
         let fix = crate::suggest::only_close(&entry.key, fields())
-            .filter(|new| !held.contains(new))
+            .filter(|new| !held().contains(new))
             .map(|new| IssueFix::Rename {
                 old: entry.key.to_string(),
                 new: new.to_string(),
