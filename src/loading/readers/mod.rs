@@ -20,6 +20,7 @@ pub mod bruno;
 pub mod http;
 pub mod hurl;
 pub mod postman;
+pub mod workflow;
 
 use std::collections::BTreeMap;
 

@@ -1,0 +1,2 @@
+pub mod github_script;
+pub mod shell;
