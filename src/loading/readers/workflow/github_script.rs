@@ -117,6 +117,12 @@ enum Frame {
     TemplateExpression,
 }
 
+/// Members of the client that are not REST namespaces (`github.hook.wrap` is no method
+/// `wrap` of a namespace `hook`).
+const NOT_NAMESPACES: &[&str] = &[
+    "rest", "hook", "auth", "plugin", "request", "graphql", "paginate", "log",
+];
+
 /// Keywords after which a `/` starts a regular expression, not a division.
 const BEFORE_REGEX: &[&str] = &[
     "return",
@@ -467,12 +473,10 @@ impl Reader<'_> {
     /// The token indexes of a call's arguments, each from its first token to the one
     /// after its last.
     fn arguments(&self, open: usize) -> Vec<Range<usize>> {
-        let end = self
-            .close
-            .get(open)
-            .copied()
-            .flatten()
-            .unwrap_or(self.tokens.len());
+        // An unclosed call's arguments are not read: each would run to the end.
+        let Some(end) = self.close.get(open).copied().flatten() else {
+            return Vec::new();
+        };
         let mut out = Vec::new();
         let mut start = open + 1;
         let mut j = open + 1;
@@ -500,9 +504,18 @@ impl Reader<'_> {
     /// something else.
     fn client_at(&self, i: usize) -> bool {
         let t = &self.tokens[i];
+        // `const octokit = getOctokit(…)` names the client; it does not use one.
+        let declared = i > 0
+            && self.tokens[i - 1].kind == Kind::Ident
+            && matches!(self.text(i - 1), "const" | "let" | "var");
+        let key = self.is(i + 1, Kind::Punct, ":")
+            && i > 0
+            && (self.is(i - 1, Kind::Punct, "{") || self.is(i - 1, Kind::Punct, ","));
         t.kind == Kind::Ident
             && matches!(self.text(i), "github" | "octokit")
             && !(i > 0 && self.is_dot(i - 1))
+            && !key
+            && !declared
     }
 
     fn client_use(&mut self, i: usize) {
@@ -535,33 +548,9 @@ impl Reader<'_> {
                 "the client is used as a value: the calls made through it cannot be followed",
             ),
             [_, "log", ..] => {}
-            [_, "rest", _, _] | [_, _, _]
-                if !matches!(
-                    names[1],
-                    "hook" | "auth" | "plugin" | "request" | "graphql" | "paginate"
-                ) =>
-            {
-                let legacy = names[1] != "rest";
-                let (ns, m) = if legacy {
-                    (chain[1], chain[2])
-                } else {
-                    (chain[2], chain[3])
-                };
-                let args = if called {
-                    self.object_argument(after, 0)
-                } else {
-                    (Vec::new(), Vec::new())
-                };
-                self.push(
-                    Target::Rest {
-                        namespace: self.named(ns),
-                        method: self.named(m),
-                        legacy,
-                    },
-                    start..end,
-                    args,
-                    client,
-                );
+            [_, "rest", _, _] => self.rest_call(&chain, false, called, after, start..end, client),
+            [_, ns, _] if !NOT_NAMESPACES.contains(ns) => {
+                self.rest_call(&chain, true, called, after, start..end, client);
             }
             [_, "request"] if called => {
                 let arguments = self.arguments(after);
@@ -585,6 +574,38 @@ impl Reader<'_> {
             }
             _ => self.unreadable(start..end, "a use of the client whose calls cannot be read"),
         }
+    }
+
+    /// A REST method (`rest.ns.m`, or the legacy `ns.m`) called or referred to.
+    fn rest_call(
+        &mut self,
+        chain: &[usize],
+        legacy: bool,
+        called: bool,
+        open: usize,
+        span: Range<usize>,
+        client: String,
+    ) {
+        let (ns, m) = if legacy {
+            (chain[1], chain[2])
+        } else {
+            (chain[2], chain[3])
+        };
+        let args = if called {
+            self.object_argument(open, 0)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        self.push(
+            Target::Rest {
+                namespace: self.named(ns),
+                method: self.named(m),
+                legacy,
+            },
+            span,
+            args,
+            client,
+        );
     }
 
     fn push(
@@ -627,11 +648,7 @@ impl Reader<'_> {
                     .as_slice()
                 {
                     [_, "rest", _, _] => Some((chain[2], chain[3], false)),
-                    [_, ns, _]
-                        if !matches!(*ns, "rest" | "hook" | "request" | "graphql" | "paginate") =>
-                    {
-                        Some((chain[1], chain[2], true))
-                    }
+                    [_, ns, _] if !NOT_NAMESPACES.contains(ns) => Some((chain[1], chain[2], true)),
                     _ => None,
                 };
                 if let Some((ns, m, legacy)) = target {

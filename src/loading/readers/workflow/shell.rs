@@ -782,6 +782,9 @@ impl Parser<'_> {
     /// operator.
     fn word(&mut self, depth: usize, term: Term) -> Result<RawWord, Fatal> {
         let start = self.pos;
+        if depth == 0 && self.outer_start.is_none() {
+            self.outer_start = Some(start);
+        }
         let mut w = RawWord {
             text: String::new(),
             offsets: Vec::new(),
@@ -1416,6 +1419,8 @@ fn gh_api(args: &[RawWord], span: &Range<usize>, assignments: Vec<Assignment>) -
         matches!(
             f,
             "-X" | "--method"
+                | "-R"
+                | "--repo"
                 | "-H"
                 | "--header"
                 | "-f"
@@ -1462,7 +1467,7 @@ fn gh_api(args: &[RawWord], span: &Range<usize>, assignments: Vec<Assignment>) -
         },
         |w| {
             if target.is_none() {
-                target = Some((w.text.clone(), w.span.clone()));
+                target = Some((w.text.clone(), Part::whole(w).span()));
             }
         },
     );
@@ -1728,7 +1733,10 @@ fn curl(
     );
     let target = url_flags
         .into_iter()
-        .chain(urls.into_iter().map(|w| (w.text.clone(), w.span.clone())))
+        .chain(
+            urls.into_iter()
+                .map(|w| (w.text.clone(), Part::whole(w).span())),
+        )
         .find(|(t, _)| is_url(t))?;
     call.target = Some(target);
     call.implied_method = if head {
@@ -1929,7 +1937,7 @@ fn wget(
         |w| urls.push(w),
     );
     let target = urls.into_iter().find(|w| is_url(&w.text))?;
-    call.target = Some((target.text.clone(), target.span.clone()));
+    call.target = Some((target.text.clone(), Part::whole(target).span()));
     call.implied_method = if body { "POST" } else { "GET" };
     if let Some(t) = authorization(&call.headers) {
         call.token = Some(t);
@@ -2065,7 +2073,7 @@ fn httpie(
         && !first.text.is_empty()
         && rest.peek().is_some()
     {
-        call.method = Some((first.text.clone(), first.span.clone()));
+        call.method = Some((first.text.clone(), Part::whole(first).span()));
         rest.next()?
     } else {
         first
@@ -2074,7 +2082,7 @@ fn httpie(
     if !(is_url(&url.text) || host.contains('.') || host.starts_with(':')) {
         return None;
     }
-    call.target = Some((url.text.clone(), url.span.clone()));
+    call.target = Some((url.text.clone(), Part::whole(url).span()));
     let mut data = raw_body;
     for item in rest {
         let part = Part::whole(item);
