@@ -73,7 +73,7 @@ pub struct Arg {
 /// The calls of a github-script `script:`.
 pub fn calls(script: &str) -> ScriptCalls {
     let tokens = tokenize(script);
-    crate::loading::work::count(script.len() + tokens.len());
+    crate::loading::work::count(tokens.len());
     let close = matching_brackets(script, &tokens);
     let mut reader = Reader {
         src: script,
@@ -105,6 +105,8 @@ enum Kind {
 #[derive(Clone, Debug)]
 struct Token {
     kind: Kind,
+    /// A template literal's opening token: the index of its closing one.
+    pair: Option<usize>,
     span: Range<usize>,
     /// A string's inside, without its quotes.
     inner: Range<usize>,
@@ -159,7 +161,11 @@ fn tokenize(src: &str) -> Vec<Token> {
     let mut i = 0;
     // Set when a `}` closed a template's `${`: the template's text goes on at `i`.
     let mut in_template = false;
+    let mut counted = 0;
     while i < b.len() {
+        // Each branch looks at the bytes it consumes: the work is the bytes consumed.
+        crate::loading::work::count(1 + i - counted);
+        counted = i;
         if in_template {
             in_template = false;
             match template_text(b, i) {
@@ -168,12 +174,17 @@ fn tokenize(src: &str) -> Vec<Token> {
                     i = next;
                 }
                 TemplatePart::End(next) => {
+                    let close = closing_backtick(b, next);
                     tokens.push(Token {
+                        pair: None,
                         kind: Kind::TemplateClose,
-                        span: next - 1..next,
-                        inner: next - 1..next,
+                        span: close..next,
+                        inner: close..next,
                     });
-                    templates.pop();
+                    if let Some(open) = templates.pop() {
+                        let close = tokens.len() - 1;
+                        tokens[open].pair = Some(close);
+                    }
                     i = next;
                 }
             }
@@ -195,6 +206,7 @@ fn tokenize(src: &str) -> Vec<Token> {
                 let start = i;
                 i = regex_end(b, i);
                 tokens.push(Token {
+                    pair: None,
                     kind: Kind::Regex,
                     span: start..i,
                     inner: start..i,
@@ -213,6 +225,7 @@ fn tokenize(src: &str) -> Vec<Token> {
                     end
                 };
                 tokens.push(Token {
+                    pair: None,
                     kind: Kind::Str,
                     span: start..i,
                     inner: start + 1..end.max(start + 1),
@@ -223,15 +236,17 @@ fn tokenize(src: &str) -> Vec<Token> {
                 match template_text(b, i + 1) {
                     TemplatePart::End(next) => {
                         tokens.push(Token {
+                            pair: None,
                             kind: Kind::Str,
                             span: start..next,
-                            inner: start + 1..(next - 1).max(start + 1),
+                            inner: start + 1..closing_backtick(b, next).max(start + 1),
                         });
                         i = next;
                     }
                     TemplatePart::Expression(next) => {
                         templates.push(tokens.len());
                         tokens.push(Token {
+                            pair: None,
                             kind: Kind::TemplateOpen,
                             span: start..start + 1,
                             inner: start + 1..start + 1,
@@ -262,6 +277,7 @@ fn tokenize(src: &str) -> Vec<Token> {
                     i += 1;
                 }
                 tokens.push(Token {
+                    pair: None,
                     kind: Kind::Num,
                     span: start..i,
                     inner: start..i,
@@ -276,6 +292,7 @@ fn tokenize(src: &str) -> Vec<Token> {
             {
                 // `?.` reads as `.` for a chain of names.
                 tokens.push(Token {
+                    pair: None,
                     kind: Kind::Punct,
                     span: i..i + 2,
                     inner: i + 1..i + 2,
@@ -291,6 +308,7 @@ fn tokenize(src: &str) -> Vec<Token> {
                         .find(|&(_, c)| !is_ident_char(c))
                         .map_or(src.len() - i, |(p, _)| p);
                     tokens.push(Token {
+                        pair: None,
                         kind: Kind::Ident,
                         span: start..i,
                         inner: start..i,
@@ -308,9 +326,20 @@ fn tokenize(src: &str) -> Vec<Token> {
 
 fn punct(at: usize, len: usize) -> Token {
     Token {
+        pair: None,
         kind: Kind::Punct,
         span: at..at + len,
         inner: at..at + len,
+    }
+}
+
+/// Where the closing backtick of a template literal that ends at `end` is: `end` itself
+/// for one the script ends inside of.
+fn closing_backtick(b: &[u8], end: usize) -> usize {
+    if end > 0 && b.get(end - 1) == Some(&b'`') {
+        end - 1
+    } else {
+        end
     }
 }
 
@@ -324,6 +353,7 @@ enum TemplatePart {
 /// A template literal's text from `i` to its next `${` or its end.
 fn template_text(b: &[u8], mut i: usize) -> TemplatePart {
     while i < b.len() {
+        crate::loading::work::count(1);
         match b[i] {
             b'\\' => i += 2,
             b'`' => return TemplatePart::End(i + 1),
@@ -351,6 +381,7 @@ fn regex_end(b: &[u8], mut i: usize) -> usize {
     i += 1;
     let mut in_class = false;
     while i < b.len() {
+        crate::loading::work::count(1);
         match b[i] {
             b'\\' => i += 1,
             b'\n' => return i,
@@ -371,10 +402,12 @@ fn regex_end(b: &[u8], mut i: usize) -> usize {
 }
 
 fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
-    hay.get(from..)?
+    let found = hay
+        .get(from..)?
         .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|i| from + i)
+        .position(|w| w == needle);
+    crate::loading::work::count(found.map_or(hay.len().saturating_sub(from), |i| i + 1));
+    found.map(|i| from + i)
 }
 
 /// For each opening bracket token, the index of its closing one. A closer that does not
@@ -439,6 +472,7 @@ impl Reader<'_> {
     fn chain(&self, i: usize) -> Vec<usize> {
         let mut names = vec![i];
         let mut j = i + 1;
+        crate::loading::work::count(1);
         while self.is_dot(j)
             && self
                 .tokens
@@ -447,6 +481,7 @@ impl Reader<'_> {
         {
             names.push(j + 1);
             j += 2;
+            crate::loading::work::count(1);
         }
         names
     }
@@ -481,6 +516,7 @@ impl Reader<'_> {
         let mut start = open + 1;
         let mut j = open + 1;
         while j < end {
+            crate::loading::work::count(1);
             if self.is(j, Kind::Punct, ",") {
                 out.push(start..j);
                 start = j + 1;
@@ -681,9 +717,7 @@ impl Reader<'_> {
                 first.inner.clone(),
             )),
             Kind::TemplateOpen => {
-                let close = (argument.start..argument.end)
-                    .rev()
-                    .find(|&k| self.tokens[k].kind == Kind::TemplateClose)?;
+                let close = first.pair?;
                 let inner = first.span.end..self.tokens[close].span.start;
                 Some((self.src.get(inner.clone())?.to_string(), inner))
             }
@@ -725,6 +759,7 @@ impl Reader<'_> {
         let mut start = open + 1;
         let mut j = open + 1;
         while j < end {
+            crate::loading::work::count(1);
             if self.is(j, Kind::Punct, ",") {
                 entries.push(start..j);
                 start = j + 1;

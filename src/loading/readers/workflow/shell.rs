@@ -169,7 +169,7 @@ pub fn commands(script: &str) -> Vec<Command> {
             reads_stdin: false,
         });
     }
-    crate::loading::work::count(script.len());
+    crate::loading::work::count(parser.found.len());
     let Parser {
         mut found,
         heredoc_bodies,
@@ -564,6 +564,7 @@ impl Parser<'_> {
     /// Skips blanks, line continuations and comments, then reads one token.
     fn next_token(&mut self, depth: usize, term: Term) -> Result<Tok, Fatal> {
         loop {
+            crate::loading::work::count(1);
             let Some(c) = self.at(0) else {
                 return Ok(Tok::Eof);
             };
@@ -746,8 +747,14 @@ impl Parser<'_> {
             match self.bytes[i] {
                 b'(' => depth += 1,
                 b')' if depth > 0 => depth -= 1,
-                b')' if self.bytes.get(i + 1) == Some(&b')') => return Ok(i + 2),
-                b')' => return Ok(i + 1),
+                b')' if self.bytes.get(i + 1) == Some(&b')') => {
+                    crate::loading::work::count(i - from);
+                    return Ok(i + 2);
+                }
+                b')' => {
+                    crate::loading::work::count(i - from);
+                    return Ok(i + 1);
+                }
                 _ => {}
             }
             i += 1;
@@ -761,7 +768,10 @@ impl Parser<'_> {
         for (i, &b) in self.bytes.iter().enumerate().skip(open) {
             match b {
                 b'(' => depth += 1,
-                b')' if depth <= 1 => return Ok(i + 1),
+                b')' if depth <= 1 => {
+                    crate::loading::work::count(i - open);
+                    return Ok(i + 1);
+                }
                 b')' => depth -= 1,
                 _ => {}
             }
@@ -869,6 +879,7 @@ impl Parser<'_> {
             self.pos = to;
         }
         w.span = start..self.pos;
+        crate::loading::work::count(self.pos - start);
         Ok(w)
     }
 
@@ -962,6 +973,7 @@ impl Parser<'_> {
                     }
                     i += 1;
                 }
+                crate::loading::work::count(i - start);
                 self.pos = (i + 1).min(self.bytes.len());
             }
             (Some(b'\''), _) if !quoted => {
@@ -975,6 +987,7 @@ impl Parser<'_> {
                         _ => i += 1,
                     }
                 }
+                crate::loading::work::count(i - start);
                 self.push_source(w, start + 2, i.min(self.bytes.len()));
                 self.pos = (i + 1).min(self.bytes.len());
                 return Ok(());
@@ -1024,15 +1037,21 @@ impl Parser<'_> {
     }
 }
 
+/// Every scan counts the bytes it looks at (see [`crate::loading::work`]): a test then
+/// shows that no byte is looked at more than a bounded number of times.
 fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&b| b == needle)
+    let found = hay.iter().position(|&b| b == needle);
+    crate::loading::work::count(found.map_or(hay.len(), |i| i + 1));
+    found
 }
 
 fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
-    hay.get(from..)?
+    let found = hay
+        .get(from..)?
         .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|i| from + i)
+        .position(|w| w == needle);
+    crate::loading::work::count(found.map_or(hay.len().saturating_sub(from), |i| i + 1));
+    found.map(|i| from + i)
 }
 
 /// `NAME=`, `NAME+=` or `NAME[…]=` at the start of a text: the length of the name.
@@ -1250,6 +1269,7 @@ fn options<'w>(
         let w = &args[k];
         k += 1;
         let t = w.text.as_str();
+        crate::loading::work::count(t.len() + 1);
         if flags_ended || !t.starts_with('-') || t == "-" {
             on_positional(w);
             continue;
@@ -1341,6 +1361,7 @@ fn field_of(part: Part, typed: bool) -> Field {
 }
 
 fn gh(args: &[RawWord], span: Range<usize>, assignments: Vec<Assignment>) -> (Vec<Command>, bool) {
+    crate::loading::work::count(args.iter().map(|w| w.text.len() + 1).sum());
     let mut sub: Vec<usize> = Vec::new();
     let mut k = 0;
     while k < args.len() && sub.len() < 2 {
@@ -1559,6 +1580,7 @@ fn body_fields(part: Part, out: &mut Vec<Field>) {
 fn json_fields(part: Part, out: &mut Vec<Field>) {
     let b = part.text().as_bytes();
     let text = part.text();
+    crate::loading::work::count(b.len());
     let mut i = 0;
     let skip_ws = |i: &mut usize| {
         while *i < b.len() && b[*i].is_ascii_whitespace() {
@@ -2087,6 +2109,7 @@ fn httpie(
     for item in rest {
         let part = Part::whole(item);
         let text = item.text.as_str();
+        crate::loading::work::count(text.len() * HTTPIE_SEPARATORS.len());
         let Some((at, sep)) = text.char_indices().find_map(|(i, _)| {
             HTTPIE_SEPARATORS
                 .iter()

@@ -218,6 +218,9 @@ fn hostile_scripts_end() {
         "github.paginate(github.rest.a.b, ".repeat(2_000),
         "github.".repeat(5_000),
         "é`".repeat(1_000),
+        "`${x}é".to_string(),
+        "`é".to_string(),
+        "github.request(`${x}é".to_string(),
     ] {
         let found = calls(&script);
         for (span, _) in &found.unreadable {
@@ -236,6 +239,7 @@ fn work_is_linear_in_the_script() {
         "await github.rest.issues.create({ ...context.repo, title: 'x', body: `a ${b}` });\n",
         "github.paginate(github.rest.a.b, { a: 1, b: [1, 2, {c: 3}] });\n",
         "x = `${`${`${a}`}`}` / 2 / /re/g;\n",
+        "github.request(`${github.request(`${github.request(`${a}`)}`)}`);\n",
         "github.request({ method: 'GET', url: '/x' });\n",
     ] {
         let small = piece.repeat(100);

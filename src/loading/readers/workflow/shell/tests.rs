@@ -569,6 +569,9 @@ fn work_is_linear_in_the_script() {
         "curl -sSfL -H 'A: b' https://x.test/ -d '{\"a\": [1, {\"b\": 2}]}'\n",
         "\"${{ a }}\"'b'\\\n",
         "http POST x.test a=b c:=1 d:e\n",
+        "a=$(b \"$(c `d $(e)`)\")\n",
+        "cat <<A <<B\nx\nA\ny\nB\n",
+        "case $x in a) gh api x ;; esac; f() { :; }\n",
     ];
     for piece in pieces {
         let small = piece.repeat(100);
