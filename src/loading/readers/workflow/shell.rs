@@ -801,8 +801,7 @@ impl Parser<'_> {
             span: start..start,
             expanded: false,
         };
-        loop {
-            let Some(c) = self.at(0) else { break };
+        while let Some(c) = self.at(0) {
             match c {
                 b' ' | b'\t' | b'\r' | b'\n' | b';' | 0x0c | 0x0b => break,
                 b'&' if self.double_bracket && self.at(1) == Some(b'&') => {
