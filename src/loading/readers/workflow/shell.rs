@@ -490,6 +490,15 @@ impl Parser<'_> {
                                     strip_tabs,
                                     command: cmd.id,
                                 });
+                            } else if self
+                                .src
+                                .get(start..end)
+                                .is_some_and(|op| op.ends_with("<<<"))
+                            {
+                                // `<<< word`: the word is the standard input, as a
+                                // heredoc's body is.
+                                let body = Part::whole(&target).span();
+                                self.heredoc_bodies.push((cmd.id, body));
                             }
                         }
                         other => self.peeked = Some(other),

@@ -424,6 +424,16 @@ fn heredocs_are_data_and_the_input_of_a_call_that_reads_stdin() {
         at(script, call.input.as_ref().unwrap()),
         "{\"title\": \"gh api user\"}\n"
     );
+    // A here-string is the input too.
+    let script = "gh api repos/o/r/issues --input - <<< '{\"title\": \"x\"}'";
+    let call = one_call(script);
+    assert_eq!(
+        at(script, call.input.as_ref().unwrap()),
+        "{\"title\": \"x\"}"
+    );
+    // A heredoc given to a call that does not read it is not its input.
+    let script = "gh api repos/o/r/issues -f a=b <<EOF\nx\nEOF\n";
+    assert_eq!(one_call(script).input, None);
     // A heredoc never closed runs to the end of the script.
     assert_eq!(names("cat <<EOF\ngh api x\n"), ["cat"]);
     // A heredoc inside a substitution.
