@@ -1565,6 +1565,10 @@ fn body_fields(part: Part, out: &mut Vec<Field>) {
         json_fields(part, out);
         return;
     }
+    if part.word.expanded {
+        // A body made when the step runs (`-d "$(jq -n …)"`): its fields are not known.
+        return;
+    }
     let mut at = 0;
     for pair in text.split('&') {
         if !pair.is_empty() {

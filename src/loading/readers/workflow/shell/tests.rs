@@ -328,6 +328,20 @@ fn curl_form_and_file_bodies() {
     assert_eq!(at(script, &call.fields[0].value_span), "a b");
     assert_eq!(at(script, &call.fields[1].name_span), "state");
     assert_eq!(call.fields[1].value.as_deref(), Some("open"));
+    // A body made when the step runs has no fields that can be read.
+    assert!(
+        one_call("curl -d \"$(jq -n '{a: 1}')\" https://x.test/")
+            .fields
+            .is_empty()
+    );
+    // A JSON body with a shell variable spliced into a value keeps its keys.
+    let script = "curl -d '{\"body\": \"'\"$MSG\"'\", \"n\": 1}' https://x.test/";
+    let names: Vec<_> = one_call(script)
+        .fields
+        .iter()
+        .map(|f| f.name.clone())
+        .collect();
+    assert_eq!(names, ["body", "n"]);
     let script = "curl -d @payload.json https://x.test/";
     assert_eq!(
         at(script, one_call(script).input.as_ref().unwrap()),
