@@ -861,15 +861,7 @@ impl Parser<'_> {
                         self.pos += 1;
                     }
                 },
-                b'\'' => {
-                    let open = self.pos;
-                    let Some(close) = memchr(b'\'', &self.bytes[open + 1..]) else {
-                        return Err(self.fatal(open, "a single quote is never closed"));
-                    };
-                    let close = open + 1 + close;
-                    self.push_source(&mut w, open + 1, close);
-                    self.pos = close + 1;
-                }
+                b'\'' => self.single_quoted(&mut w)?,
                 b'"' => self.double_quoted(&mut w, depth)?,
                 b'$' => self.dollar(&mut w, depth, false)?,
                 _ => {
@@ -910,6 +902,41 @@ impl Parser<'_> {
         self.double_bracket = saved.0;
         self.peeked = saved.1;
         result
+    }
+
+    /// A single-quoted part. The runner substitutes a `${{ … }}` before bash reads the
+    /// script, so one written inside single quotes is opaque too, quotes and all
+    /// (`'${{ github.ref == 'refs/heads/main' }}'` is one quoted part).
+    fn single_quoted(&mut self, w: &mut RawWord) -> Result<(), Fatal> {
+        let open = self.pos;
+        let mut i = open + 1;
+        // The next quote after `i`: found again only once an expression ran past it, so
+        // that no byte is scanned twice.
+        let mut quote = None;
+        loop {
+            let next = match quote {
+                Some(q) if q >= i => q,
+                _ => match memchr(b'\'', &self.bytes[i..]) {
+                    Some(n) => i + n,
+                    None => return Err(self.fatal(open, "a single quote is never closed")),
+                },
+            };
+            quote = Some(next);
+            let expression =
+                find(&self.bytes[..next], b"${{", i).and_then(|e| find(self.bytes, b"}}", e + 3));
+            match expression {
+                Some(close) => {
+                    self.push_source(w, i, close + 2);
+                    w.expanded = true;
+                    i = close + 2;
+                }
+                None => {
+                    self.push_source(w, i, next);
+                    self.pos = next + 1;
+                    return Ok(());
+                }
+            }
+        }
     }
 
     fn double_quoted(&mut self, w: &mut RawWord, depth: usize) -> Result<(), Fatal> {

@@ -533,6 +533,18 @@ fn words_keep_their_unquoted_text_spans_and_expansions() {
             ("$X", "$X", true),
         ]
     );
+    // Inside single quotes too, and it makes the word's value unknown.
+    let script = "gh api 'repos/${{ github.ref == 'refs/heads/main' && 'a' || 'b' }}/x' -X '${{ inputs.m }}'";
+    let call = one_call(script);
+    assert_eq!(
+        target(&call),
+        "repos/${{ github.ref == 'refs/heads/main' && 'a' || 'b' }}/x"
+    );
+    assert_eq!(method(&call), Some("${{ inputs.m }}"));
+    let Command::Other { name, .. } = &commands("echo '${{ github.event.issue.title }}'")[0] else {
+        panic!()
+    };
+    assert_eq!(name, "echo");
     // `${{ }}` is one opaque part, whatever quotes it holds.
     let script = "gh api \"repos/${{ format('{0}', github.repository) }}/x\"";
     assert_eq!(
@@ -597,6 +609,14 @@ fn work_is_linear_in_the_script() {
         "cat <<A <<B\nx\nA\ny\nB\n",
         "case $x in a) gh api x ;; esac; f() { :; }\n",
     ];
+    // Expressions inside one long single-quoted part.
+    let quoted = |n: usize| format!("echo '{}'", "${{ a }}".repeat(n));
+    let (_, w_small) = crate::loading::work::measure(|| commands(&quoted(100)));
+    let (_, w_large) = crate::loading::work::measure(|| commands(&quoted(1_000)));
+    assert!(
+        w_large <= 12 * w_small.max(1),
+        "quoted: {w_small} then {w_large}"
+    );
     for piece in pieces {
         let small = piece.repeat(100);
         let large = piece.repeat(1_000);
