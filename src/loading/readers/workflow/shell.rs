@@ -7,7 +7,9 @@
 //! continuations, comments, substitutions, heredocs, compound commands) and reads the
 //! words of each simple command as written. GitHub expressions (`${{ … }}`) are
 //! substituted by the runner before bash sees the script, so each is one opaque part of
-//! the word it stands in. Nothing is expanded: a word that holds `$X` keeps it.
+//! the word it stands in. Nothing is expanded: a word that holds `$X` keeps it. The
+//! script of `bash -c '…'` (or `sh -c`) is read as a script too, its spans in the outer
+//! one, three levels deep.
 //!
 //! One pass over the script, with the nesting of substitutions bounded: any text, however
 //! hostile, is read in time linear in its length and never panics; what cannot be split
@@ -146,7 +148,16 @@ pub struct Word {
 /// The commands of a script, in the order their text ends (a substitution's commands
 /// before the command that holds them).
 pub fn commands(script: &str) -> Vec<Command> {
+    commands_within(script, 0)
+}
+
+/// How deep `bash -c '…'` scripts are read inside each other: each level reads its
+/// script's text again.
+const MAX_SHELL_DEPTH: usize = 3;
+
+fn commands_within(script: &str, shell_depth: usize) -> Vec<Command> {
     let mut parser = Parser {
+        shell_depth,
         src: script,
         bytes: script.as_bytes(),
         pos: 0,
@@ -332,6 +343,8 @@ impl Builder {
 }
 
 struct Parser<'a> {
+    /// How many `bash -c` scripts this one is inside.
+    shell_depth: usize,
     src: &'a str,
     bytes: &'a [u8],
     pos: usize,
@@ -1061,7 +1074,7 @@ impl Parser<'_> {
         let span = cmd.span.clone().unwrap_or(0..0);
         crate::loading::work::count(cmd.words.len() + cmd.assignments.len());
         let id = cmd.id;
-        let (command, reads_stdin) = classify(self.src, cmd, span);
+        let (command, reads_stdin) = classify(self.src, cmd, span, self.shell_depth);
         for c in command {
             self.found.push(Found {
                 id,
@@ -1178,7 +1191,12 @@ fn user_token(value: &str) -> Option<TokenSource> {
     }
 }
 
-fn classify(src: &str, cmd: Builder, span: Range<usize>) -> (Vec<Command>, bool) {
+fn classify(
+    src: &str,
+    cmd: Builder,
+    span: Range<usize>,
+    shell_depth: usize,
+) -> (Vec<Command>, bool) {
     let mut assignments: Vec<Assignment> = cmd.assignments.into_iter().map(|(_, a)| a).collect();
     let words = cmd.words;
     let mut i = 0;
@@ -1253,6 +1271,19 @@ fn classify(src: &str, cmd: Builder, span: Range<usize>) -> (Vec<Command>, bool)
                 (found, false)
             }
         }
+        Some(name @ ("bash" | "sh" | "dash" | "zsh" | "ksh")) => {
+            let mut found = vec![other(name)];
+            if shell_depth < MAX_SHELL_DEPTH
+                && let Some(script) = shell_script_argument(args)
+            {
+                found.extend(
+                    commands_within(&script.text, shell_depth + 1)
+                        .into_iter()
+                        .map(|c| remap(c, &|r: Range<usize>| script.sub_span(r.start, r.end))),
+                );
+            }
+            (found, false)
+        }
         Some("gh") => gh(args, span, assignments),
         Some("git") => (vec![git(args, span)], false),
         Some(name @ "curl") => wrap(curl(args, &span, assignments), || other(name)),
@@ -1261,6 +1292,92 @@ fn classify(src: &str, cmd: Builder, span: Range<usize>) -> (Vec<Command>, bool)
             wrap(httpie(args, &span, assignments), || other(name))
         }
         _ => (vec![other(&name_word.text)], false),
+    }
+}
+
+/// The script of `bash -c SCRIPT` (`-c` alone or bundled, `-ec`).
+fn shell_script_argument(args: &[RawWord]) -> Option<&RawWord> {
+    let mut k = 0;
+    let mut command = false;
+    while let Some(w) = args.get(k) {
+        k += 1;
+        let t = w.text.as_str();
+        if t == "-o" || t == "+o" || t == "-O" || t == "+O" {
+            k += 1;
+        } else if t.starts_with('-') && !t.starts_with("--") && t.len() > 1 {
+            command |= t.contains('c');
+        } else if t.starts_with("--") {
+            continue;
+        } else {
+            return command.then_some(w);
+        }
+    }
+    None
+}
+
+/// A command read from a script inside a word (`bash -c '…'`), its spans moved from the
+/// word's text into the script.
+fn remap(command: Command, to: &dyn Fn(Range<usize>) -> Range<usize>) -> Command {
+    let assignment = |a: Assignment| Assignment {
+        span: to(a.span.clone()),
+        ..a
+    };
+    match command {
+        Command::Call(c) => Command::Call(Call {
+            span: to(c.span),
+            method: c.method.map(|(m, r)| (m, to(r))),
+            target: c.target.map(|(t, r)| (t, to(r))),
+            fields: c
+                .fields
+                .into_iter()
+                .map(|f| Field {
+                    name_span: to(f.name_span.clone()),
+                    value_span: to(f.value_span.clone()),
+                    ..f
+                })
+                .collect(),
+            headers: c
+                .headers
+                .into_iter()
+                .map(|h| Header {
+                    span: to(h.span.clone()),
+                    ..h
+                })
+                .collect(),
+            input: c.input.map(to),
+            assignments: c.assignments.into_iter().map(assignment).collect(),
+            ..c
+        }),
+        Command::Gh {
+            sub,
+            words,
+            span,
+            assignments,
+        } => Command::Gh {
+            sub,
+            words: words
+                .into_iter()
+                .map(|w| Word {
+                    span: to(w.span.clone()),
+                    ..w
+                })
+                .collect(),
+            span: to(span),
+            assignments: assignments.into_iter().map(assignment).collect(),
+        },
+        Command::Git { sub, span } => Command::Git {
+            sub,
+            span: to(span),
+        },
+        Command::Assignment(a) => Command::Assignment(assignment(a)),
+        Command::Other { name, span } => Command::Other {
+            name,
+            span: to(span),
+        },
+        Command::Unreadable { span, why } => Command::Unreadable {
+            span: to(span),
+            why,
+        },
     }
 }
 

@@ -481,6 +481,41 @@ fn compound_commands_and_functions() {
 }
 
 #[test]
+fn scripts_run_by_bash_c() {
+    let script = "bash -ec 'gh api -X DELETE \"repos/o/r/git/refs/tags/$T\" && git push'";
+    assert_eq!(
+        names(script),
+        ["bash", "call repos/o/r/git/refs/tags/$T", "git push"]
+    );
+    let call = one_call(script);
+    assert_eq!(
+        at(script, &call.span),
+        "gh api -X DELETE \"repos/o/r/git/refs/tags/$T\""
+    );
+    assert_eq!(at(script, &call.method.unwrap().1), "DELETE");
+    assert_eq!(
+        at(script, &call.target.unwrap().1),
+        "repos/o/r/git/refs/tags/$T"
+    );
+    // Escapes inside the script's quotes keep their spans.
+    let script = "sh -c \"curl -H \\\"Authorization: token \\$T\\\" https://api.github.com/u\"";
+    let call = one_call(script);
+    assert_eq!(call.token, Some(TokenSource::Variable("T".into())));
+    assert_eq!(
+        at(script, &call.target.unwrap().1),
+        "https://api.github.com/u"
+    );
+    // Nested past the bound: the innermost is not read again.
+    let nested = "bash -c 'sh -c \"bash -c \\\"sh -c gh\\\"\"'";
+    assert!(
+        !names(nested).iter().any(|n| n.starts_with("gh")),
+        "{:?}",
+        names(nested)
+    );
+    assert_eq!(names("bash script.sh"), ["bash"]);
+}
+
+#[test]
 fn assignments_alone_and_exported() {
     let script = "export GH_TOKEN=${{ secrets.PAT }} OTHER=1\nREPO=\"$GITHUB_REPOSITORY\"\nexport PATH\nlocal -r x=1";
     let cmds = commands(script);
@@ -608,6 +643,7 @@ fn work_is_linear_in_the_script() {
         "a=$(b \"$(c `d $(e)`)\")\n",
         "cat <<A <<B\nx\nA\ny\nB\n",
         "case $x in a) gh api x ;; esac; f() { :; }\n",
+        "bash -c 'sh -c \"bash -c \\\"sh -c \\\\\\\"gh api x\\\\\\\"\\\"\"'\n",
     ];
     // Expressions inside one long single-quoted part.
     let quoted = |n: usize| format!("echo '{}'", "${{ a }}".repeat(n));
@@ -666,6 +702,7 @@ fn spans_stay_inside_any_script() {
             Just("=("),
             Just(" GH_TOKEN=t "),
             Just(" -H 'Authorization: token x'"),
+            Just("bash -c "),
         ],
         0..40,
     );
