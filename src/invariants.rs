@@ -307,6 +307,88 @@ pub fn body_scan(data: &[u8]) {
     }
 }
 
+/// The readers of a workflow step's scripts on arbitrary text, read both as a `run:`
+/// bash script and as a github-script `script:`: every span inside the text and on
+/// character boundaries, the same result twice, and the work linear in the text (no byte looked at more than a bounded
+/// number of times, however the substitutions, quotes or brackets nest).
+pub fn workflow_scripts(data: &[u8]) {
+    use loading::readers::workflow::{github_script, shell};
+    let text = String::from_utf8_lossy(data);
+    let ((commands, calls), units) =
+        crate::loading::work::measure(|| (shell::commands(&text), github_script::calls(&text)));
+    assert!(
+        units <= linear_work_bound(text.len()),
+        "{units} units of work for {} bytes",
+        text.len()
+    );
+    assert_eq!(commands, shell::commands(&text));
+    assert_eq!(calls, github_script::calls(&text));
+    let span = |r: &std::ops::Range<usize>, what: &str| {
+        check_span(&text, Span::new(r.start, r.end), what);
+    };
+    for command in &commands {
+        match command {
+            shell::Command::Call(call) => {
+                span(&call.span, "call");
+                for part in [&call.method, &call.target].into_iter().flatten() {
+                    span(&part.1, "method or target");
+                }
+                if let Some(input) = &call.input {
+                    span(input, "input");
+                }
+                for f in &call.fields {
+                    span(&f.name_span, "field name");
+                    span(&f.value_span, "field value");
+                }
+                for h in &call.headers {
+                    span(&h.span, "header");
+                }
+                for a in &call.assignments {
+                    span(&a.span, "assignment");
+                }
+            }
+            shell::Command::Gh {
+                words,
+                span: s,
+                assignments,
+                ..
+            } => {
+                span(s, "gh command");
+                for w in words {
+                    span(&w.span, "word");
+                }
+                for a in assignments {
+                    span(&a.span, "assignment");
+                }
+            }
+            shell::Command::Git { span: s, .. }
+            | shell::Command::Other { span: s, .. }
+            | shell::Command::Unreadable { span: s, .. } => span(s, "command"),
+            shell::Command::Assignment(a) => span(&a.span, "assignment"),
+        }
+    }
+    for (s, _) in &calls.unreadable {
+        span(s, "unreadable use of the client");
+    }
+    for call in &calls.calls {
+        span(&call.span, "script call");
+        for a in &call.args {
+            span(&a.name_span, "argument name");
+            span(&a.value_span, "argument value");
+        }
+        match &call.target {
+            github_script::Target::Rest {
+                namespace, method, ..
+            } => {
+                span(&namespace.1, "namespace");
+                span(&method.1, "method");
+            }
+            github_script::Target::Request { route } => span(&route.1, "route"),
+            github_script::Target::Graphql => {}
+        }
+    }
+}
+
 fn settings() -> Settings {
     Settings {
         config: Config::defaults(".".into()),

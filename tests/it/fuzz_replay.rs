@@ -105,3 +105,8 @@ fn variable_expansion() {
 fn body_scan() {
     replay("body_scan", invariants::body_scan);
 }
+
+#[test]
+fn workflow_scripts() {
+    replay("workflow_scripts", invariants::workflow_scripts);
+}
