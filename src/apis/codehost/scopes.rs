@@ -363,8 +363,8 @@ pub fn collect_jobs(
                     .iter()
                     .map(|n| (at(n.span), n.what.clone(), n.describe()))
                     .collect(),
-                not_told: job
-                    .unknown
+                not_told: needs
+                    .not_told
                     .iter()
                     .map(|(span, why)| (at(*span), why.clone()))
                     .collect(),

@@ -128,6 +128,9 @@ pub struct Need {
     /// A need only in some repositories (an action's for private ones): never reported
     /// missing, but what it names is not unused either.
     pub soft: bool,
+    /// The host lists the options without saying which a call needs: one held is enough,
+    /// and none of them is unused.
+    pub ambiguous: bool,
 }
 
 impl Need {
@@ -162,11 +165,17 @@ pub struct JobNeeds {
     /// Calls the job's token can never make (the app permission they need is not one a
     /// workflow can grant), each with its call and the permission.
     pub never: Vec<(Span, String, String)>,
-    /// Some call or step has needs reqlint cannot tell: no permission is unused then.
-    pub unknown: bool,
+    /// What reqlint cannot tell about the job's token, each where it is and why: while
+    /// there is any, no permission is unused and no least-privilege block is given.
+    pub not_told: Vec<(Span, String)>,
 }
 
 impl JobNeeds {
+    /// Whether some call or step has needs reqlint cannot tell.
+    pub fn unknown(&self) -> bool {
+        !self.not_told.is_empty()
+    }
+
     /// The lowest level of each key that covers every need, choosing among a need's
     /// options one that `granted` (the levels a block already gives) or another need
     /// already covers (metadata left out: always granted).
@@ -196,6 +205,22 @@ impl JobNeeds {
         levels
     }
 
+    /// What a block may hold without any of it being unused: the least privilege given
+    /// the block, and every option of a need whose options the host leaves open.
+    pub fn possibly_used(
+        &self,
+        granted: impl Fn(WorkflowKey) -> Level,
+    ) -> BTreeMap<WorkflowKey, Level> {
+        let mut levels = self.least_privilege_given(granted);
+        for need in self.needs.iter().filter(|n| n.ambiguous || n.soft) {
+            for &(key, level) in &need.options {
+                let at = levels.entry(key).or_insert(Level::None);
+                *at = (*at).max(level);
+            }
+        }
+        levels
+    }
+
     /// [`JobNeeds::least_privilege_given`] with nothing granted.
     pub fn least_privilege(&self) -> BTreeMap<WorkflowKey, Level> {
         self.least_privilege_given(|_| Level::None)
@@ -214,7 +239,7 @@ pub fn job_needs(
     job: &Job,
 ) -> JobNeeds {
     let mut out = JobNeeds {
-        unknown: !job.unknown.is_empty(),
+        not_told: job.unknown.clone(),
         ..JobNeeds::default()
     };
     for (index, request) in model.requests.iter().enumerate() {
@@ -225,13 +250,34 @@ pub fn job_needs(
         match call_needs(request, routed, config) {
             CallNeeds::Needs(needs) => out.needs.extend(needs),
             CallNeeds::Never(span, what, permission) => out.never.push((span, what, permission)),
-            CallNeeds::Unknown => out.unknown = true,
+            CallNeeds::Unknown => out.not_told.push((
+                request.line_span,
+                match request.line() {
+                    Some(line) => format!(
+                        "`{} /{}`: reqlint does not know what it needs (the host's GitHub App table does not list it, or the operation is unknown)",
+                        line.method,
+                        line.path.trim_start_matches('/')
+                    ),
+                    None => "a call whose request line cannot be read".to_string(),
+                },
+            )),
         }
     }
     for step in &job.steps {
         match step_needs(step) {
             Some(needs) => out.needs.extend(needs),
-            None => out.unknown = true,
+            None => out.not_told.push((
+                step.span(),
+                match step {
+                    TableStep::Action { name, .. } => format!(
+                        "the action `{name}` gets the job's token, and reqlint's table of actions does not say what it needs"
+                    ),
+                    _ => format!(
+                        "`{}`: reqlint's table does not say what it needs",
+                        step.describe()
+                    ),
+                },
+            )),
         }
     }
     out
@@ -280,6 +326,7 @@ pub fn call_needs(request: &Request<'_>, routed: bool, config: &Config) -> CallN
         what: what.clone(),
         source: source.clone(),
         soft: false,
+        ambiguous: false,
     };
     let never = |r: &table::Requirement| {
         CallNeeds::Never(
@@ -302,15 +349,20 @@ pub fn call_needs(request: &Request<'_>, routed: bool, config: &Config) -> CallN
         }
         return CallNeeds::Needs(vec![need(options)]);
     }
-    // Only flagged rows: holding every one is all the host lists.
-    let mut out = Vec::new();
-    for r in needs.flagged() {
-        match r.grant {
-            Some(grant) => out.push(need(vec![grant])),
-            None => return never(&r),
-        }
+    // Only flagged rows ("additional permissions"): the host lists the operation under
+    // each without saying which a call needs (a comment on an issue takes `issues`, one on
+    // a pull request `pull_requests`): one held is enough to call it, and none of them is
+    // ever called unused.
+    let flagged: Vec<table::Requirement> = needs.flagged().collect();
+    let options: Vec<_> = flagged.iter().filter_map(|r| r.grant).collect();
+    match flagged.first() {
+        Some(first) if options.is_empty() => never(first),
+        Some(_) => CallNeeds::Needs(vec![Need {
+            ambiguous: true,
+            ..need(options)
+        }]),
+        None => CallNeeds::Unknown,
     }
-    CallNeeds::Needs(out)
 }
 
 /// A table's `key=level` needs as [`Need`]s: needs of one alternative are all needed,
@@ -346,6 +398,7 @@ pub fn step_needs(step: &TableStep) -> Option<Vec<Need>> {
             what: what.clone(),
             source: source.clone(),
             soft,
+            ambiguous: false,
         }
     };
     match step {

@@ -74,7 +74,7 @@ impl Rule for JobTokenMissingPermission {
                                 )
                             })
                         }
-                        _ if !needs.unknown && !block_written => {
+                        _ if !needs.unknown() && !block_written => {
                             block_written = true;
                             insert_job_block(file.text, job, &needs.least_privilege()).map(|edit| {
                                 Fix::unsafe_(
@@ -104,7 +104,16 @@ impl Rule for JobTokenMissingPermission {
                     ),
                 )
                 .with_help(format!(
-                    "add `{wanted}` to the job's `permissions:`; without it the host answers 403 \"Resource not accessible by integration\" (source: {})",
+                    "{}; without it the host answers 403 \"Resource not accessible by integration\" (source: {})",
+                    match token.source {
+                        GrantSource::Job(_) => format!("add `{wanted}` to the job's `permissions:`"),
+                        GrantSource::Workflow(_) => format!(
+                            "give the job a `permissions:` of its own with `{wanted}` (it takes the workflow's now), or add it to the workflow's"
+                        ),
+                        GrantSource::Default { .. } => {
+                            format!("give the job a `permissions:` block with `{wanted}`")
+                        }
+                    },
                     need.source
                 ))
                 .with_fix_opt(fix);

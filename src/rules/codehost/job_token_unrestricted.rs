@@ -65,13 +65,16 @@ impl Rule for JobTokenUnrestricted {
                     let fix = matches!(token.source, GrantSource::Job(_)).then(|| {
                         let indent = format!("{}  ", indent_at(file.text, block.key_span.start));
                         let replacement = if least.is_empty() {
-                            "{}".to_string()
+                            ": {}".to_string()
                         } else {
                             let lines = block_lines(&least, &indent);
-                            format!("\n{}", lines.join("\n"))
+                            format!(":\n{}", lines.join("\n"))
                         };
                         Edit {
-                            span: block.value_span,
+                            span: crate::loading::Span::new(
+                                block.key_span.end,
+                                block.value_span.end,
+                            ),
                             replacement,
                             file: None,
                         }
@@ -87,12 +90,17 @@ impl Rule for JobTokenUnrestricted {
                 }
                 _ => continue,
             };
-            let help = if needs.unknown {
-                "write the block the job needs; reqlint cannot tell all of it, as some step's calls are not known to it".to_string()
+            let help = if needs.unknown() {
+                match needs.not_told.first() {
+                    Some((_, why)) => format!(
+                        "write the block the job needs; reqlint cannot tell all of it: {why}"
+                    ),
+                    None => "write the block the job needs; reqlint cannot tell all of it: a call's operation or its permission is not known to it".to_string(),
+                }
             } else {
                 format!("what its calls need:\n{}", block_text(&least, ""))
             };
-            let fix = fix.filter(|_| !needs.unknown).map(|edit| {
+            let fix = fix.filter(|_| !needs.unknown()).map(|edit| {
                 Fix::unsafe_(
                     "write the least-privilege `permissions:` into the job",
                     vec![edit],

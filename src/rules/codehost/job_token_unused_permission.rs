@@ -67,7 +67,7 @@ fn report_block(
     whose: &str,
     out: &mut Vec<Diagnostic>,
 ) {
-    if jobs.iter().any(|n| n.unknown) {
+    if jobs.iter().any(|n| n.unknown()) {
         return;
     }
     let Written::Map(grants) = &block.written else {
@@ -82,12 +82,28 @@ fn report_block(
     };
     let mut needed = std::collections::BTreeMap::new();
     for needs in jobs {
-        for (key, level) in needs.least_privilege_given(granted) {
+        for (key, level) in needs.possibly_used(granted) {
             let at = needed.entry(key).or_insert(Level::None);
             *at = (*at).max(level);
         }
     }
     let line_edits = crate::model::edits::takes_line_edits(file.path);
+    // When no grant of the block is needed, each fix empties the block (`{}`, the same
+    // edit for all): removing its lines one by one would leave `permissions:` with no
+    // value, which is not an empty block.
+    let needed_at = |g: &crate::model::workflow::Grant| {
+        workflow_key(&g.key).map_or(Level::Write, |k| {
+            needed.get(&k).copied().unwrap_or(Level::None)
+        })
+    };
+    let emptied = grants
+        .iter()
+        .all(|g| needed_at(g) == Level::None)
+        .then(|| Edit {
+            span: crate::loading::Span::new(block.key_span.end, block.value_span.end),
+            replacement: ": {}".to_string(),
+            file: None,
+        });
     for grant in grants {
         let (Some(key), Some(level)) = (workflow_key(&grant.key), Level::parse(&grant.level))
         else {
@@ -98,16 +114,19 @@ fn report_block(
             continue;
         }
         let (message, fix) = if need == Level::None {
-            let removal = line_edits
-                .then(|| {
-                    crate::model::edits::remove_lines(
-                        file.text,
-                        grant.key_span.start,
-                        grant.level_span.end,
-                    )
-                })
-                .flatten()
-                .filter(|_| !file.text[block.value_span.range()].starts_with('{'));
+            let removal = match &emptied {
+                Some(edit) => Some(edit.clone()),
+                None => line_edits
+                    .then(|| {
+                        crate::model::edits::remove_lines(
+                            file.text,
+                            grant.key_span.start,
+                            grant.level_span.end,
+                        )
+                    })
+                    .flatten()
+                    .filter(|_| !file.text[block.value_span.range()].starts_with('{')),
+            };
             (
                 format!(
                     "`{}: {}` is granted, and no call of {whose} needs `{}`",

@@ -420,6 +420,12 @@ impl WorkflowReader<'_, '_> {
             }
         }
         for call in &found.calls {
+            // A client the script makes itself (`getOctokit(token)`) runs with that token.
+            let credential = &if call.client == "github" {
+                credential.clone()
+            } else {
+                Credential::Unknown
+            };
             let (method, route, line_span) = match &call.target {
                 github_script::Target::Rest {
                     namespace, method, ..
@@ -627,7 +633,8 @@ impl WorkflowReader<'_, '_> {
             env.set(&a.name, self.credential_of_text(&a.value, &env));
         }
         let credential = match (&call.form, &call.token) {
-            (shell::Form::GhApi, _) => env.gh_token().cloned(),
+            (shell::Form::GhApi, None) => env.gh_token().cloned(),
+            (_, Some(shell::TokenSource::Unknown)) => Some(Credential::Unknown),
             (_, Some(shell::TokenSource::Variable(name))) => {
                 Some(env.get(name).cloned().unwrap_or(Credential::Unknown))
             }
