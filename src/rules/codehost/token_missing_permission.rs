@@ -619,7 +619,7 @@ mod tests {
                         None
                     }
                 };
-                for name in [p.title, p.key].into_iter().filter(|n| !n.is_empty()) {
+                for name in [p.title.as_str(), p.key.as_str()].into_iter().filter(|n| !n.is_empty()) {
                     let got = findings(&file(
                         version,
                         &grant(scope, name, e.access.as_str()),
@@ -639,7 +639,7 @@ mod tests {
                 };
                 if let Some(below) = below {
                     let got =
-                        findings(&file(version, &grant(scope, p.title, below), method, &path));
+                        findings(&file(version, &grant(scope, &p.title, below), method, &path));
                     assert_eq!(
                         got.first().map(|(s, _)| *s),
                         expected(below),
