@@ -408,8 +408,20 @@ pub fn generate(root: &Path) -> String {
             )
         })
         .collect();
-    table_lines(&mut out, "The permissions.", "PERMISSIONS", "Permission", &permission_rows);
-    table_lines(&mut out, "The endpoint rows.", "ENDPOINTS", "Endpoint", &endpoint_rows);
+    table_lines(
+        &mut out,
+        "The permissions.",
+        "PERMISSIONS",
+        "Permission",
+        &permission_rows,
+    );
+    table_lines(
+        &mut out,
+        "The endpoint rows.",
+        "ENDPOINTS",
+        "Endpoint",
+        &endpoint_rows,
+    );
     table_lines(
         &mut out,
         "The segments of the endpoint rows' templates, row after row.",
@@ -482,7 +494,12 @@ pub fn generate(root: &Path) -> String {
 
 /// `pub static NAME: [TYPE; N] = [rows];`, a row a line.
 fn table_lines(out: &mut String, doc: &str, name: &str, ty: &str, rows: &[String]) {
-    writeln!(out, "/// {doc}\npub static {name}: [{ty}; {}] = [", rows.len()).unwrap();
+    writeln!(
+        out,
+        "/// {doc}\npub static {name}: [{ty}; {}] = [",
+        rows.len()
+    )
+    .unwrap();
     for row in rows {
         writeln!(out, "    {row},").unwrap();
     }

@@ -379,13 +379,7 @@ pub fn generate(root: &Path) -> String {
             .iter()
             .map(|(edge, list)| format!("({}, {})", text.text(edge), call_list(list)))
             .collect();
-        table_lines(
-            &mut edge_tables,
-            doc,
-            name,
-            "(GText, GSlice<u16>)",
-            &rows,
-        );
+        table_lines(&mut edge_tables, doc, name, "(GText, GSlice<u16>)", &rows);
     }
 
     table_lines(
@@ -497,7 +491,12 @@ fn is_edge(name: &str) -> bool {
 
 /// `pub static NAME: [TYPE; N] = [rows];`, a row a line.
 fn table_lines(out: &mut String, doc: &str, name: &str, ty: &str, rows: &[String]) {
-    writeln!(out, "/// {doc}\npub static {name}: [{ty}; {}] = [", rows.len()).unwrap();
+    writeln!(
+        out,
+        "/// {doc}\npub static {name}: [{ty}; {}] = [",
+        rows.len()
+    )
+    .unwrap();
     for row in rows {
         writeln!(out, "    {row},").unwrap();
     }

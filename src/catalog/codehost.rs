@@ -342,7 +342,10 @@ impl Catalog {
         if may_be(at, "").is_none() {
             // A concrete segment: its literal child wins where the path ends there.
             let before = ends.len();
-            if let Ok(i) = here.literals.binary_search_by(|(l, _)| l.as_str().cmp(first)) {
+            if let Ok(i) = here
+                .literals
+                .binary_search_by(|(l, _)| l.as_str().cmp(first))
+            {
                 self.reach(here.literals[i].1, rest, next, version, may_be, ends);
             }
             if ends.len() == before
@@ -374,7 +377,9 @@ impl Catalog {
                 .any(|e| e.in_version(version))
                 .then_some(node);
         };
-        if let Ok(i) = here.literals.binary_search_by(|(l, _)| l.as_str().cmp(first))
+        if let Ok(i) = here
+            .literals
+            .binary_search_by(|(l, _)| l.as_str().cmp(first))
             && let Some(found) = self.route(here.literals[i].1, rest, version)
         {
             return Some(found);

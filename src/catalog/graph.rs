@@ -6,6 +6,7 @@
 //! sets a node-typed field of the node its call writes has that field's type.
 
 use crate::catalog::Method;
+use crate::catalog::packed::{Blob, Rows, Slice, Text};
 
 mod generated {
     use super::*;
@@ -16,172 +17,36 @@ pub use generated::{
     GRAPH_ACCOUNT_EDGES, GRAPH_CALLS, GRAPH_NODES, GRAPH_OBJECT_EDGES, GRAPH_VERSION,
 };
 
-/// A string of the graph's tables: a byte range of one text. The tables hold these
-/// rather than `&str`, so that the loader has no pointer to relocate in them however
-/// large the graph grows; it reads as a `&'static str`.
-#[derive(Clone, Copy)]
-pub struct GText {
-    start: u32,
-    len: u32,
+/// The one text the graph's names are byte ranges of.
+#[derive(Debug)]
+pub struct GraphText;
+
+impl Blob for GraphText {
+    const TEXT: &'static str = generated::GRAPH_TEXT;
 }
 
-impl GText {
-    const fn new(start: u32, len: u32) -> GText {
-        GText { start, len }
-    }
+/// A string of the graph's tables (no pointer: the loader relocates nothing in the rows
+/// however large the graph grows); it reads as a `&'static str`.
+pub type GText = Text<GraphText>;
 
-    pub fn as_str(self) -> &'static str {
-        let start = self.start as usize;
-        &generated::GRAPH_TEXT[start..start + self.len as usize]
-    }
-}
+/// A list of the graph's tables: a range of the table of its rows.
+pub type GSlice<T> = Slice<T>;
 
-impl std::ops::Deref for GText {
-    type Target = str;
-
-    fn deref(&self) -> &'static str {
-        self.as_str()
-    }
-}
-
-impl std::fmt::Display for GText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::fmt::Debug for GText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(self.as_str(), f)
-    }
-}
-
-impl PartialEq for GText {
-    fn eq(&self, other: &GText) -> bool {
-        self.as_str() == other.as_str()
-    }
-}
-
-impl Eq for GText {}
-
-impl PartialEq<str> for GText {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for GText {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
-
-impl PartialEq<GText> for &str {
-    fn eq(&self, other: &GText) -> bool {
-        *self == other.as_str()
-    }
-}
-
-impl PartialOrd for GText {
-    fn partial_cmp(&self, other: &GText) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for GText {
-    fn cmp(&self, other: &GText) -> std::cmp::Ordering {
-        self.as_str().cmp(other.as_str())
-    }
-}
-
-impl std::hash::Hash for GText {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.as_str().hash(state)
-    }
-}
-
-/// The rows a [`GSlice`] of them ranges over: one static table per row type.
-pub trait GRows: Sized + 'static {
-    fn table() -> &'static [Self];
-}
-
-impl GRows for (GText, GType) {
+impl Rows for (GText, GType) {
     fn table() -> &'static [Self] {
         &generated::GRAPH_FIELDS
     }
 }
 
-impl GRows for GraphParam {
+impl Rows for GraphParam {
     fn table() -> &'static [Self] {
         &generated::GRAPH_PARAMS
     }
 }
 
-impl GRows for u16 {
+impl Rows for u16 {
     fn table() -> &'static [Self] {
         &generated::GRAPH_CALL_LISTS
-    }
-}
-
-/// A list in the graph's tables: a range of the table of its rows (no pointer), read as
-/// a `&'static [T]`.
-pub struct GSlice<T> {
-    start: u32,
-    end: u32,
-    rows: std::marker::PhantomData<T>,
-}
-
-impl<T: GRows> GSlice<T> {
-    const fn new(start: u32, end: u32) -> GSlice<T> {
-        GSlice {
-            start,
-            end,
-            rows: std::marker::PhantomData,
-        }
-    }
-
-    pub fn as_slice(self) -> &'static [T] {
-        &T::table()[self.start as usize..self.end as usize]
-    }
-}
-
-impl<T> Clone for GSlice<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for GSlice<T> {}
-
-impl<T: GRows> std::ops::Deref for GSlice<T> {
-    type Target = [T];
-
-    fn deref(&self) -> &'static [T] {
-        self.as_slice()
-    }
-}
-
-impl<T: GRows + std::fmt::Debug> std::fmt::Debug for GSlice<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.as_slice().fmt(f)
-    }
-}
-
-impl<T: GRows> IntoIterator for GSlice<T> {
-    type Item = &'static T;
-    type IntoIter = std::slice::Iter<'static, T>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.as_slice().iter()
-    }
-}
-
-impl<T: GRows> IntoIterator for &GSlice<T> {
-    type Item = &'static T;
-    type IntoIter = std::slice::Iter<'static, T>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.as_slice().iter()
     }
 }
 

@@ -112,7 +112,9 @@ impl Walk<'_> {
                 // An edge's expansion may name the fields the edge adds.
                 let via = match node.field(name) {
                     Some(_) => None,
-                    None => node.call(Method::Get, name).map(|c| (node, c.get().edge.as_str())),
+                    None => node
+                        .call(Method::Get, name)
+                        .map(|c| (node, c.get().edge.as_str())),
                 };
                 self.items(inner, via, children, true);
             }
