@@ -2,7 +2,8 @@
 //! catalog/advertising/generate.py) → the whole Marketing API graph: node types with
 //! their fields, every call with its params, and the enums the params and the fields of
 //! their node types name, as static tables indexed for the recognizer (edges sorted by
-//! name, calls sorted by node); the enums relocation-free (offsets into one text).
+//! name, calls sorted by node), without a pointer the loader would relocate: strings are
+//! offsets into one text, lists ranges of plain tables.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
