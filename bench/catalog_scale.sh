@@ -9,7 +9,8 @@
 # catalog written by bench/gen_catalog.py, in target/catalog-scale), checks that both
 # give the same verdicts on fixtures/, and times one file with each, interleaved
 # (bench/interleave.py, median of 41 runs). Exit 1: the timing target is not met;
-# exit 2: the builds disagree or something failed.
+# exit 2: the builds disagree or something failed. The two binaries stay in the target
+# folder for bench/startup_counts.sh (.ci/run runs it next: start-up counted).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 times="${1:-10}"
@@ -17,14 +18,15 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 python3 bench/gen_catalog.py --times "$times" --out "$work/catalog"
+target="${CARGO_TARGET_DIR:-target}"
 cargo build --profile dist --locked --quiet
-REQLINT_CATALOG_DIR="$work/catalog" CARGO_TARGET_DIR=target/catalog-scale \
+REQLINT_CATALOG_DIR="$work/catalog" CARGO_TARGET_DIR="$target/catalog-scale" \
     cargo build --profile dist --locked --quiet
-small=target/dist/reqlint
-large=target/catalog-scale/dist/reqlint
+small="$target/dist/reqlint"
+large="$target/catalog-scale/dist/reqlint"
 
 rows() { grep -c -v '^#' "$1"; }
-echo "catalog rows: code-hosting $(rows catalog/codehost/permissions.tsv) -> $(rows "$work/catalog/codehost/permissions.tsv"), advertising operations $(rows catalog/advertising/operations.tsv) -> $(rows "$work/catalog/advertising/operations.tsv"), params.yaml lines $(wc -l < catalog/advertising/params.yaml) -> $(wc -l < "$work/catalog/advertising/params.yaml")"
+echo "catalog rows: code-hosting $(rows catalog/codehost/permissions.tsv) -> $(rows "$work/catalog/codehost/permissions.tsv"), advertising operations $(rows catalog/advertising/operations.tsv) -> $(rows "$work/catalog/advertising/operations.tsv"), params.yaml lines $(wc -l < catalog/advertising/params.yaml) -> $(wc -l < "$work/catalog/advertising/params.yaml"), host endpoint rows $(rows catalog/codehost/endpoints.tsv) -> $(rows "$work/catalog/codehost/endpoints.tsv"), graph fields $(rows catalog/advertising/graph/fields.tsv) -> $(rows "$work/catalog/advertising/graph/fields.tsv"), graph params $(rows catalog/advertising/graph/params.tsv) -> $(rows "$work/catalog/advertising/graph/params.tsv")"
 echo "binary size: $(stat -c %s "$small") -> $(stat -c %s "$large") bytes"
 
 if ! diff <("$small" check fixtures/ --format concise) <("$large" check fixtures/ --format concise) >/dev/null; then

@@ -200,8 +200,8 @@ fn token_file(n: usize) -> String {
     for e in plain_rows().cycle().take(n) {
         let p = CATALOG.permission(e.permission);
         let titles = grouped.entry(p.scope.as_str()).or_default();
-        if !titles.contains(&p.title) {
-            titles.push(p.title);
+        if !titles.contains(&p.title.as_str()) {
+            titles.push(p.title.as_str());
         }
     }
     let mut token = String::from("token:\n  permissions:\n");

@@ -328,22 +328,25 @@ pub fn generate(root: &Path) -> String {
         }
     }
 
-    // The router, over every row.
+    // The router, over every row. Strings are byte ranges of one text and lists ranges
+    // of one table each, so that the rows hold no pointer for the loader to relocate.
+    let mut text = Blob::default();
     let mut trie: Vec<TrieNode> = vec![TrieNode::default()];
-    let mut endpoints = String::new();
+    let mut segment_rows: Vec<String> = Vec::new();
+    let mut endpoint_rows: Vec<String> = Vec::new();
     for (index, row) in rows.iter().enumerate() {
         let mut node = 0;
-        let mut segments = String::new();
+        let first_segment = segment_rows.len();
         for segment in row.template.split('/').filter(|s| !s.is_empty()) {
             let placeholder = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}'));
             let next = trie.len();
             node = match placeholder {
                 Some(name) if !name.is_empty() && !name.contains(['{', '}']) => {
-                    write!(segments, "Segment::Placeholder({}), ", lit(name)).unwrap();
+                    segment_rows.push(format!("Segment::Placeholder({})", text.text(name)));
                     *trie[node].placeholder.get_or_insert(next)
                 }
                 None if !segment.contains(['{', '}']) => {
-                    write!(segments, "Segment::Literal({}), ", lit(segment)).unwrap();
+                    segment_rows.push(format!("Segment::Literal({})", text.text(segment)));
                     *trie[node]
                         .literals
                         .entry(segment.to_string())
@@ -360,19 +363,18 @@ pub fn generate(root: &Path) -> String {
             }
         }
         trie[node].endpoints.push(index);
-        writeln!(
-            endpoints,
-            "    Endpoint {{ method: Method::{}, template: {}, segments: &[{segments}], permission: {}, access: Access::{}, versions: {}, flagged: {}, docs: {}, from_reference: {} }},",
+        endpoint_rows.push(format!(
+            "Endpoint {{ method: Method::{}, template: {}, segments: Slice::new({first_segment}, {}), permission: {}, access: Access::{}, versions: {}, flagged: {}, docs: {}, from_reference: {} }}",
             row.method,
-            lit(&row.template),
+            text.text(&row.template),
+            segment_rows.len(),
             row.permission,
             row.access,
             row.versions,
             row.flagged,
-            lit(&row.docs),
+            text.text(&row.docs),
             row.from_reference,
-        )
-        .unwrap();
+        ));
     }
 
     let mut out = String::from(
@@ -395,41 +397,134 @@ pub fn generate(root: &Path) -> String {
         table_rows.join(", ")
     )
     .unwrap();
-    out.push_str("pub static PERMISSIONS: &[Permission] = &[\n");
-    for p in &permissions {
-        writeln!(
-            out,
-            "    Permission {{ scope: Scope::{}, title: {}, key: {} }},",
-            p.scope,
-            lit(&p.title),
-            lit(&p.key)
-        )
-        .unwrap();
-    }
-    out.push_str("];\n\npub static ENDPOINTS: &[Endpoint] = &[\n");
-    out.push_str(&endpoints);
-    out.push_str("];\n\n/// Normalized keys, titles and slugs, sorted, with the permissions they name.\npub static NAMES: &[(&str, &[PermissionId])] = &[\n");
-    for (name, ids) in &names {
-        writeln!(out, "    ({}, &{ids:?}),", lit(name)).unwrap();
-    }
-    out.push_str(
-        "];\n\n/// The path router: node 0 is the root.\npub static ROUTER: &[RouteNode] = &[\n",
+    let permission_rows: Vec<String> = permissions
+        .iter()
+        .map(|p| {
+            format!(
+                "Permission {{ scope: Scope::{}, title: {}, key: {} }}",
+                p.scope,
+                text.text(&p.title),
+                text.text(&p.key)
+            )
+        })
+        .collect();
+    table_lines(
+        &mut out,
+        "The permissions.",
+        "PERMISSIONS",
+        "Permission",
+        &permission_rows,
     );
+    table_lines(
+        &mut out,
+        "The endpoint rows.",
+        "ENDPOINTS",
+        "Endpoint",
+        &endpoint_rows,
+    );
+    table_lines(
+        &mut out,
+        "The segments of the endpoint rows' templates, row after row.",
+        "SEGMENTS",
+        "Segment",
+        &segment_rows,
+    );
+    // The permissions a name names and the rows a router node ends, one list after another.
+    let mut indexes: Vec<usize> = Vec::new();
+    let mut index_list = |list: &[usize]| -> String {
+        let start = indexes.len();
+        indexes.extend_from_slice(list);
+        format!("Slice::new({start}, {})", indexes.len())
+    };
+    let name_rows: Vec<String> = names
+        .iter()
+        .map(|(name, ids)| format!("({}, {})", text.text(name), index_list(ids)))
+        .collect();
+    table_lines(
+        &mut out,
+        "Normalized keys, titles and slugs, sorted, with the permissions they name.",
+        "NAMES",
+        "(CText, Slice<PermissionId>)",
+        &name_rows,
+    );
+    let mut literal_rows: Vec<String> = Vec::new();
+    let mut router_rows: Vec<String> = Vec::new();
     for node in &trie {
-        let literals: Vec<String> = node
-            .literals
-            .iter()
-            .map(|(s, n)| format!("({}, {n})", lit(s)))
-            .collect();
-        writeln!(
-            out,
-            "    RouteNode {{ literals: &[{}], placeholder: {:?}, endpoints: &{:?} }},",
-            literals.join(", "),
+        let start = literal_rows.len();
+        for (s, n) in &node.literals {
+            literal_rows.push(format!("({}, {n})", text.text(s)));
+        }
+        router_rows.push(format!(
+            "RouteNode {{ literals: Slice::new({start}, {}), placeholder: {:?}, endpoints: {} }}",
+            literal_rows.len(),
             node.placeholder,
-            node.endpoints
-        )
-        .unwrap();
+            index_list(&node.endpoints)
+        ));
     }
-    out.push_str("];\n");
+    table_lines(
+        &mut out,
+        "The path router: node 0 is the root.",
+        "ROUTER",
+        "RouteNode",
+        &router_rows,
+    );
+    table_lines(
+        &mut out,
+        "The literal children of the router's nodes, node after node, each node's sorted.",
+        "ROUTE_LITERALS",
+        "(CText, usize)",
+        &literal_rows,
+    );
+    let index_rows: Vec<String> = indexes.iter().map(|i| i.to_string()).collect();
+    table_lines(
+        &mut out,
+        "The lists of permissions (of a name) and of endpoint rows (of a router node).",
+        "INDEXES",
+        "usize",
+        &index_rows,
+    );
+    writeln!(
+        out,
+        "/// The strings of the tables, each written once.\npub const CODEHOST_TEXT: &str = {};\n",
+        lit(&text.text)
+    )
+    .unwrap();
     out
+}
+
+/// `pub static NAME: [TYPE; N] = [rows];`, a row a line.
+fn table_lines(out: &mut String, doc: &str, name: &str, ty: &str, rows: &[String]) {
+    writeln!(
+        out,
+        "/// {doc}\npub static {name}: [{ty}; {}] = [",
+        rows.len()
+    )
+    .unwrap();
+    for row in rows {
+        writeln!(out, "    {row},").unwrap();
+    }
+    out.push_str("];\n\n");
+}
+
+/// One text blob, each string written once.
+#[derive(Default)]
+struct Blob {
+    text: String,
+    at: std::collections::HashMap<String, usize>,
+}
+
+impl Blob {
+    /// `CText::new(start, len)` of a string in the blob.
+    fn text(&mut self, s: &str) -> String {
+        let start = match self.at.get(s) {
+            Some(&start) => start,
+            None => {
+                let start = self.text.len();
+                self.text.push_str(s);
+                self.at.insert(s.to_string(), start);
+                start
+            }
+        };
+        format!("CText::new({start}, {})", s.len())
+    }
 }

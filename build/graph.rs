@@ -2,9 +2,11 @@
 //! catalog/advertising/generate.py) → the whole Marketing API graph: node types with
 //! their fields, every call with its params, and the enums the params and the fields of
 //! their node types name, as static tables indexed for the recognizer (edges sorted by
-//! name, calls sorted by node); the enums relocation-free (offsets into one text).
+//! name, calls sorted by node), without a pointer the loader would relocate: strings are
+//! offsets into one text, lists ranges of plain tables.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write;
 use std::path::Path;
 
@@ -191,6 +193,9 @@ pub fn generate(root: &Path) -> String {
 
     let enum_list: Vec<&String> = used_enums.iter().collect();
     let enum_index = |name: &str| enum_list.binary_search_by(|e| e.as_str().cmp(name)).ok();
+    // A list type holds its item type as an index into one table of item types, each
+    // written once, so that no row holds a pointer.
+    let list_items: RefCell<Vec<String>> = RefCell::new(Vec::new());
     let rust_type = |ty: &str| -> String {
         let mut depth = 0;
         let mut t = ty;
@@ -211,7 +216,12 @@ pub fn generate(root: &Path) -> String {
             )
         };
         for _ in 0..depth {
-            s = format!("GType::List(&{s})");
+            let mut items = list_items.borrow_mut();
+            let at = items.iter().position(|i| *i == s).unwrap_or_else(|| {
+                items.push(s.clone());
+                items.len() - 1
+            });
+            s = format!("GType::List(GListOf({at}))");
         }
         s
     };
@@ -290,58 +300,56 @@ pub fn generate(root: &Path) -> String {
             created_by[n].push(i);
         }
     }
-    out.push_str("/// Every node type of the vendor's specs, sorted by snake_case name: its spec name,\n/// its fields sorted by name, the range of its calls in [`GRAPH_CALLS`] and the calls\n/// that create it.\npub static GRAPH_NODES: &[GraphNode] = &[\n");
+    // Names, fields, params and the lists of calls hold no pointers either: strings are
+    // byte ranges of one text, lists ranges of one table each.
+    let mut text = Blob::default();
+    let mut call_lists: Vec<usize> = Vec::new();
+    let mut call_list = |list: &[usize]| -> String {
+        let start = call_lists.len();
+        call_lists.extend_from_slice(list);
+        format!("GSlice::new({start}, {})", call_lists.len())
+    };
+    let mut field_rows: Vec<String> = Vec::new();
+    let mut node_rows: Vec<String> = Vec::new();
     for (i, (name, spec)) in nodes.iter().enumerate() {
         let mut f = fields[i].clone();
         f.sort();
-        let f: Vec<String> = f
-            .iter()
-            .map(|(n, t)| format!("({}, {})", lit(n), rust_type(t)))
-            .collect();
-        writeln!(
-            out,
-            "    GraphNode {{ name: {}, spec: {}, fields: &[{}], calls: ({}, {}), created_by: &[{}] }},",
-            lit(name),
-            lit(spec),
-            f.join(", "),
+        let start = field_rows.len();
+        for (n, t) in &f {
+            field_rows.push(format!("({}, {})", text.text(n), rust_type(t)));
+        }
+        node_rows.push(format!(
+            "GraphNode {{ name: {}, spec: {}, fields: GSlice::new({start}, {}), calls: ({}, {}), created_by: {} }}",
+            text.text(name),
+            text.text(spec),
+            field_rows.len(),
             ranges[i].0,
             ranges[i].1,
-            created_by[i]
-                .iter()
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-        .unwrap();
+            call_list(&created_by[i]),
+        ));
     }
-    out.push_str("];\n\n");
-
-    out.push_str("/// Every call of the vendor's specs, sorted by node, method and edge (`\"\"`: the node\n/// itself); params sorted by name.\npub static GRAPH_CALLS: &[GraphCall] = &[\n");
+    let mut param_rows: Vec<String> = Vec::new();
+    let mut call_rows: Vec<String> = Vec::new();
     for c in &calls {
         let mut params = c.params.clone();
         params.sort();
-        let p: Vec<String> = params
-            .iter()
-            .map(|(n, r, t)| {
-                format!(
-                    "GraphParam {{ name: {}, required: {r}, ty: {} }}",
-                    lit(n),
-                    rust_type(t)
-                )
-            })
-            .collect();
+        let start = param_rows.len();
+        for (n, r, t) in &params {
+            param_rows.push(format!(
+                "GraphParam {{ name: {}, required: {r}, ty: {} }}",
+                text.text(n),
+                rust_type(t)
+            ));
+        }
         let m = METHODS.iter().find(|(m, _)| *m == c.method).unwrap().1;
-        writeln!(
-            out,
-            "    GraphCall {{ node: GNode({}), method: Method::{m}, edge: {}, returns: {}, params: &[{}] }},",
+        call_rows.push(format!(
+            "GraphCall {{ node: GNode({}), method: Method::{m}, edge: {}, returns: {}, params: GSlice::new({start}, {}) }}",
             c.node,
-            lit(&c.edge),
+            text.text(&c.edge),
             rust_type(&c.returns),
-            p.join(", ")
-        )
-        .unwrap();
+            param_rows.len()
+        ));
     }
-    out.push_str("];\n\n");
 
     let mut by_edge: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     let account = node_index("ad_account");
@@ -355,6 +363,7 @@ pub fn generate(root: &Path) -> String {
             account_edges.entry(&c.edge).or_default().push(i);
         }
     }
+    let mut edge_tables = String::new();
     for (name, table, doc) in [
         (
             "GRAPH_ACCOUNT_EDGES",
@@ -367,13 +376,63 @@ pub fn generate(root: &Path) -> String {
             "`/<id>/<edge>` calls: the calls of each edge on any node, sorted by edge.",
         ),
     ] {
-        writeln!(out, "/// {doc}\npub static {name}: &[(&str, &[u16])] = &[").unwrap();
-        for (edge, list) in table {
-            let l: Vec<String> = list.iter().map(|i| i.to_string()).collect();
-            writeln!(out, "    ({}, &[{}]),", lit(edge), l.join(", ")).unwrap();
-        }
-        out.push_str("];\n\n");
+        let rows: Vec<String> = table
+            .iter()
+            .map(|(edge, list)| format!("({}, {})", text.text(edge), call_list(list)))
+            .collect();
+        table_lines(&mut edge_tables, doc, name, "(GText, GSlice<u16>)", &rows);
     }
+
+    table_lines(
+        &mut out,
+        "Every node type of the vendor's specs, sorted by snake_case name: its spec name,\n/// its fields sorted by name, the range of its calls in [`GRAPH_CALLS`] and the calls\n/// that create it.",
+        "GRAPH_NODES",
+        "GraphNode",
+        &node_rows,
+    );
+    table_lines(
+        &mut out,
+        "Every call of the vendor's specs, sorted by node, method and edge (`\"\"`: the node\n/// itself); params sorted by name.",
+        "GRAPH_CALLS",
+        "GraphCall",
+        &call_rows,
+    );
+    out.push_str(&edge_tables);
+    table_lines(
+        &mut out,
+        "The fields of the nodes, node by node, each node's sorted by name.",
+        "GRAPH_FIELDS",
+        "(GText, GType)",
+        &field_rows,
+    );
+    table_lines(
+        &mut out,
+        "The params of the calls, call by call, each call's sorted by name.",
+        "GRAPH_PARAMS",
+        "GraphParam",
+        &param_rows,
+    );
+    let lists: Vec<String> = call_lists.iter().map(|c| c.to_string()).collect();
+    table_lines(
+        &mut out,
+        "The lists of calls (the calls that create a node, the calls of an edge), one after\n/// another: indexes into [`GRAPH_CALLS`].",
+        "GRAPH_CALL_LISTS",
+        "u16",
+        &lists,
+    );
+    table_lines(
+        &mut out,
+        "The item types of the list types, each written once.",
+        "GRAPH_LIST_ITEMS",
+        "GType",
+        &list_items.borrow(),
+    );
+    writeln!(
+        out,
+        "/// The names of the nodes, fields, params and edges, each written once.\npub const GRAPH_TEXT: &str = {};\n",
+        lit(&text.text)
+    )
+    .unwrap();
     out
 }
 
@@ -429,4 +488,41 @@ fn method(src: &Source, line: usize, text: &str) -> &'static str {
 fn is_edge(name: &str) -> bool {
     name.bytes()
         .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// `pub static NAME: [TYPE; N] = [rows];`, a row a line.
+fn table_lines(out: &mut String, doc: &str, name: &str, ty: &str, rows: &[String]) {
+    writeln!(
+        out,
+        "/// {doc}\npub static {name}: [{ty}; {}] = [",
+        rows.len()
+    )
+    .unwrap();
+    for row in rows {
+        writeln!(out, "    {row},").unwrap();
+    }
+    out.push_str("];\n\n");
+}
+
+/// One text blob, each string written once.
+#[derive(Default)]
+struct Blob {
+    text: String,
+    at: HashMap<String, usize>,
+}
+
+impl Blob {
+    /// `GText::new(start, len)` of a string in the blob.
+    fn text(&mut self, s: &str) -> String {
+        let start = match self.at.get(s) {
+            Some(&start) => start,
+            None => {
+                let start = self.text.len();
+                self.text.push_str(s);
+                self.at.insert(s.to_string(), start);
+                start
+            }
+        };
+        format!("GText::new({start}, {})", s.len())
+    }
 }

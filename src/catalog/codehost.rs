@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::catalog::Method;
+use crate::catalog::packed::{Blob, Rows, Slice, Text};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scope {
@@ -75,22 +76,52 @@ pub type PermissionId = usize;
 pub struct Permission {
     pub scope: Scope,
     /// The host's title, as `Commit statuses` (or the reference document's).
-    pub title: &'static str,
+    pub title: CText,
     /// The host's key, as `statuses`; empty for a permission only the reference names.
-    pub key: &'static str,
+    pub key: CText,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Segment {
-    Literal(&'static str),
-    Placeholder(&'static str),
+    Literal(CText),
+    Placeholder(CText),
+}
+
+/// The one text the catalog's strings are byte ranges of.
+#[derive(Debug)]
+pub struct CatalogText;
+
+impl Blob for CatalogText {
+    const TEXT: &'static str = generated::CODEHOST_TEXT;
+}
+
+/// A string of the catalog (no pointer: the loader relocates nothing in the rows); it
+/// reads as a `&'static str`.
+pub type CText = Text<CatalogText>;
+
+impl Rows for Segment {
+    fn table() -> &'static [Self] {
+        &generated::SEGMENTS
+    }
+}
+
+impl Rows for usize {
+    fn table() -> &'static [Self] {
+        &generated::INDEXES
+    }
+}
+
+impl Rows for (CText, usize) {
+    fn table() -> &'static [Self] {
+        &generated::ROUTE_LITERALS
+    }
 }
 
 #[derive(Debug)]
 pub struct Endpoint {
     pub method: Method,
-    pub template: &'static str,
-    pub segments: &'static [Segment],
+    pub template: CText,
+    pub segments: Slice<Segment>,
     pub permission: PermissionId,
     pub access: Access,
     /// The API versions that have the row: bit `i` for `VERSIONS[i]`.
@@ -99,7 +130,7 @@ pub struct Endpoint {
     /// ("additional permissions"), without saying which.
     pub flagged: bool,
     /// The row's docs page, `category/subcategory#slug` under https://docs.github.com/rest/.
-    pub docs: &'static str,
+    pub docs: CText,
     /// A row of the reference document that the host's tables do not have.
     pub from_reference: bool,
 }
@@ -165,9 +196,9 @@ pub static VERSIONS: &[&str] = generated::VERSIONS;
 /// placeholder child and the endpoint rows whose template ends here.
 #[derive(Debug)]
 pub struct RouteNode {
-    pub literals: &'static [(&'static str, usize)],
+    pub literals: Slice<(CText, usize)>,
     pub placeholder: Option<usize>,
-    pub endpoints: &'static [usize],
+    pub endpoints: Slice<usize>,
 }
 
 mod generated {
@@ -180,15 +211,15 @@ pub struct Catalog {
     pub permissions: &'static [Permission],
     pub endpoints: &'static [Endpoint],
     /// Normalized name (title or slug) to the permissions it names, one per scope.
-    names: &'static [(&'static str, &'static [PermissionId])],
+    names: &'static [(CText, Slice<PermissionId>)],
     router: &'static [RouteNode],
 }
 
 pub static CATALOG: Catalog = Catalog {
-    permissions: generated::PERMISSIONS,
-    endpoints: generated::ENDPOINTS,
-    names: generated::NAMES,
-    router: generated::ROUTER,
+    permissions: &generated::PERMISSIONS,
+    endpoints: &generated::ENDPOINTS,
+    names: &generated::NAMES,
+    router: &generated::ROUTER,
 };
 
 pub use super::names::normalize;
@@ -208,9 +239,9 @@ impl Catalog {
     fn named(&self, name: &str) -> Option<&'static [PermissionId]> {
         let key = normalize(name);
         self.names
-            .binary_search_by(|(n, _)| (*n).cmp(key.as_str()))
+            .binary_search_by(|(n, _)| n.as_str().cmp(key.as_str()))
             .ok()
-            .map(|i| self.names[i].1)
+            .map(|i| self.names[i].1.as_slice())
     }
 
     /// The permission a name means at a scope.
@@ -228,7 +259,7 @@ impl Catalog {
                     .permissions
                     .iter()
                     .filter(|p| p.scope == scope)
-                    .map(|p| p.title);
+                    .map(|p| p.title.as_str());
                 Err(NameError::Unknown {
                     suggestion: crate::suggest::did_you_mean(name, titles),
                 })
@@ -311,7 +342,10 @@ impl Catalog {
         if may_be(at, "").is_none() {
             // A concrete segment: its literal child wins where the path ends there.
             let before = ends.len();
-            if let Ok(i) = here.literals.binary_search_by(|(l, _)| (*l).cmp(first)) {
+            if let Ok(i) = here
+                .literals
+                .binary_search_by(|(l, _)| l.as_str().cmp(first))
+            {
                 self.reach(here.literals[i].1, rest, next, version, may_be, ends);
             }
             if ends.len() == before
@@ -326,7 +360,7 @@ impl Catalog {
             self.reach(child, rest, next, version, may_be, ends);
         }
         for &(literal, child) in here.literals {
-            if may_be(at, literal) == Some(true) {
+            if may_be(at, &literal) == Some(true) {
                 self.reach(child, rest, next, version, may_be, ends);
             }
         }
@@ -343,7 +377,9 @@ impl Catalog {
                 .any(|e| e.in_version(version))
                 .then_some(node);
         };
-        if let Ok(i) = here.literals.binary_search_by(|(l, _)| (*l).cmp(first))
+        if let Ok(i) = here
+            .literals
+            .binary_search_by(|(l, _)| l.as_str().cmp(first))
             && let Some(found) = self.route(here.literals[i].1, rest, version)
         {
             return Some(found);
@@ -440,7 +476,7 @@ mod tests {
                 let version = ApiVersion(version as u8);
                 assert!(
                     CATALOG.endpoints.iter().any(|e| e.in_version(version)
-                        && shape(e.template) == shape(path)
+                        && shape(&e.template) == shape(path)
                         && e.method.as_str() == method
                         && e.access <= Access::parse(access).unwrap()
                         && named(e)),

@@ -6,8 +6,7 @@
 //! sets a node-typed field of the node its call writes has that field's type.
 
 use crate::catalog::Method;
-
-use super::sorted_get;
+use crate::catalog::packed::{Blob, Rows, Slice, Text};
 
 mod generated {
     use super::*;
@@ -17,6 +16,58 @@ mod generated {
 pub use generated::{
     GRAPH_ACCOUNT_EDGES, GRAPH_CALLS, GRAPH_NODES, GRAPH_OBJECT_EDGES, GRAPH_VERSION,
 };
+
+/// The one text the graph's names are byte ranges of.
+#[derive(Debug)]
+pub struct GraphText;
+
+impl Blob for GraphText {
+    const TEXT: &'static str = generated::GRAPH_TEXT;
+}
+
+/// A string of the graph's tables (no pointer: the loader relocates nothing in the rows
+/// however large the graph grows); it reads as a `&'static str`.
+pub type GText = Text<GraphText>;
+
+/// A list of the graph's tables: a range of the table of its rows.
+pub type GSlice<T> = Slice<T>;
+
+impl Rows for (GText, GType) {
+    fn table() -> &'static [Self] {
+        &generated::GRAPH_FIELDS
+    }
+}
+
+impl Rows for GraphParam {
+    fn table() -> &'static [Self] {
+        &generated::GRAPH_PARAMS
+    }
+}
+
+impl Rows for u16 {
+    fn table() -> &'static [Self] {
+        &generated::GRAPH_CALL_LISTS
+    }
+}
+
+/// The item type of a list type: an index into the table of item types (no pointer),
+/// read as a `&GType`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct GListOf(u16);
+
+impl std::ops::Deref for GListOf {
+    type Target = GType;
+
+    fn deref(&self) -> &'static GType {
+        &generated::GRAPH_LIST_ITEMS[self.0 as usize]
+    }
+}
+
+impl std::fmt::Debug for GListOf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
 
 /// Every enum that a param or a field of a param's node type names, as (name, values),
 /// sorted by name, values sorted: a slice of the compiled enums, read from their text on
@@ -91,7 +142,8 @@ pub enum GType {
     Object,
     /// A JSON object of names to values (`map`, `map<string, T>`).
     Map,
-    List(&'static GType),
+    /// Its item type (the build writes each item type once, so equal lists are equal).
+    List(GListOf),
     /// An index into [`GRAPH_ENUMS`].
     Enum(u16),
     /// A node type given whole, as a JSON object (an ad's `creative`, a `targeting`).
@@ -100,20 +152,20 @@ pub enum GType {
 
 #[derive(Debug)]
 pub struct GraphNode {
-    pub name: &'static str,
+    pub name: GText,
     /// The node's name in the vendor's specs (`AdSet`).
-    pub spec: &'static str,
+    pub spec: GText,
     /// Sorted by name.
-    pub fields: &'static [(&'static str, GType)],
+    pub fields: GSlice<(GText, GType)>,
     /// The range of its calls in [`GRAPH_CALLS`].
     pub calls: (usize, usize),
     /// The calls that create it (a POST on an edge that returns it).
-    pub created_by: &'static [u16],
+    pub created_by: GSlice<u16>,
 }
 
 #[derive(Debug)]
 pub struct GraphParam {
-    pub name: &'static str,
+    pub name: GText,
     pub required: bool,
     pub ty: GType,
 }
@@ -123,16 +175,16 @@ pub struct GraphCall {
     pub node: GNode,
     pub method: Method,
     /// `""` for a call on the node itself.
-    pub edge: &'static str,
+    pub edge: GText,
     pub returns: GType,
     /// Sorted by name.
-    pub params: &'static [GraphParam],
+    pub params: GSlice<GraphParam>,
 }
 
 impl GNode {
     pub fn parse(name: &str) -> Option<GNode> {
         GRAPH_NODES
-            .binary_search_by(|n| n.name.cmp(name))
+            .binary_search_by(|n| n.name.as_str().cmp(name))
             .ok()
             .map(|i| GNode(i as u16))
     }
@@ -142,11 +194,15 @@ impl GNode {
     }
 
     pub fn name(self) -> &'static str {
-        self.info().name
+        self.info().name.as_str()
     }
 
     pub fn field(self, name: &str) -> Option<GType> {
-        sorted_get(self.info().fields, name).copied()
+        let fields = self.info().fields.as_slice();
+        fields
+            .binary_search_by(|(f, _)| f.as_str().cmp(name))
+            .ok()
+            .map(|i| fields[i].1)
     }
 
     /// The node's calls.
@@ -205,9 +261,9 @@ pub fn graph_version() -> (u32, u32) {
 
 impl GraphCall {
     pub fn param(&self, name: &str) -> Option<&'static GraphParam> {
-        let params: &'static [GraphParam] = self.params;
+        let params: &'static [GraphParam] = self.params.as_slice();
         params
-            .binary_search_by(|p| p.name.cmp(name))
+            .binary_search_by(|p| p.name.as_str().cmp(name))
             .ok()
             .map(|i| &params[i])
     }
@@ -215,7 +271,7 @@ impl GraphCall {
     /// `POST /act_<id>/campaigns`, `GET /<ad id>/insights`, `POST /<campaign id>`.
     pub fn describe(&self) -> String {
         let node = self.node.name();
-        match (node, self.edge) {
+        match (node, self.edge.as_str()) {
             ("ad_account", "") => format!("{} /act_<id>", self.method),
             ("ad_account", edge) => format!("{} /act_<id>/{edge}", self.method),
             (node, "") => format!("{} /<{node} id>", self.method),
@@ -300,22 +356,25 @@ pub fn enum_values(index: u16) -> &'static [&'static str] {
 
 /// The calls of `/act_<id>/<edge>` (`account`) or `/<id>/<edge>` on any node.
 pub fn edge_calls(account: bool, edge: &str) -> Option<impl Iterator<Item = GCallId>> {
-    let table = if account {
-        GRAPH_ACCOUNT_EDGES
+    let table: &'static [(GText, GSlice<u16>)] = if account {
+        &GRAPH_ACCOUNT_EDGES
     } else {
-        GRAPH_OBJECT_EDGES
+        &GRAPH_OBJECT_EDGES
     };
-    sorted_get(table, edge).map(|list| list.iter().map(|&i| GCallId(i)))
+    table
+        .binary_search_by(|(e, _)| e.as_str().cmp(edge))
+        .ok()
+        .map(|i| table[i].1.into_iter().map(|&c| GCallId(c)))
 }
 
 /// Every edge name (of ad accounts, or of any node), for "did you mean".
 pub fn edge_names(account: bool) -> impl Iterator<Item = &'static str> {
-    let table = if account {
-        GRAPH_ACCOUNT_EDGES
+    let table: &'static [(GText, GSlice<u16>)] = if account {
+        &GRAPH_ACCOUNT_EDGES
     } else {
-        GRAPH_OBJECT_EDGES
+        &GRAPH_OBJECT_EDGES
     };
-    table.iter().map(|(e, _)| *e)
+    table.iter().map(|(e, _)| e.as_str())
 }
 
 #[cfg(test)]
@@ -393,10 +452,13 @@ mod tests {
             .get();
         let cats = create.param("special_ad_categories").unwrap();
         assert!(cats.required);
-        let GType::List(GType::Enum(e)) = cats.ty else {
+        let GType::List(item) = cats.ty else {
             panic!("{:?}", cats.ty)
         };
-        assert!(enum_values(*e).contains(&"HOUSING"));
+        let GType::Enum(e) = *item else {
+            panic!("{:?}", cats.ty)
+        };
+        assert!(enum_values(e).contains(&"HOUSING"));
         assert_eq!(create.describe(), "POST /act_<id>/campaigns");
     }
 }

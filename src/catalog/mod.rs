@@ -15,6 +15,7 @@ pub mod geo;
 pub mod graph;
 mod method;
 pub mod names;
+pub mod packed;
 
 pub use method::Method;
 

@@ -83,7 +83,7 @@ pub fn catalog_page() -> String {
     );
     for node in GNode::all() {
         let info = node.info();
-        let fields: Vec<&str> = info.fields.iter().map(|(f, _)| *f).collect();
+        let fields: Vec<&str> = info.fields.iter().map(|(f, _)| f.as_str()).collect();
         let _ = writeln!(
             out,
             "| `{}` | {} | {} |",

@@ -236,7 +236,7 @@ pub fn complete(text: &str, display: &str, settings: &Settings, offset: usize) -
 fn param_items(call: &GraphCall, given: Vec<&str>) -> Vec<Item> {
     call.params
         .iter()
-        .filter(|p| !given.contains(&p.name))
+        .filter(|p| !given.contains(&p.name.as_str()))
         .map(|p| Item {
             label: p.name.to_string(),
             kind: CompletionItemKind::FIELD,

@@ -305,7 +305,7 @@ fn call_hover(call: &GraphCall) -> String {
         .params
         .iter()
         .filter(|p| p.required)
-        .map(|p| p.name)
+        .map(|p| p.name.as_str())
         .collect();
     format!(
         "`{}` ({} params{}), returns {}\n\nMeta's Marketing API reference, Graph API {}",

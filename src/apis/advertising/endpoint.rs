@@ -260,7 +260,7 @@ pub fn recognize<'r>(
                         suggest,
                         &format!("/<{} id>", node.name()),
                         &edge.text,
-                        node.calls().map(|c| c.get().edge),
+                        node.calls().map(|c| c.get().edge.as_str()),
                     ),
                     _ => not_in_catalog(),
                 };
@@ -283,7 +283,7 @@ pub fn recognize<'r>(
                             suggest,
                             &format!("/<{} id>", node.name()),
                             &edge.text,
-                            node.calls().map(|c| c.get().edge),
+                            node.calls().map(|c| c.get().edge.as_str()),
                         ),
                     ),
                     None => no_fix(edge.span, false, not_in_catalog()),

@@ -213,7 +213,10 @@ fn every_enum_value_misspelt_once_is_fixed_back() {
         for p in call.params {
             let (enum_id, listed) = match p.ty {
                 GType::Enum(e) => (e, false),
-                GType::List(&GType::Enum(e)) => (e, true),
+                GType::List(item) => match *item {
+                    GType::Enum(e) => (e, true),
+                    _ => continue,
+                },
                 _ => continue,
             };
             if !seen_enums.insert(enum_id) {

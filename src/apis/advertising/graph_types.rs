@@ -252,7 +252,7 @@ pub fn check_as(ty: GType, name: &str, node: &Node, reading: Reading, out: &mut 
                     check_as(*item, name, &piece, reading, out);
                 }
             }
-            Value::Number(_) if matches!(item, GType::Int | GType::UInt | GType::Float) => {}
+            Value::Number(_) if matches!(*item, GType::Int | GType::UInt | GType::Float) => {}
             // A read's query string carries a list as words (`metric=page_impressions,
             // page_fans` on a Page's insights, which the specs type as a list of objects):
             // what the API makes of words for objects, reqlint cannot tell.
@@ -332,7 +332,7 @@ fn check_keys(
         nested: true,
         ..reading
     };
-    let spec = node.info().spec;
+    let spec = node.info().spec.as_str();
     // The keys the object holds, gathered once per object and only when a key is unknown
     // (most objects have none): a rename must not make a key twice, and an object of many
     // keys stays linear.
@@ -356,7 +356,7 @@ fn check_keys(
         if WRITE_KEYS.contains(&(spec, entry.key.as_str())) {
             continue;
         }
-        let fields = || node.info().fields.iter().map(|(f, _)| *f);
+        let fields = || node.info().fields.iter().map(|(f, _)| f.as_str());
         let help = match did_you_mean(&entry.key, fields()) {
             Some(s) => format!(
                 "did you mean `{s}`? ({} in Meta's Marketing API reference)",

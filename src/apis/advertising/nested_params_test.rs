@@ -66,6 +66,7 @@ fn leaves(root: GNode) -> Vec<Leaf> {
     let mut queue = std::collections::VecDeque::from([(root, Vec::new())]);
     while let Some((node, path)) = queue.pop_front() {
         for &(name, ty) in node.info().fields {
+            let name = name.as_str();
             let mut here: Vec<(&'static str, usize)> = path.clone();
             here.push((name, list_depth(ty)));
             if let Some(k) = kind(ty) {
@@ -159,7 +160,7 @@ fn every_nested_scalar_and_enum_of_the_write_calls_is_judged() {
                 let wrap = |v: String| (0..top).fold(v, |t, _| format!("[{t}]"));
                 for encoded in [false, true] {
                     let (yaml, found) =
-                        findings(p.ty, p.name, &wrap(nest(&leaf.path, &wrong)), encoded);
+                        findings(p.ty, &p.name, &wrap(nest(&leaf.path, &wrong)), encoded);
                     assert_eq!(found.len(), 1, "{yaml}{found:?}");
                     assert!(
                         matches!(found[0].0, IssueKind::Invalid { .. }),
@@ -167,7 +168,7 @@ fn every_nested_scalar_and_enum_of_the_write_calls_is_judged() {
                     );
                     assert_eq!(found[0].1, wrong, "{yaml}");
                     let (yaml, found) =
-                        findings(p.ty, p.name, &wrap(nest(&leaf.path, &right)), encoded);
+                        findings(p.ty, &p.name, &wrap(nest(&leaf.path, &right)), encoded);
                     assert!(found.is_empty(), "{yaml}{found:?}");
                     cases += 2;
                 }
@@ -236,7 +237,7 @@ fn unknown_keys_and_single_values_inside() {
     // promoted_object is typed `Object` for the call, AdPromotedObject for the field it sets.
     let promoted = param("adsets", "promoted_object");
     assert_eq!(
-        promoted.node().map(|n| n.info().spec),
+        promoted.node().map(|n| n.info().spec.as_str()),
         Some("AdPromotedObject")
     );
     let (_, found) = findings(

@@ -277,7 +277,7 @@ fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mu
     let known = call
         .params
         .iter()
-        .map(|p| p.name)
+        .map(|p| p.name.as_str())
         .chain(seed.map(|t| t.known).unwrap_or_default().iter().copied());
     let help = match did_you_mean(name, known) {
         Some(s) => format!("did you mean `{s}`? ({})", source(call)),
@@ -293,7 +293,7 @@ fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mu
     let known: Vec<&str> = call
         .params
         .iter()
-        .map(|p| p.name)
+        .map(|p| p.name.as_str())
         .chain(seed.map(|t| t.known).unwrap_or_default().iter().copied())
         .collect();
     // A rename only where the value fits the param it was meant to be: else the fix
@@ -352,12 +352,12 @@ fn missing_params(target: Target, request: &Request<'_>, issues: &mut Vec<Issue>
     for p in call.params.iter().filter(|p| p.required) {
         // Sent, or maybe sent: a body a reader could not read, a query that is a
         // variable, may hold any param.
-        if !super::absent(request, p.name) {
+        if !super::absent(request, &p.name) {
             continue;
         }
         // The reference documents' rules report these themselves (adset-name-missing).
         if seed
-            .and_then(|t| t.param(p.name))
+            .and_then(|t| t.param(&p.name))
             .is_some_and(|s| s.missing.is_some())
         {
             continue;

@@ -102,17 +102,17 @@ fn unknown_to_all(candidates: &[GCallId], entry: &Entry, out: &mut Vec<Issue>) {
         return;
     }
     let first = candidates[0].get();
-    let call = match (first.node.name(), first.edge) {
+    let call = match (first.node.name(), first.edge.as_str()) {
         (_, "") => format!("{} /<id>", first.method),
         (_, edge) => format!("{} /<id>/{edge}", first.method),
     };
     let nodes: Vec<&str> = candidates
         .iter()
-        .map(|c| c.get().node.info().spec)
+        .map(|c| c.get().node.info().spec.as_str())
         .collect();
     let known = candidates
         .iter()
-        .flat_map(|c| c.get().params.iter().map(|p| p.name));
+        .flat_map(|c| c.get().params.iter().map(|p| p.name.as_str()));
     let help = match did_you_mean(name, known) {
         Some(s) => format!("did you mean `{s}`?"),
         None => format!(
@@ -160,7 +160,7 @@ mod tests {
         let mut most = 0;
         for call in GCallId::all().filter(|c| !c.get().edge.is_empty()) {
             let c = call.get();
-            let same = crate::catalog::graph::edge_calls(false, c.edge)
+            let same = crate::catalog::graph::edge_calls(false, &c.edge)
                 .unwrap()
                 .filter(|o| o.get().method == c.method)
                 .count();

@@ -982,7 +982,9 @@ mod tests {
     #[test]
     fn a_path_with_unknown_variables_is_judged_where_it_is_one_endpoint() {
         let templates = |request: &str| match endpoint(request) {
-            EndpointMatch::Rows(rows) => Some(rows.iter().map(|r| r.template).collect::<Vec<_>>()),
+            EndpointMatch::Rows(rows) => {
+                Some(rows.iter().map(|r| r.template.as_str()).collect::<Vec<_>>())
+            }
             EndpointMatch::OneOfSeveral(_) => None,
         };
         // Where a placeholder stands: the template it fills.

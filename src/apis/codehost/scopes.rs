@@ -200,7 +200,7 @@ pub fn collect(
             .permissions
             .entry(permission.scope)
             .or_default()
-            .entry(permission.title)
+            .entry(permission.title.as_str())
             .or_insert(row.access);
         *level = (*level).max(row.access);
         let p = at(request.line_span);
@@ -209,9 +209,9 @@ pub fn collect(
             line: p.line,
             column: p.column,
             method: row.method.as_str(),
-            endpoint: row.template,
+            endpoint: row.template.as_str(),
             scope: permission.scope,
-            permission: permission.title,
+            permission: permission.title.as_str(),
             access: row.access,
             flagged: row.flagged,
             docs: row.docs_url(),

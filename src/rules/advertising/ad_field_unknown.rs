@@ -82,12 +82,12 @@ impl Walk<'_> {
                 let edges = node
                     .calls()
                     .filter(|c| c.get().method == Method::Get && !c.get().edge.is_empty())
-                    .map(|c| c.get().edge);
+                    .map(|c| c.get().edge.as_str());
                 let names = node
                     .info()
                     .fields
                     .iter()
-                    .map(|(f, _)| *f)
+                    .map(|(f, _)| f.as_str())
                     .chain(edges)
                     .chain(added.iter().map(|f| f.field.get()));
                 let spec = node.info().spec;
@@ -112,7 +112,9 @@ impl Walk<'_> {
                 // An edge's expansion may name the fields the edge adds.
                 let via = match node.field(name) {
                     Some(_) => None,
-                    None => node.call(Method::Get, name).map(|c| (node, c.get().edge)),
+                    None => node
+                        .call(Method::Get, name)
+                        .map(|c| (node, c.get().edge.as_str())),
                 };
                 self.items(inner, via, children, true);
             }
@@ -144,7 +146,7 @@ impl Rule for AdFieldUnknown {
             let map = SourceMap::for_scalar(file.text, entry.value.span, value);
             let items = field_list::parse(value);
             let judge_top = target.op != Some(Operation::AdSetRead);
-            let via = (!call.edge.is_empty()).then_some((call.node, call.edge));
+            let via = (!call.edge.is_empty()).then_some((call.node, call.edge.as_str()));
             Walk {
                 value,
                 map: &map,

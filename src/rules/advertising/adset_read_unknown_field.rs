@@ -40,15 +40,13 @@ crate::declare_rule! {
 /// read-only ones, and the ones the reference describes without naming; and the AdSet
 /// fields of the vendor's specs.
 pub fn known_fields() -> impl Iterator<Item = &'static str> {
-    let graph = GNode::parse("ad_set")
-        .map(|n| n.info().fields)
-        .unwrap_or_default();
+    let graph = GNode::parse("ad_set").map_or(&[][..], |n| n.info().fields.as_slice());
     AD_SET_FIELDS
         .iter()
         .chain(READ_ONLY)
         .chain(DESCRIBED_UNNAMED)
         .copied()
-        .chain(graph.iter().map(|(f, _)| *f))
+        .chain(graph.iter().map(|(f, _)| f.as_str()))
 }
 
 fn is_name(s: &str) -> bool {

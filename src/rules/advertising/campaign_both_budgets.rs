@@ -31,7 +31,7 @@ crate::declare_rule! {
 fn sets_campaign_budget(call: &crate::catalog::graph::GraphCall) -> bool {
     call.method == Method::Post
         && matches!(
-            (call.node.name(), call.edge),
+            (call.node.name(), call.edge.as_str()),
             ("campaign", "") | ("ad_account", "campaigns")
         )
 }

@@ -619,7 +619,10 @@ mod tests {
                         None
                     }
                 };
-                for name in [p.title, p.key].into_iter().filter(|n| !n.is_empty()) {
+                for name in [p.title.as_str(), p.key.as_str()]
+                    .into_iter()
+                    .filter(|n| !n.is_empty())
+                {
                     let got = findings(&file(
                         version,
                         &grant(scope, name, e.access.as_str()),
@@ -638,8 +641,12 @@ mod tests {
                     Access::Read => None,
                 };
                 if let Some(below) = below {
-                    let got =
-                        findings(&file(version, &grant(scope, p.title, below), method, &path));
+                    let got = findings(&file(
+                        version,
+                        &grant(scope, &p.title, below),
+                        method,
+                        &path,
+                    ));
                     assert_eq!(
                         got.first().map(|(s, _)| *s),
                         expected(below),

@@ -186,7 +186,7 @@ fn closest_template(
             score += 0.001;
         }
         if best.is_none_or(|(b, _, _)| score > b) {
-            best = Some((score, e.method, e.template));
+            best = Some((score, e.method, e.template.as_str()));
         }
     }
     best.filter(|(score, _, _)| *score >= 0.9)
