@@ -92,6 +92,14 @@ impl Defaults<'_, 'static> {
 /// The key under which a document gives the values of its `{{name}}` references.
 pub use crate::loading::readers::VARIABLES as VARIABLES_KEY;
 
+/// Which of a request's params a later one of the same name shadows.
+enum Shadowed<'k> {
+    /// Bit `i`: the `i`th param is shadowed (at most 64 params).
+    Few(u64),
+    /// Each name's last position.
+    Many(std::collections::HashMap<&'k str, usize>),
+}
+
 /// The credential a request runs with (`token`; docs/codehost.md).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TokenRef<'a> {
@@ -162,11 +170,13 @@ impl<'a> Request<'a> {
     /// that repeats a key); a key repeated inside a YAML or JSON mapping is kept once,
     /// the last, by the loader.
     pub fn every_param(&self) -> impl DoubleEndedIterator<Item = &Entry> {
-        let query = self
-            .line()
-            .map(|l| l.query.as_slice())
-            .unwrap_or_default()
-            .iter();
+        let (query, mapped) = self.param_lists();
+        query.iter().chain(mapped)
+    }
+
+    /// The query string's pairs and the `params` mapping's entries (substituted).
+    fn param_lists(&self) -> (&[Entry], &[Entry]) {
+        let query = self.line().map_or(&[][..], |l| l.query.as_slice());
         let mapped = match &self.substituted_params {
             Some(entries) => entries.as_slice(),
             None => self
@@ -174,7 +184,7 @@ impl<'a> Request<'a> {
                 .and_then(|e| e.value.as_map())
                 .unwrap_or_default(),
         };
-        query.chain(mapped.iter())
+        (query, mapped)
     }
 
     /// The variables the value of `param` (one of the request's params) was substituted
@@ -232,13 +242,34 @@ impl<'a> Request<'a> {
     /// The params the API reads, in the order they are sent: of a name given more than
     /// once, only the last (the one the Graph API reads).
     pub fn params(&self) -> impl Iterator<Item = &Entry> {
-        let mut last = std::collections::HashMap::new();
-        for (at, entry) in self.every_param().enumerate() {
-            last.insert(entry.key.as_str(), at);
-        }
-        self.every_param()
+        let (query, mapped) = self.param_lists();
+        // Rules ask for a request's params many times and most requests give a few, no
+        // name twice: those are found without hashing (bit `i` set: a later param has
+        // the same name), and only long lists use a map.
+        let shadowed = if query.len() + mapped.len() <= 64 {
+            let all = || query.iter().chain(mapped);
+            let mut mask = 0u64;
+            for (i, a) in all().enumerate() {
+                if all().skip(i + 1).any(|b| b.key == a.key) {
+                    mask |= 1 << i;
+                }
+            }
+            Shadowed::Few(mask)
+        } else {
+            let mut last = std::collections::HashMap::new();
+            for (at, entry) in query.iter().chain(mapped).enumerate() {
+                last.insert(entry.key.as_str(), at);
+            }
+            Shadowed::Many(last)
+        };
+        query
+            .iter()
+            .chain(mapped)
             .enumerate()
-            .filter(move |(at, entry)| last.get(entry.key.as_str()) == Some(at))
+            .filter(move |(at, entry)| match &shadowed {
+                Shadowed::Few(mask) => mask & (1 << at) == 0,
+                Shadowed::Many(last) => last.get(entry.key.as_str()) == Some(at),
+            })
             .map(|(_, entry)| entry)
     }
 
