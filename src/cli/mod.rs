@@ -272,6 +272,18 @@ pub fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         stdio::print_line("internal error", &info.to_string());
     }));
+    // `--version` alone, as editors and hooks ask it to find the binary: answered without
+    // building the whole command line's parser (a third of the process's start-up work).
+    if let [_, flag] = std::env::args_os().collect::<Vec<_>>().as_slice()
+        && (flag == "--version" || flag == "-V")
+    {
+        return match stdio::write_stdout(
+            format!("{} {}\n", env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")).as_bytes(),
+        ) {
+            Ok(code) => code,
+            Err(_) => ExitCode::from(2),
+        };
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return clap_exit(e),
