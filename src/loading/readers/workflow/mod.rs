@@ -132,7 +132,11 @@ impl Credential {
 
     fn of_expression(expr: &str) -> Credential {
         let expr = expr.trim();
-        if expr == "secrets.GITHUB_TOKEN" || expr == "github.token" {
+        // Secret names and context properties are not case-sensitive
+        // (https://docs.github.com/en/actions/security-for-github-actions/security-guides/using-secrets-in-github-actions#naming-your-secrets).
+        if expr.eq_ignore_ascii_case("secrets.GITHUB_TOKEN")
+            || expr.eq_ignore_ascii_case("github.token")
+        {
             return Credential::Job;
         }
         match expr.strip_prefix("secrets.") {
@@ -453,6 +457,13 @@ impl WorkflowReader<'_, '_> {
                         facts.unknown(at(&route.1), "a request without a method");
                         continue;
                     };
+                    if has_white_space_outside_expressions(path.trim()) {
+                        facts.unknown(
+                            at(&route.1),
+                            "a route with white space in it: not one reqlint can read",
+                        );
+                        continue;
+                    }
                     (
                         verb.trim().to_string(),
                         path.trim().to_string(),
@@ -650,6 +661,17 @@ impl WorkflowReader<'_, '_> {
             }
             return;
         };
+        // No route or URL holds white space: this one ran on past a quote left open, and
+        // bash stops at such a script before running any of it.
+        if has_white_space_outside_expressions(target) {
+            if credential == Some(Credential::Job) {
+                facts.unknown(
+                    at(&call.span),
+                    "a URL with white space in it (a quote left open?): not a route reqlint can read",
+                );
+            }
+            return;
+        }
         let target_span = at(target_range);
         let raw = map_raw(self.text, target_span, target);
         let path = match call.form {
@@ -768,6 +790,24 @@ const OCTOKIT_OPTIONS: &[&str] = &[
     "method",
     "url",
 ];
+
+/// Whether `text` has white space but inside `${{ … }}` (which the runner replaces).
+fn has_white_space_outside_expressions(text: &str) -> bool {
+    let mut rest = text;
+    loop {
+        let (before, after) = match rest.split_once("${{") {
+            Some((before, after)) => (before, Some(after)),
+            None => (rest, None),
+        };
+        if before.contains(char::is_whitespace) {
+            return true;
+        }
+        match after.and_then(|a| a.split_once("}}")) {
+            Some((_, next)) => rest = next,
+            None => return false,
+        }
+    }
+}
 
 fn route_has_param(route: &str, name: &str) -> bool {
     route.contains(&format!("{{{name}}}"))
@@ -1034,7 +1074,23 @@ mod tests {
             Credential::of_value("${{ steps.app.outputs.token }}"),
             Some(Credential::Unknown)
         );
+        assert_eq!(
+            Credential::of_value("${{ secrets.github_token }}"),
+            Some(Credential::Job)
+        );
         assert_eq!(Credential::of_value("plain"), None);
+    }
+
+    #[test]
+    fn white_space_of_a_route_but_in_expressions() {
+        assert!(!has_white_space_outside_expressions(
+            "repos/${{ github.repository }}/issues/${{ github.event.number }}"
+        ));
+        assert!(has_white_space_outside_expressions(
+            "repos/{owner}/{repo}/issues -f 'title=x\ncurl"
+        ));
+        assert!(has_white_space_outside_expressions("repos/${{ a }}/x y"));
+        assert!(!has_white_space_outside_expressions("repos/${{ a "));
     }
 
     #[test]
