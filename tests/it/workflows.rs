@@ -1120,3 +1120,189 @@ fn quotes_left_open_end_in_findings_not_panics() {
         assert_ne!(out.status.code(), Some(101), "{}", stdout(&out));
     }
 }
+
+// ----------------------------------------------------------------------------------------
+// 10. Quiet on valid workflows whose blocks are right.
+
+const VALID: &[(&str, &str)] = &[
+    (
+        "ci.yml",
+        r#"name: CI
+on:
+  push:
+    branches: [main]
+  pull_request:
+permissions:
+  contents: read
+jobs:
+  test:
+    name: test (${{ matrix.os }}, ${{ matrix.rust }})
+    runs-on: ${{ matrix.os }}
+    strategy:
+      fail-fast: false
+      matrix:
+        os: [ubuntu-latest, macos-latest, windows-latest]
+        rust: [stable, beta]
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          persist-credentials: false
+      - run: rustup toolchain install ${{ matrix.rust }} --profile minimal
+      - run: cargo test --locked --all-features
+"#,
+    ),
+    (
+        "release.yml",
+        r#"name: Release
+on:
+  push:
+    tags: ['v*']
+jobs:
+  release:
+    runs-on: ubuntu-latest
+    permissions:
+      contents: write
+    steps:
+      - uses: actions/checkout@v4
+      - name: Create the release
+        run: gh release create "$GITHUB_REF_NAME" --generate-notes --verify-tag
+        env:
+          GH_TOKEN: ${{ github.token }}
+      - name: Attach the changelog entry
+        run: |
+          gh api "repos/$GITHUB_REPOSITORY/releases/tags/$GITHUB_REF_NAME" --jq .id > id.txt
+          gh api -X PATCH "repos/$GITHUB_REPOSITORY/releases/$(cat id.txt)" -f body="$(cat NOTES.md)"
+        env:
+          GH_TOKEN: ${{ github.token }}
+"#,
+    ),
+    (
+        "labeler.yml",
+        r#"name: Triage new issues
+on:
+  issues:
+    types: [opened]
+permissions:
+  issues: write
+jobs:
+  triage:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/github-script@v7
+        with:
+          script: |
+            const labels = context.payload.issue.title.includes('crash') ? ['bug', 'crash'] : ['triage'];
+            await github.rest.issues.addLabels({
+              ...context.repo,
+              issue_number: context.issue.number,
+              labels,
+            });
+            await github.rest.issues.createComment({
+              ...context.repo,
+              issue_number: context.issue.number,
+              body: 'Thanks! A maintainer will look at it soon.',
+            });
+"#,
+    ),
+    (
+        "pages.yml",
+        r#"name: Deploy the site
+on:
+  push:
+    branches: [main]
+  workflow_dispatch:
+permissions:
+  contents: read
+  pages: write
+  id-token: write
+concurrency:
+  group: pages
+  cancel-in-progress: false
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    permissions:
+      contents: read
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          persist-credentials: false
+      - run: mkdir -p _site && cp -r docs/* _site/
+      - uses: actions/upload-pages-artifact@v3
+  deploy:
+    needs: build
+    runs-on: ubuntu-latest
+    permissions:
+      pages: write
+      id-token: write
+    environment:
+      name: github-pages
+      url: ${{ steps.deployment.outputs.page_url }}
+    steps:
+      - id: deployment
+        uses: actions/deploy-pages@v4
+"#,
+    ),
+    (
+        "automerge.yml",
+        r#"name: Dependabot auto-merge
+on: pull_request
+permissions:
+  contents: write
+  pull-requests: write
+jobs:
+  automerge:
+    runs-on: ubuntu-latest
+    if: github.event.pull_request.user.login == 'dependabot[bot]'
+    steps:
+      - name: Approve and enable auto-merge
+        run: |
+          gh pr review --approve "$PR_URL"
+          gh pr merge --auto --squash "$PR_URL"
+        env:
+          PR_URL: ${{ github.event.pull_request.html_url }}
+          GH_TOKEN: ${{ secrets.GITHUB_TOKEN }}
+"#,
+    ),
+    (
+        "codeql.yml",
+        r#"name: Code scanning
+on:
+  push:
+    branches: [main]
+  schedule:
+    - cron: '17 4 * * 1'
+jobs:
+  scan:
+    runs-on: ubuntu-latest
+    permissions:
+      security-events: write
+      contents: read
+      actions: read
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          persist-credentials: false
+      - run: ./scripts/lint-sarif.sh > results.sarif
+      - uses: github/codeql-action/upload-sarif@v3
+        with:
+          sarif_file: results.sarif
+          category: lint
+"#,
+    ),
+];
+
+#[test]
+fn realistic_valid_workflows_have_no_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), ".reqlint.yaml", "");
+    for (name, text) in VALID {
+        write(dir.path(), &format!(".github/workflows/{name}"), text);
+    }
+    let report = check_json(dir.path(), &[]);
+    assert_findings(&findings(dir.path(), &report), &[]);
+    assert_eq!(report["summary"]["files"], VALID.len());
+    // The calls were read, not passed over: the labeler's two and the release's GET (its
+    // PATCH names the release by a command's output, which reqlint cannot tell).
+    assert_eq!(report["summary"]["requests"], 2 + 1);
+}
