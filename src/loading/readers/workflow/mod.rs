@@ -918,8 +918,8 @@ fn path_pieces(path: &str, written_at: Option<usize>, whole: Span) -> Node {
         } else if rest.starts_with("${") {
             rest.find('}')
                 .map(|end| (end + 1, variable_reference(&rest[2..end])))
-        } else if rest.starts_with('$') {
-            let len = rest[1..]
+        } else if let Some(name) = rest.strip_prefix('$') {
+            let len = name
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .map_or(rest.len(), |n| n + 1);
             (len > 1).then(|| (len, variable_reference(&rest[1..len])))
