@@ -1306,3 +1306,59 @@ fn realistic_valid_workflows_have_no_finding() {
     // PATCH names the release by a command's output, which reqlint cannot tell).
     assert_eq!(report["summary"]["requests"], 2 + 1);
 }
+
+/// A script's string is a string whatever it holds, and a chain of names is a value not
+/// known: neither is judged as a number or as the text of its names.
+#[test]
+fn script_strings_stay_strings_and_names_are_not_values() {
+    let workflow = "\
+on: push
+permissions:
+  issues: write
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/github-script@v7
+        with:
+          script: |
+            const config = { perPage: 50, state: 'open' };
+            await github.rest.issues.listForRepo({ ...context.repo, per_page: config.perPage, state: config.state });
+            await github.rest.reactions.createForIssue({ ...context.repo, issue_number: 1, content: '+1' });
+            await github.rest.issues.update({ ...context.repo, issue_number: 1, title: \"1.0\" });
+            await github.rest.issues.createLabel({ ...context.repo, name: 'v2', color: `000000` });
+            await github.rest.issues.listForRepo({ ...context.repo, per_page: 'many' });
+";
+    assert_findings(
+        &lint(workflow, ""),
+        &[
+            "rest-param-invalid 16:80 `many` `per_page` must be an integer, not a string: the API answers 422 Unprocessable Entity",
+        ],
+    );
+}
+
+/// `gh api -F` sends `true`, `false`, `null` and integers typed, anything else as a
+/// string (`gh help api`).
+#[test]
+fn gh_api_typed_fields_are_typed_as_gh_types_them() {
+    let workflow = "\
+on: push
+permissions:
+  issues: write
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    steps:
+      - run: |
+          gh api repos/{owner}/{repo}/issues -F title=1.0
+          gh api repos/{owner}/{repo}/labels -F name=123 -f color=000000
+        env:
+          GH_TOKEN: ${{ github.token }}
+";
+    assert_findings(
+        &lint(workflow, ""),
+        &[
+            "rest-param-invalid 10:54 `123` `name` must be a string, not a number: the API answers 422 Unprocessable Entity",
+        ],
+    );
+}

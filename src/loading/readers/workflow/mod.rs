@@ -497,9 +497,18 @@ impl WorkflowReader<'_, '_> {
                 {
                     continue;
                 }
+                // A string stays a string whatever it holds (`'+1'`, `"000000"`); a
+                // chain of names (`config.perPage`) is a value not known here.
+                let quoted = arg
+                    .value_span
+                    .start
+                    .checked_sub(1)
+                    .and_then(|before| source.as_bytes().get(before))
+                    .is_some_and(|b| matches!(b, b'\'' | b'"' | b'`'));
                 let value = match &arg.value {
-                    Some(v) => literal_node(at(&arg.value_span), v),
-                    None => string(at(&arg.value_span), &format!("{{{{{}}}}}", arg.name)),
+                    Some(v) if quoted => string(at(&arg.value_span), v),
+                    Some(v) if is_script_literal(v) => literal_node(at(&arg.value_span), v),
+                    _ => string(at(&arg.value_span), &format!("{{{{{}}}}}", arg.name)),
                 };
                 params.push(entry(&arg.name, at(&arg.name_span), value));
             }
@@ -813,6 +822,17 @@ fn route_has_param(route: &str, name: &str) -> bool {
     route.contains(&format!("{{{name}}}"))
 }
 
+/// Whether `gh api -F` sends a value as JSON other than a string.
+fn is_gh_typed_literal(value: &str) -> bool {
+    matches!(value, "true" | "false" | "null") || value.parse::<i64>().is_ok()
+}
+
+/// Whether an unquoted value of a script is a literal (`3`, `true`, `null`), not a chain
+/// of names.
+fn is_script_literal(value: &str) -> bool {
+    matches!(value, "true" | "false" | "null") || value.parse::<f64>().is_ok()
+}
+
 /// A literal of a script (`'text'`, `3`, `true`) as a node.
 fn literal_node(span: Span, value: &str) -> Node {
     match value {
@@ -974,7 +994,9 @@ fn fields_as_params(
                 unread = true;
                 continue;
             }
-            Some(v) if field.typed => literal_node(value_span, v),
+            // `-F` converts `true`, `false`, `null` and integers only (`gh help api`):
+            // `1.0` is sent as the string it is.
+            Some(v) if field.typed && is_gh_typed_literal(v) => literal_node(value_span, v),
             Some(v) => string(value_span, v),
         };
         let (base, rest) = match field.name.find('[') {
