@@ -1362,3 +1362,31 @@ jobs:
         ],
     );
 }
+
+/// A body given but not read (from standard input, a variable, a command's output) may
+/// hold every required field: no field is called missing from it.
+#[test]
+fn a_body_not_read_is_not_missing_its_fields() {
+    let workflow = "\
+on: push
+permissions:
+  issues: write
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    steps:
+      - run: |
+          curl -X POST -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/repos/o/r/issues -d \"$(cat b.json)\"
+          curl -X POST -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/repos/o/r/issues --data-binary \"$BODY\"
+          echo '{\"title\":\"x\"}' | gh api repos/{owner}/{repo}/issues --input -
+          gh api -X POST repos/{owner}/{repo}/issues
+        env:
+          GITHUB_TOKEN: ${{ github.token }}
+";
+    assert_findings(
+        &lint(workflow, ""),
+        &[
+            "rest-param-missing 12:21 `POST repos/{owner}/{repo}/issues` `POST /repos/{owner}/{repo}/issues` requires `title` in its body: the API answers 422 Unprocessable Entity",
+        ],
+    );
+}

@@ -712,9 +712,18 @@ impl WorkflowReader<'_, '_> {
             None => (call.implied_method.to_string(), target_span),
         };
         let url = path_pieces(&path, offset, target_span);
+        // A body the tool sends but that reqlint did not read (`--input -`, `-d "$BODY"`)
+        // shows only in the POST it implies: it may hold every required field.
+        let body_given = call.implied_method == "POST";
         let (params, body_unread) = match call.form {
-            shell::Form::GhApi => fields_as_params(&call.fields, &at),
-            _ => (Vec::new(), call.input.is_some() || !call.fields.is_empty()),
+            shell::Form::GhApi => {
+                let (params, unread) = fields_as_params(&call.fields, &at);
+                (params, unread || (call.fields.is_empty() && body_given))
+            }
+            _ => (
+                Vec::new(),
+                call.input.is_some() || !call.fields.is_empty() || body_given,
+            ),
         };
         let body_unread = body_unread || call.input.is_some();
         self.push_request(RequestOut {
