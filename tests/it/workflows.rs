@@ -1390,3 +1390,26 @@ jobs:
         ],
     );
 }
+
+/// A checkout given another token or an SSH key leaves that credential for `git`, not
+/// the job's token.
+#[test]
+fn git_after_a_checkout_with_another_credential_is_not_the_jobs() {
+    let job = |name: &str, with: &str| {
+        format!(
+            "  {name}:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          {with}\n      - run: git push origin HEAD:main\n"
+        )
+    };
+    let workflow = format!(
+        "on: push\npermissions:\n  contents: read\njobs:\n{}{}{}",
+        job("pat", "token: ${{ secrets.PUSH_PAT }}"),
+        job("ssh", "ssh-key: ${{ secrets.DEPLOY_KEY }}"),
+        job("own", "token: ${{ github.token }}"),
+    );
+    assert_findings(
+        &lint(&workflow, ""),
+        &[
+            "job-token-missing-permission 25:14 `git push origin HEAD:main` `git push` needs `contents: write`, and job `own`'s GITHUB_TOKEN has `contents: read` (the workflow's `permissions:`)",
+        ],
+    );
+}

@@ -309,11 +309,7 @@ impl WorkflowReader<'_, '_> {
                 let written = uses.value.scalar_text().unwrap_or_default();
                 let action = written.split('@').next().unwrap_or_default().trim();
                 if action.eq_ignore_ascii_case("actions/checkout") {
-                    checkout_persists = step
-                        .get_value("with")
-                        .and_then(|w| w.get_value("persist-credentials"))
-                        .and_then(Node::scalar_text)
-                        .is_none_or(|v| v.trim() != "false");
+                    checkout_persists = checkout_leaves_job_token(step.get_value("with"));
                 }
                 self.read_action(job, step, action, &uses.value, &mut facts);
             } else if let Some(run) = step.get("run") {
@@ -829,6 +825,22 @@ fn has_white_space_outside_expressions(text: &str) -> bool {
 
 fn route_has_param(route: &str, name: &str) -> bool {
     route.contains(&format!("{{{name}}}"))
+}
+
+/// Whether an `actions/checkout` step with these inputs leaves the job's token for later
+/// `git` commands: unless `persist-credentials: false`, or another credential is given
+/// (`token` of another secret, or an `ssh-key`), which `git` then uses instead
+/// (https://github.com/actions/checkout#usage).
+fn checkout_leaves_job_token(with: Option<&Node>) -> bool {
+    let input = |name: &str| {
+        with.and_then(|w| w.get_value(name))
+            .and_then(Node::scalar_text)
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+    };
+    input("persist-credentials").is_none_or(|v| v != "false")
+        && input("ssh-key").is_none()
+        && input("token").is_none_or(|v| Credential::of_value(&v) == Some(Credential::Job))
 }
 
 /// Whether `gh api -F` sends a value as JSON other than a string.
