@@ -1413,3 +1413,37 @@ fn git_after_a_checkout_with_another_credential_is_not_the_jobs() {
         ],
     );
 }
+
+/// A workflow only ever called by another takes the caller's permissions where it writes
+/// none: neither the repository's default nor "unrestricted" applies, and nothing is
+/// judged missing. A workflow also run on its own events takes the default then.
+#[test]
+fn a_reusable_workflow_takes_its_callers_permissions() {
+    let job = "jobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh release create v1\n        env:\n          GH_TOKEN: ${{ github.token }}\n      - run: gh api repos/{owner}/{repo}/branches/main/protection\n        env:\n          GH_TOKEN: ${{ github.token }}\n";
+    for on in [
+        "on: workflow_call\n",
+        "on: [workflow_call]\n",
+        "on:\n  workflow_call:\n    inputs:\n      tag:\n        type: string\n",
+    ] {
+        let lines = on.lines().count();
+        let found = lint(&format!("{on}{job}"), "");
+        assert_findings(
+            &found,
+            &[&format!(
+                "job-token-missing-permission {}:21 `repos/{{owner}}/{{repo}}/branches/main/protection` job `release`'s GITHUB_TOKEN can never call `GET /repos/{{owner}}/{{repo}}/branches/{{branch}}/protection`: the host lists it under the app permission `administration` (repository read), which no `permissions:` key of a workflow grants",
+                lines + 8
+            )],
+        );
+    }
+    let found = lint(&format!("on: [push, workflow_call]\n{job}"), "");
+    let rules: Vec<&str> = found.iter().map(|f| f.split(' ').next().unwrap()).collect();
+    assert_eq!(
+        rules,
+        [
+            "job-token-unrestricted",
+            "job-token-missing-permission",
+            "job-token-missing-permission"
+        ],
+        "{found:#?}"
+    );
+}

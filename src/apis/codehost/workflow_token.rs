@@ -23,6 +23,9 @@ pub enum GrantSource<'w> {
     Default {
         permissive: bool,
     },
+    /// Neither has a block, and the workflow is only called by others: the caller's
+    /// permissions, which cannot be told from this file.
+    Caller,
 }
 
 /// What a job's token may do.
@@ -49,6 +52,7 @@ impl JobToken<'_> {
             // default for new repositories, assumed when the config says nothing.
             GrantSource::Default { permissive: true } => "the repository's default (permissive, as the config's `codehost.workflow-permissions` says: no `permissions:` is written)".into(),
             GrantSource::Default { permissive: false } => "the repository's default (restricted, assumed: no `permissions:` is written)".into(),
+            GrantSource::Caller => "the calling workflow's `permissions:`".into(),
         }
     }
 
@@ -56,7 +60,7 @@ impl JobToken<'_> {
     pub fn block(&self) -> Option<&Permissions> {
         match self.source {
             GrantSource::Job(p) | GrantSource::Workflow(p) => Some(p),
-            GrantSource::Default { .. } => None,
+            GrantSource::Default { .. } | GrantSource::Caller => None,
         }
     }
 }
@@ -66,6 +70,7 @@ pub fn job_token<'w>(workflow: &'w Workflow, job: &'w Job, config: &Config) -> J
     let source = match (&job.permissions, &workflow.permissions) {
         (Some(p), _) => GrantSource::Job(p),
         (None, Some(p)) => GrantSource::Workflow(p),
+        (None, None) if workflow.called => GrantSource::Caller,
         (None, None) => GrantSource::Default {
             permissive: super::settings::settings(config).workflow_permissive,
         },
@@ -97,6 +102,8 @@ pub fn job_token<'w>(workflow: &'w Workflow, job: &'w Job, config: &Config) -> J
             // A block reqlint cannot read grants nothing it can tell.
             Written::Other(_) => {}
         },
+        // Not known: nothing is judged against it.
+        GrantSource::Caller => {}
         GrantSource::Default { permissive } => {
             for key in table::workflow_keys() {
                 levels.insert(

@@ -37,6 +37,8 @@ use crate::loading::{Entry, Limits, Node, Problem, Span, Text, Value};
 
 /// The key of the workflow's facts in the document the reader writes.
 pub const WORKFLOW_KEY: &str = "x-workflow";
+/// Under [`WORKFLOW_KEY`]: `true` when the workflow is only ever called by another.
+pub const CALLED_KEY: &str = "called";
 /// The key of a request that runs with its job's `GITHUB_TOKEN`: the job's id.
 pub const JOB_KEY: &str = "x-job";
 /// The key of a request's call form (`gh api`, `curl`, `github-script`).
@@ -89,6 +91,13 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
     let mut facts = Vec::new();
     if let Some(p) = root.get("permissions") {
         facts.push(p.clone());
+    }
+    if let Some(on) = root.get("on").filter(|on| only_called(&on.value)) {
+        facts.push(entry(
+            CALLED_KEY,
+            on.key_span,
+            Node::new(on.key_span, Value::Bool(true)),
+        ));
     }
     facts.push(entry(
         "jobs",
@@ -827,6 +836,20 @@ fn route_has_param(route: &str, name: &str) -> bool {
     route.contains(&format!("{{{name}}}"))
 }
 
+/// Whether a workflow's `on:` is `workflow_call` alone: its jobs without a block then take
+/// the calling workflow's permissions, not the repository's default
+/// (https://docs.github.com/en/actions/sharing-automations/reusing-workflows#access-and-permissions).
+fn only_called(on: &Node) -> bool {
+    let is_call = |n: &Node| n.scalar_text().is_some_and(|t| t.trim() == "workflow_call");
+    match &on.value {
+        Value::Seq(items) => !items.is_empty() && items.iter().all(is_call),
+        Value::Map(entries) => {
+            !entries.is_empty() && entries.iter().all(|e| e.key.trim() == "workflow_call")
+        }
+        _ => is_call(on),
+    }
+}
+
 /// Whether an `actions/checkout` step with these inputs leaves the job's token for later
 /// `git` commands: unless `persist-credentials: false`, or another credential is given
 /// (`token` of another secret, or an `ssh-key`), which `git` then uses instead
@@ -1122,6 +1145,21 @@ mod tests {
             Some(Credential::Job)
         );
         assert_eq!(Credential::of_value("plain"), None);
+    }
+
+    #[test]
+    fn workflows_only_called_by_others() {
+        let on = |text: &str| {
+            let (docs, _) = crate::loading::yaml::parse(text, &Limits::default());
+            only_called(docs[0].get_value("on").unwrap())
+        };
+        assert!(on("on: workflow_call\n"));
+        assert!(on("on: [workflow_call]\n"));
+        assert!(on("on:\n  workflow_call:\n    inputs: {}\n"));
+        assert!(!on("on: [push, workflow_call]\n"));
+        assert!(!on("on:\n  workflow_call:\n  workflow_dispatch:\n"));
+        assert!(!on("on: push\n"));
+        assert!(!on("on: []\n"));
     }
 
     #[test]
