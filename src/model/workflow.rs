@@ -4,13 +4,16 @@
 //! cannot be told about a job's token. The calls themselves are the file's requests,
 //! each naming its job ([`super::Request::job`]).
 
-use crate::loading::readers::workflow::{JOB_KEY, WORKFLOW_KEY};
+use crate::loading::readers::workflow::{CALLED_KEY, JOB_KEY, WORKFLOW_KEY};
 use crate::loading::{Node, Span, Value};
 
 #[derive(Debug, Default, PartialEq)]
 pub struct Workflow {
     /// The workflow's own `permissions:`, which jobs without one take.
     pub permissions: Option<Permissions>,
+    /// Only ever called by another workflow (`on: workflow_call`): a job without any block
+    /// takes the caller's permissions.
+    pub called: bool,
     pub jobs: Vec<Job>,
 }
 
@@ -149,7 +152,14 @@ impl Workflow {
                     .collect(),
             })
             .collect();
-        Some(Workflow { permissions, jobs })
+        let called = facts
+            .get_value(CALLED_KEY)
+            .is_some_and(|c| matches!(c.value, Value::Bool(true)));
+        Some(Workflow {
+            permissions,
+            called,
+            jobs,
+        })
     }
 
     pub fn job(&self, id: &str) -> Option<&Job> {

@@ -30,6 +30,7 @@ mod support;
 mod toy_api;
 mod valid_samples;
 mod workflow_tables;
+mod workflows;
 mod writes;
 mod yaml_readers;
 

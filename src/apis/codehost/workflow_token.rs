@@ -23,6 +23,9 @@ pub enum GrantSource<'w> {
     Default {
         permissive: bool,
     },
+    /// Neither has a block, and the workflow is only called by others: the caller's
+    /// permissions, which cannot be told from this file.
+    Caller,
 }
 
 /// What a job's token may do.
@@ -45,14 +48,11 @@ impl JobToken<'_> {
         match self.source {
             GrantSource::Job(_) => "the job's `permissions:`".into(),
             GrantSource::Workflow(_) => "the workflow's `permissions:`".into(),
-            GrantSource::Default { permissive } => format!(
-                "the repository's default ({}, assumed: no `permissions:` is written)",
-                if permissive {
-                    "permissive"
-                } else {
-                    "restricted"
-                }
-            ),
+            // Only the config makes the default permissive; restricted is the host's
+            // default for new repositories, assumed when the config says nothing.
+            GrantSource::Default { permissive: true } => "the repository's default (permissive, as the config's `codehost.workflow-permissions` says: no `permissions:` is written)".into(),
+            GrantSource::Default { permissive: false } => "the repository's default (restricted, assumed: no `permissions:` is written)".into(),
+            GrantSource::Caller => "the calling workflow's `permissions:`".into(),
         }
     }
 
@@ -60,7 +60,7 @@ impl JobToken<'_> {
     pub fn block(&self) -> Option<&Permissions> {
         match self.source {
             GrantSource::Job(p) | GrantSource::Workflow(p) => Some(p),
-            GrantSource::Default { .. } => None,
+            GrantSource::Default { .. } | GrantSource::Caller => None,
         }
     }
 }
@@ -70,6 +70,7 @@ pub fn job_token<'w>(workflow: &'w Workflow, job: &'w Job, config: &Config) -> J
     let source = match (&job.permissions, &workflow.permissions) {
         (Some(p), _) => GrantSource::Job(p),
         (None, Some(p)) => GrantSource::Workflow(p),
+        (None, None) if workflow.called => GrantSource::Caller,
         (None, None) => GrantSource::Default {
             permissive: super::settings::settings(config).workflow_permissive,
         },
@@ -101,6 +102,8 @@ pub fn job_token<'w>(workflow: &'w Workflow, job: &'w Job, config: &Config) -> J
             // A block reqlint cannot read grants nothing it can tell.
             Written::Other(_) => {}
         },
+        // Not known: nothing is judged against it.
+        GrantSource::Caller => {}
         GrantSource::Default { permissive } => {
             for key in table::workflow_keys() {
                 levels.insert(
@@ -408,6 +411,9 @@ pub fn step_needs(step: &TableStep) -> Option<Vec<Need>> {
                 return Some(Vec::new());
             }
             let mut needs = needs_of(action.needs(), make(action.source(), false));
+            for need in &mut needs {
+                need.soft |= reads_contents_only(need);
+            }
             // Needs the action has only in some repositories (private ones): never
             // reported missing, never called unused.
             needs.extend(needs_of(
@@ -427,9 +433,23 @@ pub fn step_needs(step: &TableStep) -> Option<Vec<Need>> {
             } else {
                 Level::Read
             };
-            Some(vec![make(CHECKOUT_DOCS, false)(vec![(contents, level)])])
+            // `git fetch` reads a public repository with any token, as checkout does.
+            Some(vec![make(CHECKOUT_DOCS, level == Level::Read)(vec![(
+                contents, level,
+            )])])
         }
     }
+}
+
+/// Whether a step's need is only to read the repository's contents: a public repository
+/// is read with any token, so the need holds only in private ones (the host says so of
+/// the checkout before a SARIF upload, "`contents: read` only for private repositories":
+/// https://docs.github.com/en/code-security/code-scanning/integrating-with-code-scanning/uploading-a-sarif-file-to-github#uploading-a-code-scanning-analysis-with-github-actions).
+/// Such a need is never reported missing, and stays in the least-privilege block.
+fn reads_contents_only(need: &Need) -> bool {
+    need.options
+        .iter()
+        .all(|&(key, level)| key.name() == "contents" && level == Level::Read)
 }
 
 /// actions/checkout on the credentials it leaves for `git`.
@@ -542,4 +562,49 @@ pub fn every_job_needs<'f>(file: &'f FileContext<'_>) -> &'f [JobNeeds] {
             .map(|job| job_needs(file.model, &file.routes, file.config, job))
             .collect()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn needs(step: TableStep) -> Vec<(String, bool)> {
+        step_needs(&step)
+            .unwrap()
+            .iter()
+            .map(|n| (n.describe(), n.soft))
+            .collect()
+    }
+
+    #[test]
+    fn reading_the_repository_is_needed_only_when_it_is_private() {
+        let span = Span::new(0, 1);
+        let action = |name: &str| TableStep::Action {
+            name: name.into(),
+            span,
+        };
+        let git = |sub: &str| TableStep::Git {
+            sub: sub.into(),
+            span,
+        };
+        assert_eq!(
+            needs(action("actions/checkout")),
+            [("`contents: read`".to_string(), true)]
+        );
+        assert_eq!(
+            needs(git("fetch")),
+            [("`contents: read`".to_string(), true)]
+        );
+        assert_eq!(
+            needs(git("push")),
+            [("`contents: write`".to_string(), false)]
+        );
+        assert_eq!(
+            needs(action("actions/deploy-pages")),
+            [
+                ("`pages: write`".to_string(), false),
+                ("`id-token: write`".to_string(), false)
+            ]
+        );
+    }
 }

@@ -53,11 +53,14 @@ impl Rule for JobTokenMissingPermission {
         };
         for (job, needs) in workflow.jobs.iter().zip(every_job_needs(file)) {
             let token = job_token(workflow, job, file.config);
+            // The caller's permissions are not in this file: no need is judged against them
+            // (a call no job token can make still is).
+            let caller = matches!(token.source, GrantSource::Caller);
             // One fix per job and key: two calls needing `issues: write` get one line.
             let mut fixed = BTreeSet::new();
             let mut block_written = false;
             for need in &needs.needs {
-                if need.soft || need.met(|k| token.level(k)) {
+                if caller || need.soft || need.met(|k| token.level(k)) {
                     continue;
                 }
                 let (key, level) = need.choice(|k| token.level(k));
@@ -110,7 +113,7 @@ impl Rule for JobTokenMissingPermission {
                         GrantSource::Workflow(_) => format!(
                             "give the job a `permissions:` of its own with `{wanted}` (it takes the workflow's now), or add it to the workflow's"
                         ),
-                        GrantSource::Default { .. } => {
+                        GrantSource::Default { .. } | GrantSource::Caller => {
                             format!("give the job a `permissions:` block with `{wanted}`")
                         }
                     },

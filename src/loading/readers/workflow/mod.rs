@@ -37,6 +37,8 @@ use crate::loading::{Entry, Limits, Node, Problem, Span, Text, Value};
 
 /// The key of the workflow's facts in the document the reader writes.
 pub const WORKFLOW_KEY: &str = "x-workflow";
+/// Under [`WORKFLOW_KEY`]: `true` when the workflow is only ever called by another.
+pub const CALLED_KEY: &str = "called";
 /// The key of a request that runs with its job's `GITHUB_TOKEN`: the job's id.
 pub const JOB_KEY: &str = "x-job";
 /// The key of a request's call form (`gh api`, `curl`, `github-script`).
@@ -90,6 +92,13 @@ pub fn read(text: &str, limits: &Limits, options: &ReadOptions) -> (Vec<Node>, V
     if let Some(p) = root.get("permissions") {
         facts.push(p.clone());
     }
+    if let Some(on) = root.get("on").filter(|on| only_called(&on.value)) {
+        facts.push(entry(
+            CALLED_KEY,
+            on.key_span,
+            Node::new(on.key_span, Value::Bool(true)),
+        ));
+    }
     facts.push(entry(
         "jobs",
         jobs.key_span,
@@ -132,7 +141,11 @@ impl Credential {
 
     fn of_expression(expr: &str) -> Credential {
         let expr = expr.trim();
-        if expr == "secrets.GITHUB_TOKEN" || expr == "github.token" {
+        // Secret names and context properties are not case-sensitive
+        // (https://docs.github.com/en/actions/security-for-github-actions/security-guides/using-secrets-in-github-actions#naming-your-secrets).
+        if expr.eq_ignore_ascii_case("secrets.GITHUB_TOKEN")
+            || expr.eq_ignore_ascii_case("github.token")
+        {
             return Credential::Job;
         }
         match expr.strip_prefix("secrets.") {
@@ -305,11 +318,7 @@ impl WorkflowReader<'_, '_> {
                 let written = uses.value.scalar_text().unwrap_or_default();
                 let action = written.split('@').next().unwrap_or_default().trim();
                 if action.eq_ignore_ascii_case("actions/checkout") {
-                    checkout_persists = step
-                        .get_value("with")
-                        .and_then(|w| w.get_value("persist-credentials"))
-                        .and_then(Node::scalar_text)
-                        .is_none_or(|v| v.trim() != "false");
+                    checkout_persists = checkout_leaves_job_token(step.get_value("with"));
                 }
                 self.read_action(job, step, action, &uses.value, &mut facts);
             } else if let Some(run) = step.get("run") {
@@ -453,6 +462,13 @@ impl WorkflowReader<'_, '_> {
                         facts.unknown(at(&route.1), "a request without a method");
                         continue;
                     };
+                    if has_white_space_outside_expressions(path.trim()) {
+                        facts.unknown(
+                            at(&route.1),
+                            "a route with white space in it: not one reqlint can read",
+                        );
+                        continue;
+                    }
                     (
                         verb.trim().to_string(),
                         path.trim().to_string(),
@@ -486,9 +502,18 @@ impl WorkflowReader<'_, '_> {
                 {
                     continue;
                 }
+                // A string stays a string whatever it holds (`'+1'`, `"000000"`); a
+                // chain of names (`config.perPage`) is a value not known here.
+                let quoted = arg
+                    .value_span
+                    .start
+                    .checked_sub(1)
+                    .and_then(|before| source.as_bytes().get(before))
+                    .is_some_and(|b| matches!(b, b'\'' | b'"' | b'`'));
                 let value = match &arg.value {
-                    Some(v) => literal_node(at(&arg.value_span), v),
-                    None => string(at(&arg.value_span), &format!("{{{{{}}}}}", arg.name)),
+                    Some(v) if quoted => string(at(&arg.value_span), v),
+                    Some(v) if is_script_literal(v) => literal_node(at(&arg.value_span), v),
+                    _ => string(at(&arg.value_span), &format!("{{{{{}}}}}", arg.name)),
                 };
                 params.push(entry(&arg.name, at(&arg.name_span), value));
             }
@@ -650,6 +675,17 @@ impl WorkflowReader<'_, '_> {
             }
             return;
         };
+        // No route or URL holds white space: this one ran on past a quote left open, and
+        // bash stops at such a script before running any of it.
+        if has_white_space_outside_expressions(target) {
+            if credential == Some(Credential::Job) {
+                facts.unknown(
+                    at(&call.span),
+                    "a URL with white space in it (a quote left open?): not a route reqlint can read",
+                );
+            }
+            return;
+        }
         let target_span = at(target_range);
         let raw = map_raw(self.text, target_span, target);
         let path = match call.form {
@@ -681,9 +717,18 @@ impl WorkflowReader<'_, '_> {
             None => (call.implied_method.to_string(), target_span),
         };
         let url = path_pieces(&path, offset, target_span);
+        // A body the tool sends but that reqlint did not read (`--input -`, `-d "$BODY"`)
+        // shows only in the POST it implies: it may hold every required field.
+        let body_given = call.implied_method == "POST";
         let (params, body_unread) = match call.form {
-            shell::Form::GhApi => fields_as_params(&call.fields, &at),
-            _ => (Vec::new(), call.input.is_some() || !call.fields.is_empty()),
+            shell::Form::GhApi => {
+                let (params, unread) = fields_as_params(&call.fields, &at);
+                (params, unread || (call.fields.is_empty() && body_given))
+            }
+            _ => (
+                Vec::new(),
+                call.input.is_some() || !call.fields.is_empty() || body_given,
+            ),
         };
         let body_unread = body_unread || call.input.is_some();
         self.push_request(RequestOut {
@@ -769,8 +814,67 @@ const OCTOKIT_OPTIONS: &[&str] = &[
     "url",
 ];
 
+/// Whether `text` has white space but inside `${{ … }}` (which the runner replaces).
+fn has_white_space_outside_expressions(text: &str) -> bool {
+    let mut rest = text;
+    loop {
+        let (before, after) = match rest.split_once("${{") {
+            Some((before, after)) => (before, Some(after)),
+            None => (rest, None),
+        };
+        if before.contains(char::is_whitespace) {
+            return true;
+        }
+        match after.and_then(|a| a.split_once("}}")) {
+            Some((_, next)) => rest = next,
+            None => return false,
+        }
+    }
+}
+
 fn route_has_param(route: &str, name: &str) -> bool {
     route.contains(&format!("{{{name}}}"))
+}
+
+/// Whether a workflow's `on:` is `workflow_call` alone: its jobs without a block then take
+/// the calling workflow's permissions, not the repository's default
+/// (https://docs.github.com/en/actions/sharing-automations/reusing-workflows#access-and-permissions).
+fn only_called(on: &Node) -> bool {
+    let is_call = |n: &Node| n.scalar_text().is_some_and(|t| t.trim() == "workflow_call");
+    match &on.value {
+        Value::Seq(items) => !items.is_empty() && items.iter().all(is_call),
+        Value::Map(entries) => {
+            !entries.is_empty() && entries.iter().all(|e| e.key.trim() == "workflow_call")
+        }
+        _ => is_call(on),
+    }
+}
+
+/// Whether an `actions/checkout` step with these inputs leaves the job's token for later
+/// `git` commands: unless `persist-credentials: false`, or another credential is given
+/// (`token` of another secret, or an `ssh-key`), which `git` then uses instead
+/// (https://github.com/actions/checkout#usage).
+fn checkout_leaves_job_token(with: Option<&Node>) -> bool {
+    let input = |name: &str| {
+        with.and_then(|w| w.get_value(name))
+            .and_then(Node::scalar_text)
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+    };
+    input("persist-credentials").is_none_or(|v| v != "false")
+        && input("ssh-key").is_none()
+        && input("token").is_none_or(|v| Credential::of_value(&v) == Some(Credential::Job))
+}
+
+/// Whether `gh api -F` sends a value as JSON other than a string.
+fn is_gh_typed_literal(value: &str) -> bool {
+    matches!(value, "true" | "false" | "null") || value.parse::<i64>().is_ok()
+}
+
+/// Whether an unquoted value of a script is a literal (`3`, `true`, `null`), not a chain
+/// of names.
+fn is_script_literal(value: &str) -> bool {
+    matches!(value, "true" | "false" | "null") || value.parse::<f64>().is_ok()
 }
 
 /// A literal of a script (`'text'`, `3`, `true`) as a node.
@@ -878,8 +982,8 @@ fn path_pieces(path: &str, written_at: Option<usize>, whole: Span) -> Node {
         } else if rest.starts_with("${") {
             rest.find('}')
                 .map(|end| (end + 1, variable_reference(&rest[2..end])))
-        } else if rest.starts_with('$') {
-            let len = rest[1..]
+        } else if let Some(name) = rest.strip_prefix('$') {
+            let len = name
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .map_or(rest.len(), |n| n + 1);
             (len > 1).then(|| (len, variable_reference(&rest[1..len])))
@@ -934,7 +1038,9 @@ fn fields_as_params(
                 unread = true;
                 continue;
             }
-            Some(v) if field.typed => literal_node(value_span, v),
+            // `-F` converts `true`, `false`, `null` and integers only (`gh help api`):
+            // `1.0` is sent as the string it is.
+            Some(v) if field.typed && is_gh_typed_literal(v) => literal_node(value_span, v),
             Some(v) => string(value_span, v),
         };
         let (base, rest) = match field.name.find('[') {
@@ -1034,7 +1140,38 @@ mod tests {
             Credential::of_value("${{ steps.app.outputs.token }}"),
             Some(Credential::Unknown)
         );
+        assert_eq!(
+            Credential::of_value("${{ secrets.github_token }}"),
+            Some(Credential::Job)
+        );
         assert_eq!(Credential::of_value("plain"), None);
+    }
+
+    #[test]
+    fn workflows_only_called_by_others() {
+        let on = |text: &str| {
+            let (docs, _) = crate::loading::yaml::parse(text, &Limits::default());
+            only_called(docs[0].get_value("on").unwrap())
+        };
+        assert!(on("on: workflow_call\n"));
+        assert!(on("on: [workflow_call]\n"));
+        assert!(on("on:\n  workflow_call:\n    inputs: {}\n"));
+        assert!(!on("on: [push, workflow_call]\n"));
+        assert!(!on("on:\n  workflow_call:\n  workflow_dispatch:\n"));
+        assert!(!on("on: push\n"));
+        assert!(!on("on: []\n"));
+    }
+
+    #[test]
+    fn white_space_of_a_route_but_in_expressions() {
+        assert!(!has_white_space_outside_expressions(
+            "repos/${{ github.repository }}/issues/${{ github.event.number }}"
+        ));
+        assert!(has_white_space_outside_expressions(
+            "repos/{owner}/{repo}/issues -f 'title=x\ncurl"
+        ));
+        assert!(has_white_space_outside_expressions("repos/${{ a }}/x y"));
+        assert!(!has_white_space_outside_expressions("repos/${{ a "));
     }
 
     #[test]
