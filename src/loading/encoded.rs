@@ -251,6 +251,13 @@ fn align_lines(raw: &str, base: usize, value: &str) -> Option<Vec<usize>> {
                 at += want.len();
                 break;
             }
+            // A line break written `\r\n` is the value's one `\n`: a span ending at it
+            // ends before the `\r`.
+            if (c == ' ' || c == '\n') && rest.starts_with(b"\r\n") {
+                table.extend(std::iter::repeat_n(base + at, want.len()));
+                at += 2;
+                break;
+            }
             if (c == ' ' || c == '\n') && rest[0] == b'\n' {
                 table.extend(std::iter::repeat_n(base + at, want.len()));
                 at += 1;
@@ -522,6 +529,16 @@ mod tests {
         let raw = "first\n  second WORD";
         let file = format!("k: {raw}\n");
         assert_eq!(mapped(&file, raw, "first second WORD", "WORD"), "WORD");
+    }
+
+    #[test]
+    fn a_crlf_line_break_is_not_part_of_the_line_before_it() {
+        let raw = "|\r\n  gh api repos/o/r/issues/1\r\n  echo done\r\n";
+        let file = format!("run: {raw}");
+        let value = "gh api repos/o/r/issues/1\necho done\n";
+        let end = value.find('\n').unwrap();
+        let s = SourceMap::for_scalar(&file, Span::new(5, 5 + raw.len()), value).span(7..end);
+        assert_eq!(&file[s.range()], "repos/o/r/issues/1");
     }
 
     #[test]
