@@ -2,13 +2,78 @@
 //! their routes, each operation's params with their types and enums, the version
 //! calendar, and the ad set tables that single rules judge by.
 
+use std::fmt;
+
 use crate::catalog::Method;
+use crate::catalog::packed::{Blob, Rows, Slice, Text};
 
 use super::sorted_get;
 
 mod generated {
     use super::*;
     include!(concat!(env!("OUT_DIR"), "/advertising.rs"));
+}
+
+/// The one text the strings of the node, operation and param tables are byte ranges of.
+#[derive(Debug)]
+pub struct AdvertisingText;
+
+impl Blob for AdvertisingText {
+    const TEXT: &'static str = generated::ADVERTISING_TEXT;
+}
+
+/// A string of the node, operation and param tables (no pointer: the loader relocates
+/// nothing in their rows however many operations the catalog has); it reads as a
+/// `&'static str`.
+pub type AText = Text<AdvertisingText>;
+
+impl Rows for AText {
+    fn table() -> &'static [Self] {
+        &generated::TEXT_LISTS
+    }
+}
+
+impl Rows for (AText, AText) {
+    fn table() -> &'static [Self] {
+        &generated::REFUSED
+    }
+}
+
+impl Rows for (AText, ParamSpec) {
+    fn table() -> &'static [Self] {
+        &generated::PARAMS
+    }
+}
+
+impl Rows for (Method, Operation) {
+    fn table() -> &'static [Self] {
+        &generated::EDGE_OPERATIONS
+    }
+}
+
+/// The item spec of a list param: an index into the table of item specs (no pointer),
+/// read as a `&ParamSpec`.
+#[derive(Clone, Copy)]
+pub struct ItemOf(u16);
+
+impl std::ops::Deref for ItemOf {
+    type Target = ParamSpec;
+
+    fn deref(&self) -> &'static ParamSpec {
+        &generated::LIST_ITEMS[self.0 as usize]
+    }
+}
+
+impl fmt::Debug for ItemOf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl PartialEq for ItemOf {
+    fn eq(&self, other: &ItemOf) -> bool {
+        **self == **other
+    }
 }
 
 pub use generated::{
@@ -32,15 +97,15 @@ pub enum ParamType {
     },
     Bool,
     Enum {
-        values: &'static [&'static str],
+        values: Slice<AText>,
         /// Values the API will not take, with why.
-        refused: &'static [(&'static str, &'static str)],
+        refused: Slice<(AText, AText)>,
         /// The reference omits some values: others are only a warning.
         open: bool,
     },
-    List(&'static ParamSpec),
+    List(ItemOf),
     Object {
-        fields: &'static [(&'static str, ParamSpec)],
+        fields: Slice<(AText, ParamSpec)>,
     },
     JsonString,
     Datetime,
@@ -60,8 +125,8 @@ pub struct ParamSpec {
 #[derive(Debug)]
 pub struct OperationTable {
     pub op: Operation,
-    pub source: &'static str,
-    pub params: &'static [(&'static str, ParamSpec)],
+    pub source: AText,
+    pub params: Slice<(AText, ParamSpec)>,
     /// Params the reference does not name are accepted without a warning.
     pub open: bool,
     /// For an update: the create operation, whose params the update list omits.
@@ -69,14 +134,14 @@ pub struct OperationTable {
     /// Takes its param types from another operation (the reference shows none of its own).
     pub like: Option<Operation>,
     /// Every name the operation takes, sorted.
-    pub known: &'static [&'static str],
+    pub known: Slice<AText>,
 }
 
 impl OperationTable {
     /// The spec of a param (through `like`).
     pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
-        let params: &'static [(&'static str, ParamSpec)] = self.params;
-        params
+        self.params
+            .as_slice()
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, s)| s)
@@ -85,7 +150,9 @@ impl OperationTable {
 
     /// Whether the operation is known to take a param of this name.
     pub fn takes(&self, name: &str) -> bool {
-        self.known.binary_search(&name).is_ok()
+        self.known
+            .binary_search_by(|k| k.as_str().cmp(name))
+            .is_ok()
     }
 }
 
@@ -101,8 +168,15 @@ impl Operation {
         edge: &str,
         method: Method,
     ) -> Option<Result<Operation, Vec<Method>>> {
-        let table = if account { ACCOUNT_EDGES } else { OBJECT_EDGES };
-        let calls = sorted_get(table, edge)?;
+        let table: &'static [(AText, Slice<(Method, Operation)>)] = if account {
+            &ACCOUNT_EDGES
+        } else {
+            &OBJECT_EDGES
+        };
+        let at = table
+            .binary_search_by(|(e, _)| e.as_str().cmp(edge))
+            .ok()?;
+        let calls = table[at].1;
         Some(
             calls
                 .iter()

@@ -354,7 +354,7 @@ mod tests {
         let crate::catalog::advertising::ParamType::Enum { values, .. } = &spec.ty else {
             panic!("billing_event is not an enum");
         };
-        let mut enum_values: Vec<&str> = values.to_vec();
+        let mut enum_values: Vec<&str> = values.strs().collect();
         let mut ours: Vec<&str> = BILLING_EVENTS.iter().map(|(e, _)| *e).collect();
         enum_values.sort();
         ours.sort();
