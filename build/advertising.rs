@@ -87,6 +87,7 @@ struct Packed {
     params: RefCell<Vec<String>>,
     items: RefCell<Vec<String>>,
     edge_operations: RefCell<Vec<String>>,
+    billing_strategies: RefCell<Vec<String>>,
 }
 
 impl Packed {
@@ -120,6 +121,14 @@ impl Packed {
         format!("Slice::new({start}, {})", table.len())
     }
 
+    /// `pub const NAME: Names = …;`: a list of names.
+    fn names<S: AsRef<str>>(&self, name: &str, doc: &str, values: &[S]) -> String {
+        format!(
+            "/// {doc}\npub const {name}: Names = Names({});\n\n",
+            self.text_list(values)
+        )
+    }
+
     fn emit(&self, out: &mut String) {
         table_lines(
             out,
@@ -148,6 +157,13 @@ impl Packed {
             "LIST_ITEMS",
             "ParamSpec",
             &self.items.borrow(),
+        );
+        table_lines(
+            out,
+            "The bid strategies of the billing events, event by event: the name and the row of\n/// [`MINIMUM_ROWS`].",
+            "BILLING_STRATEGIES",
+            "(AText, u16)",
+            &self.billing_strategies.borrow(),
         );
         table_lines(
             out,
@@ -184,9 +200,9 @@ pub fn generate(root: &Path, countries: &Countries) -> String {
     params(root, &ops, &rules, &packed, &mut out);
     rules.emit(&mut out);
     versions(root, &mut out);
-    minimums(root, countries, &mut out);
-    objectives(root, &mut out);
-    read_fields(root, &mut out);
+    minimums(root, countries, &packed, &mut out);
+    objectives(root, &packed, &mut out);
+    read_fields(root, &packed, &mut out);
     packed.emit(&mut out);
     out
 }
@@ -242,12 +258,7 @@ fn nodes(root: &Path, packed: &Packed, out: &mut String) -> Vec<String> {
     names
 }
 
-fn operations(
-    root: &Path,
-    nodes: &[String],
-    packed: &Packed,
-    out: &mut String,
-) -> Vec<Operation> {
+fn operations(root: &Path, nodes: &[String], packed: &Packed, out: &mut String) -> Vec<Operation> {
     let src = Source::read(root, "advertising/operations.tsv");
     let mut ops: Vec<Operation> = Vec::new();
     for (line, cells) in src.rows("operation", 5, 5) {
@@ -669,24 +680,20 @@ fn params(root: &Path, ops: &[Operation], rules: &Routes, packed: &Packed, out: 
         "OperationTable",
         &tables_out,
     );
-    let list = |name: &str, doc: &str, values: &[String]| {
-        let values: Vec<String> = values.iter().map(|v| lit(v)).collect();
-        format!(
-            "/// {doc}\npub static {name}: &[&str] = &[{}];\n\n",
-            values.join(", ")
-        )
-    };
-    out.push_str(&list("COMMON", "Params every call carries.", &common));
-    out.push_str(&list(
+    out.push_str(&packed.names("COMMON", "Params every call carries.", &common));
+    out.push_str(&packed.names(
         "AD_SET_FIELDS",
         "Fields an ad set update may send and a read may ask for.",
         &ad_set_fields,
     ));
-    out.push_str(&list(
-        "JSON_ENCODED",
-        "Params the form-encoded API takes as JSON-encoded strings.",
-        &json_encoded,
-    ));
+    // The `Api` trait hands these out as a slice of `&str`: three pointers.
+    let json_encoded: Vec<String> = json_encoded.iter().map(|v| lit(v)).collect();
+    writeln!(
+        out,
+        "/// Params the form-encoded API takes as JSON-encoded strings.\npub static JSON_ENCODED: &[&str] = &[{}];\n",
+        json_encoded.join(", ")
+    )
+    .unwrap();
 }
 
 fn date(src: &Source, line: usize, text: &str) -> String {
@@ -719,8 +726,8 @@ fn versions(root: &Path, out: &mut String) {
         .find_map(|l| l.strip_prefix("# checked: "))
         .map(|l| l.split('.').next().unwrap_or(l).to_string())
         .unwrap_or_else(|| src.fail(0, "a `# checked: YYYY-MM-DD.` line is missing"));
-    writeln!(out, "/// When the version table was last checked against the vendor's pages.\npub static VERSIONS_CHECKED: &str = {};\n", lit(&checked)).unwrap();
-    out.push_str("pub static RELEASES: &[Release] = &[\n");
+    writeln!(out, "/// When the version table was last checked against the vendor's pages.\npub const VERSIONS_CHECKED: &str = {};\n", lit(&checked)).unwrap();
+    out.push_str("pub const RELEASES: &[Release] = &[\n");
     let mut last = (0, 0);
     for (line, cells) in src.rows("version", 2, 3) {
         let version = cells[0]
@@ -745,11 +752,11 @@ fn versions(root: &Path, out: &mut String) {
     out.push_str("];\n\n");
 }
 
-fn minimums(root: &Path, countries: &Countries, out: &mut String) {
+fn minimums(root: &Path, countries: &Countries, packed: &Packed, out: &mut String) {
     let src = Source::read(root, "advertising/adset_budget_minimums.yaml");
     let doc = src.yaml();
     let mut rows: Vec<(String, String)> = Vec::new();
-    out.push_str("pub static MINIMUM_ROWS: &[MinimumRow] = &[\n");
+    let mut minimum_rows = Vec::new();
     for row in doc
         .get("minimums")
         .unwrap_or_else(|| src.fail(doc.line, "`minimums` is missing"))
@@ -785,17 +792,21 @@ fn minimums(root: &Path, countries: &Countries, out: &mut String) {
             _ => src.fail(row.line, "a row needs `usd` or `times_bid_amount`"),
         };
         let doubled = row.get("doubled").is_none_or(|d| d.bool(&src));
-        writeln!(
-            out,
-            "    MinimumRow {{ bid_strategy: {}, billing: {}, minimum: {minimum}, written: {}, doubled: {doubled} }},",
-            lit(&bid_strategy),
-            lit(&billing),
-            lit(&written)
-        )
-        .unwrap();
+        minimum_rows.push(format!(
+            "MinimumRow {{ bid_strategy: {}, billing: {}, minimum: {minimum}, written: {}, doubled: {doubled} }}",
+            packed.text(&bid_strategy),
+            packed.text(&billing),
+            packed.text(&written)
+        ));
         rows.push((bid_strategy, billing));
     }
-    out.push_str("];\n\n/// billing_event → bid_strategy → row of MINIMUM_ROWS, both sorted.\npub static BILLING_EVENTS: &[(&str, &[(&str, usize)])] = &[\n");
+    table_lines(
+        out,
+        "The rows of the minimum daily budget table.",
+        "MINIMUM_ROWS",
+        "MinimumRow",
+        &minimum_rows,
+    );
     let mut events: BTreeMap<&str, BTreeMap<&str, usize>> = BTreeMap::new();
     let event_node = doc
         .get("billing_events")
@@ -811,14 +822,23 @@ fn minimums(root: &Path, countries: &Countries, out: &mut String) {
             entry.insert(strategy, index);
         }
     }
+    let mut event_rows = Vec::new();
     for (event, by_strategy) in &events {
         let pairs: Vec<String> = by_strategy
             .iter()
-            .map(|(s, i)| format!("({}, {i})", lit(s)))
+            .map(|(s, i)| format!("({}, {i})", packed.text(s)))
             .collect();
-        writeln!(out, "    ({}, &[{}]),", lit(event), pairs.join(", ")).unwrap();
+        let pairs = Packed::rows(&packed.billing_strategies, pairs);
+        event_rows.push(format!("({}, {pairs})", packed.text(event)));
     }
-    out.push_str("];\n\n/// ISO code and the reference's name, in the reference's order.\npub static DOUBLED_COUNTRIES: &[(&str, &str)] = &[\n");
+    table_lines(
+        out,
+        "billing_event → bid_strategy → row of MINIMUM_ROWS, both sorted.",
+        "BILLING_EVENTS",
+        "(AText, Slice<(AText, u16)>)",
+        &event_rows,
+    );
+    let mut doubled = Vec::new();
     for (code, line, name) in doc
         .get("doubled_countries")
         .unwrap_or_else(|| src.fail(doc.line, "`doubled_countries` is missing"))
@@ -827,9 +847,19 @@ fn minimums(root: &Path, countries: &Countries, out: &mut String) {
         if !countries.codes.contains(code) {
             src.fail(*line, &format!("`{code}` is not in geo/iso_countries.tsv"));
         }
-        writeln!(out, "    ({}, {}),", lit(code), lit(name.text(&src))).unwrap();
+        doubled.push(format!(
+            "({}, {})",
+            packed.text(code),
+            packed.text(name.text(&src))
+        ));
     }
-    out.push_str("];\n\n/// Budget units per unit of a currency, sorted by currency.\npub static CURRENCY_UNITS: &[(&str, i64)] = &[\n");
+    table_lines(
+        out,
+        "ISO code and the reference's name, in the reference's order.",
+        "DOUBLED_COUNTRIES",
+        "(AText, AText)",
+        &doubled,
+    );
     let mut units = BTreeMap::new();
     for (code, line, unit) in doc
         .get("currency_units")
@@ -841,13 +871,20 @@ fn minimums(root: &Path, countries: &Countries, out: &mut String) {
         }
         units.insert(code.as_str(), unit.int(&src));
     }
-    for (code, unit) in units {
-        writeln!(out, "    ({}, {unit}),", lit(code)).unwrap();
-    }
-    out.push_str("];\n\n");
+    let units: Vec<String> = units
+        .into_iter()
+        .map(|(code, unit)| format!("({}, {unit})", packed.text(code)))
+        .collect();
+    table_lines(
+        out,
+        "Budget units per unit of a currency, sorted by currency.",
+        "CURRENCY_UNITS",
+        "(AText, i64)",
+        &units,
+    );
 }
 
-fn objectives(root: &Path, out: &mut String) {
+fn objectives(root: &Path, packed: &Packed, out: &mut String) {
     let src = Source::read(root, "advertising/adset_objective_goals.yaml");
     let doc = src.yaml();
     let section = |key: &str| {
@@ -863,13 +900,22 @@ fn objectives(root: &Path, out: &mut String) {
         .iter()
         .map(|(w, _, _)| w.as_str())
         .collect();
-    out.push_str("/// The goal words of the objective table and the optimization_goal values they mean, sorted.\npub static GOAL_WORDS: &[(&str, &[&str])] = &[\n");
-    for (w, goals) in &words {
-        let goals: Vec<String> = goals.iter().map(|g| lit(g)).collect();
-        writeln!(out, "    ({}, &[{}]),", lit(w), goals.join(", ")).unwrap();
-    }
-    let unmapped_lits: Vec<String> = unmapped.iter().map(|w| lit(w)).collect();
-    writeln!(out, "];\n\n/// Goal words that name no optimization_goal value.\npub static UNMAPPED_GOAL_WORDS: &[&str] = &[{}];\n", unmapped_lits.join(", ")).unwrap();
+    let word_rows: Vec<String> = words
+        .iter()
+        .map(|(w, goals)| format!("({}, Names({}))", packed.text(w), packed.text_list(goals)))
+        .collect();
+    table_lines(
+        out,
+        "The goal words of the objective table and the optimization_goal values they mean, sorted.",
+        "GOAL_WORDS",
+        "(AText, Names)",
+        &word_rows,
+    );
+    out.push_str(&packed.names(
+        "UNMAPPED_GOAL_WORDS",
+        "Goal words that name no optimization_goal value.",
+        &unmapped,
+    ));
     let mut objectives = BTreeMap::new();
     for (objective, _, o) in section("objectives") {
         let name = o.get("name").map(|s| s.text(&src)).unwrap_or_default();
@@ -882,41 +928,41 @@ fn objectives(root: &Path, out: &mut String) {
                 );
             }
         }
-        let list: Vec<String> = list.iter().map(|w| lit(w)).collect();
         objectives.insert(
             objective.as_str(),
             format!(
-                "Objective {{ name: {}, words: &[{}] }}",
-                lit(name),
-                list.join(", ")
+                "Objective {{ name: {}, words: Names({}) }}",
+                packed.text(name),
+                packed.text_list(&list)
             ),
         );
     }
-    out.push_str("/// Each outcome-driven objective with its goal words, sorted.\npub static OBJECTIVES: &[(&str, Objective)] = &[\n");
-    for (objective, o) in objectives {
-        writeln!(out, "    ({}, {o}),", lit(objective)).unwrap();
-    }
-    out.push_str("];\n\n");
+    let rows: Vec<String> = objectives
+        .into_iter()
+        .map(|(objective, o)| format!("({}, {o})", packed.text(objective)))
+        .collect();
+    table_lines(
+        out,
+        "Each outcome-driven objective with its goal words, sorted.",
+        "OBJECTIVES",
+        "(AText, Objective)",
+        &rows,
+    );
 }
 
-fn read_fields(root: &Path, out: &mut String) {
+fn read_fields(root: &Path, packed: &Packed, out: &mut String) {
     let src = Source::read(root, "advertising/adset_read_fields.yaml");
     let doc = src.yaml();
     for key in ["read_only", "described_unnamed"] {
-        let values: Vec<String> = doc
+        let values = doc
             .get(key)
             .unwrap_or_else(|| src.fail(doc.line, &format!("`{key}` is missing")))
-            .strings(&src)
-            .iter()
-            .map(|v| lit(v))
-            .collect();
-        writeln!(
-            out,
-            "pub static {}: &[&str] = &[{}];\n",
-            key.to_ascii_uppercase(),
-            values.join(", ")
-        )
-        .unwrap();
+            .strings(&src);
+        out.push_str(&packed.names(
+            &key.to_ascii_uppercase(),
+            &format!("`{key}` of catalog/advertising/adset_read_fields.yaml."),
+            &values,
+        ));
     }
 }
 

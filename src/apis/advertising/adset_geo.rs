@@ -517,9 +517,17 @@ mod tests {
 
     #[test]
     fn eu_table_holds_27_members_and_coded_territories() {
-        let members: Vec<&str> = EU.iter().filter(|p| p.member).map(|p| p.code.as_str()).collect();
+        let members: Vec<&str> = EU
+            .iter()
+            .filter(|p| p.member)
+            .map(|p| p.code.as_str())
+            .collect();
         assert_eq!(members.len(), 27);
-        let territories: Vec<&str> = EU.iter().filter(|p| !p.member).map(|p| p.code.as_str()).collect();
+        let territories: Vec<&str> = EU
+            .iter()
+            .filter(|p| !p.member)
+            .map(|p| p.code.as_str())
+            .collect();
         assert_eq!(territories, ["AX", "GF", "GP", "MQ", "RE", "MF", "YT"]);
         for p in EU.iter() {
             let c = country(&p.code).unwrap_or_else(|| panic!("{} is not ISO", p.code));
@@ -562,13 +570,14 @@ mod tests {
             "Spain",
             "Sweden",
         ];
-        let doubled = crate::catalog::advertising::DOUBLED_COUNTRIES;
+        let doubled = &crate::catalog::advertising::DOUBLED_COUNTRIES;
         assert_eq!(doubled.len(), 24);
         for (code, name) in doubled {
+            let (code, name) = (code.as_str(), name.as_str());
             let c = country(code).unwrap_or_else(|| panic!("{code} is not in iso_countries.tsv"));
             assert!(c.official, "{code}");
             let member = eu_place(code).is_some_and(|p| p.member);
-            assert_eq!(member, eu_names.contains(name), "{name}");
+            assert_eq!(member, eu_names.contains(&name), "{name}");
             assert_eq!(eu_place(code).is_some(), member, "{name}: a territory?");
         }
         assert_eq!(

@@ -728,7 +728,12 @@ mod tests {
 
     /// The names of a param table of catalog/advertising/params.yaml, sorted.
     fn table_names(table: &str) -> Vec<&'static str> {
-        let mut names: Vec<&str> = op(table).params().params.iter().map(|(n, _)| n.as_str()).collect();
+        let mut names: Vec<&str> = op(table)
+            .params()
+            .params
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect();
         names.sort_unstable();
         names
     }
