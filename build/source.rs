@@ -263,3 +263,43 @@ pub fn option(value: Option<impl AsRef<str>>) -> Cow<'static, str> {
         None => Cow::Borrowed("None"),
     }
 }
+
+/// The strings of a table without pointers (src/catalog/packed.rs): one text, each
+/// string written into it once, and read back as a byte range of it.
+#[derive(Default)]
+pub struct TextBlob {
+    pub text: String,
+    at: std::collections::HashMap<String, usize>,
+}
+
+impl TextBlob {
+    /// `{ty}::new(start, len)`: the expression of `s` as a range of the text.
+    pub fn range(&mut self, ty: &str, s: &str) -> String {
+        let start = match self.at.get(s) {
+            Some(&start) => start,
+            None => {
+                let start = self.text.len();
+                self.text.push_str(s);
+                self.at.insert(s.to_string(), start);
+                start
+            }
+        };
+        format!("{ty}::new({start}, {})", s.len())
+    }
+}
+
+/// `pub static NAME: [TYPE; N] = [rows];`, a row a line: an array, not a reference to
+/// one, so that the static itself holds no pointer.
+pub fn table_lines(out: &mut String, doc: &str, name: &str, ty: &str, rows: &[String]) {
+    use std::fmt::Write;
+    writeln!(
+        out,
+        "/// {doc}\npub static {name}: [{ty}; {}] = [",
+        rows.len()
+    )
+    .unwrap();
+    for row in rows {
+        writeln!(out, "    {row},").unwrap();
+    }
+    out.push_str("];\n\n");
+}

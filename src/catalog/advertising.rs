@@ -2,13 +2,123 @@
 //! their routes, each operation's params with their types and enums, the version
 //! calendar, and the ad set tables that single rules judge by.
 
-use crate::catalog::Method;
+use std::fmt;
 
-use super::sorted_get;
+use crate::catalog::Method;
+use crate::catalog::packed::{Blob, Rows, Slice, Text};
 
 mod generated {
     use super::*;
     include!(concat!(env!("OUT_DIR"), "/advertising.rs"));
+}
+
+/// The one text the strings of the node, operation and param tables are byte ranges of.
+#[derive(Debug)]
+pub struct AdvertisingText;
+
+impl Blob for AdvertisingText {
+    const TEXT: &'static str = generated::ADVERTISING_TEXT;
+}
+
+/// A string of the node, operation and param tables (no pointer: the loader relocates
+/// nothing in their rows however many operations the catalog has); it reads as a
+/// `&'static str`.
+pub type AText = Text<AdvertisingText>;
+
+impl Rows for AText {
+    fn table() -> &'static [Self] {
+        &generated::TEXT_LISTS
+    }
+}
+
+impl Rows for (AText, AText) {
+    fn table() -> &'static [Self] {
+        &generated::REFUSED
+    }
+}
+
+impl Rows for (AText, ParamSpec) {
+    fn table() -> &'static [Self] {
+        &generated::PARAMS
+    }
+}
+
+impl Rows for (Method, Operation) {
+    fn table() -> &'static [Self] {
+        &generated::EDGE_OPERATIONS
+    }
+}
+
+impl Rows for (AText, u16) {
+    fn table() -> &'static [Self] {
+        &generated::BILLING_STRATEGIES
+    }
+}
+
+/// A list of names of the tables (no pointer), read as `&'static str`s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Names(Slice<AText>);
+
+impl Names {
+    /// Whether the list holds this name.
+    pub fn contains<S: AsRef<str> + ?Sized>(self, name: &S) -> bool {
+        let name = name.as_ref();
+        self.0.strs().any(|n| n == name)
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = &'static str> + Clone {
+        self.0.strs()
+    }
+
+    pub fn len(self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl IntoIterator for Names {
+    type Item = &'static str;
+    type IntoIter = std::iter::Map<std::slice::Iter<'static, AText>, fn(&AText) -> &'static str>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.as_slice().iter().map(|t| t.as_str())
+    }
+}
+
+/// `[(key, value)]` sorted by key: the value of a key.
+fn text_get<V>(table: &'static [(AText, V)], key: &str) -> Option<&'static V> {
+    table
+        .binary_search_by(|(k, _)| k.as_str().cmp(key))
+        .ok()
+        .map(|i| &table[i].1)
+}
+
+/// The item spec of a list param: an index into the table of item specs (no pointer),
+/// read as a `&ParamSpec`.
+#[derive(Clone, Copy)]
+pub struct ItemOf(u16);
+
+impl std::ops::Deref for ItemOf {
+    type Target = ParamSpec;
+
+    fn deref(&self) -> &'static ParamSpec {
+        &generated::LIST_ITEMS[self.0 as usize]
+    }
+}
+
+impl fmt::Debug for ItemOf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl PartialEq for ItemOf {
+    fn eq(&self, other: &ItemOf) -> bool {
+        **self == **other
+    }
 }
 
 pub use generated::{
@@ -32,15 +142,15 @@ pub enum ParamType {
     },
     Bool,
     Enum {
-        values: &'static [&'static str],
+        values: Slice<AText>,
         /// Values the API will not take, with why.
-        refused: &'static [(&'static str, &'static str)],
+        refused: Slice<(AText, AText)>,
         /// The reference omits some values: others are only a warning.
         open: bool,
     },
-    List(&'static ParamSpec),
+    List(ItemOf),
     Object {
-        fields: &'static [(&'static str, ParamSpec)],
+        fields: Slice<(AText, ParamSpec)>,
     },
     JsonString,
     Datetime,
@@ -60,8 +170,8 @@ pub struct ParamSpec {
 #[derive(Debug)]
 pub struct OperationTable {
     pub op: Operation,
-    pub source: &'static str,
-    pub params: &'static [(&'static str, ParamSpec)],
+    pub source: AText,
+    pub params: Slice<(AText, ParamSpec)>,
     /// Params the reference does not name are accepted without a warning.
     pub open: bool,
     /// For an update: the create operation, whose params the update list omits.
@@ -69,14 +179,14 @@ pub struct OperationTable {
     /// Takes its param types from another operation (the reference shows none of its own).
     pub like: Option<Operation>,
     /// Every name the operation takes, sorted.
-    pub known: &'static [&'static str],
+    pub known: Slice<AText>,
 }
 
 impl OperationTable {
     /// The spec of a param (through `like`).
     pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
-        let params: &'static [(&'static str, ParamSpec)] = self.params;
-        params
+        self.params
+            .as_slice()
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, s)| s)
@@ -85,7 +195,9 @@ impl OperationTable {
 
     /// Whether the operation is known to take a param of this name.
     pub fn takes(&self, name: &str) -> bool {
-        self.known.binary_search(&name).is_ok()
+        self.known
+            .binary_search_by(|k| k.as_str().cmp(name))
+            .is_ok()
     }
 }
 
@@ -101,8 +213,13 @@ impl Operation {
         edge: &str,
         method: Method,
     ) -> Option<Result<Operation, Vec<Method>>> {
-        let table = if account { ACCOUNT_EDGES } else { OBJECT_EDGES };
-        let calls = sorted_get(table, edge)?;
+        let table: &'static [(AText, Slice<(Method, Operation)>)] = if account {
+            &ACCOUNT_EDGES
+        } else {
+            &OBJECT_EDGES
+        };
+        let at = table.binary_search_by(|(e, _)| e.as_str().cmp(edge)).ok()?;
+        let calls = table[at].1;
         Some(
             calls
                 .iter()
@@ -151,20 +268,20 @@ pub enum Minimum {
 /// A row of the minimum daily budget table.
 #[derive(Debug)]
 pub struct MinimumRow {
-    pub bid_strategy: &'static str,
+    pub bid_strategy: AText,
     /// The reference's "Billing event" cell.
-    pub billing: &'static str,
+    pub billing: AText,
     pub minimum: Minimum,
     /// The minimum as the reference writes it (`0.50`).
-    pub written: &'static str,
+    pub written: AText,
     /// Doubled for the listed countries (all rows but one).
     pub doubled: bool,
 }
 
 /// The row an ad set with this strategy and billing event falls under.
 pub fn minimum_row(bid_strategy: &str, billing_event: &str) -> Option<&'static MinimumRow> {
-    let by_strategy = sorted_get(BILLING_EVENTS, billing_event)?;
-    sorted_get(by_strategy, bid_strategy).map(|&i| &MINIMUM_ROWS[i])
+    let by_strategy = text_get(&BILLING_EVENTS, billing_event)?.as_slice();
+    text_get(by_strategy, bid_strategy).map(|&i| &MINIMUM_ROWS[i as usize])
 }
 
 pub fn is_doubled_country(code: &str) -> bool {
@@ -173,18 +290,18 @@ pub fn is_doubled_country(code: &str) -> bool {
 
 /// Budget units per unit of a currency (100 for cents).
 pub fn currency_unit(currency: &str) -> Option<i64> {
-    sorted_get(CURRENCY_UNITS, currency).copied()
+    text_get(&CURRENCY_UNITS, currency).copied()
 }
 
 /// An outcome-driven objective: the reference's name for it and its goal words.
 #[derive(Debug)]
 pub struct Objective {
-    pub name: &'static str,
-    pub words: &'static [&'static str],
+    pub name: AText,
+    pub words: Names,
 }
 
 pub fn objective(name: &str) -> Option<&'static Objective> {
-    sorted_get(OBJECTIVES, name)
+    text_get(&OBJECTIVES, name)
 }
 
 /// The goals an objective offers, in the order of its words; `None` for an objective
@@ -193,8 +310,8 @@ pub fn goals(objective_name: &str) -> Option<Vec<&'static str>> {
     let o = objective(objective_name)?;
     let mut goals: Vec<&'static str> = Vec::new();
     for w in o.words {
-        for g in sorted_get(GOAL_WORDS, w).copied().unwrap_or_default() {
-            if !goals.contains(g) {
+        for g in text_get(&GOAL_WORDS, w).into_iter().flat_map(|g| g.iter()) {
+            if !goals.contains(&g) {
                 goals.push(g);
             }
         }

@@ -126,6 +126,16 @@ impl<T: Rows> Slice<T> {
     }
 }
 
+impl<B: Blob> Slice<Text<B>>
+where
+    Text<B>: Rows,
+{
+    /// The strings of a list of strings, as `&'static str`.
+    pub fn strs(self) -> impl Iterator<Item = &'static str> + Clone {
+        self.as_slice().iter().map(|t| t.as_str())
+    }
+}
+
 impl<T> Clone for Slice<T> {
     fn clone(&self) -> Self {
         *self

@@ -50,23 +50,23 @@ pub fn suggest(code: &str) -> Option<Fix> {
         return Some(Fix::Alias(to, why));
     }
     if let Some(c) = country(&upper) {
-        return Some(Fix::Case(c.alpha2));
+        return Some(Fix::Case(c.alpha2.as_str()));
     }
     let lower = code.trim().to_lowercase();
     if let Some(c) = COUNTRIES
         .iter()
-        .find(|c| c.alpha3 == upper || c.name.to_lowercase() == lower)
+        .find(|c| c.alpha3.as_str() == upper || c.name.to_lowercase() == lower)
     {
-        return Some(Fix::Spelled(c.alpha2, c.name));
+        return Some(Fix::Spelled(c.alpha2.as_str(), c.name.as_str()));
     }
-    did_you_mean(code, COUNTRIES.iter().map(|c| c.alpha2)).map(Fix::Similar)
+    did_you_mean(code, COUNTRIES.iter().map(|c| c.alpha2.as_str())).map(Fix::Similar)
 }
 
 /// The alpha-2 code a written code stands for beyond doubt: itself, or with a case,
 /// alias, alpha-3 or name fix. Not a mere similar code.
 pub fn normalize(code: &str) -> Option<&'static str> {
     if let Some(c) = country(code) {
-        return Some(c.alpha2);
+        return Some(c.alpha2.as_str());
     }
     match suggest(code)? {
         Fix::Case(c) | Fix::Alias(c, _) | Fix::Spelled(c, _) => Some(c),
@@ -517,12 +517,20 @@ mod tests {
 
     #[test]
     fn eu_table_holds_27_members_and_coded_territories() {
-        let members: Vec<&str> = EU.iter().filter(|p| p.member).map(|p| p.code).collect();
+        let members: Vec<&str> = EU
+            .iter()
+            .filter(|p| p.member)
+            .map(|p| p.code.as_str())
+            .collect();
         assert_eq!(members.len(), 27);
-        let territories: Vec<&str> = EU.iter().filter(|p| !p.member).map(|p| p.code).collect();
+        let territories: Vec<&str> = EU
+            .iter()
+            .filter(|p| !p.member)
+            .map(|p| p.code.as_str())
+            .collect();
         assert_eq!(territories, ["AX", "GF", "GP", "MQ", "RE", "MF", "YT"]);
         for p in EU.iter() {
-            let c = country(p.code).unwrap_or_else(|| panic!("{} is not ISO", p.code));
+            let c = country(&p.code).unwrap_or_else(|| panic!("{} is not ISO", p.code));
             assert!(c.official);
             assert_eq!(c.name, p.name, "{}", p.code);
         }
@@ -562,13 +570,14 @@ mod tests {
             "Spain",
             "Sweden",
         ];
-        let doubled = crate::catalog::advertising::DOUBLED_COUNTRIES;
+        let doubled = &crate::catalog::advertising::DOUBLED_COUNTRIES;
         assert_eq!(doubled.len(), 24);
         for (code, name) in doubled {
+            let (code, name) = (code.as_str(), name.as_str());
             let c = country(code).unwrap_or_else(|| panic!("{code} is not in iso_countries.tsv"));
             assert!(c.official, "{code}");
             let member = eu_place(code).is_some_and(|p| p.member);
-            assert_eq!(member, eu_names.contains(name), "{name}");
+            assert_eq!(member, eu_names.contains(&name), "{name}");
             assert_eq!(eu_place(code).is_some(), member, "{name}: a territory?");
         }
         assert_eq!(

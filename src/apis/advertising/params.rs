@@ -48,7 +48,7 @@ pub fn check_params<'a>(op: Operation, params: impl Iterator<Item = &'a Entry>) 
                     });
                     continue;
                 }
-                let help = match did_you_mean(&entry.key, table.known.iter().copied()) {
+                let help = match did_you_mean(&entry.key, table.known.strs()) {
                     Some(s) => format!("did you mean `{s}`? ({})", table.source),
                     None => format!(
                         "{} does not list it; the reference's tables are not complete",
@@ -278,7 +278,7 @@ fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mu
         .params
         .iter()
         .map(|p| p.name.as_str())
-        .chain(seed.map(|t| t.known).unwrap_or_default().iter().copied());
+        .chain(seed.into_iter().flat_map(|t| t.known.strs()));
     let help = match did_you_mean(name, known) {
         Some(s) => format!("did you mean `{s}`? ({})", source(call)),
         None if call.params.is_empty() && seed.is_none_or(|t| t.known.is_empty()) => {
@@ -294,7 +294,7 @@ fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mu
         .params
         .iter()
         .map(|p| p.name.as_str())
-        .chain(seed.map(|t| t.known).unwrap_or_default().iter().copied())
+        .chain(seed.into_iter().flat_map(|t| t.known.strs()))
         .collect();
     // A rename only where the value fits the param it was meant to be: else the fix
     // would trade one finding for another.
@@ -577,10 +577,10 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
                 wrong_type("one of the listed values", out);
                 return;
             };
-            if values.iter().any(|v| *v == text) {
+            if values.strs().any(|v| v == text) {
                 return;
             }
-            if let Some((_, why)) = refused.iter().find(|(v, _)| *v == text) {
+            if let Some((_, why)) = refused.iter().find(|(v, _)| v.as_str() == text) {
                 invalid(
                     spec,
                     node.span,
@@ -590,10 +590,13 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
                 );
                 return;
             }
-            let suggestion = did_you_mean(&text, values.iter().copied());
+            let suggestion = did_you_mean(&text, values.strs());
             let help = match suggestion {
                 Some(s) => format!("did you mean `{s}`?"),
-                None => format!("the values are {}", values.join(", ")),
+                None => format!(
+                    "the values are {}",
+                    values.strs().collect::<Vec<_>>().join(", ")
+                ),
             };
             if *open {
                 out.push(Issue {
@@ -616,7 +619,7 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
                     out,
                 );
                 if let (Some(new), Some(issue)) = (
-                    crate::suggest::only_close(&text, values.iter().copied()),
+                    crate::suggest::only_close(&text, values.strs()),
                     out.last_mut(),
                 ) {
                     issue.fix = Some(IssueFix::Rename {
@@ -637,7 +640,7 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
         ParamType::Object { fields } => match node.resolved().as_map() {
             Some(entries) => {
                 for (field, fspec) in fields.iter() {
-                    match entries.iter().find(|e| e.key == *field) {
+                    match entries.iter().find(|e| e.key == field.as_str()) {
                         Some(e) => check_value(fspec, &format!("{name}.{field}"), &e.value, out),
                         None if fspec.required => invalid(
                             fspec,
@@ -725,7 +728,12 @@ mod tests {
 
     /// The names of a param table of catalog/advertising/params.yaml, sorted.
     fn table_names(table: &str) -> Vec<&'static str> {
-        let mut names: Vec<&str> = op(table).params().params.iter().map(|(n, _)| *n).collect();
+        let mut names: Vec<&str> = op(table)
+            .params()
+            .params
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect();
         names.sort_unstable();
         names
     }

@@ -329,16 +329,21 @@ mod tests {
 
     #[test]
     fn table_matches_the_reference() {
-        let rows = crate::catalog::advertising::MINIMUM_ROWS;
+        let rows = &crate::catalog::advertising::MINIMUM_ROWS;
         assert_eq!(rows.len(), REFERENCE_ROWS.len());
         for (row, (strategy, billing, minimum, doubled)) in rows.iter().zip(REFERENCE_ROWS) {
             assert_eq!(
-                (row.bid_strategy, row.billing, row.minimum, row.doubled),
+                (
+                    row.bid_strategy.as_str(),
+                    row.billing.as_str(),
+                    row.minimum,
+                    row.doubled
+                ),
                 (strategy, billing, minimum, doubled)
             );
         }
         // The amounts as the table writes them, which the messages quote.
-        let written: Vec<&str> = rows.iter().map(|r| r.written).collect();
+        let written: Vec<&str> = rows.iter().map(|r| r.written.as_str()).collect();
         assert_eq!(written, ["0.50", "2.50", "40", "1", "5"]);
     }
 
@@ -354,8 +359,8 @@ mod tests {
         let crate::catalog::advertising::ParamType::Enum { values, .. } = &spec.ty else {
             panic!("billing_event is not an enum");
         };
-        let mut enum_values: Vec<&str> = values.to_vec();
-        let mut ours: Vec<&str> = BILLING_EVENTS.iter().map(|(e, _)| *e).collect();
+        let mut enum_values: Vec<&str> = values.strs().collect();
+        let mut ours: Vec<&str> = BILLING_EVENTS.iter().map(|(e, _)| e.as_str()).collect();
         enum_values.sort();
         ours.sort();
         assert_eq!(ours, enum_values);
@@ -376,14 +381,15 @@ mod tests {
 
     #[test]
     fn doubled_countries_are_the_references() {
-        let names: Vec<&str> = DOUBLED_COUNTRIES.iter().map(|(_, n)| *n).collect();
+        let names: Vec<&str> = DOUBLED_COUNTRIES.iter().map(|(_, n)| n.as_str()).collect();
         assert_eq!(names, REFERENCE_DOUBLED);
         // Each code is the ISO code of the name (catalog/geo/iso_countries.tsv), the
         // reference's long name for the United States aside.
-        for (code, name) in DOUBLED_COUNTRIES {
+        for (code, name) in &DOUBLED_COUNTRIES {
+            let (code, name) = (code.as_str(), name.as_str());
             let iso = crate::catalog::geo::country(code)
                 .unwrap_or_else(|| panic!("{code} is not an ISO code"));
-            let expected = match *name {
+            let expected = match name {
                 "United States of America" => "United States",
                 name => name,
             };

@@ -45,7 +45,6 @@ pub fn known_fields() -> impl Iterator<Item = &'static str> {
         .iter()
         .chain(READ_ONLY)
         .chain(DESCRIBED_UNNAMED)
-        .copied()
         .chain(graph.iter().map(|(f, _)| f.as_str()))
 }
 
@@ -201,7 +200,7 @@ mod tests {
         }
         for f in AD_SET_FIELDS.iter().chain(READ_ONLY) {
             assert!(
-                REFERENCE_FIELDS.contains(f),
+                REFERENCE_FIELDS.contains(&f),
                 "{f} is not in the reference's table"
             );
         }
@@ -209,7 +208,7 @@ mod tests {
         // The photo-sharing account ID and the dynamic creative flag, which the reference
         // describes without naming them: by their names in the API, and no more.
         assert_eq!(
-            DESCRIBED_UNNAMED,
+            DESCRIBED_UNNAMED.iter().collect::<Vec<_>>(),
             [
                 "instagram_actor_id",
                 "instagram_user_id",
@@ -219,7 +218,7 @@ mod tests {
         assert!(
             DESCRIBED_UNNAMED
                 .iter()
-                .all(|f| !REFERENCE_FIELDS.contains(f))
+                .all(|f| !REFERENCE_FIELDS.contains(&f))
         );
     }
 
@@ -238,7 +237,6 @@ mod tests {
         // ask for its older name too.
         let unnamed_missing: Vec<&str> = DESCRIBED_UNNAMED
             .iter()
-            .copied()
             .filter(|f| ad_set.field(f).is_none())
             .collect();
         assert_eq!(unnamed_missing, ["instagram_actor_id"]);
