@@ -281,7 +281,10 @@ pub fn main() -> ExitCode {
             format!("{} {}\n", env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")).as_bytes(),
         ) {
             Ok(code) => code,
-            Err(_) => ExitCode::from(2),
+            Err(message) => {
+                print_error(&message);
+                ExitCode::from(2)
+            }
         };
     }
     let cli = match Cli::try_parse() {

@@ -330,22 +330,27 @@ fn json_matches_spec_5_field_for_field() {
     assert_eq!(json["summary"]["infos"], infos);
     // fixtures/context holds the context snapshot, not request files; beside each case are
     // its expectations (tests/it/fixtures.rs: `.out`, `.fixed`, `.config.diff`).
-    let fixture_files =
-        std::fs::read_dir(root.join("fixtures"))
-            .unwrap()
-            .map(|dir| dir.unwrap().path())
-            .filter(|dir| !dir.ends_with("context") && !dir.ends_with("formats"))
-            .map(|dir| {
-                std::fs::read_dir(dir)
-                    .unwrap()
-                    .filter(|f| {
-                        f.as_ref().unwrap().path().extension().is_none_or(|e| {
+    let fixture_files = std::fs::read_dir(root.join("fixtures"))
+        .unwrap()
+        .map(|dir| dir.unwrap().path())
+        .filter(|dir| !dir.ends_with("context") && !dir.ends_with("formats"))
+        .map(|dir| {
+            // A workflow rule's cases are in its `.github/workflows/`.
+            let workflows =
+                std::fs::read_dir(dir.join(".github/workflows")).map_or(0, |files| files.count());
+            std::fs::read_dir(dir)
+                .unwrap()
+                .filter(|f| {
+                    let path = f.as_ref().unwrap().path();
+                    !path.ends_with(".github")
+                        && path.extension().is_none_or(|e| {
                             !["out", "fixed", "diff"].contains(&e.to_str().unwrap())
                         })
-                    })
-                    .count()
-            })
-            .sum::<usize>();
+                })
+                .count()
+                + workflows
+        })
+        .sum::<usize>();
     // fixtures/formats holds the files of the other formats, Bruno collections in folders,
     // and Postman environments, which a walk finds by their content.
     let mut format_files = 0;
@@ -1334,13 +1339,20 @@ fn every_rule_fires_on_its_bad_fixture_and_not_on_its_good_one() {
     for rule in rules {
         for (kind, should_fire) in [("bad", true), ("good", false)] {
             let dir = root.join("fixtures").join(rule);
+            // A workflow rule's cases are workflows, read as one only in `.github/workflows/`.
+            let workflows = std::fs::read_dir(dir.join(".github/workflows"))
+                .into_iter()
+                .flatten();
             let file = std::fs::read_dir(&dir)
                 .unwrap_or_else(|_| panic!("{rule} has no fixture directory"))
+                .chain(workflows)
                 .map(|e| e.unwrap().path())
                 .find(|p| {
                     let name = p.file_name().unwrap().to_string_lossy();
                     // A request file, or a file of the format a rule is about.
-                    name.starts_with(&format!("{kind}.req.")) || name == format!("{kind}.http")
+                    name.starts_with(&format!("{kind}.req."))
+                        || name == format!("{kind}.http")
+                        || name == format!("{kind}.yml")
                 })
                 .unwrap_or_else(|| panic!("{rule} has no {kind} fixture"));
             let rel = file
