@@ -833,6 +833,65 @@ mod tests {
         assert!(action("actions/unknown").is_none());
         assert!(action("github/codeql-action").is_none());
     }
+
+    #[test]
+    fn common_ci_steps_have_rows() {
+        let keys = |needs: &mut dyn Iterator<Item = Need>| -> Vec<(&'static str, Level)> {
+            needs.map(|n| (n.key.name(), n.level)).collect()
+        };
+        // No token input and no permission stated: known, needing nothing.
+        for uses in [
+            "actions/cache",
+            "actions/cache/restore",
+            "actions/cache/save",
+            "actions/upload-artifact",
+        ] {
+            let a = action(uses).unwrap();
+            assert_eq!(a.needs().count() + a.conditional_needs().count(), 0);
+            assert!(!a.needs_from_script());
+            assert_eq!(a.token_input(), None, "{uses}");
+        }
+        // Another run's artifacts need `actions: read`, only when `github-token` is given.
+        let download = action("actions/download-artifact").unwrap();
+        assert_eq!(download.needs().count(), 0);
+        assert_eq!(
+            keys(&mut download.conditional_needs()),
+            [("actions", Level::Read)]
+        );
+        assert_eq!(download.token_input(), Some("github-token"));
+        for setup in ["node", "python", "go", "java", "dotnet"] {
+            let a = action(&format!("actions/setup-{setup}")).unwrap();
+            assert_eq!(keys(&mut a.needs()), [("contents", Level::Read)]);
+        }
+        let stale = action("actions/stale").unwrap();
+        assert_eq!(
+            keys(&mut stale.conditional_needs()),
+            [("contents", Level::Write)]
+        );
+        for step in ["init", "autobuild", "analyze"] {
+            let a = action(&format!("github/codeql-action/{step}")).unwrap();
+            assert_eq!(keys(&mut a.needs()), [("security-events", Level::Write)]);
+            assert_eq!(a.condition().map(|c| c.starts_with("private")), Some(true));
+        }
+        // Read-only subcommands.
+        for (sub, need) in [
+            ("run view", ("actions", Level::Read)),
+            ("run download", ("actions", Level::Read)),
+            ("release download", ("contents", Level::Read)),
+            ("issue list", ("issues", Level::Read)),
+            ("pr list", ("pull-requests", Level::Read)),
+        ] {
+            assert_eq!(keys(&mut gh_command(sub).unwrap().needs()), [need], "{sub}");
+        }
+        assert!(
+            gh_command("pr checks").is_none(),
+            "checks and statuses: two routes"
+        );
+        assert!(
+            gh_command("auth status").is_none(),
+            "no table row for what it calls"
+        );
+    }
 }
 
 #[cfg(test)]
