@@ -25,6 +25,11 @@ mkdir -p "$work"
 
 cargo build --profile dist --locked --quiet
 bin=$PWD/target/dist/reqlint
+# The corpora are linted with reqlint's defaults: an empty config, not the repository's
+# (whose context snapshots for the fixtures cost about 1 M instructions a run to read).
+printf '{}\n' >"$work/defaults.reqlint.yaml"
+export REQLINT_BENCH_CONFIG="$work/defaults.reqlint.yaml"
+bin_check() { echo "$bin check --config $REQLINT_BENCH_CONFIG"; }
 
 corpus() {  # corpus N -> directory
     local dir="$work/corpus-$1"
@@ -87,7 +92,7 @@ echo
 
 # Without the result cache (`--no-cache`): the first run in CI, a hook on a fresh clone.
 t=$(interleaved "$runs" "find $c10 -type f -print0 | xargs -0 cat" \
-    "$bin check $c10 --format json --no-cache" "$bin check $c10 --parse-only --no-cache")
+    "$(bin_check) $c10 --format json --no-cache" "$(bin_check) $c10 --parse-only --no-cache")
 { read -r cat10; read -r lint10; read -r parse10; } <<<"$t"
 echo "10,000 files ($bytes10 bytes): cat $cat10 s, parse-only $parse10 s, reqlint $lint10 s"
 r=$(ratio "$lint10" "$cat10")
@@ -96,27 +101,27 @@ verdict "10k files, no cache: reqlint <= cat" "$(le "$r" 1)" "${r}x (reqlint/par
 # The 10k run is timed again here, interleaved with the 100k one. A 100k run takes about
 # 1.3 s, so this pair costs about 1.5 s a round: 21 rounds (the default) about 30 s, well
 # within the script's budget, so it keeps the same number of runs as the 10k figures.
-t=$(interleaved "$runs" "$bin check $c10 --format json --no-cache" "$bin check $c100 --format json --no-cache")
+t=$(interleaved "$runs" "$(bin_check) $c10 --format json --no-cache" "$(bin_check) $c100 --format json --no-cache")
 { read -r lint10b; read -r lint100; } <<<"$t"
 r=$(ratio "$lint100" "$lint10b")
 verdict "100k files take <= 11x as long as 10k" "$(le "$r" 11)" "${r}x ($lint100 s vs $lint10b s)"
 
-t=$(interleaved "$runs" "$bin check $c10 --format json --no-cache --threads 1" \
-    "$bin check $c10 --format json --no-cache --threads 2")
+t=$(interleaved "$runs" "$(bin_check) $c10 --format json --no-cache --threads 1" \
+    "$(bin_check) $c10 --format json --no-cache --threads 2")
 { read -r one; read -r two; } <<<"$t"
 r=$(ratio "$one" "$two")
 verdict "two threads >= 1.7x faster than one" "$(ge "$r" 1.7)" "${r}x (1 thread $one s, 2 threads $two s)"
 
-m10=$(maxrss_mb "$bin check $c10 --format json --no-cache")
+m10=$(maxrss_mb "$(bin_check) $c10 --format json --no-cache")
 verdict "peak memory, 10k files <= 40 MB" "$(le "$m10" 40)" "$m10 MB"
-m100=$(maxrss_mb "$bin check $c100 --format json --no-cache")
+m100=$(maxrss_mb "$(bin_check) $c100 --format json --no-cache")
 verdict "peak memory, 100k files <= 40 MB" "$(le "$m100" 40)" "$m100 MB"
 
 # With the cache: a first run into an empty cache directory, then a second run over the
 # same unchanged files; each round starts from an empty directory.
 cache="$work/cache"
-t=$(interleaved "$runs" "rm -rf $cache; $bin check $c10 --format json --cache-dir $cache; $bin check $c10 --format json --cache-dir $cache" \
-    "rm -rf $cache; $bin check $c10 --format json --cache-dir $cache")
+t=$(interleaved "$runs" "rm -rf $cache; $(bin_check) $c10 --format json --cache-dir $cache; $(bin_check) $c10 --format json --cache-dir $cache" \
+    "rm -rf $cache; $(bin_check) $c10 --format json --cache-dir $cache")
 { read -r both; read -r first; } <<<"$t"
 second=$(python3 -c "print('%.4f' % max(float('$both') - float('$first'), 0))")
 r=$(ratio "$second" "$first")
@@ -125,7 +130,7 @@ verdict "cache: a second run over 10k unchanged files <= 1/3 of the first" "$(le
 typical=$(find "$c10" -name 'adset-*.req.yaml' | sort | sed -n 1p || true)
 # Start-up: against `true` (/bin/true, the cost of starting any process), timed interleaved
 # with many runs, as these figures are a few milliseconds.
-t=$(interleaved $((runs * 5)) "/bin/true" "$bin --version" "$bin check $typical --format json --no-cache")
+t=$(interleaved $((runs * 5)) "/bin/true" "$bin --version" "$(bin_check) $typical --format json --no-cache")
 { read -r truesec; read -r version; read -r single; } <<<"$t"
 ms=$(python3 -c "print('%.2f' % (($single - $truesec) * 1000))")
 verdict "a typical file <= /bin/true + 1.5 ms" "$(le "$ms" 1.5)" "+$ms ms ($(python3 -c "print('%.2f' % ($single * 1000))") ms)"
@@ -143,7 +148,7 @@ for i in range(200):
     lines.append("  - GET /user/emails" if i % 2 else f"  - PUT /user/following/user{i}")
 open(sys.argv[1], "w").write("\n".join(lines) + "\n")
 PY
-twohundred=$(median "$bin check $big --format json > /dev/null")
+twohundred=$(median "$(bin_check) $big --format json > /dev/null")
 ms=$(python3 -c "print('%.2f' % ($twohundred * 1000))")
 verdict "a file with 200 requests <= 5 ms" "$(le "$ms" 5)" "$ms ms"
 
