@@ -11,7 +11,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use crate::names::normalize;
-use crate::source::{METHODS, Source, lit};
+use crate::source::{METHODS, Source, TextBlob, lit, table_lines};
 
 const SCOPES: [(&str, &str); 3] = [
     ("organization", "Organization"),
@@ -330,7 +330,7 @@ pub fn generate(root: &Path) -> String {
 
     // The router, over every row. Strings are byte ranges of one text and lists ranges
     // of one table each, so that the rows hold no pointer for the loader to relocate.
-    let mut text = Blob::default();
+    let mut text = TextBlob::default();
     let mut trie: Vec<TrieNode> = vec![TrieNode::default()];
     let mut segment_rows: Vec<String> = Vec::new();
     let mut endpoint_rows: Vec<String> = Vec::new();
@@ -342,11 +342,17 @@ pub fn generate(root: &Path) -> String {
             let next = trie.len();
             node = match placeholder {
                 Some(name) if !name.is_empty() && !name.contains(['{', '}']) => {
-                    segment_rows.push(format!("Segment::Placeholder({})", text.text(name)));
+                    segment_rows.push(format!(
+                        "Segment::Placeholder({})",
+                        text.range("CText", name)
+                    ));
                     *trie[node].placeholder.get_or_insert(next)
                 }
                 None if !segment.contains(['{', '}']) => {
-                    segment_rows.push(format!("Segment::Literal({})", text.text(segment)));
+                    segment_rows.push(format!(
+                        "Segment::Literal({})",
+                        text.range("CText", segment)
+                    ));
                     *trie[node]
                         .literals
                         .entry(segment.to_string())
@@ -366,13 +372,13 @@ pub fn generate(root: &Path) -> String {
         endpoint_rows.push(format!(
             "Endpoint {{ method: Method::{}, template: {}, segments: Slice::new({first_segment}, {}), permission: {}, access: Access::{}, versions: {}, flagged: {}, docs: {}, from_reference: {} }}",
             row.method,
-            text.text(&row.template),
+            text.range("CText", &row.template),
             segment_rows.len(),
             row.permission,
             row.access,
             row.versions,
             row.flagged,
-            text.text(&row.docs),
+            text.range("CText", &row.docs),
             row.from_reference,
         ));
     }
@@ -403,8 +409,8 @@ pub fn generate(root: &Path) -> String {
             format!(
                 "Permission {{ scope: Scope::{}, title: {}, key: {} }}",
                 p.scope,
-                text.text(&p.title),
-                text.text(&p.key)
+                text.range("CText", &p.title),
+                text.range("CText", &p.key)
             )
         })
         .collect();
@@ -438,7 +444,7 @@ pub fn generate(root: &Path) -> String {
     };
     let name_rows: Vec<String> = names
         .iter()
-        .map(|(name, ids)| format!("({}, {})", text.text(name), index_list(ids)))
+        .map(|(name, ids)| format!("({}, {})", text.range("CText", name), index_list(ids)))
         .collect();
     table_lines(
         &mut out,
@@ -452,7 +458,7 @@ pub fn generate(root: &Path) -> String {
     for node in &trie {
         let start = literal_rows.len();
         for (s, n) in &node.literals {
-            literal_rows.push(format!("({}, {n})", text.text(s)));
+            literal_rows.push(format!("({}, {n})", text.range("CText", s)));
         }
         router_rows.push(format!(
             "RouteNode {{ literals: Slice::new({start}, {}), placeholder: {:?}, endpoints: {} }}",
@@ -490,41 +496,4 @@ pub fn generate(root: &Path) -> String {
     )
     .unwrap();
     out
-}
-
-/// `pub static NAME: [TYPE; N] = [rows];`, a row a line.
-fn table_lines(out: &mut String, doc: &str, name: &str, ty: &str, rows: &[String]) {
-    writeln!(
-        out,
-        "/// {doc}\npub static {name}: [{ty}; {}] = [",
-        rows.len()
-    )
-    .unwrap();
-    for row in rows {
-        writeln!(out, "    {row},").unwrap();
-    }
-    out.push_str("];\n\n");
-}
-
-/// One text blob, each string written once.
-#[derive(Default)]
-struct Blob {
-    text: String,
-    at: std::collections::HashMap<String, usize>,
-}
-
-impl Blob {
-    /// `CText::new(start, len)` of a string in the blob.
-    fn text(&mut self, s: &str) -> String {
-        let start = match self.at.get(s) {
-            Some(&start) => start,
-            None => {
-                let start = self.text.len();
-                self.text.push_str(s);
-                self.at.insert(s.to_string(), start);
-                start
-            }
-        };
-        format!("CText::new({start}, {})", s.len())
-    }
 }

@@ -6,11 +6,11 @@
 //! offsets into one text, lists ranges of plain tables.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::path::Path;
 
-use crate::source::{METHODS, Source, is_snake, lit};
+use crate::source::{METHODS, Source, TextBlob, is_snake, lit, table_lines};
 
 struct Call {
     node: usize,
@@ -302,7 +302,7 @@ pub fn generate(root: &Path) -> String {
     }
     // Names, fields, params and the lists of calls hold no pointers either: strings are
     // byte ranges of one text, lists ranges of one table each.
-    let mut text = Blob::default();
+    let mut text = TextBlob::default();
     let mut call_lists: Vec<usize> = Vec::new();
     let mut call_list = |list: &[usize]| -> String {
         let start = call_lists.len();
@@ -316,12 +316,12 @@ pub fn generate(root: &Path) -> String {
         f.sort();
         let start = field_rows.len();
         for (n, t) in &f {
-            field_rows.push(format!("({}, {})", text.text(n), rust_type(t)));
+            field_rows.push(format!("({}, {})", text.range("GText", n), rust_type(t)));
         }
         node_rows.push(format!(
             "GraphNode {{ name: {}, spec: {}, fields: GSlice::new({start}, {}), calls: ({}, {}), created_by: {} }}",
-            text.text(name),
-            text.text(spec),
+            text.range("GText", name),
+            text.range("GText", spec),
             field_rows.len(),
             ranges[i].0,
             ranges[i].1,
@@ -337,7 +337,7 @@ pub fn generate(root: &Path) -> String {
         for (n, r, t) in &params {
             param_rows.push(format!(
                 "GraphParam {{ name: {}, required: {r}, ty: {} }}",
-                text.text(n),
+                text.range("GText", n),
                 rust_type(t)
             ));
         }
@@ -345,7 +345,7 @@ pub fn generate(root: &Path) -> String {
         call_rows.push(format!(
             "GraphCall {{ node: GNode({}), method: Method::{m}, edge: {}, returns: {}, params: GSlice::new({start}, {}) }}",
             c.node,
-            text.text(&c.edge),
+            text.range("GText", &c.edge),
             rust_type(&c.returns),
             param_rows.len()
         ));
@@ -378,7 +378,7 @@ pub fn generate(root: &Path) -> String {
     ] {
         let rows: Vec<String> = table
             .iter()
-            .map(|(edge, list)| format!("({}, {})", text.text(edge), call_list(list)))
+            .map(|(edge, list)| format!("({}, {})", text.range("GText", edge), call_list(list)))
             .collect();
         table_lines(&mut edge_tables, doc, name, "(GText, GSlice<u16>)", &rows);
     }
@@ -488,41 +488,4 @@ fn method(src: &Source, line: usize, text: &str) -> &'static str {
 fn is_edge(name: &str) -> bool {
     name.bytes()
         .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-}
-
-/// `pub static NAME: [TYPE; N] = [rows];`, a row a line.
-fn table_lines(out: &mut String, doc: &str, name: &str, ty: &str, rows: &[String]) {
-    writeln!(
-        out,
-        "/// {doc}\npub static {name}: [{ty}; {}] = [",
-        rows.len()
-    )
-    .unwrap();
-    for row in rows {
-        writeln!(out, "    {row},").unwrap();
-    }
-    out.push_str("];\n\n");
-}
-
-/// One text blob, each string written once.
-#[derive(Default)]
-struct Blob {
-    text: String,
-    at: HashMap<String, usize>,
-}
-
-impl Blob {
-    /// `GText::new(start, len)` of a string in the blob.
-    fn text(&mut self, s: &str) -> String {
-        let start = match self.at.get(s) {
-            Some(&start) => start,
-            None => {
-                let start = self.text.len();
-                self.text.push_str(s);
-                self.at.insert(s.to_string(), start);
-                start
-            }
-        };
-        format!("GText::new({start}, {})", s.len())
-    }
 }
