@@ -240,9 +240,14 @@ pub fn parse_request_line(
     let path_lead = lead + method_end + (after.len() - after.trim_start().len());
     let path_text = after.trim();
     if path_text.contains(char::is_whitespace) {
-        let bad = path_lead + path_text.find(char::is_whitespace).unwrap_or(0);
+        // The space may be a wide one (U+2028 is three bytes): the span covers the whole character.
+        let (offset, space) = path_text
+            .char_indices()
+            .find(|&(_, c)| c.is_whitespace())
+            .unwrap_or((0, ' '));
+        let bad = path_lead + offset;
         return Err(LineError::new(
-            text.span(bad, bad + 1),
+            text.span(bad, bad + space.len_utf8()),
             "request line has more than a method and a path",
             Some("write it as `METHOD PATH`; percent-encode spaces in the path as `%20`".into()),
         ));
@@ -481,6 +486,14 @@ mod tests {
         assert_eq!(&file[l.version.unwrap().1.range()], "v24.0");
         assert_eq!(&file[l.segments[1].span.range()], "act_123");
         assert_eq!(&file[l.path_span.range()], "/v24.0/act_123/adsets");
+    }
+
+    #[test]
+    fn a_wide_space_in_the_path_is_pointed_at_whole() {
+        let file = "request: POST /v24.0/act_1/adsets\u{2028}x";
+        let value = "POST /v24.0/act_1/adsets\u{2028}x";
+        let err = line(file, value).unwrap_err();
+        assert_eq!(&file[err.span.range()], "\u{2028}");
     }
 
     /// A URL with nothing after its host, or only a query, asks for the root, as HTTP
