@@ -15,15 +15,25 @@ pub fn similarity(a: &str, b: &str) -> f64 {
     strsim::jaro_winkler(a, b)
 }
 
+/// `word` in lower case, copied only when it has capitals: the candidates (a catalog's
+/// names) mostly have none, and are compared by the hundred.
+fn lowered(word: &str) -> std::borrow::Cow<'_, str> {
+    if word.is_ascii() && !word.bytes().any(|b| b.is_ascii_uppercase()) {
+        std::borrow::Cow::Borrowed(word)
+    } else {
+        std::borrow::Cow::Owned(word.to_lowercase())
+    }
+}
+
 /// The closest candidate to `word` by edit distance, for "did you mean".
 pub fn did_you_mean<'c>(
     word: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
-    let lower = word.to_lowercase();
+    let lower = lowered(word);
     candidates
         .into_iter()
-        .map(|c| (similarity(&lower, &c.to_lowercase()), c))
+        .map(|c| (similarity(&lower, &lowered(c)), c))
         .filter(|(score, _)| *score >= 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
@@ -47,7 +57,7 @@ pub fn only_close<'c>(
     if word.len() > MAX_SUGGESTED_LEN {
         return None;
     }
-    let lower = word.to_lowercase();
+    let lower = lowered(word);
     let length = lower.chars().count();
     let limit = (length / 5).max(1);
     let mut best: Option<(usize, &'c str)> = None;
@@ -60,7 +70,7 @@ pub fn only_close<'c>(
         if c.chars().count().abs_diff(length) > limit {
             continue;
         }
-        let distance = strsim::damerau_levenshtein(&lower, &c.to_lowercase());
+        let distance = strsim::damerau_levenshtein(&lower, &lowered(c));
         match best {
             Some((b, _)) if distance < b => {
                 second = b;

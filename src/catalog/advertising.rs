@@ -91,7 +91,7 @@ impl IntoIterator for Names {
 /// `[(key, value)]` sorted by key: the value of a key.
 fn text_get<V>(table: &'static [(AText, V)], key: &str) -> Option<&'static V> {
     table
-        .binary_search_by(|(k, _)| k.as_str().cmp(key))
+        .binary_search_by(|(k, _)| k.cmp_str(key))
         .ok()
         .map(|i| &table[i].1)
 }
@@ -195,9 +195,7 @@ impl OperationTable {
 
     /// Whether the operation is known to take a param of this name.
     pub fn takes(&self, name: &str) -> bool {
-        self.known
-            .binary_search_by(|k| k.as_str().cmp(name))
-            .is_ok()
+        self.known.binary_search_by(|k| k.cmp_str(name)).is_ok()
     }
 }
 
@@ -218,7 +216,7 @@ impl Operation {
         } else {
             &OBJECT_EDGES
         };
-        let at = table.binary_search_by(|(e, _)| e.as_str().cmp(edge)).ok()?;
+        let at = table.binary_search_by(|(e, _)| e.cmp_str(edge)).ok()?;
         let calls = table[at].1;
         Some(
             calls

@@ -239,7 +239,7 @@ impl Catalog {
     fn named(&self, name: &str) -> Option<&'static [PermissionId]> {
         let key = normalize(name);
         self.names
-            .binary_search_by(|(n, _)| n.as_str().cmp(key.as_str()))
+            .binary_search_by(|(n, _)| n.cmp_str(key.as_str()))
             .ok()
             .map(|i| self.names[i].1.as_slice())
     }
@@ -342,10 +342,7 @@ impl Catalog {
         if may_be(at, "").is_none() {
             // A concrete segment: its literal child wins where the path ends there.
             let before = ends.len();
-            if let Ok(i) = here
-                .literals
-                .binary_search_by(|(l, _)| l.as_str().cmp(first))
-            {
+            if let Ok(i) = here.literals.binary_search_by(|(l, _)| l.cmp_str(first)) {
                 self.reach(here.literals[i].1, rest, next, version, may_be, ends);
             }
             if ends.len() == before
@@ -377,9 +374,7 @@ impl Catalog {
                 .any(|e| e.in_version(version))
                 .then_some(node);
         };
-        if let Ok(i) = here
-            .literals
-            .binary_search_by(|(l, _)| l.as_str().cmp(first))
+        if let Ok(i) = here.literals.binary_search_by(|(l, _)| l.cmp_str(first))
             && let Some(found) = self.route(here.literals[i].1, rest, version)
         {
             return Some(found);

@@ -47,7 +47,7 @@ pub const EU: &[EuPlace] = &generated::EU;
 /// The row of an alpha-2 code, exactly as written.
 pub fn country(code: &str) -> Option<&'static Country> {
     generated::BY_ALPHA2
-        .binary_search_by(|&i| COUNTRIES[i as usize].alpha2.as_str().cmp(code))
+        .binary_search_by(|&i| COUNTRIES[i as usize].alpha2.cmp_str(code))
         .ok()
         .map(|i| &COUNTRIES[generated::BY_ALPHA2[i] as usize])
 }

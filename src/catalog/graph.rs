@@ -184,7 +184,7 @@ pub struct GraphCall {
 impl GNode {
     pub fn parse(name: &str) -> Option<GNode> {
         GRAPH_NODES
-            .binary_search_by(|n| n.name.as_str().cmp(name))
+            .binary_search_by(|n| n.name.cmp_str(name))
             .ok()
             .map(|i| GNode(i as u16))
     }
@@ -200,7 +200,7 @@ impl GNode {
     pub fn field(self, name: &str) -> Option<GType> {
         let fields = self.info().fields.as_slice();
         fields
-            .binary_search_by(|(f, _)| f.as_str().cmp(name))
+            .binary_search_by(|(f, _)| f.cmp_str(name))
             .ok()
             .map(|i| fields[i].1)
     }
@@ -263,7 +263,7 @@ impl GraphCall {
     pub fn param(&self, name: &str) -> Option<&'static GraphParam> {
         let params: &'static [GraphParam] = self.params.as_slice();
         params
-            .binary_search_by(|p| p.name.as_str().cmp(name))
+            .binary_search_by(|p| p.name.cmp_str(name))
             .ok()
             .map(|i| &params[i])
     }
@@ -362,7 +362,7 @@ pub fn edge_calls(account: bool, edge: &str) -> Option<impl Iterator<Item = GCal
         &GRAPH_OBJECT_EDGES
     };
     table
-        .binary_search_by(|(e, _)| e.as_str().cmp(edge))
+        .binary_search_by(|(e, _)| e.cmp_str(edge))
         .ok()
         .map(|i| table[i].1.into_iter().map(|&c| GCallId(c)))
 }

@@ -26,6 +26,12 @@ pub const SECRET_KEYS: &[&str] = &[
 /// `github_token`, `db_password`).
 pub const SECRET_KEY_ENDINGS: &[&str] = &["_api_key", "_apikey", "_token", "_secret", "_password"];
 
+/// The length of the shortest of [`SECRET_KEYS`] (an ending matches only a longer key).
+const SHORTEST_SECRET_KEY: usize = 6;
+
+/// The last letters of [`SECRET_KEYS`] and [`SECRET_KEY_ENDINGS`].
+const LAST_LETTERS: &[u8] = b"denty";
+
 pub fn key_eq(key: &[u8], name: &str) -> bool {
     key.len() == name.len()
         && key
@@ -42,6 +48,39 @@ pub fn key_ends_with(key: &[u8], ending: &str) -> bool {
 /// `token`, the name of a config token in reqlint's own files, is not one.
 pub fn is_secret_key(key: &str) -> bool {
     let k = key.trim().as_bytes();
+    // Every word of a file is asked (the text scan of `model::secrets`): most are too
+    // short, or end otherwise than every name and ending does.
+    if k.len() < SHORTEST_SECRET_KEY
+        || !k
+            .last()
+            .is_some_and(|b| LAST_LETTERS.contains(&b.to_ascii_lowercase()))
+    {
+        return false;
+    }
     SECRET_KEYS.iter().any(|name| key_eq(k, name))
         || SECRET_KEY_ENDINGS.iter().any(|e| key_ends_with(k, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The quick refusal of `is_secret_key` must hold for every name and ending.
+    #[test]
+    fn the_quick_refusal_keeps_every_name() {
+        for name in SECRET_KEYS {
+            assert!(name.len() >= SHORTEST_SECRET_KEY, "{name}");
+            assert!(is_secret_key(name), "{name}");
+            assert!(
+                is_secret_key(&name.to_uppercase().replace('_', "-")),
+                "{name}"
+            );
+        }
+        for ending in SECRET_KEY_ENDINGS {
+            assert!(ending.len() >= SHORTEST_SECRET_KEY, "{ending}");
+            assert!(is_secret_key(&format!("x{ending}")), "{ending}");
+        }
+        assert!(!is_secret_key("token"));
+        assert!(!is_secret_key("name"));
+    }
 }

@@ -119,14 +119,35 @@ impl SourceMap {
     }
 }
 
+/// Where `byte` first appears twice in a row in `text` (`{{`, `}}`). A two-byte `str`
+/// search builds a searcher for every text; most texts hold neither byte, and `memchr`
+/// skips them many bytes at a time.
+pub fn find_doubled(text: &str, byte: u8) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(i) = memchr::memchr(byte, &bytes[at..]) {
+        let i = at + i;
+        if bytes.get(i + 1) == Some(&byte) {
+            return Some(i);
+        }
+        at = i + 1;
+    }
+    None
+}
+
+/// Whether `text` holds a `{{`, the start of a reference.
+pub fn has_reference(text: &str) -> bool {
+    find_doubled(text, b'{').is_some()
+}
+
 /// The `{{name}}` references of a value, in order: each one's byte range and its name
 /// (trimmed). One pass over the value: each search starts where the last one ended.
 pub fn references(value: &str) -> impl Iterator<Item = (Range<usize>, &str)> {
     let mut at = 0;
     std::iter::from_fn(move || {
         let found = value.get(at..).and_then(|rest| {
-            let open = at + rest.find("{{")?;
-            let close = open + 2 + value[open + 2..].find("}}")? + 2;
+            let open = at + find_doubled(rest, b'{')?;
+            let close = open + 2 + find_doubled(&value[open + 2..], b'}')? + 2;
             Some((open, close))
         });
         let Some((open, close)) = found else {
@@ -175,7 +196,7 @@ pub fn substitute(
     map: &SourceMap,
     lookup: &dyn Lookup,
 ) -> Option<(String, SourceMap)> {
-    if !value.contains("{{") {
+    if !has_reference(value) {
         return None;
     }
     let mut out = String::new();

@@ -380,18 +380,36 @@ impl<S: Sink> Reader<'_, '_, S> {
                 if !self.plain_start(start, false) {
                     return Err(Unsupported);
                 }
+                // Only a line end, `: ` and ` #` end a plain scalar: jump from one of
+                // those bytes to the next (a description is long, and holds few).
                 let mut i = start;
-                let mut end = start;
                 let key = loop {
-                    match self.byte(i) {
-                        b'\n' => break false,
-                        b':' if self.is_blank_or_end(i + 1) => break true,
-                        b' ' if self.byte(i + 1) == b'#' => break false,
-                        b' ' => {}
-                        _ => end = i + 1,
+                    let Some(offset) = memchr::memchr3(b'\n', b':', b'#', &self.b[i..]) else {
+                        i = self.b.len();
+                        break false;
+                    };
+                    let at = i + offset;
+                    match self.b[at] {
+                        b'\n' => {
+                            i = at;
+                            break false;
+                        }
+                        b':' if self.is_blank_or_end(at + 1) => {
+                            i = at;
+                            break true;
+                        }
+                        b'#' if at > start && self.b[at - 1] == b' ' => {
+                            i = at - 1;
+                            break false;
+                        }
+                        _ => i = at + 1,
                     }
-                    i += 1;
                 };
+                let end = start
+                    + self.b[start..i]
+                        .iter()
+                        .rposition(|&b| b != b' ')
+                        .map_or(0, |last| last + 1);
                 let span = Span::new(start, end);
                 self.pos = if key { i + 1 } else { end };
                 return Ok(Scalar {

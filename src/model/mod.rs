@@ -689,7 +689,7 @@ impl<'a> FileModel<'a> {
         let value = crate::loading::encoded::substitute(&written, &map, variables)
             .map_or_else(|| written.to_string(), |(value, _)| value);
         let value = value.trim();
-        if value.contains("{{") {
+        if crate::loading::encoded::has_reference(value) {
             return None;
         }
         let span = header.value.span;

@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
-use crate::loading::encoded::SourceMap;
+use crate::loading::encoded::{SourceMap, find_doubled, has_reference};
 use crate::loading::{Entry, Node, Problem, Span, Value};
 
 pub use crate::loading::credentials::{SECRET_KEYS, is_secret_key};
@@ -146,14 +146,32 @@ pub fn find_tokens(text: &str) -> impl Iterator<Item = TokenMatch> + '_ {
     let mut from = 0;
     std::iter::from_fn(move || {
         while from < bytes.len() {
-            let start = from;
-            from += 1;
+            // Every prefix starts with `g`, `E` or `ey` (`ghp_`, `github_pat_`, `EAA`, `eyJ`);
+            // `y` is far rarer in words than `e`, so a JSON Web Token is found by its `y`.
+            let Some(offset) = memchr::memchr3(b'g', b'E', b'y', &bytes[from..]) else {
+                from = bytes.len();
+                break;
+            };
+            let hit = from + offset;
+            let start = if bytes[hit] == b'y' {
+                if hit == from || bytes[hit - 1] != b'e' {
+                    from = hit + 1;
+                    continue;
+                }
+                hit - 1
+            } else {
+                hit
+            };
+            from = hit + 1;
+            let second = bytes.get(start + 1).copied();
             // A token starts a word with the first letter of one of the prefixes; a JSON
             // Web Token does not start inside another's parts (`-`, `.`), so that each
             // run of its characters is read once.
-            let starts_word = match bytes[start] {
-                b'g' | b'E' => start == 0 || !token_char(bytes[start - 1]),
-                b'e' => {
+            let starts_word = match (bytes[start], second) {
+                (b'g', Some(b'h' | b'i')) | (b'E', Some(b'A')) => {
+                    start == 0 || !token_char(bytes[start - 1])
+                }
+                (b'e', Some(b'y')) => {
                     start == 0 || !(base64url_char(bytes[start - 1]) || bytes[start - 1] == b'.')
                 }
                 _ => false,
@@ -318,9 +336,9 @@ pub fn references(text: &str) -> impl Iterator<Item = &str> + '_ {
     let mut rest = text;
     std::iter::from_fn(move || {
         loop {
-            let open = rest.find("{{")?;
+            let open = find_doubled(rest, b'{')?;
             let after = &rest[open + 2..];
-            let Some(close) = after.find("}}") else {
+            let Some(close) = find_doubled(after, b'}') else {
                 rest = "";
                 return None;
             };
@@ -570,7 +588,7 @@ impl<'a> TreeScan<'a> {
             }
             // Not written here: an environment's value, or one substituted for a
             // reference, whose definition is found on its own.
-            if node.span.is_empty() || written.contains("{{") {
+            if node.span.is_empty() || has_reference(written) {
                 self.literals.push(value.trim().to_string());
                 return;
             }
@@ -601,7 +619,7 @@ pub fn tree_secrets<'a>(
 ) -> Vec<Secret<'a>> {
     // The names are the `{{variables}}` written in credential positions: a text without
     // `{{` has none, and most files have none (the text scan is a fifth of a lint).
-    let names = if text.contains("{{") {
+    let names = if has_reference(text) {
         scan_text(text, &BTreeSet::new()).1
     } else {
         BTreeSet::new()
@@ -652,11 +670,7 @@ fn scan_tree<'a>(
             Value::EncodedJson { decoded, .. } => stack.push(decoded),
             // A value substituted for a reference (`{{jwt}}`) is not written here: a
             // credential in it is masked as any other, and reported where it is written.
-            Value::String(s)
-                if !text
-                    .get(node.span.range())
-                    .is_some_and(|written| written.contains("{{")) =>
-            {
+            Value::String(s) if !text.get(node.span.range()).is_some_and(has_reference) => {
                 for m in find_tokens(s) {
                     scan.secrets.push(Secret {
                         span: SourceMap::for_scalar(text, node.span, s).span(m.range.clone()),
@@ -1134,6 +1148,22 @@ mod tests {
         let pat = format!("github_pat_{}_{}", "A1".repeat(11), "b2c".repeat(19) + "dd");
         assert_eq!(pat.len(), "github_pat_".len() + 82);
         assert!(find_token(&pat).is_some_and(|m| m.real));
+    }
+
+    /// `find_tokens` looks only at these first two letters.
+    #[test]
+    fn every_prefix_starts_with_a_pair_the_scan_looks_at() {
+        for format in TOKEN_FORMATS {
+            assert!(
+                matches!(
+                    format.prefix.as_bytes(),
+                    [b'g', b'h' | b'i', ..] | [b'E', b'A', ..]
+                ),
+                "{}",
+                format.prefix
+            );
+        }
+        assert!(JWT_PREFIX.starts_with("ey"));
     }
 
     #[test]

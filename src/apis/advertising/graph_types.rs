@@ -346,10 +346,15 @@ fn check_keys(
                 .collect::<std::collections::HashSet<&str>>()
         })
     };
+    // One buffer for the key paths of all the object's keys, not one string per key.
+    let mut path = String::new();
     for entry in entries {
         crate::loading::work::count(1);
-        let path = format!("{name}.{}", entry.key);
         if let Some(ty) = node.field(&entry.key) {
+            path.clear();
+            path.push_str(name);
+            path.push('.');
+            path.push_str(&entry.key);
             check_as(ty, &path, &entry.value, inside, out);
             continue;
         }
