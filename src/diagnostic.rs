@@ -151,6 +151,26 @@ pub trait Reporter {
 }
 
 impl Diagnostic {
+    /// Gives back the spare capacity of its texts and lists (`format!` may allocate twice
+    /// what it writes): a run keeps every finding until the report.
+    pub fn shrink(&mut self) {
+        self.message.shrink_to_fit();
+        if let Some(help) = &mut self.help {
+            help.shrink_to_fit();
+        }
+        self.labels.shrink_to_fit();
+        for label in &mut self.labels {
+            label.message.shrink_to_fit();
+        }
+        if let Some(fix) = &mut self.fix {
+            fix.message.shrink_to_fit();
+            fix.edits.shrink_to_fit();
+            for edit in &mut fix.edits {
+                edit.replacement.shrink_to_fit();
+            }
+        }
+    }
+
     pub fn new(meta: &impl Reporter, span: Span, message: impl Into<String>) -> Self {
         Diagnostic {
             rule: meta.rule_name(),

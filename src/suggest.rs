@@ -25,15 +25,72 @@ fn lowered(word: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// The letters of an ASCII word, counted: a bound on how many two words can match.
+///
+/// A Jaro-Winkler score of 0.8 needs a Jaro score above 0.7 (strsim adds the prefix bonus
+/// only then), and Jaro is at most (m/|a| + m/|b| + 1) / 3 where m, the matching letters,
+/// is at most the letters the two words have in common. Candidates below that bound
+/// (most of a catalog's hundreds of names) are not scored.
+struct Letters {
+    counts: Option<[u16; 128]>,
+    len: usize,
+}
+
+impl Letters {
+    fn of(word: &str) -> Letters {
+        let counts = word.is_ascii().then(|| {
+            let mut counts = [0u16; 128];
+            for b in word.bytes() {
+                counts[usize::from(b)] = counts[usize::from(b)].saturating_add(1);
+            }
+            counts
+        });
+        Letters {
+            counts,
+            len: word.len(),
+        }
+    }
+
+    /// Whether `other` may score 0.8 or more against the word.
+    fn may_reach(&self, other: &str) -> bool {
+        let Some(mut left) = self.counts.filter(|_| other.is_ascii()) else {
+            return true;
+        };
+        if self.len == 0 || other.is_empty() {
+            return true;
+        }
+        let mut common = 0usize;
+        for b in other.bytes() {
+            let slot = &mut left[usize::from(b)];
+            if *slot > 0 {
+                *slot -= 1;
+                common += 1;
+            }
+        }
+        let common = common as f64;
+        // 1.09, not 1.1: a margin for rounding; the bound only skips what cannot reach.
+        common / self.len as f64 + common / other.len() as f64 >= 1.09
+    }
+}
+
 /// The closest candidate to `word` by edit distance, for "did you mean".
 pub fn did_you_mean<'c>(
     word: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
     let lower = lowered(word);
+    let letters = Letters::of(&lower);
     candidates
         .into_iter()
-        .map(|c| (similarity(&lower, &lowered(c)), c))
+        .map(|c| {
+            let candidate = lowered(c);
+            let score = if letters.may_reach(&candidate) {
+                similarity(&lower, &candidate)
+            } else {
+                0.0
+            };
+            (score, c)
+        })
         .filter(|(score, _)| *score >= 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
@@ -88,6 +145,45 @@ pub fn only_close<'c>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The letter bound skips only candidates that score below 0.8.
+    #[test]
+    fn the_letter_bound_skips_no_candidate_that_could_be_suggested() {
+        let words = [
+            "daily_budget",
+            "dialy_budget",
+            "lifetime_budget",
+            "targeting",
+            "targetting",
+            "geo_locations",
+            "geolocations",
+            "status",
+            "statsu",
+            "name",
+            "nmae",
+            "bid_amount",
+            "optimization_goal",
+            "optimisation_goal",
+            "billing_event",
+            "a",
+            "ab",
+            "ba",
+            "x",
+            "custom_audiences",
+            "excluded_custom_audiences",
+            "interests",
+            "intrests",
+            "id",
+        ];
+        for a in words {
+            let letters = Letters::of(a);
+            for b in words {
+                if similarity(a, b) >= 0.8 {
+                    assert!(letters.may_reach(b), "{a} / {b}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn suggestions() {

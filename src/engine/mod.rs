@@ -77,6 +77,22 @@ impl FileResult {
             self.text = None;
         }
     }
+
+    /// Gives back what the lists hold beyond their length: a run keeps the result of
+    /// every file with a finding until the report, and a list of one diagnostic is
+    /// allocated for four.
+    pub fn shrink(&mut self) {
+        self.diagnostics.shrink_to_fit();
+        for d in &mut self.diagnostics {
+            d.shrink();
+        }
+        self.path.shrink_to_fit();
+        self.unjudged.shrink_to_fit();
+        self.secrets.shrink_to_fit();
+        if let Some(positions) = &mut self.positions {
+            positions.shrink_to_fit();
+        }
+    }
 }
 
 /// Name of the diagnostic given when reqlint itself failed on a file.

@@ -281,6 +281,20 @@ impl<'a> Request<'a> {
     /// Each param the request gives again later: the earlier occurrence, which the API
     /// does not read, with the one it reads; in the order of the earlier ones.
     pub fn repeated_params(&self) -> Vec<(&Entry, &Entry)> {
+        // Most requests give a few params and none twice: compared pairwise, as `params`
+        // does, without hashing; long lists through a map.
+        let (query, mapped) = self.param_lists();
+        if query.len() + mapped.len() <= 64 {
+            let all: Vec<&Entry> = query.iter().chain(mapped).collect();
+            return all
+                .iter()
+                .enumerate()
+                .filter_map(|(i, e)| {
+                    let read = all[i + 1..].iter().rev().find(|later| later.key == e.key)?;
+                    Some((*e, *read))
+                })
+                .collect();
+        }
         let sent: std::collections::HashMap<&str, &Entry> =
             self.params().map(|e| (e.key.as_str(), e)).collect();
         self.every_param()

@@ -113,12 +113,16 @@ fn money_with_decimals(
     issues: &mut [Issue],
 ) {
     let name = entry.key.as_str();
+    // Few params are money: the table is asked only for those.
+    if !MONEY_PARAMS.contains(&name) {
+        return;
+    }
     let integer_typed = target
         .graph
         .get()
         .param(name)
         .is_some_and(|p| matches!(p.ty, GType::Int | GType::UInt));
-    if !MONEY_PARAMS.contains(&name) || !integer_typed {
+    if !integer_typed {
         return;
     }
     let value = entry.value.resolved();
