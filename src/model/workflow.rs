@@ -74,7 +74,9 @@ pub enum Written {
     All { write: bool },
     /// `{}` or a mapping: each key, its level, their spans.
     Map(Vec<Grant>),
-    /// Anything else (a number, a list, an expression): what it is.
+    /// Another word (`read`, `write`): GitHub refuses it; it grants nothing.
+    Word(String),
+    /// Anything else (a number, a list): what it is.
     Other(String),
 }
 
@@ -103,7 +105,7 @@ impl Permissions {
                     .collect(),
             ),
             Value::Null => Written::Map(Vec::new()),
-            Value::String(s) => Written::Other(format!("`{}`", s.trim())),
+            Value::String(s) => Written::Word(s.trim().to_string()),
             _ => Written::Other(node.kind_name().to_string()),
         };
         Permissions {

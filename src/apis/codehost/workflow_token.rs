@@ -36,6 +36,16 @@ pub struct JobToken<'w> {
 }
 
 impl JobToken<'_> {
+    /// Whether the block the grant is written in is one GitHub refuses (an unknown key,
+    /// a level the key does not take): the workflow does not run at all, so the job's
+    /// calls are not judged against it (`job-permissions-invalid` reports the block).
+    pub fn refused(&self) -> bool {
+        self.block()
+            .is_some_and(|b| !super::permissions_block::block_is_valid(b))
+    }
+}
+
+impl JobToken<'_> {
     pub fn level(&self, key: WorkflowKey) -> Level {
         if let Some(always) = key.always() {
             return always;
@@ -99,8 +109,8 @@ pub fn job_token<'w>(workflow: &'w Workflow, job: &'w Job, config: &Config) -> J
                     }
                 }
             }
-            // A block reqlint cannot read grants nothing it can tell.
-            Written::Other(_) => {}
+            // A block GitHub refuses grants nothing.
+            Written::Word(_) | Written::Other(_) => {}
         },
         // Not known: nothing is judged against it.
         GrantSource::Caller => {}
