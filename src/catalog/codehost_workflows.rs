@@ -446,6 +446,17 @@ impl Action {
         non_empty(self.0.condition)
     }
 
+    /// When the condition is an input of the step's `with:`: the input's name, and whether
+    /// it must be `true` (else given at all). `None` for a condition no step shows
+    /// (private repositories, the repository's labels).
+    pub fn condition_input(self) -> Option<(&'static str, bool)> {
+        let input = non_empty(self.0.condition_input)?;
+        Some(match input.strip_suffix("=true") {
+            Some(name) => (name, true),
+            None => (input, false),
+        })
+    }
+
     /// The input that takes a token (`token`, `github-token`), whose default is the job's
     /// token.
     pub fn token_input(self) -> Option<&'static str> {
@@ -552,6 +563,7 @@ struct ActionRow {
     needs: (u16, u16),
     conditional: (u16, u16),
     condition: Text,
+    condition_input: Text,
     token_input: Text,
     from_script: bool,
     source: Text,

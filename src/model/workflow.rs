@@ -33,12 +33,40 @@ pub struct Job {
 /// A step judged by what a table says it needs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TableStep {
-    /// A first-party action (`actions/checkout`), at its `uses:` value.
-    Action { name: String, span: Span },
+    /// A first-party action (`actions/checkout`), at its `uses:` value, with the inputs
+    /// its `with:` gives.
+    Action {
+        name: String,
+        span: Span,
+        inputs: Vec<(String, Input)>,
+    },
     /// A `gh` subcommand (`pr create`), at the command.
     Gh { sub: String, span: Span },
     /// A `git` command that uses the credentials `actions/checkout` left (`push`).
     Git { sub: String, span: Span },
+}
+
+/// What a step's `with:` gives an input, as far as the file tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    True,
+    False,
+    /// `${{ … }}`: told only when the job runs.
+    Expression,
+    /// Any other value.
+    Given,
+}
+
+impl Input {
+    fn parse(text: &str) -> Option<Input> {
+        match text {
+            "true" => Some(Input::True),
+            "false" => Some(Input::False),
+            "expression" => Some(Input::Expression),
+            "given" => Some(Input::Given),
+            _ => None,
+        }
+    }
 }
 
 impl TableStep {
@@ -174,10 +202,17 @@ fn table_step(node: &Node) -> Option<TableStep> {
     let (kind, rest) = text.split_once(' ')?;
     let span = node.span;
     match kind {
-        "action" => Some(TableStep::Action {
-            name: rest.to_string(),
-            span,
-        }),
+        "action" => {
+            let mut words = rest.split(' ');
+            let name = words.next().unwrap_or_default().to_string();
+            let inputs = words
+                .filter_map(|w| {
+                    let (input, class) = w.rsplit_once('=')?;
+                    Some((input.to_string(), Input::parse(class)?))
+                })
+                .collect();
+            Some(TableStep::Action { name, span, inputs })
+        }
         "gh" => Some(TableStep::Gh {
             sub: rest.to_string(),
             span,

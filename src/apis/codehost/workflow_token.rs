@@ -11,7 +11,7 @@ use crate::diagnostic::Edit;
 use crate::loading::Span;
 use crate::model::config::Config;
 use crate::model::file::{ApiId, FileContext};
-use crate::model::workflow::{Job, Permissions, TableStep, Workflow, Written};
+use crate::model::workflow::{Input, Job, Permissions, TableStep, Workflow, Written};
 use crate::model::{FileModel, Request};
 
 /// Where a job's token permissions come from.
@@ -415,7 +415,7 @@ pub fn step_needs(step: &TableStep) -> Option<Vec<Need>> {
         }
     };
     match step {
-        TableStep::Action { name, .. } => {
+        TableStep::Action { name, inputs, .. } => {
             let action = table::action(name)?;
             if action.needs_from_script() {
                 return Some(Vec::new());
@@ -424,12 +424,12 @@ pub fn step_needs(step: &TableStep) -> Option<Vec<Need>> {
             for need in &mut needs {
                 need.soft |= reads_contents_only(need);
             }
-            // Needs the action has only in some repositories (private ones): never
-            // reported missing, never called unused.
-            needs.extend(needs_of(
-                action.conditional_needs(),
-                make(action.source(), true),
-            ));
+            if let Some(soft) = conditional_needs_hold(action, inputs) {
+                needs.extend(needs_of(
+                    action.conditional_needs(),
+                    make(action.source(), soft),
+                ));
+            }
             Some(needs)
         }
         TableStep::Gh { sub, .. } => {
@@ -448,6 +448,25 @@ pub fn step_needs(step: &TableStep) -> Option<Vec<Need>> {
                 contents, level,
             )])])
         }
+    }
+}
+
+/// Whether an action's conditional needs hold for a step with these inputs: `None` when
+/// they do not (the input they hang on is not given, or not `true`), `Some(false)` when
+/// they surely do (reported missing like any need), `Some(true)` when they may (an input
+/// given as an expression; a condition no step shows, such as a private repository):
+/// then they are never reported missing, never called unused, and are in the
+/// least-privilege block.
+fn conditional_needs_hold(action: table::Action, inputs: &[(String, Input)]) -> Option<bool> {
+    let Some((name, must_be_true)) = action.condition_input() else {
+        return Some(true);
+    };
+    let given = inputs.iter().find(|(n, _)| n == name).map(|&(_, v)| v)?;
+    match given {
+        _ if !must_be_true => Some(false),
+        Input::True => Some(false),
+        Input::Expression => Some(true),
+        Input::False | Input::Given => None,
     }
 }
 
@@ -587,11 +606,46 @@ mod tests {
     }
 
     #[test]
+    fn a_need_tied_to_an_input_holds_only_when_the_step_gives_it() {
+        let span = Span::new(0, 1);
+        let step = |name: &str, inputs: &[(&str, Input)]| TableStep::Action {
+            name: name.into(),
+            span,
+            inputs: inputs.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+        };
+        let contents_write = ("`contents: write`".to_string(), false);
+        let stale = |inputs: &[(&str, Input)]| needs(step("actions/stale", inputs));
+        assert!(!stale(&[]).iter().any(|(d, _)| d == "`contents: write`"));
+        assert!(
+            !stale(&[("delete-branch", Input::False)])
+                .iter()
+                .any(|(d, _)| d == "`contents: write`")
+        );
+        assert!(stale(&[("delete-branch", Input::True)]).contains(&contents_write));
+        assert!(
+            stale(&[("delete-branch", Input::Expression)])
+                .contains(&("`contents: write`".to_string(), true))
+        );
+        let download = |inputs: &[(&str, Input)]| needs(step("actions/download-artifact", inputs));
+        assert_eq!(download(&[]), []);
+        assert_eq!(
+            download(&[("github-token", Input::Expression)]),
+            [("`actions: read`".to_string(), false)]
+        );
+        // A condition no step shows stays a need that may hold.
+        assert!(
+            needs(step("actions/labeler", &[]))
+                .contains(&("`issues: write`".to_string(), true))
+        );
+    }
+
+    #[test]
     fn reading_the_repository_is_needed_only_when_it_is_private() {
         let span = Span::new(0, 1);
         let action = |name: &str| TableStep::Action {
             name: name.into(),
             span,
+            inputs: Vec::new(),
         };
         let git = |sub: &str| TableStep::Git {
             sub: sub.into(),
