@@ -1596,3 +1596,45 @@ jobs:
         ],
     );
 }
+
+#[test]
+fn an_unknown_route_is_shown_as_the_workflow_writes_it() {
+    let workflow = "\
+on: push
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    permissions:
+      issues: write
+    steps:
+      - run: |
+          gh api repos/{owner}/{repo}/isues/1
+          gh api repos/$GITHUB_REPOSITORY/isues/2
+          gh api \"repos/${{ github.repository }}/isues/3\"
+        env:
+          GH_TOKEN: ${{ github.token }}
+";
+    let found = lint(workflow, "");
+    let unknown: Vec<&String> = found
+        .iter()
+        .filter(|f| f.starts_with("unknown-endpoint"))
+        .collect();
+    assert_eq!(unknown.len(), 3, "{found:#?}");
+    for (finding, route) in unknown.iter().zip([
+        "repos/{owner}/{repo}/isues/1",
+        "repos/$GITHUB_REPOSITORY/isues/2",
+        "repos/${{ github.repository }}/isues/3",
+    ]) {
+        assert!(
+            finding.contains(&format!("no permission table row matches `{route}` in")),
+            "{finding}"
+        );
+        assert!(!finding.contains("{{owner}}"), "{finding}");
+    }
+    // What `scopes` cannot tell names the route with `{owner}`, never `{{owner}}`.
+    let dir = project(workflow, "");
+    let out = reqlint(dir.path(), &["scopes", ".github/workflows"]);
+    let text = stdout(&out);
+    assert!(text.contains("`GET /repos/{owner}/{repo}/isues/1`"), "{text}");
+    assert!(!text.contains("{{"), "{text}");
+}

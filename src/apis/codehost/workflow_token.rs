@@ -269,7 +269,12 @@ pub fn job_needs(
                     Some(line) => format!(
                         "`{} /{}`: reqlint does not know what it needs (the host's GitHub App table does not list it, or the operation is unknown)",
                         line.method,
-                        line.path.trim_start_matches('/')
+                        // The reader writes the repository as reqlint's own `{{owner}}`
+                        // variables; the workflow wrote `{owner}` or its like.
+                        line.path
+                            .trim_start_matches('/')
+                            .replace("{{", "{")
+                            .replace("}}", "}")
                     ),
                     None => "a call whose request line cannot be read".to_string(),
                 },
