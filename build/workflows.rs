@@ -290,11 +290,22 @@ pub fn generate(root: &Path) -> String {
             unreachable!("eight cells")
         };
         let (range, parsed) = parse_needs(&gh_src, line, need_text);
-        let Some((method, template)) = route.split_once(' ') else {
-            gh_src.fail(line, &format!("`{route}` is not `METHOD template`"));
-        };
-        let Some(rows) = routes.get(&(method.to_string(), template.to_string())) else {
-            gh_src.fail(line, &format!("`{route}` has no row in app_endpoints.tsv"));
+        // Several routes, ` + ` between them, when the command's need spans them (all
+        // needed): each need is a row of one of them. The first is the row's route.
+        let mut rows = Vec::new();
+        let mut first = None;
+        for one in route.split(" + ") {
+            let Some((method, template)) = one.split_once(' ') else {
+                gh_src.fail(line, &format!("`{one}` is not `METHOD template`"));
+            };
+            let Some(of_route) = routes.get(&(method.to_string(), template.to_string())) else {
+                gh_src.fail(line, &format!("`{one}` has no row in app_endpoints.tsv"));
+            };
+            rows.extend(of_route.iter().cloned());
+            first.get_or_insert((method, template));
+        }
+        let Some((method, template)) = first else {
+            unreachable!("split yields one piece at least")
         };
         for set in &parsed {
             for (app, level) in set {
@@ -317,11 +328,11 @@ pub fn generate(root: &Path) -> String {
             "graphql-rest-equivalent" => false,
             other => gh_src.fail(line, &format!("unknown basis `{other}`")),
         };
-        let [name_t, operation_t, template_t, source_t, url_t, note_t] =
-            [command, operation, template, source, url, cell(note)].map(|s| blob.text(s));
+        let [name_t, operation_t, template_t, routes_t, source_t, url_t, note_t] =
+            [command, operation, template, route, source, url, cell(note)].map(|s| blob.text(s));
         let (a, b) = range;
         let row = format!(
-            "    CommandRow {{ name: {name_t}, needs: ({a}, {b}), operation: {operation_t}, method: {m}, template: {template_t}, rest: {rest}, source: {source_t}, url: {url_t}, note: {note_t} }},",
+            "    CommandRow {{ name: {name_t}, needs: ({a}, {b}), operation: {operation_t}, method: {m}, template: {template_t}, routes: {routes_t}, rest: {rest}, source: {source_t}, url: {url_t}, note: {note_t} }},",
         );
         if commands.insert(command.to_string(), row).is_some() {
             gh_src.fail(line, &format!("`{command}` has a row already"));

@@ -385,6 +385,13 @@ impl Command {
         (Method::ALL[self.0.method as usize], self.0.template.get())
     }
 
+    /// Every REST route whose rows give the need, as the table writes them (`GET /a`, or
+    /// `GET /a + GET /b` when the need spans two, all needed); the first is
+    /// [`Command::route`].
+    pub fn routes(self) -> &'static str {
+        self.0.routes.get()
+    }
+
     /// Whether gh calls [`Command::route`] itself (else it sends a GraphQL mutation, for
     /// which the host publishes no permission table).
     pub fn calls_route(self) -> bool {
@@ -551,6 +558,7 @@ struct CommandRow {
     operation: Text,
     method: u8,
     template: Text,
+    routes: Text,
     rest: bool,
     source: Text,
     url: Text,
@@ -895,10 +903,29 @@ mod tests {
         ] {
             assert_eq!(keys(&mut gh_command(sub).unwrap().needs()), [need], "{sub}");
         }
-        assert!(
-            gh_command("pr checks").is_none(),
-            "checks and statuses: two routes"
+        // A need spanning two routes, and the pull request read either way.
+        let checks = gh_command("pr checks").unwrap();
+        assert_eq!(
+            checks.routes(),
+            "GET /repos/{owner}/{repo}/commits/{ref}/check-runs + GET /repos/{owner}/{repo}/commits/{ref}/status + GET /repos/{owner}/{repo}/pulls/{pull_number}"
         );
+        assert_eq!(
+            checks.route(),
+            (Method::Get, "/repos/{owner}/{repo}/commits/{ref}/check-runs")
+        );
+        assert!(
+            gh_command("release upload").is_none(),
+            "the host documents no permission for uploading an asset"
+        );
+        assert_eq!(
+            stale.condition_input(),
+            Some(("delete-branch", true))
+        );
+        assert_eq!(
+            download.condition_input(),
+            Some(("github-token", false))
+        );
+        assert_eq!(action("actions/labeler").unwrap().condition_input(), None);
         assert!(
             gh_command("auth status").is_none(),
             "no table row for what it calls"

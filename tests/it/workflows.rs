@@ -1638,3 +1638,33 @@ jobs:
     assert!(text.contains("`GET /repos/{owner}/{repo}/isues/1`"), "{text}");
     assert!(!text.contains("{{"), "{text}");
 }
+
+#[test]
+fn gh_pr_checks_needs_check_runs_statuses_and_the_pull_request() {
+    let job = |block: &str| {
+        format!(
+            "\
+on: pull_request
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    permissions:{block}
+    steps:
+      - run: gh pr checks 1
+        env:
+          GH_TOKEN: ${{{{ github.token }}}}
+"
+        )
+    };
+    // Any one of the keys the pull request is read with is enough, and none is unused.
+    for reads in ["contents", "pull-requests"] {
+        let block = format!("\n      checks: read\n      statuses: read\n      {reads}: read");
+        assert_findings(&lint(&job(&block), ""), &[]);
+    }
+    assert_findings(
+        &lint(&job("\n      checks: read\n      contents: read"), ""),
+        &[
+            "job-token-missing-permission 9:14 `gh pr checks 1` `gh pr checks` needs `statuses: read`, and job `a`'s GITHUB_TOKEN has `statuses: none` (the job's `permissions:`)",
+        ],
+    );
+}

@@ -384,8 +384,11 @@ pub fn call_needs(request: &Request<'_>, routed: bool, config: &Config) -> CallN
 }
 
 /// A table's `key=level` needs as [`Need`]s: needs of one alternative are all needed,
-/// any one alternative is enough. Alternatives of one pair each become one need with
-/// options; alternatives of several pairs are not in the tables (the first is taken).
+/// any one alternative is enough. Alternatives that differ in one pair each (one pair
+/// apiece, or pairs they all share and one more: `checks=read+contents=read|
+/// checks=read+pull-requests=read`) become the shared pairs, each needed, and one need
+/// whose options are the differing pairs; other alternatives are not in the tables (the
+/// first is taken).
 fn needs_of(
     pairs: impl Iterator<Item = table::Need>,
     make: impl Fn(Vec<(WorkflowKey, Level)>) -> Need,
@@ -394,8 +397,32 @@ fn needs_of(
     let mut alternatives: Vec<u8> = pairs.iter().map(|n| n.alternative).collect();
     alternatives.dedup();
     let of = |a: u8| pairs.iter().filter(move |n| n.alternative == a);
-    if alternatives.len() > 1 && alternatives.iter().all(|&a| of(a).count() == 1) {
-        return vec![make(pairs.iter().map(|n| (n.key, n.level)).collect())];
+    if alternatives.len() > 1 {
+        let shared: Vec<(WorkflowKey, Level)> = of(alternatives[0])
+            .map(|n| (n.key, n.level))
+            .filter(|&(k, l)| {
+                alternatives
+                    .iter()
+                    .all(|&a| of(a).any(|n| (n.key, n.level) == (k, l)))
+            })
+            .collect();
+        let differing: Option<Vec<(WorkflowKey, Level)>> = alternatives
+            .iter()
+            .map(|&a| {
+                let mut own = of(a)
+                    .map(|n| (n.key, n.level))
+                    .filter(|pair| !shared.contains(pair));
+                match (own.next(), own.next()) {
+                    (Some(pair), None) => Some(pair),
+                    _ => None,
+                }
+            })
+            .collect();
+        if let Some(options) = differing {
+            let mut needs: Vec<Need> = shared.into_iter().map(|p| make(vec![p])).collect();
+            needs.push(make(options));
+            return needs;
+        }
     }
     match alternatives.first() {
         Some(&first) => of(first).map(|n| make(vec![(n.key, n.level)])).collect(),
@@ -641,6 +668,22 @@ mod tests {
         assert!(
             needs(step("actions/labeler", &[]))
                 .contains(&("`issues: write`".to_string(), true))
+        );
+    }
+
+    #[test]
+    fn alternatives_differing_in_one_key_share_the_rest() {
+        let step = TableStep::Gh {
+            sub: "pr checks".into(),
+            span: Span::new(0, 1),
+        };
+        assert_eq!(
+            needs(step),
+            [
+                ("`checks: read`".to_string(), false),
+                ("`statuses: read`".to_string(), false),
+                ("`contents: read` or `pull-requests: read`".to_string(), false),
+            ]
         );
     }
 
