@@ -328,8 +328,15 @@ pub fn generate(root: &Path) -> String {
             "graphql-rest-equivalent" => false,
             other => gh_src.fail(line, &format!("unknown basis `{other}`")),
         };
-        let [name_t, operation_t, template_t, routes_t, source_t, url_t, note_t] =
-            [command, operation, template, route, source, url, cell(note)].map(|s| blob.text(s));
+        let [
+            name_t,
+            operation_t,
+            template_t,
+            routes_t,
+            source_t,
+            url_t,
+            note_t,
+        ] = [command, operation, template, route, source, url, cell(note)].map(|s| blob.text(s));
         let (a, b) = range;
         let row = format!(
             "    CommandRow {{ name: {name_t}, needs: ({a}, {b}), operation: {operation_t}, method: {m}, template: {template_t}, routes: {routes_t}, rest: {rest}, source: {source_t}, url: {url_t}, note: {note_t} }},",
@@ -381,7 +388,11 @@ pub fn generate(root: &Path) -> String {
             let name = condition_input
                 .strip_suffix("=true")
                 .unwrap_or(condition_input);
-            if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+            if name.is_empty()
+                || !name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            {
                 act_src.fail(
                     line,
                     &format!("`{condition_input}` is not `NAME`, `NAME=true` or `-`"),
@@ -397,7 +408,15 @@ pub fn generate(root: &Path) -> String {
             other => act_src.fail(line, &format!("`{other}` is not `yes` or `no`")),
         };
         let lower = uses.to_ascii_lowercase();
-        let [uses_t, condition_t, input_t, token_t, source_t, url_t, note_t] = [
+        let [
+            uses_t,
+            condition_t,
+            input_t,
+            token_t,
+            source_t,
+            url_t,
+            note_t,
+        ] = [
             lower.as_str(),
             cell(condition),
             cell(condition_input),

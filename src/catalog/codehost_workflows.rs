@@ -911,20 +911,17 @@ mod tests {
         );
         assert_eq!(
             checks.route(),
-            (Method::Get, "/repos/{owner}/{repo}/commits/{ref}/check-runs")
+            (
+                Method::Get,
+                "/repos/{owner}/{repo}/commits/{ref}/check-runs"
+            )
         );
         assert!(
             gh_command("release upload").is_none(),
             "the host documents no permission for uploading an asset"
         );
-        assert_eq!(
-            stale.condition_input(),
-            Some(("delete-branch", true))
-        );
-        assert_eq!(
-            download.condition_input(),
-            Some(("github-token", false))
-        );
+        assert_eq!(stale.condition_input(), Some(("delete-branch", true)));
+        assert_eq!(download.condition_input(), Some(("github-token", false)));
         assert_eq!(action("actions/labeler").unwrap().condition_input(), None);
         assert!(
             gh_command("auth status").is_none(),

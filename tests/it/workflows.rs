@@ -633,8 +633,7 @@ jobs:
           GH_TOKEN: ${{ github.token }}
 ";
 
-const JOB_RULES: &str =
-    "job-token-missing-permission,job-token-unused-permission,job-token-unrestricted,job-permissions-invalid";
+const JOB_RULES: &str = "job-token-missing-permission,job-token-unused-permission,job-token-unrestricted,job-permissions-invalid";
 
 fn fixed(dir: &Path, extra: &[&str]) -> String {
     let mut args = vec!["check", "--no-cache", "--fix", "--select", JOB_RULES];
@@ -1485,7 +1484,10 @@ fn a_need_tied_to_an_input_holds_only_when_the_step_gives_it() {
     );
     assert_findings(
         &lint(
-            &stale_job("\n          delete-branch: false", "\n      contents: write"),
+            &stale_job(
+                "\n          delete-branch: false",
+                "\n      contents: write",
+            ),
             "",
         ),
         &[
@@ -1535,7 +1537,11 @@ jobs:
         assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
         stdout(&out)
     };
-    assert!(scopes(&job("")).contains("permissions: {}"), "{}", scopes(&job("")));
+    assert!(
+        scopes(&job("")).contains("permissions: {}"),
+        "{}",
+        scopes(&job(""))
+    );
     let given = job(
         "\n        with:\n          run-id: ${{ github.event.workflow_run.id }}\n          github-token: ${{ github.token }}",
     );
@@ -1635,7 +1641,10 @@ jobs:
     let dir = project(workflow, "");
     let out = reqlint(dir.path(), &["scopes", ".github/workflows"]);
     let text = stdout(&out);
-    assert!(text.contains("`GET /repos/{owner}/{repo}/isues/1`"), "{text}");
+    assert!(
+        text.contains("`GET /repos/{owner}/{repo}/isues/1`"),
+        "{text}"
+    );
     assert!(!text.contains("{{"), "{text}");
 }
 

@@ -15,8 +15,7 @@ use crate::loading::Span;
 use crate::model::workflow::{Grant, Permissions, Written};
 
 /// The host's page listing the keys and their levels.
-pub const SYNTAX_DOCS: &str =
-    "https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax#permissions";
+pub const SYNTAX_DOCS: &str = "https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-syntax#permissions";
 
 /// One thing in a block that GitHub refuses.
 #[derive(Clone, Debug, PartialEq)]
@@ -141,9 +140,7 @@ fn grant_problem(grant: &Grant, grants: &[Grant]) -> Option<BlockProblem> {
                 grant.key,
                 always.as_str()
             ),
-            help: format!(
-                "remove the line: GitHub refuses the workflow (source: {SYNTAX_DOCS})"
-            ),
+            help: format!("remove the line: GitHub refuses the workflow (source: {SYNTAX_DOCS})"),
             meant: None,
         });
     }
@@ -167,11 +164,7 @@ fn grant_problem(grant: &Grant, grants: &[Grant]) -> Option<BlockProblem> {
                 .flatten()
         });
     let message = if written.is_empty() {
-        format!(
-            "`{}` has no level: it takes {}",
-            grant.key,
-            one_of(&levels)
-        )
+        format!("`{}` has no level: it takes {}", grant.key, one_of(&levels))
     } else {
         format!(
             "`{written}` is not a level of `{}`: it takes {}",
@@ -183,9 +176,9 @@ fn grant_problem(grant: &Grant, grants: &[Grant]) -> Option<BlockProblem> {
         span: grant.level_span,
         message,
         help: match wanted {
-            Some(w) => format!(
-                "did you mean `{w}`? GitHub refuses the workflow (source: {SYNTAX_DOCS})"
-            ),
+            Some(w) => {
+                format!("did you mean `{w}`? GitHub refuses the workflow (source: {SYNTAX_DOCS})")
+            }
             None => format!("GitHub refuses the workflow (source: {SYNTAX_DOCS})"),
         },
         meant: wanted.map(str::to_string),
@@ -265,12 +258,18 @@ mod tests {
             meant_of(&[("Contents", "read")]),
             [Some("contents".to_string())]
         );
-        assert_eq!(meant_of(&[("contents", "Read")]), [Some("read".to_string())]);
+        assert_eq!(
+            meant_of(&[("contents", "Read")]),
+            [Some("read".to_string())]
+        );
         assert_eq!(
             meant_of(&[("contents", "read-all")]),
             [Some("read".to_string())]
         );
-        assert_eq!(meant_of(&[("contents", "wirte")]), [Some("write".to_string())]);
+        assert_eq!(
+            meant_of(&[("contents", "wirte")]),
+            [Some("write".to_string())]
+        );
         // Nothing surely meant: no fix.
         assert_eq!(meant_of(&[("contents", "admin")]), [None]);
         assert_eq!(meant_of(&[("id-token", "read")]), [None]);

@@ -666,8 +666,7 @@ mod tests {
         );
         // A condition no step shows stays a need that may hold.
         assert!(
-            needs(step("actions/labeler", &[]))
-                .contains(&("`issues: write`".to_string(), true))
+            needs(step("actions/labeler", &[])).contains(&("`issues: write`".to_string(), true))
         );
     }
 
@@ -682,7 +681,10 @@ mod tests {
             [
                 ("`checks: read`".to_string(), false),
                 ("`statuses: read`".to_string(), false),
-                ("`contents: read` or `pull-requests: read`".to_string(), false),
+                (
+                    "`contents: read` or `pull-requests: read`".to_string(),
+                    false
+                ),
             ]
         );
     }
