@@ -112,6 +112,7 @@ pub enum Written {
 pub struct Grant {
     pub key: String,
     pub key_span: Span,
+    /// The level as written; empty when there is none or it is no word (a list).
     pub level: String,
     pub level_span: Span,
 }
@@ -127,7 +128,11 @@ impl Permissions {
                     .map(|e| Grant {
                         key: e.key.to_string(),
                         key_span: e.key_span,
-                        level: e.value.scalar_text().unwrap_or_default().trim().to_string(),
+                        // No level (`contents:`), or one that is no word: empty.
+                        level: match e.value.value {
+                            Value::Null => String::new(),
+                            _ => e.value.scalar_text().unwrap_or_default().trim().to_string(),
+                        },
                         level_span: e.value.span,
                     })
                     .collect(),
