@@ -173,7 +173,12 @@ fn grant_problem(grant: &Grant, grants: &[Grant]) -> Option<BlockProblem> {
         )
     };
     Some(BlockProblem {
-        span: grant.level_span,
+        // No level written: the key is where it is missing.
+        span: if grant.level_span.start == grant.level_span.end {
+            grant.key_span
+        } else {
+            grant.level_span
+        },
         message,
         help: match wanted {
             Some(w) => {
