@@ -1677,3 +1677,37 @@ jobs:
         ],
     );
 }
+
+#[test]
+fn scopes_shows_a_named_tokens_workflow_call_as_written() {
+    let config = "\
+tokens:
+  release-pat:
+    owner: acme
+    permissions:
+      repository:
+        contents: write
+    variables: [RELEASE_PAT]
+";
+    let workflow = "\
+on: push
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    permissions: {}
+    steps:
+      - run: gh api repos/{owner}/{repo}/isues/1
+        env:
+          GH_TOKEN: ${{ secrets.RELEASE_PAT }}
+";
+    let dir = project(workflow, config);
+    let out = reqlint(dir.path(), &["scopes", ".github/workflows"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            ".github/workflows/w.yml:7:21  GET repos/{owner}/{repo}/isues/1  (unknown endpoint)"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("{{owner}}"), "{text}");
+}
