@@ -1711,3 +1711,35 @@ jobs:
     );
     assert!(!text.contains("{{owner}}"), "{text}");
 }
+
+#[test]
+fn a_token_written_as_a_permissions_key_is_redacted_in_the_message() {
+    let token = "ghp_R3qlint_Fak3_T0ken_00000000000000000";
+    let workflow = format!(
+        "\
+on: push
+permissions:
+  {token}: write
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo
+"
+    );
+    let dir = project(&workflow, "");
+    let report = check_json(dir.path(), &[]);
+    let invalid: Vec<&Value> = diagnostics_of(&report)
+        .iter()
+        .filter(|d| d["rule"] == "job-permissions-invalid")
+        .collect();
+    assert_eq!(invalid.len(), 1, "{report:#}");
+    assert!(
+        invalid[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`ghp_****`"),
+        "{report:#}"
+    );
+    assert!(!report.to_string().contains(token), "{report:#}");
+}
