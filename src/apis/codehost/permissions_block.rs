@@ -26,6 +26,9 @@ pub struct BlockProblem {
     pub help: String,
     /// What was surely meant, when exactly one thing is: the text that replaces `span`.
     pub meant: Option<String>,
+    /// The entry is meant away (`metadata: read`, which the token always has): from
+    /// `span`'s start to here, the entry whose line goes, when the block keeps another.
+    pub remove_to: Option<usize>,
 }
 
 /// The keys a block may write (every key of the table but those always held).
@@ -97,6 +100,7 @@ pub fn block_problems(block: &Permissions) -> Vec<BlockProblem> {
                     ),
                 },
                 meant: wanted.map(str::to_string),
+                remove_to: None,
             }]
         }
         Written::Other(kind) => vec![BlockProblem {
@@ -108,6 +112,7 @@ pub fn block_problems(block: &Permissions) -> Vec<BlockProblem> {
                 "GitHub refuses the workflow, and none of its jobs runs (source: {SYNTAX_DOCS})"
             ),
             meant: None,
+            remove_to: None,
         }],
     }
 }
@@ -129,6 +134,7 @@ fn grant_problem(grant: &Grant, grants: &[Grant]) -> Option<BlockProblem> {
             ),
             help,
             meant: wanted.map(str::to_string),
+            remove_to: None,
         });
     };
     if let Some(always) = key.always() {
@@ -142,6 +148,8 @@ fn grant_problem(grant: &Grant, grants: &[Grant]) -> Option<BlockProblem> {
             ),
             help: format!("remove the line: GitHub refuses the workflow (source: {SYNTAX_DOCS})"),
             meant: None,
+            // Removing the block's only entry would leave `permissions:` without a value.
+            remove_to: (grants.len() > 1).then_some(grant.level_span.end),
         });
     }
     if Level::parse(&grant.level).is_some_and(|l| key.accepts(l)) {
@@ -187,6 +195,7 @@ fn grant_problem(grant: &Grant, grants: &[Grant]) -> Option<BlockProblem> {
             None => format!("GitHub refuses the workflow (source: {SYNTAX_DOCS})"),
         },
         meant: wanted.map(str::to_string),
+        remove_to: None,
     })
 }
 
@@ -292,6 +301,11 @@ mod tests {
         let problems = block_problems(&map(&[("metadata", "read")]));
         assert_eq!(problems.len(), 1);
         assert!(problems[0].message.contains("always has `metadata: read`"));
+        // Its line goes only where the block keeps another key.
+        assert_eq!(problems[0].remove_to, None);
+        let problems = block_problems(&map(&[("metadata", "read"), ("contents", "read")]));
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].remove_to, Some(31));
     }
 
     #[test]

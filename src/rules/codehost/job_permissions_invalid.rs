@@ -25,7 +25,7 @@ crate::declare_rule! {
                  (https://github.com/actions/languageservices/blob/main/workflow-parser/src/workflow-v1.0.json)",
         fixes: &[FixMeta {
             applicability: Applicability::Safe,
-            what: "the key or level is replaced by the one meant, when exactly one is (`pull-request` → `pull-requests`, `Read` → `read`, `permissions: read` → `read-all`)",
+            what: "the key or level is replaced by the one meant, when exactly one is (`pull-request` → `pull-requests`, `Read` → `read`, `permissions: read` → `read-all`); a `metadata` line, which the token always has, is removed from a block that keeps another key",
         }],
         inspects: Inspects::File,
         bad: example!("job-permissions-invalid/.github/workflows/bad.yml"),
@@ -44,16 +44,28 @@ impl Rule for JobPermissionsInvalid {
             .chain(workflow.jobs.iter().filter_map(|j| j.permissions.as_ref()));
         for block in blocks {
             for problem in block_problems(block) {
-                let fix = problem.meant.map(|meant| {
-                    Fix::safe(
-                        format!("write `{meant}`"),
-                        vec![Edit {
-                            span: problem.span,
-                            replacement: meant,
-                            file: None,
-                        }],
-                    )
-                });
+                let removal = problem
+                    .remove_to
+                    .filter(|_| crate::model::edits::takes_line_edits(file.path))
+                    .and_then(|end| {
+                        let written = file.text.get(problem.span.start..end)?;
+                        let edit =
+                            crate::model::edits::remove_lines(file.text, problem.span.start, end)?;
+                        Some(Fix::safe(format!("remove `{written}`"), vec![edit]))
+                    });
+                let fix = problem
+                    .meant
+                    .map(|meant| {
+                        Fix::safe(
+                            format!("write `{meant}`"),
+                            vec![Edit {
+                                span: problem.span,
+                                replacement: meant,
+                                file: None,
+                            }],
+                        )
+                    })
+                    .or(removal);
                 out.push(
                     Diagnostic::new(&META, problem.span, problem.message)
                         .with_help(problem.help)
