@@ -290,11 +290,22 @@ pub fn generate(root: &Path) -> String {
             unreachable!("eight cells")
         };
         let (range, parsed) = parse_needs(&gh_src, line, need_text);
-        let Some((method, template)) = route.split_once(' ') else {
-            gh_src.fail(line, &format!("`{route}` is not `METHOD template`"));
-        };
-        let Some(rows) = routes.get(&(method.to_string(), template.to_string())) else {
-            gh_src.fail(line, &format!("`{route}` has no row in app_endpoints.tsv"));
+        // Several routes, ` + ` between them, when the command's need spans them (all
+        // needed): each need is a row of one of them. The first is the row's route.
+        let mut rows = Vec::new();
+        let mut first = None;
+        for one in route.split(" + ") {
+            let Some((method, template)) = one.split_once(' ') else {
+                gh_src.fail(line, &format!("`{one}` is not `METHOD template`"));
+            };
+            let Some(of_route) = routes.get(&(method.to_string(), template.to_string())) else {
+                gh_src.fail(line, &format!("`{one}` has no row in app_endpoints.tsv"));
+            };
+            rows.extend(of_route.iter().cloned());
+            first.get_or_insert((method, template));
+        }
+        let Some((method, template)) = first else {
+            unreachable!("split yields one piece at least")
         };
         for set in &parsed {
             for (app, level) in set {
@@ -317,11 +328,18 @@ pub fn generate(root: &Path) -> String {
             "graphql-rest-equivalent" => false,
             other => gh_src.fail(line, &format!("unknown basis `{other}`")),
         };
-        let [name_t, operation_t, template_t, source_t, url_t, note_t] =
-            [command, operation, template, source, url, cell(note)].map(|s| blob.text(s));
+        let [
+            name_t,
+            operation_t,
+            template_t,
+            routes_t,
+            source_t,
+            url_t,
+            note_t,
+        ] = [command, operation, template, route, source, url, cell(note)].map(|s| blob.text(s));
         let (a, b) = range;
         let row = format!(
-            "    CommandRow {{ name: {name_t}, needs: ({a}, {b}), operation: {operation_t}, method: {m}, template: {template_t}, rest: {rest}, source: {source_t}, url: {url_t}, note: {note_t} }},",
+            "    CommandRow {{ name: {name_t}, needs: ({a}, {b}), operation: {operation_t}, method: {m}, template: {template_t}, routes: {routes_t}, rest: {rest}, source: {source_t}, url: {url_t}, note: {note_t} }},",
         );
         if commands.insert(command.to_string(), row).is_some() {
             gh_src.fail(line, &format!("`{command}` has a row already"));
@@ -336,12 +354,13 @@ pub fn generate(root: &Path) -> String {
 
     let act_src = Source::read(root, "codehost/workflows/actions.tsv");
     let mut actions: BTreeMap<String, String> = BTreeMap::new();
-    for (line, cells) in act_src.rows("uses", 9, 9) {
+    for (line, cells) in act_src.rows("uses", 10, 10) {
         let [
             uses,
             need_text,
             conditional,
             condition,
+            condition_input,
             token,
             from_script,
             source,
@@ -349,7 +368,7 @@ pub fn generate(root: &Path) -> String {
             note,
         ] = cells[..]
         else {
-            unreachable!("nine cells")
+            unreachable!("ten cells")
         };
         if uses.contains('@') || uses.split('/').count() < 2 {
             act_src.fail(
@@ -365,15 +384,42 @@ pub fn generate(root: &Path) -> String {
         if parsed.is_empty() != (condition == "-") {
             act_src.fail(line, "conditional needs and a condition go together");
         }
+        if condition_input != "-" {
+            let name = condition_input
+                .strip_suffix("=true")
+                .unwrap_or(condition_input);
+            if name.is_empty()
+                || !name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            {
+                act_src.fail(
+                    line,
+                    &format!("`{condition_input}` is not `NAME`, `NAME=true` or `-`"),
+                );
+            }
+            if parsed.is_empty() {
+                act_src.fail(line, "a condition input without conditional needs");
+            }
+        }
         let from_script = match from_script {
             "yes" => true,
             "no" => false,
             other => act_src.fail(line, &format!("`{other}` is not `yes` or `no`")),
         };
         let lower = uses.to_ascii_lowercase();
-        let [uses_t, condition_t, token_t, source_t, url_t, note_t] = [
+        let [
+            uses_t,
+            condition_t,
+            input_t,
+            token_t,
+            source_t,
+            url_t,
+            note_t,
+        ] = [
             lower.as_str(),
             cell(condition),
+            cell(condition_input),
             cell(token),
             source,
             url,
@@ -382,7 +428,7 @@ pub fn generate(root: &Path) -> String {
         .map(|s| blob.text(s));
         let ((a, b), (c, d)) = (range, cond_range);
         let row = format!(
-            "    ActionRow {{ uses: {uses_t}, needs: ({a}, {b}), conditional: ({c}, {d}), condition: {condition_t}, token_input: {token_t}, from_script: {from_script}, source: {source_t}, url: {url_t}, note: {note_t} }},",
+            "    ActionRow {{ uses: {uses_t}, needs: ({a}, {b}), conditional: ({c}, {d}), condition: {condition_t}, condition_input: {input_t}, token_input: {token_t}, from_script: {from_script}, source: {source_t}, url: {url_t}, note: {note_t} }},",
         );
         if actions.insert(uses.to_ascii_lowercase(), row).is_some() {
             act_src.fail(line, &format!("`{uses}` has a row already"));

@@ -385,6 +385,13 @@ impl Command {
         (Method::ALL[self.0.method as usize], self.0.template.get())
     }
 
+    /// Every REST route whose rows give the need, as the table writes them (`GET /a`, or
+    /// `GET /a + GET /b` when the need spans two, all needed); the first is
+    /// [`Command::route`].
+    pub fn routes(self) -> &'static str {
+        self.0.routes.get()
+    }
+
     /// Whether gh calls [`Command::route`] itself (else it sends a GraphQL mutation, for
     /// which the host publishes no permission table).
     pub fn calls_route(self) -> bool {
@@ -444,6 +451,17 @@ impl Action {
     /// When the conditional needs apply (`private repositories`).
     pub fn condition(self) -> Option<&'static str> {
         non_empty(self.0.condition)
+    }
+
+    /// When the condition is an input of the step's `with:`: the input's name, and whether
+    /// it must be `true` (else given at all). `None` for a condition no step shows
+    /// (private repositories, the repository's labels).
+    pub fn condition_input(self) -> Option<(&'static str, bool)> {
+        let input = non_empty(self.0.condition_input)?;
+        Some(match input.strip_suffix("=true") {
+            Some(name) => (name, true),
+            None => (input, false),
+        })
     }
 
     /// The input that takes a token (`token`, `github-token`), whose default is the job's
@@ -540,6 +558,7 @@ struct CommandRow {
     operation: Text,
     method: u8,
     template: Text,
+    routes: Text,
     rest: bool,
     source: Text,
     url: Text,
@@ -552,6 +571,7 @@ struct ActionRow {
     needs: (u16, u16),
     conditional: (u16, u16),
     condition: Text,
+    condition_input: Text,
     token_input: Text,
     from_script: bool,
     source: Text,
@@ -883,10 +903,26 @@ mod tests {
         ] {
             assert_eq!(keys(&mut gh_command(sub).unwrap().needs()), [need], "{sub}");
         }
-        assert!(
-            gh_command("pr checks").is_none(),
-            "checks and statuses: two routes"
+        // A need spanning two routes, and the pull request read either way.
+        let checks = gh_command("pr checks").unwrap();
+        assert_eq!(
+            checks.routes(),
+            "GET /repos/{owner}/{repo}/commits/{ref}/check-runs + GET /repos/{owner}/{repo}/commits/{ref}/status + GET /repos/{owner}/{repo}/pulls/{pull_number}"
         );
+        assert_eq!(
+            checks.route(),
+            (
+                Method::Get,
+                "/repos/{owner}/{repo}/commits/{ref}/check-runs"
+            )
+        );
+        assert!(
+            gh_command("release upload").is_none(),
+            "the host documents no permission for uploading an asset"
+        );
+        assert_eq!(stale.condition_input(), Some(("delete-branch", true)));
+        assert_eq!(download.condition_input(), Some(("github-token", false)));
+        assert_eq!(action("actions/labeler").unwrap().condition_input(), None);
         assert!(
             gh_command("auth status").is_none(),
             "no table row for what it calls"

@@ -122,14 +122,14 @@ pub fn permissions_page() -> String {
          |---|---|---|---|---|"
     );
     for command in gh_commands() {
-        let (method, template) = command.route();
+        let routes = command.routes().replace(" + ", "` and `");
         let mut source = format!("[manual]({}); {}", command.docs(), command.source());
         if let Some(note) = command.note() {
             let _ = write!(source, "; {}", cell(note));
         }
         let _ = writeln!(
             out,
-            "| `gh {}` | {} | {} | `{method} {template}` | {} |",
+            "| `gh {}` | {} | {} | `{routes}` | {} |",
             command.name(),
             needs_text(command.needs()),
             cell(command.operation()),

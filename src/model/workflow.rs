@@ -33,12 +33,40 @@ pub struct Job {
 /// A step judged by what a table says it needs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TableStep {
-    /// A first-party action (`actions/checkout`), at its `uses:` value.
-    Action { name: String, span: Span },
+    /// A first-party action (`actions/checkout`), at its `uses:` value, with the inputs
+    /// its `with:` gives.
+    Action {
+        name: String,
+        span: Span,
+        inputs: Vec<(String, Input)>,
+    },
     /// A `gh` subcommand (`pr create`), at the command.
     Gh { sub: String, span: Span },
     /// A `git` command that uses the credentials `actions/checkout` left (`push`).
     Git { sub: String, span: Span },
+}
+
+/// What a step's `with:` gives an input, as far as the file tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    True,
+    False,
+    /// `${{ … }}`: told only when the job runs.
+    Expression,
+    /// Any other value.
+    Given,
+}
+
+impl Input {
+    fn parse(text: &str) -> Option<Input> {
+        match text {
+            "true" => Some(Input::True),
+            "false" => Some(Input::False),
+            "expression" => Some(Input::Expression),
+            "given" => Some(Input::Given),
+            _ => None,
+        }
+    }
 }
 
 impl TableStep {
@@ -74,7 +102,9 @@ pub enum Written {
     All { write: bool },
     /// `{}` or a mapping: each key, its level, their spans.
     Map(Vec<Grant>),
-    /// Anything else (a number, a list, an expression): what it is.
+    /// Another word (`read`, `write`): GitHub refuses it; it grants nothing.
+    Word(String),
+    /// Anything else (a number, a list): what it is.
     Other(String),
 }
 
@@ -82,6 +112,7 @@ pub enum Written {
 pub struct Grant {
     pub key: String,
     pub key_span: Span,
+    /// The level as written; empty when there is none or it is no word (a list).
     pub level: String,
     pub level_span: Span,
 }
@@ -97,13 +128,17 @@ impl Permissions {
                     .map(|e| Grant {
                         key: e.key.to_string(),
                         key_span: e.key_span,
-                        level: e.value.scalar_text().unwrap_or_default().trim().to_string(),
+                        // No level (`contents:`), or one that is no word: empty.
+                        level: match e.value.value {
+                            Value::Null => String::new(),
+                            _ => e.value.scalar_text().unwrap_or_default().trim().to_string(),
+                        },
                         level_span: e.value.span,
                     })
                     .collect(),
             ),
             Value::Null => Written::Map(Vec::new()),
-            Value::String(s) => Written::Other(format!("`{}`", s.trim())),
+            Value::String(s) => Written::Word(s.trim().to_string()),
             _ => Written::Other(node.kind_name().to_string()),
         };
         Permissions {
@@ -172,10 +207,17 @@ fn table_step(node: &Node) -> Option<TableStep> {
     let (kind, rest) = text.split_once(' ')?;
     let span = node.span;
     match kind {
-        "action" => Some(TableStep::Action {
-            name: rest.to_string(),
-            span,
-        }),
+        "action" => {
+            let mut words = rest.split(' ');
+            let name = words.next().unwrap_or_default().to_string();
+            let inputs = words
+                .filter_map(|w| {
+                    let (input, class) = w.rsplit_once('=')?;
+                    Some((input.to_string(), Input::parse(class)?))
+                })
+                .collect();
+            Some(TableStep::Action { name, span, inputs })
+        }
         "gh" => Some(TableStep::Gh {
             sub: rest.to_string(),
             span,

@@ -38,6 +38,7 @@ pub static REGISTRY: &[&dyn Rule] = &[
     &codehost::job_token_missing_permission::JobTokenMissingPermission,
     &codehost::job_token_unused_permission::JobTokenUnusedPermission,
     &codehost::job_token_unrestricted::JobTokenUnrestricted,
+    &codehost::job_permissions_invalid::JobPermissionsInvalid,
     &advertising::ad_unknown_endpoint::AdUnknownEndpoint,
     &advertising::ad_version_deprecated::AdVersionDeprecated,
     &advertising::ad_version_newer_than_catalog::AdVersionNewerThanCatalog,

@@ -162,6 +162,7 @@ fn broken_tables_fail_with_file_and_line() {
     let pr_create = line_of("codehost/workflows/gh_commands.tsv", "pr create\t");
     let checkout = line_of("codehost/workflows/actions.tsv", "actions/checkout\t");
     let models = line_of("codehost/workflows/keys.tsv", "models\tModels");
+    let stale = line_of("codehost/workflows/actions.tsv", "actions/stale\t");
     let issues = line_of(
         "codehost/workflows/app_endpoints.tsv",
         "POST\t/repos/{owner}/{repo}/issues\t",
@@ -196,6 +197,14 @@ fn broken_tables_fail_with_file_and_line() {
             "actions/deploy-pages\tpages=write+id-token=write",
             "actions/deploy-pages\tpages=write+id-token=read",
             "`id-token` does not take `id-token=read`".to_string(),
+        ),
+        (
+            "codehost/workflows/actions.tsv",
+            "\tdelete-branch=true\trepo-token\t",
+            "\tdelete branch\trepo-token\t",
+            format!(
+                "catalog/codehost/workflows/actions.tsv:{stale}: `delete branch` is not `NAME`, `NAME=true` or `-`"
+            ),
         ),
         (
             "codehost/workflows/keys.tsv",

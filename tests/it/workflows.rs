@@ -633,8 +633,7 @@ jobs:
           GH_TOKEN: ${{ github.token }}
 ";
 
-const JOB_RULES: &str =
-    "job-token-missing-permission,job-token-unused-permission,job-token-unrestricted";
+const JOB_RULES: &str = "job-token-missing-permission,job-token-unused-permission,job-token-unrestricted,job-permissions-invalid";
 
 fn fixed(dir: &Path, extra: &[&str]) -> String {
     let mut args = vec!["check", "--no-cache", "--fix", "--select", JOB_RULES];
@@ -1446,4 +1445,301 @@ fn a_reusable_workflow_takes_its_callers_permissions() {
         ],
         "{found:#?}"
     );
+}
+
+// ----------------------------------------------------------------------------------------
+// A need tied to an action's input, and a block GitHub refuses.
+
+/// `actions/stale` with `with:` as given, in a job granting what stale always needs and
+/// `extra`.
+fn stale_job(with: &str, extra: &str) -> String {
+    format!(
+        "\
+on:
+  schedule:
+    - cron: '0 0 * * *'
+jobs:
+  stale:
+    runs-on: ubuntu-latest
+    permissions:
+      actions: write
+      issues: write
+      pull-requests: write{extra}
+    steps:
+      - uses: actions/stale@v9
+        with:
+          days-before-stale: 30{with}
+"
+    )
+}
+
+#[test]
+fn a_need_tied_to_an_input_holds_only_when_the_step_gives_it() {
+    // Without `delete-branch`, `contents: write` is one no step uses.
+    assert_findings(
+        &lint(&stale_job("", "\n      contents: write"), ""),
+        &[
+            "job-token-unused-permission 11:7 `contents: write` `contents: write` is granted, and no call of job `stale` needs `contents`",
+        ],
+    );
+    assert_findings(
+        &lint(
+            &stale_job(
+                "\n          delete-branch: false",
+                "\n      contents: write",
+            ),
+            "",
+        ),
+        &[
+            "job-token-unused-permission 11:7 `contents: write` `contents: write` is granted, and no call of job `stale` needs `contents`",
+        ],
+    );
+    // With it, the branch is deleted with the job's token: `contents: write` is needed.
+    assert_findings(
+        &lint(&stale_job("\n          delete-branch: true", ""), ""),
+        &[
+            "job-token-missing-permission 12:15 `actions/stale@v9` `actions/stale` needs `contents: write`, and job `stale`'s GITHUB_TOKEN has `contents: none` (the job's `permissions:`)",
+        ],
+    );
+    assert_findings(
+        &lint(
+            &stale_job("\n          delete-branch: true", "\n      contents: write"),
+            "",
+        ),
+        &[],
+    );
+    // An expression may be either: never missing, never unused.
+    let expression = "\n          delete-branch: ${{ inputs.delete }}";
+    assert_findings(&lint(&stale_job(expression, ""), ""), &[]);
+    assert_findings(
+        &lint(&stale_job(expression, "\n      contents: write"), ""),
+        &[],
+    );
+}
+
+#[test]
+fn the_least_privilege_block_has_a_conditional_need_only_when_its_input_is_given() {
+    let job = |with: &str| {
+        format!(
+            "\
+on: push
+jobs:
+  get:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/download-artifact@v4{with}
+"
+        )
+    };
+    let scopes = |workflow: &str| {
+        let dir = project(workflow, "");
+        let out = reqlint(dir.path(), &["scopes", ".github/workflows"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+        stdout(&out)
+    };
+    assert!(
+        scopes(&job("")).contains("permissions: {}"),
+        "{}",
+        scopes(&job(""))
+    );
+    let given = job(
+        "\n        with:\n          run-id: ${{ github.event.workflow_run.id }}\n          github-token: ${{ github.token }}",
+    );
+    let text = scopes(&given);
+    assert!(text.contains("permissions:\n  actions: read\n"), "{text}");
+}
+
+#[test]
+fn a_block_github_refuses_is_reported_and_its_calls_are_not_judged_against_it() {
+    let workflow = "\
+on: pull_request_target
+jobs:
+  label:
+    runs-on: ubuntu-latest
+    permissions:
+      contents: read
+      pull-request: write
+    steps:
+      - run: gh api repos/{owner}/{repo}/issues/1/labels -f 'labels[]=triage'
+        env:
+          GH_TOKEN: ${{ github.token }}
+";
+    assert_findings(
+        &lint(workflow, ""),
+        &[
+            "job-permissions-invalid 7:7 `pull-request` `pull-request` is not a key of a `permissions:` block: it grants nothing, and GitHub refuses the workflow",
+        ],
+    );
+    // The fix writes the key meant; then the call is judged against the block.
+    let dir = project(workflow, "");
+    assert_eq!(
+        fixed(dir.path(), &[]),
+        workflow.replace("pull-request:", "pull-requests:")
+    );
+    let after = lint(&workflow.replace("pull-request:", "pull-requests:"), "");
+    assert_findings(
+        &after,
+        &[
+            "job-token-unused-permission 6:7 `contents: read` `contents: read` is granted, and no call of job `label` needs `contents`",
+        ],
+    );
+    // The workflow's block refused: the jobs taking it are not judged against it.
+    let shorthand = "\
+on: push
+permissions: read
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    steps:
+      - run: gh release create v1
+        env:
+          GH_TOKEN: ${{ github.token }}
+";
+    assert_findings(
+        &lint(shorthand, ""),
+        &[
+            "job-permissions-invalid 2:14 `read` `permissions: read` is not a block GitHub accepts: it takes `read-all`, `write-all`, `{}` or a mapping of keys to levels",
+        ],
+    );
+}
+
+#[test]
+fn an_unknown_route_is_shown_as_the_workflow_writes_it() {
+    let workflow = "\
+on: push
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    permissions:
+      issues: write
+    steps:
+      - run: |
+          gh api repos/{owner}/{repo}/isues/1
+          gh api repos/$GITHUB_REPOSITORY/isues/2
+          gh api \"repos/${{ github.repository }}/isues/3\"
+        env:
+          GH_TOKEN: ${{ github.token }}
+";
+    let found = lint(workflow, "");
+    let unknown: Vec<&String> = found
+        .iter()
+        .filter(|f| f.starts_with("unknown-endpoint"))
+        .collect();
+    assert_eq!(unknown.len(), 3, "{found:#?}");
+    for (finding, route) in unknown.iter().zip([
+        "repos/{owner}/{repo}/isues/1",
+        "repos/$GITHUB_REPOSITORY/isues/2",
+        "repos/${{ github.repository }}/isues/3",
+    ]) {
+        assert!(
+            finding.contains(&format!("no permission table row matches `{route}` in")),
+            "{finding}"
+        );
+        assert!(!finding.contains("{{owner}}"), "{finding}");
+    }
+    // What `scopes` cannot tell names the route with `{owner}`, never `{{owner}}`.
+    let dir = project(workflow, "");
+    let out = reqlint(dir.path(), &["scopes", ".github/workflows"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("`GET /repos/{owner}/{repo}/isues/1`"),
+        "{text}"
+    );
+    assert!(!text.contains("{{"), "{text}");
+}
+
+#[test]
+fn gh_pr_checks_needs_check_runs_statuses_and_the_pull_request() {
+    let job = |block: &str| {
+        format!(
+            "\
+on: pull_request
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    permissions:{block}
+    steps:
+      - run: gh pr checks 1
+        env:
+          GH_TOKEN: ${{{{ github.token }}}}
+"
+        )
+    };
+    // Any one of the keys the pull request is read with is enough, and none is unused.
+    for reads in ["contents", "pull-requests"] {
+        let block = format!("\n      checks: read\n      statuses: read\n      {reads}: read");
+        assert_findings(&lint(&job(&block), ""), &[]);
+    }
+    assert_findings(
+        &lint(&job("\n      checks: read\n      contents: read"), ""),
+        &[
+            "job-token-missing-permission 9:14 `gh pr checks 1` `gh pr checks` needs `statuses: read`, and job `a`'s GITHUB_TOKEN has `statuses: none` (the job's `permissions:`)",
+        ],
+    );
+}
+
+#[test]
+fn scopes_shows_a_named_tokens_workflow_call_as_written() {
+    let config = "\
+tokens:
+  release-pat:
+    owner: acme
+    permissions:
+      repository:
+        contents: write
+    variables: [RELEASE_PAT]
+";
+    let workflow = "\
+on: push
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    permissions: {}
+    steps:
+      - run: gh api repos/{owner}/{repo}/isues/1
+        env:
+          GH_TOKEN: ${{ secrets.RELEASE_PAT }}
+";
+    let dir = project(workflow, config);
+    let out = reqlint(dir.path(), &["scopes", ".github/workflows"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            ".github/workflows/w.yml:7:21  GET repos/{owner}/{repo}/isues/1  (unknown endpoint)"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("{{owner}}"), "{text}");
+}
+
+#[test]
+fn a_token_written_as_a_permissions_key_is_redacted_in_the_message() {
+    let token = "ghp_R3qlint_Fak3_T0ken_00000000000000000";
+    let workflow = format!(
+        "\
+on: push
+permissions:
+  {token}: write
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo
+"
+    );
+    let dir = project(&workflow, "");
+    let report = check_json(dir.path(), &[]);
+    let invalid: Vec<&Value> = diagnostics_of(&report)
+        .iter()
+        .filter(|d| d["rule"] == "job-permissions-invalid")
+        .collect();
+    assert_eq!(invalid.len(), 1, "{report:#}");
+    assert!(
+        invalid[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`ghp_****`"),
+        "{report:#}"
+    );
+    assert!(!report.to_string().contains(token), "{report:#}");
 }

@@ -4,6 +4,7 @@
 //! and its permission tables (catalog/codehost/).
 
 pub mod operation_params;
+pub mod permissions_block;
 pub mod scopes;
 pub mod settings;
 pub mod workflow_token;

@@ -181,7 +181,14 @@ pub fn collect(
                 file: path.to_string(),
                 line: p.line,
                 column: p.column,
-                request: format!("{} {}", line.method.as_str(), line.path),
+                // A workflow's call is shown as the workflow writes it, not with the
+                // `{{owner}}` variables its reader wrote for the repository.
+                request: match (&model.workflow, text.get(line.path_span.range())) {
+                    (Some(_), Some(written)) if !written.is_empty() => {
+                        format!("{} {written}", line.method.as_str())
+                    }
+                    _ => format!("{} {}", line.method.as_str(), line.path),
+                },
                 reason: match access {
                     Some((_, access)) if !access.fine_grained => {
                         "fine-grained tokens cannot call it"

@@ -11,7 +11,7 @@ use crate::diagnostic::Edit;
 use crate::loading::Span;
 use crate::model::config::Config;
 use crate::model::file::{ApiId, FileContext};
-use crate::model::workflow::{Job, Permissions, TableStep, Workflow, Written};
+use crate::model::workflow::{Input, Job, Permissions, TableStep, Workflow, Written};
 use crate::model::{FileModel, Request};
 
 /// Where a job's token permissions come from.
@@ -33,6 +33,16 @@ pub enum GrantSource<'w> {
 pub struct JobToken<'w> {
     pub source: GrantSource<'w>,
     levels: BTreeMap<WorkflowKey, Level>,
+}
+
+impl JobToken<'_> {
+    /// Whether the block the grant is written in is one GitHub refuses (an unknown key,
+    /// a level the key does not take): the workflow does not run at all, so the job's
+    /// calls are not judged against it (`job-permissions-invalid` reports the block).
+    pub fn refused(&self) -> bool {
+        self.block()
+            .is_some_and(|b| !super::permissions_block::block_is_valid(b))
+    }
 }
 
 impl JobToken<'_> {
@@ -99,8 +109,8 @@ pub fn job_token<'w>(workflow: &'w Workflow, job: &'w Job, config: &Config) -> J
                     }
                 }
             }
-            // A block reqlint cannot read grants nothing it can tell.
-            Written::Other(_) => {}
+            // A block GitHub refuses grants nothing.
+            Written::Word(_) | Written::Other(_) => {}
         },
         // Not known: nothing is judged against it.
         GrantSource::Caller => {}
@@ -259,7 +269,12 @@ pub fn job_needs(
                     Some(line) => format!(
                         "`{} /{}`: reqlint does not know what it needs (the host's GitHub App table does not list it, or the operation is unknown)",
                         line.method,
-                        line.path.trim_start_matches('/')
+                        // The reader writes the repository as reqlint's own `{{owner}}`
+                        // variables; the workflow wrote `{owner}` or its like.
+                        line.path
+                            .trim_start_matches('/')
+                            .replace("{{", "{")
+                            .replace("}}", "}")
                     ),
                     None => "a call whose request line cannot be read".to_string(),
                 },
@@ -369,8 +384,11 @@ pub fn call_needs(request: &Request<'_>, routed: bool, config: &Config) -> CallN
 }
 
 /// A table's `key=level` needs as [`Need`]s: needs of one alternative are all needed,
-/// any one alternative is enough. Alternatives of one pair each become one need with
-/// options; alternatives of several pairs are not in the tables (the first is taken).
+/// any one alternative is enough. Alternatives that differ in one pair each (one pair
+/// apiece, or pairs they all share and one more: `checks=read+contents=read|
+/// checks=read+pull-requests=read`) become the shared pairs, each needed, and one need
+/// whose options are the differing pairs; other alternatives are not in the tables (the
+/// first is taken).
 fn needs_of(
     pairs: impl Iterator<Item = table::Need>,
     make: impl Fn(Vec<(WorkflowKey, Level)>) -> Need,
@@ -379,8 +397,32 @@ fn needs_of(
     let mut alternatives: Vec<u8> = pairs.iter().map(|n| n.alternative).collect();
     alternatives.dedup();
     let of = |a: u8| pairs.iter().filter(move |n| n.alternative == a);
-    if alternatives.len() > 1 && alternatives.iter().all(|&a| of(a).count() == 1) {
-        return vec![make(pairs.iter().map(|n| (n.key, n.level)).collect())];
+    if alternatives.len() > 1 {
+        let shared: Vec<(WorkflowKey, Level)> = of(alternatives[0])
+            .map(|n| (n.key, n.level))
+            .filter(|&(k, l)| {
+                alternatives
+                    .iter()
+                    .all(|&a| of(a).any(|n| (n.key, n.level) == (k, l)))
+            })
+            .collect();
+        let differing: Option<Vec<(WorkflowKey, Level)>> = alternatives
+            .iter()
+            .map(|&a| {
+                let mut own = of(a)
+                    .map(|n| (n.key, n.level))
+                    .filter(|pair| !shared.contains(pair));
+                match (own.next(), own.next()) {
+                    (Some(pair), None) => Some(pair),
+                    _ => None,
+                }
+            })
+            .collect();
+        if let Some(options) = differing {
+            let mut needs: Vec<Need> = shared.into_iter().map(|p| make(vec![p])).collect();
+            needs.push(make(options));
+            return needs;
+        }
     }
     match alternatives.first() {
         Some(&first) => of(first).map(|n| make(vec![(n.key, n.level)])).collect(),
@@ -405,7 +447,7 @@ pub fn step_needs(step: &TableStep) -> Option<Vec<Need>> {
         }
     };
     match step {
-        TableStep::Action { name, .. } => {
+        TableStep::Action { name, inputs, .. } => {
             let action = table::action(name)?;
             if action.needs_from_script() {
                 return Some(Vec::new());
@@ -414,12 +456,12 @@ pub fn step_needs(step: &TableStep) -> Option<Vec<Need>> {
             for need in &mut needs {
                 need.soft |= reads_contents_only(need);
             }
-            // Needs the action has only in some repositories (private ones): never
-            // reported missing, never called unused.
-            needs.extend(needs_of(
-                action.conditional_needs(),
-                make(action.source(), true),
-            ));
+            if let Some(soft) = conditional_needs_hold(action, inputs) {
+                needs.extend(needs_of(
+                    action.conditional_needs(),
+                    make(action.source(), soft),
+                ));
+            }
             Some(needs)
         }
         TableStep::Gh { sub, .. } => {
@@ -438,6 +480,25 @@ pub fn step_needs(step: &TableStep) -> Option<Vec<Need>> {
                 contents, level,
             )])])
         }
+    }
+}
+
+/// Whether an action's conditional needs hold for a step with these inputs: `None` when
+/// they do not (the input they hang on is not given, or not `true`), `Some(false)` when
+/// they surely do (reported missing like any need), `Some(true)` when they may (an input
+/// given as an expression; a condition no step shows, such as a private repository):
+/// then they are never reported missing, never called unused, and are in the
+/// least-privilege block.
+fn conditional_needs_hold(action: table::Action, inputs: &[(String, Input)]) -> Option<bool> {
+    let Some((name, must_be_true)) = action.condition_input() else {
+        return Some(true);
+    };
+    let given = inputs.iter().find(|(n, _)| n == name).map(|&(_, v)| v)?;
+    match given {
+        _ if !must_be_true => Some(false),
+        Input::True => Some(false),
+        Input::Expression => Some(true),
+        Input::False | Input::Given => None,
     }
 }
 
@@ -577,11 +638,64 @@ mod tests {
     }
 
     #[test]
+    fn a_need_tied_to_an_input_holds_only_when_the_step_gives_it() {
+        let span = Span::new(0, 1);
+        let step = |name: &str, inputs: &[(&str, Input)]| TableStep::Action {
+            name: name.into(),
+            span,
+            inputs: inputs.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+        };
+        let contents_write = ("`contents: write`".to_string(), false);
+        let stale = |inputs: &[(&str, Input)]| needs(step("actions/stale", inputs));
+        assert!(!stale(&[]).iter().any(|(d, _)| d == "`contents: write`"));
+        assert!(
+            !stale(&[("delete-branch", Input::False)])
+                .iter()
+                .any(|(d, _)| d == "`contents: write`")
+        );
+        assert!(stale(&[("delete-branch", Input::True)]).contains(&contents_write));
+        assert!(
+            stale(&[("delete-branch", Input::Expression)])
+                .contains(&("`contents: write`".to_string(), true))
+        );
+        let download = |inputs: &[(&str, Input)]| needs(step("actions/download-artifact", inputs));
+        assert_eq!(download(&[]), []);
+        assert_eq!(
+            download(&[("github-token", Input::Expression)]),
+            [("`actions: read`".to_string(), false)]
+        );
+        // A condition no step shows stays a need that may hold.
+        assert!(
+            needs(step("actions/labeler", &[])).contains(&("`issues: write`".to_string(), true))
+        );
+    }
+
+    #[test]
+    fn alternatives_differing_in_one_key_share_the_rest() {
+        let step = TableStep::Gh {
+            sub: "pr checks".into(),
+            span: Span::new(0, 1),
+        };
+        assert_eq!(
+            needs(step),
+            [
+                ("`checks: read`".to_string(), false),
+                ("`statuses: read`".to_string(), false),
+                (
+                    "`contents: read` or `pull-requests: read`".to_string(),
+                    false
+                ),
+            ]
+        );
+    }
+
+    #[test]
     fn reading_the_repository_is_needed_only_when_it_is_private() {
         let span = Span::new(0, 1);
         let action = |name: &str| TableStep::Action {
             name: name.into(),
             span,
+            inputs: Vec::new(),
         };
         let git = |sub: &str| TableStep::Git {
             sub: sub.into(),

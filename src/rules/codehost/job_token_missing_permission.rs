@@ -56,11 +56,14 @@ impl Rule for JobTokenMissingPermission {
             // The caller's permissions are not in this file: no need is judged against them
             // (a call no job token can make still is).
             let caller = matches!(token.source, GrantSource::Caller);
+            // A block GitHub refuses runs no job: it is `job-permissions-invalid`'s to
+            // report, and the calls are judged once it is one GitHub accepts.
+            let refused = token.refused();
             // One fix per job and key: two calls needing `issues: write` get one line.
             let mut fixed = BTreeSet::new();
             let mut block_written = false;
             for need in &needs.needs {
-                if caller || need.soft || need.met(|k| token.level(k)) {
+                if caller || refused || need.soft || need.met(|k| token.level(k)) {
                     continue;
                 }
                 let (key, level) = need.choice(|k| token.level(k));

@@ -1,3 +1,4 @@
+use crate::apis::codehost::permissions_block::block_is_valid;
 use crate::apis::codehost::workflow_token::{GrantSource, JobNeeds, every_job_needs, job_token};
 use crate::catalog::codehost_workflows::{Level, workflow_key};
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
@@ -67,7 +68,8 @@ fn report_block(
     whose: &str,
     out: &mut Vec<Diagnostic>,
 ) {
-    if jobs.iter().any(|n| n.unknown()) {
+    // A block GitHub refuses is `job-permissions-invalid`'s to report first.
+    if jobs.iter().any(|n| n.unknown()) || !block_is_valid(block) {
         return;
     }
     let Written::Map(grants) = &block.written else {

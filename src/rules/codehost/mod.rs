@@ -1,6 +1,7 @@
 //! The code-hosting API's rules (token permissions): one rule a file. What they share
 //! (routing, tokens, the permission tables) is the API's wing, `crate::apis::codehost`.
 
+pub mod job_permissions_invalid;
 pub mod job_token_missing_permission;
 pub mod job_token_unrestricted;
 pub mod job_token_unused_permission;

@@ -73,7 +73,7 @@ impl Rule for UnknownEndpoint {
                             "{}'s REST API has no `{} {}`: it is an operation of {}",
                             edition.title(),
                             line.method,
-                            line.path,
+                            shown_path(file, line),
                             elsewhere.join(", ")
                         ),
                     )
@@ -106,13 +106,13 @@ impl Rule for UnknownEndpoint {
             let message = if r.request.token.is_some() {
                 format!(
                     "no permission table row matches `{}` in API version {}, nor does the host's list of endpoints that work with fine-grained tokens: the request's token cannot call it as far as reqlint knows, and its coverage cannot be checked",
-                    line.path,
+                    shown_path(file, line),
                     version.as_str()
                 )
             } else {
                 format!(
                     "no permission table row matches `{}` in API version {}; its coverage cannot be checked",
-                    line.path,
+                    shown_path(file, line),
                     version.as_str()
                 )
             };
@@ -144,6 +144,21 @@ impl Rule for UnknownEndpoint {
             )),
         );
     }
+}
+
+/// The path as a message shows it. A workflow's call shows its route as the workflow
+/// writes it (`repos/{owner}/{repo}/…`, `repos/$GITHUB_REPOSITORY/…`): the request the
+/// reader made of it writes the repository as reqlint's own `{{owner}}`/`{{repo}}`
+/// variables, which the workflow never wrote. A request file's path is as its writer
+/// wrote it, variables included.
+fn shown_path<'t>(file: &FileContext<'t>, line: &'t crate::model::RequestLine) -> &'t str {
+    if file.model.workflow.is_none() {
+        return &line.path;
+    }
+    file.text
+        .get(line.path_span.range())
+        .filter(|written| !written.is_empty())
+        .unwrap_or(&line.path)
 }
 
 /// Did-you-mean searches per file; the unknown paths after these get the plain help.

@@ -19,7 +19,7 @@
 //!   jobs:
 //!     triage:
 //!       permissions: {issues: write}                    # the job's block, as written
-//!       steps: ["action actions/checkout", "gh pr create", "git push"]  # table-judged steps
+//!       steps: ["action actions/stale delete-branch=true", "gh pr create", "git push"]  # table-judged steps, an action with its inputs
 //!       unknown: ["`npm` runs with the job's token in its environment"]  # what cannot be told
 //! ```
 //!
@@ -397,9 +397,10 @@ impl WorkflowReader<'_, '_> {
             return;
         }
         match credential {
-            Credential::Job => facts
-                .steps
-                .push(string(uses.span, &format!("action {action}"))),
+            Credential::Job => facts.steps.push(string(
+                uses.span,
+                &format!("action {action}{}", given_inputs(with)),
+            )),
             Credential::Unknown => facts.unknown(
                 uses.span,
                 format!("the action `{action}` is given a token reqlint cannot tell"),
@@ -848,6 +849,38 @@ fn only_called(on: &Node) -> bool {
         }
         _ => is_call(on),
     }
+}
+
+/// The inputs a step's `with:` gives, as the facts write them after the action's name:
+/// ` NAME=true`, ` NAME=false`, ` NAME=expression` (`${{ … }}`, told only when the job
+/// runs) or ` NAME=given`; an input left empty is not given. A conditional need of an
+/// action can hang on one (`actions/stale`'s `delete-branch`).
+fn given_inputs(with: Option<&Node>) -> String {
+    let mut out = String::new();
+    for input in with.and_then(Node::as_map).unwrap_or_default() {
+        let name = input.key.to_string();
+        if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == '=') {
+            continue;
+        }
+        let Some(text) = input.value.scalar_text() else {
+            out.push_str(&format!(" {name}=given"));
+            continue;
+        };
+        let text = text.trim();
+        let class = if text.contains("${{") {
+            "expression"
+        } else if text.eq_ignore_ascii_case("true") {
+            "true"
+        } else if text.eq_ignore_ascii_case("false") {
+            "false"
+        } else if text.is_empty() || matches!(input.value.value, Value::Null) {
+            continue;
+        } else {
+            "given"
+        };
+        out.push_str(&format!(" {name}={class}"));
+    }
+    out
 }
 
 /// Whether an `actions/checkout` step with these inputs leaves the job's token for later
