@@ -51,14 +51,9 @@ impl Letters {
         }
     }
 
-    /// Whether `other` may score 0.8 or more against the word.
-    fn may_reach(&self, other: &str) -> bool {
-        let Some(mut left) = self.counts.filter(|_| other.is_ascii()) else {
-            return true;
-        };
-        if self.len == 0 || other.is_empty() {
-            return true;
-        }
+    /// How many letters `other` has in common with the word (`None`: not both ASCII).
+    fn common(&self, other: &str) -> Option<usize> {
+        let mut left = self.counts.filter(|_| other.is_ascii())?;
         let mut common = 0usize;
         for b in other.bytes() {
             let slot = &mut left[usize::from(b)];
@@ -67,6 +62,24 @@ impl Letters {
                 common += 1;
             }
         }
+        Some(common)
+    }
+
+    /// At least how many edits turn the word into `other`: each insertion, deletion or
+    /// substitution matches at most one more letter, and a swap none.
+    fn fewest_edits(&self, other: &str) -> usize {
+        self.common(other)
+            .map_or(0, |common| self.len.max(other.len()) - common)
+    }
+
+    /// Whether `other` may score 0.8 or more against the word.
+    fn may_reach(&self, other: &str) -> bool {
+        if self.len == 0 || other.is_empty() {
+            return true;
+        }
+        let Some(common) = self.common(other) else {
+            return true;
+        };
         let common = common as f64;
         // 1.09, not 1.1: a margin for rounding; the bound only skips what cannot reach.
         common / self.len as f64 + common / other.len() as f64 >= 1.09
@@ -115,6 +128,7 @@ pub fn only_close<'c>(
         return None;
     }
     let lower = lowered(word);
+    let letters = Letters::of(&lower);
     let length = lower.chars().count();
     let limit = (length / 5).max(1);
     let mut best: Option<(usize, &'c str)> = None;
@@ -127,7 +141,13 @@ pub fn only_close<'c>(
         if c.chars().count().abs_diff(length) > limit {
             continue;
         }
-        let distance = strsim::damerau_levenshtein(&lower, &lowered(c));
+        let candidate = lowered(c);
+        // Further than twice the limit, a candidate is neither the closest nor a
+        // runner-up that could make the closest unclear: not measured.
+        if letters.fewest_edits(&candidate) > 2 * limit {
+            continue;
+        }
+        let distance = strsim::damerau_levenshtein(&lower, &candidate);
         match best {
             Some((b, _)) if distance < b => {
                 second = b;
@@ -145,6 +165,38 @@ pub fn only_close<'c>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The edit bound is never above the distance.
+    #[test]
+    fn the_edit_bound_is_a_lower_bound() {
+        let words = [
+            "daily_budget",
+            "dialy_budget",
+            "adsets",
+            "ad_sets",
+            "OUTCOME_SALSE",
+            "outcome_sales",
+            "targeting",
+            "tragetign",
+            "a",
+            "",
+            "status",
+            "statsu",
+            "geo_locations",
+            "locales",
+        ];
+        for a in words {
+            let a = a.to_lowercase();
+            let letters = Letters::of(&a);
+            for b in words {
+                let b = b.to_lowercase();
+                assert!(
+                    letters.fewest_edits(&b) <= strsim::damerau_levenshtein(&a, &b),
+                    "{a} / {b}"
+                );
+            }
+        }
+    }
 
     /// The letter bound skips only candidates that score below 0.8.
     #[test]

@@ -47,7 +47,12 @@ pub fn key_ends_with(key: &[u8], ending: &str) -> bool {
 /// Whether `key` names a credential (`access_token`, `Authorization`, `X-Api-Key`).
 /// `token`, the name of a config token in reqlint's own files, is not one.
 pub fn is_secret_key(key: &str) -> bool {
-    let k = key.trim().as_bytes();
+    let bytes = key.as_bytes();
+    // A key that starts and ends with a visible ASCII character has nothing to trim.
+    let k = match (bytes.first(), bytes.last()) {
+        (Some(first), Some(last)) if first.is_ascii_graphic() && last.is_ascii_graphic() => bytes,
+        _ => key.trim().as_bytes(),
+    };
     // Every word of a file is asked (the text scan of `model::secrets`): most are too
     // short, or end otherwise than every name and ending does.
     if k.len() < SHORTEST_SECRET_KEY
