@@ -5,6 +5,7 @@
 #   bench/compare.sh            # 10,000 and 100,000 files; about five minutes
 #   QUICK=1 bench/compare.sh    # fewer runs (a smoke check)
 #   RUNS=11 SKIP_LOADERS=1 bench/compare.sh   # fewer rounds, no loader benchmark
+#   SKIP_STATIC=1 bench/compare.sh   # without the static musl binary's start-up figures
 #
 # Needs python3 (the corpus generator in ../shared/bench or $GEN_CORPUS), GNU time
 # (/usr/bin/time) and, when present, hyperfine (apt-get install hyperfine).
@@ -130,12 +131,36 @@ verdict "cache: a second run over 10k unchanged files <= 1/3 of the first" "$(le
 typical=$(find "$c10" -name 'adset-*.req.yaml' | sort | sed -n 1p || true)
 # Start-up: against `true` (/bin/true, the cost of starting any process), timed interleaved
 # with many runs, as these figures are a few milliseconds.
-t=$(interleaved $((runs * 5)) "/bin/true" "$bin --version" "$(bin_check) $typical --format json --no-cache")
-{ read -r truesec; read -r version; read -r single; } <<<"$t"
-ms=$(python3 -c "print('%.2f' % (($single - $truesec) * 1000))")
-verdict "a typical file <= /bin/true + 1.5 ms" "$(le "$ms" 1.5)" "+$ms ms ($(python3 -c "print('%.2f' % ($single * 1000))") ms)"
-ms=$(python3 -c "print('%.2f' % (($version - $truesec) * 1000))")
-verdict "--version <= /bin/true + 0.5 ms" "$(le "$ms" 0.5)" "+$ms ms"
+# Two builds: the host's (glibc, dynamically linked: what `cargo install` makes) and, where
+# the musl target and musl-gcc are installed, the static binary that release.yml publishes
+# for Linux, which starts without the dynamic loader. Both are timed in the same rounds.
+static_bin=
+if [ -z "${SKIP_STATIC:-}" ] && command -v musl-gcc >/dev/null \
+    && rustup target list --installed 2>/dev/null | grep -qx x86_64-unknown-linux-musl; then
+    TARGET_CC=musl-gcc cargo build --profile dist --locked --quiet --target x86_64-unknown-linux-musl
+    static_bin=$PWD/target/x86_64-unknown-linux-musl/dist/reqlint
+fi
+startup=("/bin/true" "$bin --version" "$(bin_check) $typical --format json --no-cache")
+if [ -n "$static_bin" ]; then
+    startup+=("$static_bin --version" "$static_bin check --config $REQLINT_BENCH_CONFIG $typical --format json --no-cache")
+fi
+t=$(interleaved $((runs * 5)) "${startup[@]}")
+mapfile -t figures <<<"$t"
+truesec=${figures[0]} version=${figures[1]} single=${figures[2]}
+static_version=${figures[3]:-} static_single=${figures[4]:-}
+over() { python3 -c "print('%.2f' % (($1 - $truesec) * 1000))"; }
+ms=$(over "$single")
+verdict "a typical file <= /bin/true + 1.5 ms (glibc build)" "$(le "$ms" 1.5)" "+$ms ms ($(python3 -c "print('%.2f' % ($single * 1000))") ms)"
+ms=$(over "$version")
+verdict "--version <= /bin/true + 0.5 ms (glibc build)" "$(le "$ms" 0.5)" "+$ms ms"
+if [ -n "$static_bin" ]; then
+    ms=$(over "$static_single")
+    verdict "a typical file <= /bin/true + 1.5 ms (static musl, published)" "$(le "$ms" 1.5)" "+$ms ms"
+    ms=$(over "$static_version")
+    verdict "--version <= /bin/true + 0.5 ms (static musl, published)" "$(le "$ms" 0.5)" "+$ms ms"
+else
+    echo "(the static musl binary is not measured: no musl target or musl-gcc, or SKIP_STATIC)"
+fi
 
 lsp=$(python3 bench/lsp_latency.py "$bin" --lines 2000 --runs "$runs" | sed -n 's/^median_ms=//p')
 verdict "language server: a 2,000-line file's diagnostics <= 20 ms after a change" "$(le "$lsp" 20)" "$lsp ms"

@@ -93,7 +93,12 @@ pub(super) fn check(args: CheckArgs) -> Result<ExitCode, String> {
     summary.unsafe_fixes = args.unsafe_fixes;
     summary.baselined = baselined;
     write_report(&args, &settings, format, &results, summary, &unjudged)?;
-    Ok(exit_code(&args, fix_failed, &walk_errors, &results))
+    let code = exit_code(&args, fix_failed, &walk_errors, &results);
+    // The process ends next, and the system takes its memory back at once: freeing the
+    // results and the settings piece by piece gave each freed page back to the system on
+    // its own (22 `madvise` calls after the report of one file, by strace).
+    std::mem::forget((results, settings, environments, unjudged, walk_errors));
+    Ok(code)
 }
 
 /// `check -`: standard input, under its `--stdin-filename`, unless `--force-exclude`

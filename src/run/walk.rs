@@ -117,9 +117,15 @@ pub fn visit<T: Send>(
                 .collect::<HashSet<_>>(),
         )
     });
-    let threads = threads
-        .filter(|&n| n > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // One file needs no thread: the count of cores (read from the cgroup's files) is
+    // asked only when there is more than one.
+    let threads = if dirs.is_empty() && files.len() <= 1 {
+        1
+    } else {
+        threads
+            .filter(|&n| n > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    };
     let mut states = visit_files(&files, paths, threads, make, each)?;
     let errors = Mutex::new(Vec::new());
     for dir in dirs {
