@@ -260,30 +260,20 @@ mod tests {
 
     #[test]
     fn a_misspelt_key_or_level_is_meant_once() {
-        assert_eq!(
-            meant_of(&[("pull-request", "write")]),
-            [Some("pull-requests".to_string())]
-        );
-        assert_eq!(
-            meant_of(&[("pull_requests", "write")]),
-            [Some("pull-requests".to_string())]
-        );
-        assert_eq!(
-            meant_of(&[("Contents", "read")]),
-            [Some("contents".to_string())]
-        );
-        assert_eq!(
-            meant_of(&[("contents", "Read")]),
-            [Some("read".to_string())]
-        );
-        assert_eq!(
-            meant_of(&[("contents", "read-all")]),
-            [Some("read".to_string())]
-        );
-        assert_eq!(
-            meant_of(&[("contents", "wirte")]),
-            [Some("write".to_string())]
-        );
+        for (key, level, meant) in [
+            ("pull-request", "write", "pull-requests"),
+            ("pull_requests", "write", "pull-requests"),
+            ("Contents", "read", "contents"),
+            ("contents", "Read", "read"),
+            ("contents", "read-all", "read"),
+            ("contents", "wirte", "write"),
+        ] {
+            assert_eq!(
+                meant_of(&[(key, level)]),
+                [Some(meant.to_string())],
+                "{key}: {level}"
+            );
+        }
         // Nothing surely meant: no fix.
         assert_eq!(meant_of(&[("contents", "admin")]), [None]);
         assert_eq!(meant_of(&[("id-token", "read")]), [None]);
