@@ -180,6 +180,16 @@ fn assembled(pieces: &[Node], file: &str, whole: Span) -> Option<(String, Source
     ))
 }
 
+/// Where the `://` after a URL's scheme is. A path (`/…`) has no scheme, though its query
+/// may hold a URL (`/v24.0/x?redirect=https://…`).
+fn scheme_end(full: &str) -> Option<usize> {
+    if full.starts_with('/') {
+        None
+    } else {
+        full.find("://")
+    }
+}
+
 fn not_a_string(node: &Node, what: &str) -> LineError {
     LineError::new(
         node.span,
@@ -330,7 +340,7 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
     if let Some(end) = host_variable {
         path_start = start + end;
         root = full[end..].is_empty() || full[end..].starts_with('?');
-    } else if let Some(scheme_end) = full.find("://") {
+    } else if let Some(scheme_end) = scheme_end(full) {
         let after_host = &full[scheme_end + 3..];
         match after_host.find(['/', '?', '#']) {
             Some(at) if after_host.as_bytes()[at] == b'/' => {
@@ -382,7 +392,7 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
     // A URL's parser drops every ASCII tab and line break (WHATWG URL Standard, basic URL
     // parser: https://url.spec.whatwg.org/#concept-basic-url-parser), as Postman and
     // Newman do with an environment's `https://api.github.com\t`.
-    let host = full.find("://").map(|at| &full[at + 3..]).map(|h| {
+    let host = scheme_end(full).map(|at| &full[at + 3..]).map(|h| {
         h.split(['/', '?', '#'])
             .next()
             .unwrap_or("")
@@ -486,6 +496,15 @@ mod tests {
         assert_eq!(&file[l.version.unwrap().1.range()], "v24.0");
         assert_eq!(&file[l.segments[1].span.range()], "act_123");
         assert_eq!(&file[l.path_span.range()], "/v24.0/act_123/adsets");
+    }
+
+    #[test]
+    fn a_url_in_the_query_of_a_path_is_no_host() {
+        let file = "request: GET /v24.0/me?redirect_uri=https://example.com/back";
+        let l = line(file, "GET /v24.0/me?redirect_uri=https://example.com/back").unwrap();
+        assert_eq!(l.host, None);
+        assert_eq!(l.path, "/v24.0/me");
+        assert_eq!(l.query.len(), 1);
     }
 
     #[test]

@@ -101,7 +101,7 @@ fn point_nested_at_definitions(
                     .strip_prefix('"')
                     .and_then(|w| w.strip_suffix('"'))
                     .unwrap_or(written);
-                if !unquoted.contains("{{") || unquoted == value.as_str() {
+                if !crate::loading::encoded::has_reference(unquoted) || unquoted == value.as_str() {
                     continue;
                 }
                 let at = definition_of(unquoted, definitions)
@@ -129,7 +129,7 @@ fn point_nested_at_definitions(
 fn keep_composed(pair: &Entry, file: &str, uses: &mut Vec<VariableUse>) {
     let used = pair.value.span;
     let written = file.get(used.range()).unwrap_or_default();
-    if written.contains("{{") && pair.value.as_str() != Some(written) {
+    if crate::loading::encoded::has_reference(written) && pair.value.as_str() != Some(written) {
         uses.push(VariableUse {
             key: pair.key_span,
             value: used,
@@ -180,7 +180,7 @@ fn holds_reference(node: &Node) -> bool {
     let mut found = false;
     node.walk(|n| {
         if let Value::String(s) = &n.value {
-            found |= s.contains("{{");
+            found |= crate::loading::encoded::has_reference(s);
         }
     });
     found
@@ -281,7 +281,7 @@ struct Sent {
 /// when it holds none, or one whose value is not known (or over a limit): it then stays
 /// as written.
 fn substitute_string(written: &str, span: Span, known: Known<'_>) -> Option<Sent> {
-    if !written.contains("{{") {
+    if !crate::loading::encoded::has_reference(written) {
         return None;
     }
     let map = SourceMap::for_scalar(known.file, span, written);
