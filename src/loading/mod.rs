@@ -108,8 +108,7 @@ impl Format {
         if let Some(reader) = readers::Reader::from_path(path) {
             return Format::Read(reader);
         }
-        let lower = path.to_ascii_lowercase();
-        if lower.ends_with(".json") {
+        if readers::ends_with_ignoring_case(path, ".json") {
             Format::Json
         } else {
             Format::Yaml

@@ -96,6 +96,10 @@ fn normalize(kind: Kind, id: &str) -> &str {
 
 impl ContextIndex {
     pub fn get(&self, kind: Kind, id: &str) -> Option<&Node> {
+        // Most runs have no snapshot: no key is built to find nothing.
+        if self.objects.is_empty() {
+            return None;
+        }
         self.objects.get(&(kind, normalize(kind, id).to_string()))
     }
 

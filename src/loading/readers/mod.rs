@@ -71,19 +71,26 @@ pub enum Reader {
     Workflow,
 }
 
+/// Whether `text` ends with `suffix` (lower case), case aside: a file's kind is asked of
+/// its path several times a file, without copying the path into lower case each time.
+pub(crate) fn ends_with_ignoring_case(text: &str, suffix: &str) -> bool {
+    text.len() >= suffix.len()
+        && text.as_bytes()[text.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+}
+
 impl Reader {
     /// The reader a file name selects, if any (`.json` files are chosen by content).
     pub fn from_path(path: &str) -> Option<Reader> {
-        let lower = path.to_ascii_lowercase();
-        if workflow::is_workflow_path(&lower) {
+        let ends = |suffix: &str| ends_with_ignoring_case(path, suffix);
+        if workflow::is_workflow_path(path) {
             Some(Reader::Workflow)
-        } else if lower.ends_with(".postman_collection.json") {
+        } else if ends(".postman_collection.json") {
             Some(Reader::Postman)
-        } else if lower.ends_with(".http") || lower.ends_with(".rest") {
+        } else if ends(".http") || ends(".rest") {
             Some(Reader::Http)
-        } else if lower.ends_with(".bru") {
+        } else if ends(".bru") {
             Some(Reader::Bruno)
-        } else if lower.ends_with(".hurl") {
+        } else if ends(".hurl") {
             Some(Reader::Hurl)
         } else {
             None

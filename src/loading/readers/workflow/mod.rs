@@ -49,16 +49,25 @@ const CLOUD_API: &str = "https://api.github.com";
 /// Whether a path is a workflow file: directly in a `.github/workflows` folder, `.yml` or
 /// `.yaml`.
 pub fn is_workflow_path(path: &str) -> bool {
-    let path = path.replace('\\', "/");
-    let lower = path.to_ascii_lowercase();
-    if !(lower.ends_with(".yml") || lower.ends_with(".yaml")) {
+    use super::ends_with_ignoring_case as ends;
+    if !(ends(path, ".yml") || ends(path, ".yaml")) {
         return false;
     }
-    let Some(dir_end) = lower.rfind('/') else {
+    let separator = |b: u8| b == b'/' || b == b'\\';
+    let bytes = path.as_bytes();
+    let Some(dir_end) = bytes.iter().rposition(|&b| separator(b)) else {
         return false;
     };
-    let dir = &lower[..dir_end];
-    dir == ".github/workflows" || dir.ends_with("/.github/workflows")
+    let dir = &bytes[..dir_end];
+    const FOLDER: &[u8] = b".github/workflows";
+    let Some(tail_start) = dir.len().checked_sub(FOLDER.len()) else {
+        return false;
+    };
+    let same = dir[tail_start..]
+        .iter()
+        .zip(FOLDER)
+        .all(|(&b, &f)| b.to_ascii_lowercase() == f || (separator(b) && f == b'/'));
+    same && (tail_start == 0 || separator(dir[tail_start - 1]))
 }
 
 /// Reads a workflow's text into one request document.
@@ -1153,6 +1162,11 @@ mod tests {
         assert!(!is_workflow_path(".github/workflows/sub/ci.yml"));
         assert!(!is_workflow_path(".github/dependabot.yml"));
         assert!(!is_workflow_path("workflows/ci.yml"));
+        assert!(is_workflow_path("C:\\repo\\.github\\workflows\\CI.YML"));
+        assert!(is_workflow_path("repo/.GitHub/Workflows/ci.Yaml"));
+        assert!(!is_workflow_path("repo/x.github/workflows/ci.yml"));
+        assert!(!is_workflow_path("ci.yml"));
+        assert!(!is_workflow_path(".github/workflows/ci.json"));
     }
 
     #[test]
