@@ -28,17 +28,20 @@ impl<B: Blob> Text<B> {
         }
     }
 
-    pub fn as_str(self) -> &'static str {
+    fn range(self) -> std::ops::Range<usize> {
         let start = self.start as usize;
-        &B::TEXT[start..start + self.len as usize]
+        start..start + self.len as usize
+    }
+
+    pub fn as_str(self) -> &'static str {
+        &B::TEXT[self.range()]
     }
 
     /// Orders the text against `other` as `str` does, by bytes: a table's binary search
     /// compares a dozen names per lookup, and slicing the bytes skips the two checks of
     /// character boundaries that slicing the `str` makes.
     pub fn cmp_str(self, other: &str) -> std::cmp::Ordering {
-        let start = self.start as usize;
-        let bytes = &B::TEXT.as_bytes()[start..start + self.len as usize];
+        let bytes = &B::TEXT.as_bytes()[self.range()];
         // Most steps of a search differ at the first byte: no call to compare the rest.
         match (bytes.first(), other.as_bytes().first()) {
             (Some(a), Some(b)) if a != b => a.cmp(b),

@@ -98,13 +98,8 @@ pub(super) fn lint_all(
             run.add(result, keep_text);
         },
     )?;
-    // The kept results are moved once into a list of their exact number: the lists of
-    // the threads grew by doubling, and growing one more by extending it would hold
-    // both at once, twice over, at the run's peak of memory.
-    let kept = per_thread.states.iter().map(|p| p.results.len()).sum();
     let mut run = RunResults {
         walk_errors: per_thread.errors,
-        results: Vec::with_capacity(kept),
         ..RunResults::default()
     };
     for part in per_thread.states {

@@ -752,7 +752,7 @@ pub fn lint_environments(settings: &Settings) -> Vec<FileResult> {
 /// (not the names a Postman environment gives under `key`, nor `type` and `enabled`),
 /// what follows the `:` of each line of a Bruno one.
 fn environment_values(text: &str, file: &str) -> Vec<Span> {
-    if file.to_ascii_lowercase().ends_with(".bru") {
+    if loading::readers::ends_with_ignoring_case(file, ".bru") {
         let mut out = Vec::new();
         let mut at = 0;
         for line in text.split_inclusive('\n') {

@@ -671,7 +671,7 @@ pub fn environment(
     file_name: &str,
     select: Option<&str>,
 ) -> Result<Vec<Variable>, (Span, String)> {
-    if file_name.to_ascii_lowercase().ends_with(".bru") {
+    if ends_with_ignoring_case(file_name, ".bru") {
         return Ok(bruno::environment(text));
     }
     let (docs, problems) = super::json::parse(text, &Limits::DEFAULT);
