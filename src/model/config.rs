@@ -418,6 +418,11 @@ impl Config {
 
     /// The severity of a rule in this config: `None` when it is off.
     pub fn severity(&self, rule: &str, default: Severity) -> Option<Severity> {
+        // Asked for every rule of every file: most configurations set no rule, and
+        // hashing the name would be the whole cost.
+        if self.rules.is_empty() {
+            return Some(default);
+        }
         self.rules.get(rule).copied().unwrap_or(Some(default))
     }
 
@@ -569,6 +574,11 @@ impl Globs {
     }
 
     pub fn is_match(&self, path: impl AsRef<Path>) -> bool {
+        // Asked for every file found; an empty list (`exclude` unless configured) needs no
+        // matcher, and globset would prepare the path for matching first.
+        if self.globs.is_empty() {
+            return false;
+        }
         let matcher = self.set.get_or_init(|| {
             let mut builder = GlobSetBuilder::new();
             for g in &self.globs {

@@ -1485,3 +1485,30 @@ fn newer_version_is_said_once_per_run() {
         assert_eq!(run.json()["summary"]["infos"], 1, "{}", run.stdout);
     }
 }
+
+/// The allocator's options are set before mimalloc reserves its first arena (a
+/// constructor that runs before mimalloc's own): the arena reserved at start is the
+/// 64 MiB that src/main.rs asks for, not mimalloc's default 1 GiB whose page map costs
+/// page faults at every start, and freed memory is given back at once.
+#[test]
+fn allocator_options_apply_from_the_first_arena() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = command(dir.path(), &["--version"])
+        .env("MIMALLOC_VERBOSE", "1")
+        .output()
+        .expect("run reqlint");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    for line in [
+        "option 'arena_reserve': 65536 KiB",
+        "option 'arena_eager_commit': 0",
+        "option 'purge_delay': 0",
+        "reserved 65536 KiB memory",
+    ] {
+        assert!(stderr.contains(line), "no `{line}` in:\n{stderr}");
+    }
+    assert!(
+        !stderr.contains("reserved 1048576 KiB"),
+        "the default arena was reserved first:\n{stderr}"
+    );
+}
