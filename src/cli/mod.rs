@@ -274,7 +274,8 @@ pub fn main() -> ExitCode {
     }));
     // `--version` alone, as editors and hooks ask it to find the binary: answered without
     // building the whole command line's parser (a third of the process's start-up work).
-    if let [_, flag] = std::env::args_os().collect::<Vec<_>>().as_slice()
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let [_, flag] = args.as_slice()
         && (flag == "--version" || flag == "-V")
     {
         return match stdio::write_stdout(
@@ -287,7 +288,16 @@ pub fn main() -> ExitCode {
             }
         };
     }
-    let cli = match Cli::try_parse() {
+    if let Some(check_args) = parse_check_alone(&args) {
+        return match check::check(check_args) {
+            Ok(code) => code,
+            Err(message) => {
+                print_error(&message);
+                ExitCode::from(2)
+            }
+        };
+    }
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => return clap_exit(e),
     };
@@ -321,6 +331,23 @@ fn print_schema(kind: SchemaKind) -> Result<ExitCode, String> {
     };
     let text = serde_json::to_string_pretty(&schema).map_err(|e| e.to_string())?;
     stdio::write_stdout(format!("{text}\n").as_bytes())
+}
+
+/// `reqlint check ARGS` read with the `check` command's arguments alone, as the editor
+/// and the hook run it: building the parser of every command is a fifth of a one-file
+/// check's work. `None` where that fails (`--help`, a wrong argument): the whole parser
+/// then reads the line and answers as it always does.
+fn parse_check_alone(args: &[std::ffi::OsString]) -> Option<CheckArgs> {
+    use clap::FromArgMatches;
+    let [_, command, rest @ ..] = args else {
+        return None;
+    };
+    if command != "check" {
+        return None;
+    }
+    let parser = CheckArgs::augment_args(clap::Command::new("check").no_binary_name(true));
+    let matches = parser.try_get_matches_from(rest).ok()?;
+    CheckArgs::from_arg_matches(&matches).ok()
 }
 
 /// `--help` and `--version` print to standard output (exit 0, or 2 when it cannot be
@@ -368,6 +395,72 @@ fn clap_exit(e: clap::Error) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn check_alone_reads_what_the_whole_parser_reads() {
+        let lines: &[&[&str]] = &[
+            &["reqlint", "check"],
+            &["reqlint", "check", "a.req.yaml", "dir", "-"],
+            &[
+                "reqlint",
+                "check",
+                "--format",
+                "json",
+                "--no-cache",
+                "--threads",
+                "2",
+                "x",
+            ],
+            &[
+                "reqlint",
+                "check",
+                "--select",
+                "literal-secret,duplicate-key",
+                "--fix",
+            ],
+            &[
+                "reqlint",
+                "check",
+                "--config",
+                "c.yaml",
+                "--context",
+                "a",
+                "--context",
+                "b",
+            ],
+            &[
+                "reqlint",
+                "check",
+                "--exit-zero",
+                "--color",
+                "never",
+                "--",
+                "--odd-name",
+            ],
+            &["reqlint", "check", "rules"],
+        ];
+        for line in lines {
+            let alone = parse_check_alone(&line.iter().map(Into::into).collect::<Vec<_>>())
+                .unwrap_or_else(|| panic!("{line:?} is read"));
+            let whole = match Cli::try_parse_from(*line).map(|cli| cli.command) {
+                Ok(Some(Command::Check(args))) => args,
+                other => panic!("{line:?}: {other:?}"),
+            };
+            assert_eq!(format!("{alone:?}"), format!("{whole:?}"), "{line:?}");
+        }
+        // What the `check` parser alone refuses goes to the whole parser, which answers.
+        for line in [
+            &["reqlint", "check", "--help"][..],
+            &["reqlint", "check", "--version"],
+            &["reqlint", "check", "--format", "xml"],
+            &["reqlint", "check", "--threads", "0"],
+            &["reqlint", "rules"],
+            &["reqlint", "a.req.yaml"],
+        ] {
+            let args: Vec<std::ffi::OsString> = line.iter().map(Into::into).collect();
+            assert!(parse_check_alone(&args).is_none(), "{line:?}");
+        }
+    }
 
     #[test]
     fn threads_are_at_least_one_and_at_most_four_a_core() {
