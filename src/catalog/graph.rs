@@ -347,11 +347,27 @@ impl GType {
 }
 
 pub fn enum_name(index: u16) -> &'static str {
-    enums()[index as usize].0
+    let (name_start, name_end, _, _) = generated::GRAPH_ENUM_INDEX[index as usize];
+    &generated::GRAPH_ENUM_TEXT[name_start as usize..name_end as usize]
 }
 
+/// The values of one enum, read from the compiled text the first time it is asked for:
+/// reading every enum's values at once was a fifth of a one-file check's work.
 pub fn enum_values(index: u16) -> &'static [&'static str] {
-    enums()[index as usize].1
+    use std::sync::{LazyLock, OnceLock};
+    type Values = OnceLock<Box<[&'static str]>>;
+    static VALUES: LazyLock<Box<[Values]>> = LazyLock::new(|| {
+        (0..generated::GRAPH_ENUM_INDEX.len())
+            .map(|_| OnceLock::new())
+            .collect()
+    });
+    VALUES[index as usize].get_or_init(|| {
+        let (_, _, first, end) = generated::GRAPH_ENUM_INDEX[index as usize];
+        generated::GRAPH_ENUM_VALUES[first as usize..end as usize]
+            .iter()
+            .map(|&(start, end)| &generated::GRAPH_ENUM_TEXT[start as usize..end as usize])
+            .collect()
+    })
 }
 
 /// The calls of `/act_<id>/<edge>` (`account`) or `/<id>/<edge>` on any node.
