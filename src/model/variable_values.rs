@@ -177,6 +177,12 @@ pub(super) fn substitute_params(
 
 /// Whether a string of the value, a nested or decoded one included, holds `{{`.
 fn holds_reference(node: &Node) -> bool {
+    // Most values are scalars: answered without the walk's stack.
+    match &node.value {
+        Value::String(s) => return crate::loading::encoded::has_reference(s),
+        Value::Seq(_) | Value::Map(_) | Value::EncodedJson { .. } => {}
+        _ => return false,
+    }
     let mut found = false;
     node.walk(|n| {
         if let Value::String(s) = &n.value {
