@@ -552,15 +552,76 @@ pub struct Globs {
     set: OnceLock<Matcher>,
 }
 
+/// The globs prepared for matching: those that only ask for a file name's ending
+/// (`**/*.req.yaml`) as the endings, compared with the path's bytes; the others as one
+/// globset, built on first use.
 #[derive(Debug, Clone)]
-enum Matcher {
+struct Matcher {
+    endings: Vec<Vec<u8>>,
+    others: Vec<Glob>,
+    others_set: OnceLock<OthersMatcher>,
+}
+
+#[derive(Debug, Clone)]
+enum OthersMatcher {
     Set(GlobSet),
-    /// When the globs, each valid, are too many or too large to compile together.
     Each(Vec<GlobMatcher>),
 }
 
+/// The literal ending of a glob that matches any path whose file name ends with it:
+/// `**/` then `*` then text with no glob syntax and no `/`. `*` does not cross `/`
+/// (`literal_separator`), so the glob matches exactly the paths ending with that text.
+fn file_name_ending(pattern: &str) -> Option<&str> {
+    let ending = pattern.strip_prefix("**/*")?;
+    (!ending.is_empty() && !ending.contains(['*', '?', '[', ']', '{', '}', '\\', '/']))
+        .then_some(ending)
+}
+
+impl Matcher {
+    fn new(globs: &[Glob]) -> Matcher {
+        let mut endings = Vec::new();
+        let mut others = Vec::new();
+        for g in globs {
+            match file_name_ending(g.glob()) {
+                Some(ending) => endings.push(ending.as_bytes().to_vec()),
+                None => others.push(g.clone()),
+            }
+        }
+        Matcher {
+            endings,
+            others,
+            others_set: OnceLock::new(),
+        }
+    }
+
+    fn is_match(&self, path: &Path) -> bool {
+        let bytes = path.as_os_str().as_encoded_bytes();
+        if self.endings.iter().any(|e| bytes.ends_with(e)) {
+            return true;
+        }
+        if self.others.is_empty() {
+            return false;
+        }
+        let others = self.others_set.get_or_init(|| {
+            let mut builder = GlobSetBuilder::new();
+            for g in &self.others {
+                builder.add(g.clone());
+            }
+            match builder.build() {
+                Ok(set) => OthersMatcher::Set(set),
+                Err(_) => {
+                    OthersMatcher::Each(self.others.iter().map(Glob::compile_matcher).collect())
+                }
+            }
+        });
+        match others {
+            OthersMatcher::Set(set) => set.is_match(path),
+            OthersMatcher::Each(each) => each.iter().any(|m| m.is_match(path)),
+        }
+    }
+}
+
 impl Globs {
-    /// The patterns, as written.
     pub fn patterns(&self) -> Vec<&str> {
         self.globs.iter().map(|g| g.glob()).collect()
     }
@@ -579,20 +640,9 @@ impl Globs {
         if self.globs.is_empty() {
             return false;
         }
-        let matcher = self.set.get_or_init(|| {
-            let mut builder = GlobSetBuilder::new();
-            for g in &self.globs {
-                builder.add(g.clone());
-            }
-            match builder.build() {
-                Ok(set) => Matcher::Set(set),
-                Err(_) => Matcher::Each(self.globs.iter().map(Glob::compile_matcher).collect()),
-            }
-        });
-        match matcher {
-            Matcher::Set(set) => set.is_match(path),
-            Matcher::Each(each) => each.iter().any(|m| m.is_match(path.as_ref())),
-        }
+        self.set
+            .get_or_init(|| Matcher::new(&self.globs))
+            .is_match(path.as_ref())
     }
 }
 
@@ -712,5 +762,57 @@ mod tests {
         assert!(c.include.is_match("x/y/a.req.json"));
         assert!(c.include.is_match("requests/ads/a.yaml"));
         assert!(!c.include.is_match("docs/a.yaml"));
+    }
+
+    /// A glob matched by its file name's ending answers as globset does.
+    #[test]
+    fn endings_match_as_globset_does() {
+        let patterns = [
+            "**/*.req.yaml",
+            "**/*.http",
+            "**/*.postman_collection.json",
+            "**/*x",
+            "**/*.{yml,yaml}",
+            "**/*.[ch]",
+            "**/a*.http",
+            "*.http",
+            "**/*",
+        ];
+        let paths = [
+            "a.req.yaml",
+            ".req.yaml",
+            "dir/.req.yaml",
+            "x/y/a.req.yaml",
+            "x/y/a.req.yaml/b",
+            "x/y/a.REQ.yaml",
+            "a.req.yaml.bak",
+            "./a.http",
+            "/abs/dir/a.http",
+            "a.http",
+            "ab.http",
+            "dir/a.http",
+            "a.postman_collection.json",
+            "x",
+            "a/x",
+            "ax/",
+            "a.yml",
+            "b/a.c",
+            "",
+        ];
+        for pattern in patterns {
+            let ours = Globs::new([pattern]).unwrap();
+            let theirs = glob(pattern).unwrap().compile_matcher();
+            for path in paths {
+                assert_eq!(
+                    ours.is_match(path),
+                    theirs.is_match(path),
+                    "`{pattern}` on `{path}`"
+                );
+            }
+        }
+        assert_eq!(file_name_ending("**/*.req.yaml"), Some(".req.yaml"));
+        assert_eq!(file_name_ending("**/*.{yml,yaml}"), None);
+        assert_eq!(file_name_ending("**/*"), None);
+        assert_eq!(file_name_ending("*.http"), None);
     }
 }
