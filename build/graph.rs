@@ -363,6 +363,47 @@ pub fn generate(root: &Path) -> String {
             account_edges.entry(&c.edge).or_default().push(i);
         }
     }
+    // What tells the node type of `/<id>` from its params, one lookup a name: the calls
+    // that take a param, and the updates (a POST on the node itself) of the node types a
+    // call that takes it creates (create's params tell the kind, even where an update
+    // cannot change them).
+    let mut by_param: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
+    for (i, c) in calls.iter().enumerate() {
+        for (name, _, _) in &c.params {
+            by_param.entry(name).or_default().insert(i);
+        }
+    }
+    for (node, creators) in created_by.iter().enumerate() {
+        let (start, end) = ranges[node];
+        let Some(update) =
+            (start..end).find(|&i| calls[i].method == "POST" && calls[i].edge.is_empty())
+        else {
+            continue;
+        };
+        for &creator in creators {
+            for (name, _, _) in &calls[creator].params {
+                by_param.entry(name).or_default().insert(update);
+            }
+        }
+    }
+    let param_call_rows: Vec<String> = by_param
+        .iter()
+        .map(|(name, set)| {
+            let list: Vec<usize> = set.iter().copied().collect();
+            format!("({}, {})", text.range("GText", name), call_list(&list))
+        })
+        .collect();
+    // The calls on a node itself (`/<id>`), by method: the candidates of a path that names
+    // an object of no known type.
+    let own_rows: Vec<String> = METHODS
+        .iter()
+        .filter_map(|(method, variant)| {
+            let own: Vec<usize> = (0..calls.len())
+                .filter(|&i| calls[i].method == *method && calls[i].edge.is_empty())
+                .collect();
+            (!own.is_empty()).then(|| format!("(Method::{variant}, {})", call_list(&own)))
+        })
+        .collect();
     let mut edge_tables = String::new();
     for (name, table, doc) in [
         (
@@ -382,6 +423,20 @@ pub fn generate(root: &Path) -> String {
             .collect();
         table_lines(&mut edge_tables, doc, name, "(GText, GSlice<u16>)", &rows);
     }
+    table_lines(
+        &mut edge_tables,
+        "Each param name, sorted: the calls that take it and the updates of the node types\n/// a call that takes it creates, sorted.",
+        "GRAPH_PARAM_CALLS",
+        "(GText, GSlice<u16>)",
+        &param_call_rows,
+    );
+    table_lines(
+        &mut edge_tables,
+        "The calls on a node itself (`/<id>`), by method: sorted indexes into [`GRAPH_CALLS`].",
+        "GRAPH_OWN_CALLS",
+        "(Method, GSlice<u16>)",
+        &own_rows,
+    );
 
     table_lines(
         &mut out,
@@ -415,7 +470,7 @@ pub fn generate(root: &Path) -> String {
     let lists: Vec<String> = call_lists.iter().map(|c| c.to_string()).collect();
     table_lines(
         &mut out,
-        "The lists of calls (the calls that create a node, the calls of an edge), one after\n/// another: indexes into [`GRAPH_CALLS`].",
+        "The lists of calls (the calls that create a node, of an edge, of a param name, on\n/// a node itself), one after\n/// another: indexes into [`GRAPH_CALLS`].",
         "GRAPH_CALL_LISTS",
         "u16",
         &lists,

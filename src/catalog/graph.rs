@@ -367,6 +367,23 @@ pub fn edge_calls(account: bool, edge: &str) -> Option<impl Iterator<Item = GCal
         .map(|i| table[i].1.into_iter().map(|&c| GCallId(c)))
 }
 
+/// The calls that take a param `name`, and the updates (a POST on the node itself) of
+/// the node types a call that takes it creates: sorted indexes into [`GRAPH_CALLS`].
+pub fn calls_with_param(name: &str) -> &'static [u16] {
+    let table: &'static [(GText, GSlice<u16>)] = &generated::GRAPH_PARAM_CALLS;
+    table
+        .binary_search_by(|(p, _)| p.cmp_str(name))
+        .map_or(&[], |i| table[i].1.as_slice())
+}
+
+/// The calls of `method` on a node itself (`/<id>`): sorted indexes into [`GRAPH_CALLS`].
+pub fn own_calls(method: Method) -> &'static [u16] {
+    generated::GRAPH_OWN_CALLS
+        .iter()
+        .find(|(m, _)| *m == method)
+        .map_or(&[], |(_, calls)| calls.as_slice())
+}
+
 /// Every edge name (of ad accounts, or of any node), for "did you mean".
 pub fn edge_names(account: bool) -> impl Iterator<Item = &'static str> {
     let table: &'static [(GText, GSlice<u16>)] = if account {
@@ -418,6 +435,38 @@ mod tests {
         }
         assert_eq!(covered, generated::GRAPH_ENUM_TEXT.len());
         assert_eq!(GRAPH_ENUMS.into_iter().count(), GRAPH_ENUMS.len());
+    }
+
+    /// The index of param names answers as asking every call would.
+    #[test]
+    fn calls_with_param_agree_with_the_calls() {
+        let mut names: Vec<&str> = GRAPH_CALLS
+            .iter()
+            .flat_map(|c| c.params.iter().map(|p| p.name.as_str()))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names.push("no_call_takes_this");
+        for name in names {
+            let expected: Vec<u16> = GCallId::all()
+                .filter(|c| {
+                    let call = c.get();
+                    call.param(name).is_some()
+                        || (call.method == Method::Post
+                            && call.edge.is_empty()
+                            && call.node.created_with(name))
+                })
+                .map(|c| c.0)
+                .collect();
+            assert_eq!(calls_with_param(name), expected, "{name}");
+        }
+        for method in [Method::Get, Method::Post, Method::Delete, Method::Put] {
+            let expected: Vec<u16> = GCallId::all()
+                .filter(|c| c.get().method == method && c.get().edge.is_empty())
+                .map(|c| c.0)
+                .collect();
+            assert_eq!(own_calls(method), expected, "{method}");
+        }
     }
 
     #[test]
