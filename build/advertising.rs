@@ -656,8 +656,18 @@ fn params(root: &Path, ops: &[Operation], rules: &Routes, packed: &Packed, out: 
                 None => p,
             };
             let spec = spec(&src, spec_node, DEFAULT_RULE, rules, packed);
-            params.push(format!("({}, {spec})", packed.text(pname)));
+            params.push((pname.to_string(), *line, spec));
         }
+        // Sorted by name: a param is looked up by binary search, once for every param
+        // of every request.
+        params.sort_by(|a, b| a.0.cmp(&b.0));
+        if let Some(w) = params.windows(2).find(|w| w[0].0 == w[1].0) {
+            src.fail(w[1].1, &format!("`{}` is listed twice", w[1].0));
+        }
+        let params: Vec<String> = params
+            .iter()
+            .map(|(pname, _, spec)| format!("({}, {spec})", packed.text(pname)))
+            .collect();
         let mut known: Vec<String> = known(&src, tables, &op.name, &ad_set_fields, 0);
         known.extend(common.iter().cloned());
         known.sort();

@@ -311,6 +311,13 @@ pub fn generate(root: &Path) -> String {
     };
     let mut field_rows: Vec<String> = Vec::new();
     let mut node_rows: Vec<String> = Vec::new();
+    // The search key of each field and param name, in the order of their rows.
+    let mut name_keys: Vec<u64> = Vec::new();
+    let mut key_list = |names: &mut dyn Iterator<Item = &String>| -> String {
+        let start = name_keys.len();
+        name_keys.extend(names.map(|n| name_key(n)));
+        format!("GSlice::new({start}, {})", name_keys.len())
+    };
     for (i, (name, spec)) in nodes.iter().enumerate() {
         let mut f = fields[i].clone();
         f.sort();
@@ -319,10 +326,11 @@ pub fn generate(root: &Path) -> String {
             field_rows.push(format!("({}, {})", text.range("GText", n), rust_type(t)));
         }
         node_rows.push(format!(
-            "GraphNode {{ name: {}, spec: {}, fields: GSlice::new({start}, {}), calls: ({}, {}), created_by: {} }}",
+            "GraphNode {{ name: {}, spec: {}, fields: GSlice::new({start}, {}), field_keys: {}, calls: ({}, {}), created_by: {} }}",
             text.range("GText", name),
             text.range("GText", spec),
             field_rows.len(),
+            key_list(&mut f.iter().map(|(n, _)| n)),
             ranges[i].0,
             ranges[i].1,
             call_list(&created_by[i]),
@@ -343,11 +351,12 @@ pub fn generate(root: &Path) -> String {
         }
         let m = METHODS.iter().find(|(m, _)| *m == c.method).unwrap().1;
         call_rows.push(format!(
-            "GraphCall {{ node: GNode({}), method: Method::{m}, edge: {}, returns: {}, params: GSlice::new({start}, {}) }}",
+            "GraphCall {{ node: GNode({}), method: Method::{m}, edge: {}, returns: {}, params: GSlice::new({start}, {}), param_keys: {} }}",
             c.node,
             text.range("GText", &c.edge),
             rust_type(&c.returns),
-            param_rows.len()
+            param_rows.len(),
+            key_list(&mut params.iter().map(|(n, _, _)| n))
         ));
     }
 
@@ -363,6 +372,47 @@ pub fn generate(root: &Path) -> String {
             account_edges.entry(&c.edge).or_default().push(i);
         }
     }
+    // What tells the node type of `/<id>` from its params, one lookup a name: the calls
+    // that take a param, and the updates (a POST on the node itself) of the node types a
+    // call that takes it creates (create's params tell the kind, even where an update
+    // cannot change them).
+    let mut by_param: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
+    for (i, c) in calls.iter().enumerate() {
+        for (name, _, _) in &c.params {
+            by_param.entry(name).or_default().insert(i);
+        }
+    }
+    for (node, creators) in created_by.iter().enumerate() {
+        let (start, end) = ranges[node];
+        let Some(update) =
+            (start..end).find(|&i| calls[i].method == "POST" && calls[i].edge.is_empty())
+        else {
+            continue;
+        };
+        for &creator in creators {
+            for (name, _, _) in &calls[creator].params {
+                by_param.entry(name).or_default().insert(update);
+            }
+        }
+    }
+    let param_call_rows: Vec<String> = by_param
+        .iter()
+        .map(|(name, set)| {
+            let list: Vec<usize> = set.iter().copied().collect();
+            format!("({}, {})", text.range("GText", name), call_list(&list))
+        })
+        .collect();
+    // The calls on a node itself (`/<id>`), by method: the candidates of a path that names
+    // an object of no known type.
+    let own_rows: Vec<String> = METHODS
+        .iter()
+        .filter_map(|(method, variant)| {
+            let own: Vec<usize> = (0..calls.len())
+                .filter(|&i| calls[i].method == *method && calls[i].edge.is_empty())
+                .collect();
+            (!own.is_empty()).then(|| format!("(Method::{variant}, {})", call_list(&own)))
+        })
+        .collect();
     let mut edge_tables = String::new();
     for (name, table, doc) in [
         (
@@ -382,6 +432,20 @@ pub fn generate(root: &Path) -> String {
             .collect();
         table_lines(&mut edge_tables, doc, name, "(GText, GSlice<u16>)", &rows);
     }
+    table_lines(
+        &mut edge_tables,
+        "Each param name, sorted: the calls that take it and the updates of the node types\n/// a call that takes it creates, sorted.",
+        "GRAPH_PARAM_CALLS",
+        "(GText, GSlice<u16>)",
+        &param_call_rows,
+    );
+    table_lines(
+        &mut edge_tables,
+        "The calls on a node itself (`/<id>`), by method: sorted indexes into [`GRAPH_CALLS`].",
+        "GRAPH_OWN_CALLS",
+        "(Method, GSlice<u16>)",
+        &own_rows,
+    );
 
     table_lines(
         &mut out,
@@ -412,10 +476,18 @@ pub fn generate(root: &Path) -> String {
         "GraphParam",
         &param_rows,
     );
+    let keys: Vec<String> = name_keys.iter().map(|k| format!("{k:#x}")).collect();
+    table_lines(
+        &mut out,
+        "The search keys of the field and param names (their first eight bytes, big-endian,\n/// zero-padded), row by row as [`GRAPH_FIELDS`] and [`GRAPH_PARAMS`] hold them.",
+        "GRAPH_NAME_KEYS",
+        "u64",
+        &keys,
+    );
     let lists: Vec<String> = call_lists.iter().map(|c| c.to_string()).collect();
     table_lines(
         &mut out,
-        "The lists of calls (the calls that create a node, the calls of an edge), one after\n/// another: indexes into [`GRAPH_CALLS`].",
+        "The lists of calls (the calls that create a node, of an edge, of a param name, on\n/// a node itself), one after\n/// another: indexes into [`GRAPH_CALLS`].",
         "GRAPH_CALL_LISTS",
         "u16",
         &lists,
@@ -449,6 +521,16 @@ const SCALARS: [(&str, &str); 10] = [
     ("map", "Map"),
     ("list", "Object"),
 ];
+
+/// A name's search key: its first eight bytes as a big-endian number, zero-padded.
+/// Names sorted by bytes have their keys in order (src/catalog/graph.rs computes the
+/// same for the name looked up).
+fn name_key(name: &str) -> u64 {
+    let mut bytes = [0u8; 8];
+    let n = name.len().min(8);
+    bytes[..n].copy_from_slice(&name.as_bytes()[..n]);
+    u64::from_be_bytes(bytes)
+}
 
 /// A type with its `list<…>` wrappers taken off.
 fn innermost(ty: &str) -> &str {

@@ -185,11 +185,7 @@ pub struct OperationTable {
 impl OperationTable {
     /// The spec of a param (through `like`).
     pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
-        self.params
-            .as_slice()
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, s)| s)
+        text_get(self.params.as_slice(), name)
             .or_else(|| self.like.and_then(|l| l.params().param(name)))
     }
 
@@ -327,6 +323,13 @@ mod tests {
             assert_eq!(*op as usize, i);
             assert_eq!(op.params().op, *op);
             assert!(op.params().known.is_sorted());
+            // Looked up by binary search: sorted, each name once.
+            let names: Vec<&str> = op.params().params.iter().map(|(n, _)| n.as_str()).collect();
+            assert!(names.is_sorted(), "{op:?}");
+            assert!(names.windows(2).all(|w| w[0] != w[1]), "{op:?}");
+            for (name, spec) in op.params().params {
+                assert!(std::ptr::eq(op.params().param(name).unwrap(), spec));
+            }
         }
         assert!(ACCOUNT_EDGES.is_sorted_by_key(|(e, _)| *e));
         assert!(BILLING_EVENTS.is_sorted_by_key(|(e, _)| *e));

@@ -50,6 +50,42 @@ impl Rows for u16 {
     }
 }
 
+impl Rows for u64 {
+    fn table() -> &'static [Self] {
+        &generated::GRAPH_NAME_KEYS
+    }
+}
+
+/// A name's search key: its first eight bytes as a big-endian number, zero-padded (as
+/// build/graph.rs computes it for the tables). Names sorted by bytes have their keys in
+/// order, so a search compares numbers and reads names only where their keys tie.
+fn name_key(name: &[u8]) -> u64 {
+    let mut bytes = [0u8; 8];
+    let n = name.len().min(8);
+    bytes[..n].copy_from_slice(&name[..n]);
+    u64::from_be_bytes(bytes)
+}
+
+/// The row of `rows` (sorted by name, `keys` their names' keys) named `name`: a field
+/// or a param is looked up for every key of every request, in lists of up to a few
+/// hundred names that share their first letters (`targeting_…`), where a search by
+/// text would compare most of them whole.
+fn find_name<T>(
+    rows: &'static [T],
+    keys: &[u64],
+    name: &str,
+    row_name: impl Fn(&T) -> GText,
+) -> Option<&'static T> {
+    let key = name_key(name.as_bytes());
+    let first = keys.partition_point(|&k| k < key);
+    keys[first..]
+        .iter()
+        .take_while(|&&k| k == key)
+        .zip(&rows[first..])
+        .map(|(_, row)| row)
+        .find(|row| row_name(row).cmp_str(name).is_eq())
+}
+
 /// The item type of a list type: an index into the table of item types (no pointer),
 /// read as a `&GType`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -157,6 +193,8 @@ pub struct GraphNode {
     pub spec: GText,
     /// Sorted by name.
     pub fields: GSlice<(GText, GType)>,
+    /// The search keys of the fields' names, in their order.
+    pub field_keys: GSlice<u64>,
     /// The range of its calls in [`GRAPH_CALLS`].
     pub calls: (usize, usize),
     /// The calls that create it (a POST on an edge that returns it).
@@ -179,6 +217,8 @@ pub struct GraphCall {
     pub returns: GType,
     /// Sorted by name.
     pub params: GSlice<GraphParam>,
+    /// The search keys of the params' names, in their order.
+    pub param_keys: GSlice<u64>,
 }
 
 impl GNode {
@@ -198,11 +238,14 @@ impl GNode {
     }
 
     pub fn field(self, name: &str) -> Option<GType> {
-        let fields = self.info().fields.as_slice();
-        fields
-            .binary_search_by(|(f, _)| f.cmp_str(name))
-            .ok()
-            .map(|i| fields[i].1)
+        let info = self.info();
+        find_name(
+            info.fields.as_slice(),
+            info.field_keys.as_slice(),
+            name,
+            |f| f.0,
+        )
+        .map(|f| f.1)
     }
 
     /// The node's calls.
@@ -261,11 +304,12 @@ pub fn graph_version() -> (u32, u32) {
 
 impl GraphCall {
     pub fn param(&self, name: &str) -> Option<&'static GraphParam> {
-        let params: &'static [GraphParam] = self.params.as_slice();
-        params
-            .binary_search_by(|p| p.name.cmp_str(name))
-            .ok()
-            .map(|i| &params[i])
+        find_name(
+            self.params.as_slice(),
+            self.param_keys.as_slice(),
+            name,
+            |p| p.name,
+        )
     }
 
     /// `POST /act_<id>/campaigns`, `GET /<ad id>/insights`, `POST /<campaign id>`.
@@ -383,6 +427,23 @@ pub fn edge_calls(account: bool, edge: &str) -> Option<impl Iterator<Item = GCal
         .map(|i| table[i].1.into_iter().map(|&c| GCallId(c)))
 }
 
+/// The calls that take a param `name`, and the updates (a POST on the node itself) of
+/// the node types a call that takes it creates: sorted indexes into [`GRAPH_CALLS`].
+pub fn calls_with_param(name: &str) -> &'static [u16] {
+    let table: &'static [(GText, GSlice<u16>)] = &generated::GRAPH_PARAM_CALLS;
+    table
+        .binary_search_by(|(p, _)| p.cmp_str(name))
+        .map_or(&[], |i| table[i].1.as_slice())
+}
+
+/// The calls of `method` on a node itself (`/<id>`): sorted indexes into [`GRAPH_CALLS`].
+pub fn own_calls(method: Method) -> &'static [u16] {
+    generated::GRAPH_OWN_CALLS
+        .iter()
+        .find(|(m, _)| *m == method)
+        .map_or(&[], |(_, calls)| calls.as_slice())
+}
+
 /// Every edge name (of ad accounts, or of any node), for "did you mean".
 pub fn edge_names(account: bool) -> impl Iterator<Item = &'static str> {
     let table: &'static [(GText, GSlice<u16>)] = if account {
@@ -434,6 +495,79 @@ mod tests {
         }
         assert_eq!(covered, generated::GRAPH_ENUM_TEXT.len());
         assert_eq!(GRAPH_ENUMS.into_iter().count(), GRAPH_ENUMS.len());
+    }
+
+    /// The search keys are the names' keys, row by row; a lookup by key finds what a
+    /// search by text finds, for every name and for names no row has.
+    #[test]
+    fn name_keys_find_what_a_text_search_finds() {
+        let probes = [
+            "",
+            "a",
+            "targeting",
+            "targetin",
+            "targeting\0",
+            "zzzzzzzzzz",
+            "name",
+        ];
+        for node in GNode::all() {
+            let info = node.info();
+            assert_eq!(info.fields.len(), info.field_keys.len());
+            for ((name, ty), &key) in info.fields.iter().zip(info.field_keys.iter()) {
+                assert_eq!(key, name_key(name.as_bytes()), "{name}");
+                assert_eq!(node.field(name), Some(*ty), "{name}");
+            }
+            for probe in probes {
+                let by_text = info.fields.binary_search_by(|(f, _)| f.cmp_str(probe));
+                assert_eq!(node.field(probe), by_text.ok().map(|i| info.fields[i].1));
+            }
+        }
+        for call in GRAPH_CALLS.iter() {
+            assert_eq!(call.params.len(), call.param_keys.len());
+            for (param, &key) in call.params.iter().zip(call.param_keys.iter()) {
+                assert_eq!(key, name_key(param.name.as_bytes()), "{}", param.name);
+                assert!(std::ptr::eq(call.param(&param.name).unwrap(), param));
+            }
+            for probe in probes {
+                let by_text = call.params.binary_search_by(|p| p.name.cmp_str(probe));
+                assert_eq!(
+                    call.param(probe).map(|p| p.name.as_str()),
+                    by_text.ok().map(|i| call.params[i].name.as_str())
+                );
+            }
+        }
+    }
+
+    /// The index of param names answers as asking every call would.
+    #[test]
+    fn calls_with_param_agree_with_the_calls() {
+        let mut names: Vec<&str> = GRAPH_CALLS
+            .iter()
+            .flat_map(|c| c.params.iter().map(|p| p.name.as_str()))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names.push("no_call_takes_this");
+        for name in names {
+            let expected: Vec<u16> = GCallId::all()
+                .filter(|c| {
+                    let call = c.get();
+                    call.param(name).is_some()
+                        || (call.method == Method::Post
+                            && call.edge.is_empty()
+                            && call.node.created_with(name))
+                })
+                .map(|c| c.0)
+                .collect();
+            assert_eq!(calls_with_param(name), expected, "{name}");
+        }
+        for method in [Method::Get, Method::Post, Method::Delete, Method::Put] {
+            let expected: Vec<u16> = GCallId::all()
+                .filter(|c| c.get().method == method && c.get().edge.is_empty())
+                .map(|c| c.0)
+                .collect();
+            assert_eq!(own_calls(method), expected, "{method}");
+        }
     }
 
     #[test]

@@ -325,8 +325,9 @@ pub fn recognize<'r>(
                     )),
                 };
             }
-            let candidates: Vec<GCallId> = GCallId::all()
-                .filter(|c| c.get().method == method && c.get().edge.is_empty())
+            let candidates: Vec<GCallId> = graph::own_calls(method)
+                .iter()
+                .map(|&c| GCallId(c))
                 .collect();
             let chosen = by_params(request, &candidates).or_else(|| {
                 reference_object_kind(request)
@@ -428,8 +429,10 @@ fn own_param_names<'a>(request: &'a Request<'_>) -> Vec<&'a str> {
         .collect()
 }
 
-/// The one call of `candidates` that takes every param the request gives, when one
-/// alone does (or one alone of the main node types that have context snapshots).
+/// The one call of `candidates` (sorted by index) that takes every param the request
+/// gives, when one alone does (or one alone of the main node types that have context
+/// snapshots). An update counts what create takes: it tells the kind too, even where an
+/// update cannot change it.
 fn by_params(request: &Request<'_>, candidates: &[GCallId]) -> Option<GCallId> {
     if let [only] = candidates {
         return Some(*only);
@@ -438,18 +441,20 @@ fn by_params(request: &Request<'_>, candidates: &[GCallId]) -> Option<GCallId> {
     if names.is_empty() {
         return None;
     }
-    let takes = |c: &GCallId| {
-        let call = c.get();
-        names.iter().all(|n| {
-            call.param(n).is_some()
-                || (call.method == Method::Post && call.edge.is_empty() && {
-                    // What create takes also tells the kind, even where an update
-                    // cannot change it.
-                    call.node.created_with(n)
-                })
+    // The calls each name allows, shortest list first: the candidates are looked for in
+    // it (a few hundred calls on a node itself against a few that take a rare param).
+    let mut allowed: Vec<&[u16]> = names.iter().map(|n| graph::calls_with_param(n)).collect();
+    allowed.sort_by_key(|calls| calls.len());
+    let (fewest, others) = allowed.split_first()?;
+    debug_assert!(candidates.is_sorted_by_key(|c| c.0));
+    let taking: Vec<GCallId> = fewest
+        .iter()
+        .filter(|&c| {
+            candidates.binary_search_by_key(c, |k| k.0).is_ok()
+                && others.iter().all(|calls| calls.binary_search(c).is_ok())
         })
-    };
-    let taking: Vec<GCallId> = candidates.iter().copied().filter(takes).collect();
+        .map(|&c| GCallId(c))
+        .collect();
     match taking.as_slice() {
         [one] => Some(*one),
         [] => None,

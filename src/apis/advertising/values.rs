@@ -115,6 +115,15 @@ pub fn is_placeholder(node: &Node) -> bool {
     let Some(text) = node.as_str() else {
         return false;
     };
+    // Every placeholder starts with a `$` or a `<`, or holds a `{`; most values do
+    // neither: one search tells them (counted as the search for references would).
+    let first = text.trim_start().as_bytes().first();
+    if !matches!(first, Some(b'$' | b'<')) && memchr::memchr(b'{', text.as_bytes()).is_none() {
+        if matches!(node.value, Value::String(_)) {
+            crate::loading::work::count(text.len());
+        }
+        return false;
+    }
     if matches!(node.value, Value::String(_))
         && crate::loading::encoded::references(text).next().is_some()
     {
