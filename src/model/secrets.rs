@@ -140,10 +140,30 @@ fn base64url_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
 }
 
+/// The shortest credential-shaped word: a JSON Web Token's header and payload and the
+/// `.` between them (every prefixed format is longer).
+const SHORTEST_TOKEN: usize = {
+    let mut shortest = 2 * JWT_MIN_PART + 1;
+    let mut i = 0;
+    while i < TOKEN_FORMATS.len() {
+        let len = TOKEN_FORMATS[i].prefix.len() + TOKEN_FORMATS[i].masked;
+        if len < shortest {
+            shortest = len;
+        }
+        i += 1;
+    }
+    shortest
+};
+
 /// Every credential-shaped word of `text`, in order, without overlaps.
 pub fn find_tokens(text: &str) -> impl Iterator<Item = TokenMatch> + '_ {
     let bytes = text.as_bytes();
-    let mut from = 0;
+    // Most strings of a file are shorter than any credential.
+    let mut from = if bytes.len() < SHORTEST_TOKEN {
+        bytes.len()
+    } else {
+        0
+    };
     std::iter::from_fn(move || {
         while from < bytes.len() {
             // Every prefix starts with `g`, `E` or `ey` (`ghp_`, `github_pat_`, `EAA`, `eyJ`);
@@ -1197,6 +1217,18 @@ mod tests {
     }
 
     /// `find_tokens` looks only at these first two letters.
+    /// A word of the shortest length a credential has is found: shorter strings are not
+    /// searched.
+    #[test]
+    fn the_shortest_token_is_found() {
+        let shortest = "eyJabcde.eyJabcde";
+        assert_eq!(shortest.len(), SHORTEST_TOKEN);
+        assert_eq!(
+            find_token(shortest).map(|m| m.range),
+            Some(0..SHORTEST_TOKEN)
+        );
+    }
+
     #[test]
     fn every_prefix_starts_with_a_pair_the_scan_looks_at() {
         for format in TOKEN_FORMATS {
