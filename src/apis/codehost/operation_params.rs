@@ -1387,7 +1387,12 @@ pub fn operation_of_line(
     match super::edition_of_written_host(line, config) {
         Some(edition) => in_edition(edition),
         None => {
-            in_edition(super::edition(line, config)).or_else(|| Edition::all().find_map(in_edition))
+            let first = super::edition(line, config);
+            in_edition(first).or_else(|| {
+                Edition::all()
+                    .filter(|&edition| edition != first)
+                    .find_map(in_edition)
+            })
         }
     }
 }
