@@ -224,6 +224,16 @@ pub static CATALOG: Catalog = Catalog {
 
 pub use super::names::normalize;
 
+/// A byte of a name as [`normalize`] writes it: an ASCII letter lowered, a space or a
+/// hyphen an underscore; the bytes of other characters as they are, as `normalize`
+/// leaves the characters.
+fn normalized_byte(b: u8) -> u8 {
+    match b {
+        b' ' | b'-' => b'_',
+        b => b.to_ascii_lowercase(),
+    }
+}
+
 /// Why a permission name was not accepted at a scope.
 #[derive(Debug, PartialEq)]
 pub enum NameError {
@@ -237,9 +247,27 @@ impl Catalog {
     }
 
     fn named(&self, name: &str) -> Option<&'static [PermissionId]> {
-        let key = normalize(name);
+        // Every grant of every token is looked up, several times per file: a name of
+        // the usual length is normalized on the stack, as `normalize` writes it.
+        let mut buffer = [0u8; 64];
+        let trimmed = name.trim().as_bytes();
+        let owned;
+        let key: &[u8] = match buffer.get_mut(..trimmed.len()) {
+            Some(key) => {
+                for (to, &b) in key.iter_mut().zip(trimmed) {
+                    *to = normalized_byte(b);
+                }
+                key
+            }
+            None => {
+                owned = normalize(name);
+                owned.as_bytes()
+            }
+        };
+        // Only ASCII bytes were changed, each into another: still UTF-8.
+        let key = std::str::from_utf8(key).ok()?;
         self.names
-            .binary_search_by(|(n, _)| n.cmp_str(key.as_str()))
+            .binary_search_by(|(n, _)| n.cmp_str(key))
             .ok()
             .map(|i| self.names[i].1.as_slice())
     }
@@ -536,6 +564,38 @@ mod tests {
             (Scope::User, "Starring"),
         ] {
             assert!(CATALOG.lookup(scope, title).is_ok(), "{title}");
+        }
+    }
+
+    /// The lookup normalizes a name byte by byte as `normalize` writes it, on the stack
+    /// or (a long one) on the heap: every indexed name, written in other cases, with
+    /// spaces, hyphens, blanks around it, other characters, cut, lengthened or longer
+    /// than the stack's buffer, names what the index says it names.
+    #[test]
+    fn names_compare_as_normalize_writes_them() {
+        let mut written: Vec<String> = Vec::new();
+        for (name, _) in CATALOG.names {
+            let name = name.as_str();
+            written.push(name.to_string());
+            written.push(format!("  {}\t", name.to_uppercase().replace('_', " ")));
+            written.push(name.replace('_', "-"));
+            written.push(format!("{name}é"));
+            written.push(format!("{name}_"));
+            written.push(name[..name.len() / 2].to_string());
+            written.push(format!("{}{name}", " ".repeat(70)));
+            written.push(format!("{name}{}", "_x".repeat(40)));
+        }
+        written.extend(["", " ", "É", "~", "zzz", "Ω-x"].map(String::from));
+        for name in &written {
+            let by_bytes: Vec<u8> = name.trim().bytes().map(normalized_byte).collect();
+            assert_eq!(by_bytes, normalize(name).into_bytes(), "{name:?}");
+            let found = CATALOG.named(name).map(<[PermissionId]>::to_vec);
+            let expected = CATALOG
+                .names
+                .iter()
+                .find(|(n, _)| n.as_str() == normalize(name))
+                .map(|(_, ids)| ids.as_slice().to_vec());
+            assert_eq!(found, expected, "{name:?}");
         }
     }
 

@@ -140,10 +140,30 @@ fn base64url_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
 }
 
+/// The shortest credential-shaped word: a JSON Web Token's header and payload and the
+/// `.` between them (every prefixed format is longer).
+const SHORTEST_TOKEN: usize = {
+    let mut shortest = 2 * JWT_MIN_PART + 1;
+    let mut i = 0;
+    while i < TOKEN_FORMATS.len() {
+        let len = TOKEN_FORMATS[i].prefix.len() + TOKEN_FORMATS[i].masked;
+        if len < shortest {
+            shortest = len;
+        }
+        i += 1;
+    }
+    shortest
+};
+
 /// Every credential-shaped word of `text`, in order, without overlaps.
 pub fn find_tokens(text: &str) -> impl Iterator<Item = TokenMatch> + '_ {
     let bytes = text.as_bytes();
-    let mut from = 0;
+    // Most strings of a file are shorter than any credential.
+    let mut from = if bytes.len() < SHORTEST_TOKEN {
+        bytes.len()
+    } else {
+        0
+    };
     std::iter::from_fn(move || {
         while from < bytes.len() {
             // Every prefix starts with `g`, `E` or `ey` (`ghp_`, `github_pat_`, `EAA`, `eyJ`);
@@ -969,20 +989,15 @@ fn scan_text(text: &str, names: &BTreeSet<String>) -> (Vec<Span>, BTreeSet<Strin
     let bytes = text.as_bytes();
     let mut spans = Vec::new();
     let mut refs = BTreeSet::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if !key_char(bytes[i]) || (i > 0 && key_char(bytes[i - 1])) {
-            i += 1;
+    // A word inside a value already read is no key.
+    let mut read_to = 0;
+    for (start, end) in keyed_words(bytes) {
+        if start < read_to {
             continue;
         }
-        let mut end = i;
-        while end < bytes.len() && key_char(bytes[end]) {
-            end += 1;
-        }
-        let word = &text[i..end];
-        i = end;
+        let word = &text[start..end];
         let named = is_secret_key(word) || names.contains(word);
-        let pair = pair_key(bytes, i - word.len());
+        let pair = pair_key(bytes, start);
         let paired = pair && (named || PAIR_KEYS.iter().any(|k| word.eq_ignore_ascii_case(k)));
         if !named && !paired {
             continue;
@@ -1011,9 +1026,60 @@ fn scan_text(text: &str, names: &BTreeSet<String>) -> (Vec<Span>, BTreeSet<Strin
         if !structural && !looks_like_reference(written) && written != "null" && written != "~" {
             spans.push(Span::new(value.start, value.end));
         }
-        i = i.max(value.end);
+        read_to = read_to.max(value.end);
     }
     (spans, refs)
+}
+
+/// The words of the text that a value may follow, as byte ranges in order: a word
+/// followed by `:` or `=` (after quotes, backslashes and blanks, as [`value_after`]
+/// reads them), and a word that is a pair's key ([`pair_key`]). A value follows no other
+/// word, so the scan looks only at these: it finds them by their `:` or `=` and by the
+/// `"key"` of a pair, without reading the text word by word.
+fn keyed_words(bytes: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let before_separator = memchr::memchr2_iter(b':', b'=', bytes).filter_map(move |at| {
+        let mut end = at;
+        while end > 0 && matches!(bytes[end - 1], b'"' | b'\'' | b'\\' | b' ' | b'\t') {
+            end -= 1;
+        }
+        let mut start = end;
+        while start > 0 && key_char(bytes[start - 1]) {
+            start -= 1;
+        }
+        (start < end).then_some((start, end))
+    });
+    // `key"` and the quote before it: `"key"` overlaps itself (`"key"key"`), and an
+    // iterator of non-overlapping matches would miss the second.
+    let pair_keys = memchr::memmem::find_iter(bytes, b"key\"").filter_map(move |at| {
+        if at == 0 || bytes[at - 1] != b'"' {
+            return None;
+        }
+        let rest = bytes[at + b"key\"".len()..].trim_ascii_start();
+        let rest = rest.strip_prefix(b":")?.trim_ascii_start();
+        let rest = rest.strip_prefix(b"\"")?;
+        let start = bytes.len() - rest.len();
+        let len = rest.iter().take_while(|&&b| key_char(b)).count();
+        (len > 0).then_some((start, start + len))
+    });
+    merge_ordered(before_separator, pair_keys)
+}
+
+/// Two iterators of ranges ordered by start merged into one, a range in both given once.
+fn merge_ordered(
+    a: impl Iterator<Item = (usize, usize)>,
+    b: impl Iterator<Item = (usize, usize)>,
+) -> impl Iterator<Item = (usize, usize)> {
+    let mut a = a.peekable();
+    let mut b = b.peekable();
+    std::iter::from_fn(move || match (a.peek(), b.peek()) {
+        (Some(x), Some(y)) if x.0 == y.0 => {
+            b.next();
+            a.next()
+        }
+        (Some(x), Some(y)) if y.0 < x.0 => b.next(),
+        (Some(_), _) => a.next(),
+        (None, _) => b.next(),
+    })
 }
 
 /// Whether the word at `start` is the value of a `"key"` (`"key": "Authorization"`).
@@ -1151,6 +1217,18 @@ mod tests {
     }
 
     /// `find_tokens` looks only at these first two letters.
+    /// A word of the shortest length a credential has is found: shorter strings are not
+    /// searched.
+    #[test]
+    fn the_shortest_token_is_found() {
+        let shortest = "eyJabcde.eyJabcde";
+        assert_eq!(shortest.len(), SHORTEST_TOKEN);
+        assert_eq!(
+            find_token(shortest).map(|m| m.range),
+            Some(0..SHORTEST_TOKEN)
+        );
+    }
+
     #[test]
     fn every_prefix_starts_with_a_pair_the_scan_looks_at() {
         for format in TOKEN_FORMATS {
@@ -1489,6 +1567,139 @@ mod tests {
                     .is_ok(),
                 "{unit:?} repeated does not finish"
             );
+        }
+    }
+
+    /// The text scan as it read the text before it looked only at the words a `:`, `=` or
+    /// a pair's `"key"` follows: word by word, each word asked whether it is a key.
+    fn scan_text_word_by_word(
+        text: &str,
+        names: &BTreeSet<String>,
+    ) -> (Vec<Span>, BTreeSet<String>) {
+        let bytes = text.as_bytes();
+        let mut spans = Vec::new();
+        let mut refs = BTreeSet::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            if !key_char(bytes[i]) || (i > 0 && key_char(bytes[i - 1])) {
+                i += 1;
+                continue;
+            }
+            let mut end = i;
+            while end < bytes.len() && key_char(bytes[end]) {
+                end += 1;
+            }
+            let word = &text[i..end];
+            i = end;
+            let named = is_secret_key(word) || names.contains(word);
+            let pair = pair_key(bytes, i - word.len());
+            let paired = pair && (named || PAIR_KEYS.iter().any(|k| word.eq_ignore_ascii_case(k)));
+            if !named && !paired {
+                continue;
+            }
+            let at = if paired {
+                match pair_value(bytes, end) {
+                    Some(at) => at,
+                    None if named => end,
+                    None => continue,
+                }
+            } else {
+                end
+            };
+            let Some(value) = value_after(bytes, at) else {
+                continue;
+            };
+            let written = &text[value.clone()];
+            refs.extend(super::references(written).map(str::to_string));
+            if holds_no_secret(word, written) {
+                continue;
+            }
+            let structural = written
+                .bytes()
+                .next()
+                .is_none_or(|b| matches!(b, b'[' | b'{' | b'|' | b'>' | b'&' | b'*' | b'!'));
+            if !structural && !looks_like_reference(written) && written != "null" && written != "~"
+            {
+                spans.push(Span::new(value.start, value.end));
+            }
+            i = i.max(value.end);
+        }
+        (spans, refs)
+    }
+
+    /// The scan that looks only at the words a value may follow finds what reading every
+    /// word finds, in texts made of the pieces keys, pairs, values and references are
+    /// written with (a fixed pseudo-random sequence, so that a failure repeats).
+    #[test]
+    fn the_keyed_words_scan_finds_what_the_word_by_word_scan_finds() {
+        const PIECES: &[&str] = &[
+            "access_token",
+            "Authorization",
+            "token",
+            "value",
+            "key",
+            "\"key\"",
+            "\"value\"",
+            "password",
+            "X-Api-Key",
+            "name",
+            "t",
+            "\"",
+            "'",
+            "\\",
+            ":",
+            "=",
+            " ",
+            "\t",
+            "\n",
+            ",",
+            "{",
+            "}",
+            "[",
+            "]",
+            "&",
+            "#",
+            " #",
+            "{{t}}",
+            "{{",
+            "}}",
+            "Bearer ",
+            "s3cr3t-v4lue",
+            "ghp_",
+            "é",
+            "?",
+            "@t = ",
+            "-",
+            "_",
+            "null",
+            "~",
+            "${X}",
+            "|",
+            "x1y2z3w4",
+            "\"key\": \"",
+            "\", \"value\": \"",
+            "\"key\"key\":\"",
+            "\",\"value",
+            "access_token: ",
+        ];
+        let names: BTreeSet<String> = ["t".to_string(), "name".to_string()].into();
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..4_000 {
+            let mut text = String::new();
+            let len = 1 + (state >> 60) as usize * 3;
+            for _ in 0..len {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                text.push_str(PIECES[(state >> 33) as usize % PIECES.len()]);
+            }
+            for names in [&BTreeSet::new(), &names] {
+                assert_eq!(
+                    scan_text(&text, names),
+                    scan_text_word_by_word(&text, names),
+                    "{text:?}"
+                );
+            }
         }
     }
 

@@ -222,7 +222,14 @@ pub fn grant_error(grant: &Grant) -> Option<(Span, String, Option<String>)> {
 
 /// Every problem of a token as written: unknown keys, names, scopes and levels.
 pub fn token_errors(node: &crate::loading::Node) -> Vec<(Span, String, Option<String>)> {
-    let token = Token::read(node);
+    token_errors_of(&Token::read(node), node)
+}
+
+/// [`token_errors`] of a token already read from `node`.
+pub fn token_errors_of(
+    token: &Token,
+    node: &crate::loading::Node,
+) -> Vec<(Span, String, Option<String>)> {
     let keys = node
         .as_map()
         .unwrap_or_default()

@@ -10,6 +10,7 @@
 //! for, a `format` other than a date, a `pattern`; nor is a value that a variable whose
 //! value is not known gives.
 
+use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
@@ -243,26 +244,25 @@ pub fn sent_params<'r>(
     };
     let root = operation.body_schema(edition).next();
     let media = operation.body_media_types();
-    // Looked up once per param: a request may give many.
-    let names = |location: Location| -> std::collections::HashSet<&'static str> {
+    // An operation has a few path and query params: a walk over them costs less than a
+    // set of their names would.
+    let is_param = |name: &str, location: Location| {
         operation
             .params(edition)
-            .filter(|p| p.location == location)
-            .map(Param::name)
+            .any(|p| p.location == location && p.name() == name)
+    };
+    let is_query = |name: &str| is_param(name, Location::Query);
+    let is_path = |name: &str| is_param(name, Location::Path);
+    // The body's own properties and its alternatives' (`$.name`, `$|2.name`), for the
+    // params there are.
+    let properties: std::collections::HashSet<Cow<'static, str>> = if mapped.is_empty() {
+        std::collections::HashSet::new()
+    } else {
+        operation
+            .body_schema(edition)
+            .filter_map(|n| root_property_name(n.property()))
             .collect()
     };
-    let (query_names, path_names) = (names(Location::Query), names(Location::Path));
-    let is_query = |name: &str| query_names.contains(name);
-    let is_path = |name: &str| path_names.contains(name);
-    // The body's own properties and its alternatives' (`$.name`, `$|2.name`).
-    let properties: std::collections::HashSet<String> = operation
-        .body_schema(edition)
-        .map(|n| strip_alternative(n.property()))
-        .filter_map(|p| {
-            let name = p.strip_prefix("$.")?;
-            (!name.contains(['.', '[', '{'])).then(|| name.to_string())
-        })
-        .collect();
     let root_property = |name: &str| properties.contains(name);
     for entry in mapped {
         let name = entry.key.as_str();
@@ -287,16 +287,37 @@ pub fn sent_params<'r>(
     }
     // Of a query param given more than once, the host reads the last (duplicate-param
     // warns at the others).
-    let mut last: HashMap<&str, usize> = HashMap::new();
-    for (at, entry) in sent.query.iter().enumerate() {
-        last.insert(entry.key.as_str(), at);
+    if sent.query.len() > 1 {
+        let mut last: HashMap<&str, usize> = HashMap::new();
+        for (at, entry) in sent.query.iter().enumerate() {
+            last.insert(entry.key.as_str(), at);
+        }
+        let mut at = 0;
+        sent.query.retain(|entry| {
+            at += 1;
+            last.get(entry.key.as_str()) == Some(&(at - 1))
+        });
     }
-    let mut at = 0;
-    sent.query.retain(|entry| {
-        at += 1;
-        last.get(entry.key.as_str()) == Some(&(at - 1))
-    });
     sent
+}
+
+/// The name of a property of the body itself or of one of its alternatives (`$.name`,
+/// `$|2.name` → `name`); `None` for a deeper one. A body may have hundreds of nodes: only
+/// an alternative's property is written anew.
+fn root_property_name(property: &'static str) -> Option<Cow<'static, str>> {
+    let name_of = |p: &str| {
+        p.strip_prefix("$.")
+            .filter(|name| !name.contains(['.', '[', '{']))
+            .map(str::len)
+    };
+    if property.contains('|') {
+        let stripped = strip_alternative(property);
+        let len = name_of(&stripped)?;
+        Some(Cow::Owned(stripped[stripped.len() - len..].to_string()))
+    } else {
+        let len = name_of(property)?;
+        Some(Cow::Borrowed(&property[property.len() - len..]))
+    }
 }
 
 /// `$|2.name` → `$.name`: a property of an alternative, as the body's own.
@@ -344,11 +365,7 @@ pub fn check_request(
 ) -> Vec<ParamIssue> {
     let operation = ops::get(id);
     let sent = sent_params(request, operation, edition, lists_calls);
-    let call = Call {
-        operation,
-        edition,
-        docs: operation.docs_url(edition),
-    };
+    let call = Call { operation, edition };
     let mut out = Vec::new();
     for (param, segment) in &sent.path {
         if !integer_fits(param, segment) {
@@ -364,11 +381,9 @@ pub fn check_request(
             ));
         }
     }
-    let query_names: std::collections::HashSet<&str> =
-        sent.query.iter().map(|e| e.key.as_str()).collect();
     for entry in &sent.query {
         let start = out.len();
-        call.check_query_param(&query_names, entry, &mut out);
+        call.check_query_param(&sent.query, entry, &mut out);
         attribute_variables(request, entry, &mut out[start..]);
     }
     let schema = Schema::of(operation, edition);
@@ -446,7 +461,6 @@ fn attribute_variables(request: &Request<'_>, entry: &Entry, issues: &mut [Param
 struct Call<'o> {
     operation: &'o Operation,
     edition: Edition,
-    docs: Option<String>,
 }
 
 impl Call<'_> {
@@ -461,7 +475,9 @@ impl Call<'_> {
         message: String,
         help: Option<String>,
     ) -> ParamIssue {
-        let docs = self.docs.as_deref();
+        // Written only for a finding: most requests have none.
+        let docs = self.operation.docs_url(self.edition);
+        let docs = docs.as_deref();
         let help = match (help, docs) {
             (Some(h), Some(d)) => Some(format!("{h} ({d})")),
             (Some(h), None) => Some(h),
@@ -478,12 +494,8 @@ impl Call<'_> {
         }
     }
 
-    fn check_query_param(
-        &self,
-        sent: &std::collections::HashSet<&str>,
-        entry: &Entry,
-        out: &mut Vec<ParamIssue>,
-    ) {
+    /// `sent`: the query params the request sends, which a rename may not take.
+    fn check_query_param(&self, sent: &[&Entry], entry: &Entry, out: &mut Vec<ParamIssue>) {
         let name = entry.key.as_str();
         let params: Vec<&'static Param> = self
             .operation
@@ -493,7 +505,7 @@ impl Call<'_> {
         let Some(param) = params.iter().find(|p| p.name() == name) else {
             let names: Vec<&str> = params.iter().map(|p| p.name()).collect();
             let close = crate::suggest::only_close(name, names.iter().copied())
-                .filter(|new| !sent.contains(new));
+                .filter(|new| !sent.iter().any(|e| e.key == *new));
             let help = match (close, names.is_empty()) {
                 (Some(new), _) => format!("did you mean `{new}`?"),
                 (None, true) => format!("{} takes no query params", self.describe()),
@@ -1375,7 +1387,12 @@ pub fn operation_of_line(
     match super::edition_of_written_host(line, config) {
         Some(edition) => in_edition(edition),
         None => {
-            in_edition(super::edition(line, config)).or_else(|| Edition::all().find_map(in_edition))
+            let first = super::edition(line, config);
+            in_edition(first).or_else(|| {
+                Edition::all()
+                    .filter(|&edition| edition != first)
+                    .find_map(in_edition)
+            })
         }
     }
 }

@@ -76,7 +76,7 @@ impl Silenced {
 fn judge(
     text: &str,
     line_edits: bool,
-    node: &Node,
+    token: &Token,
     uses: &TokenUses,
     who: &str,
     once: &dyn Fn(Span) -> bool,
@@ -86,7 +86,6 @@ fn judge(
     if uses.unknown || uses.requests == 0 {
         return;
     }
-    let token = Token::read(node);
     let grants = &token.grants;
     let permission = |g: &crate::model::token::Grant| {
         let scope = Scope::parse(&g.scope)?;
@@ -100,18 +99,20 @@ fn judge(
             && CATALOG.permission(id).key == "metadata";
         (!mandatory).then_some((scope, level, id))
     };
+    let permissions: Vec<_> = grants.iter().map(permission).collect();
     // The lines where this rule is silenced: their grants stay.
     let silenced_at = |at: usize| silenced.at(at);
     // The grants no request uses, whose lines the fixes remove.
     let unused: Vec<bool> = grants
         .iter()
-        .map(|g| {
-            permission(g).is_some_and(|(_, _, id)| !uses.needs.contains_key(&id))
+        .zip(&permissions)
+        .map(|(g, p)| {
+            p.is_some_and(|(_, _, id)| !uses.needs.contains_key(&id))
                 && !silenced_at(g.name_span.start)
         })
         .collect();
-    for (i, grant) in grants.iter().enumerate() {
-        let Some((scope, level, id)) = permission(grant) else {
+    for (i, (grant, &permission)) in grants.iter().zip(&permissions).enumerate() {
+        let Some((scope, level, id)) = permission else {
             continue;
         };
         match uses.needs.get(&id) {
@@ -128,7 +129,7 @@ fn judge(
                 )
                 .with_help("remove this line")
                 .with_fix_opt(
-                    removal(text, &token, &unused, i)
+                    removal(text, token, &unused, i)
                         .filter(|_| {
                             line_edits
                                 && token.written_in_scope(grant)
@@ -226,17 +227,18 @@ fn removal(
 
 impl Rule for TokenOverPrivileged {
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        let mut tokens: Vec<(&Node, TokenUses)> = Vec::new();
+        // Each token with the first request that names it.
+        let mut tokens: Vec<(&Node, usize, TokenUses)> = Vec::new();
         let mut index: HashMap<Span, usize> = HashMap::new();
         for (r, request) in file.model.requests.iter().enumerate() {
             let Some(TokenRef::Inline(node)) = request.token else {
                 continue;
             };
             let i = *index.entry(node.span).or_insert_with(|| {
-                tokens.push((node, TokenUses::default()));
+                tokens.push((node, r, TokenUses::default()));
                 tokens.len() - 1
             });
-            add_need(&mut tokens[i].1, &request_need(file, r));
+            add_need(&mut tokens[i].2, &request_need(file, r));
         }
         let line_edits = crate::model::edits::takes_line_edits(file.path);
         let once = |span| crate::apis::codehost::token_written_once(file, span);
@@ -244,11 +246,20 @@ impl Rule for TokenOverPrivileged {
             return;
         }
         let silenced = Silenced::of(file.text);
-        for (node, uses) in &tokens {
+        for (node, first, uses) in &tokens {
+            // The token as its first request's was read (the same node).
+            let read;
+            let token = match crate::apis::codehost::token(file, *first) {
+                Some(resolved) => &resolved.token,
+                None => {
+                    read = Token::read(node);
+                    &read
+                }
+            };
             judge(
                 file.text,
                 line_edits,
-                node,
+                token,
                 uses,
                 "the token",
                 &once,
@@ -282,7 +293,7 @@ impl Rule for TokenOverPrivileged {
                 judge(
                     &run.config.text,
                     true,
-                    &run.config.tokens[name],
+                    &Token::read(&run.config.tokens[name]),
                     uses,
                     &format!("token `{name}`"),
                     &|span| crate::model::edits::written_once_in_config(run.config, span),

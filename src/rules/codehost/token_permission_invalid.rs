@@ -32,11 +32,27 @@ crate::declare_rule! {
     }
 }
 
-fn check_token(node: &Node, seen: &mut HashSet<Span>, out: &mut Vec<Diagnostic>) {
+fn check_token(
+    file: &FileContext<'_>,
+    node: &Node,
+    seen: &mut HashSet<Span>,
+    out: &mut Vec<Diagnostic>,
+) {
     if !seen.insert(node.span) {
         return;
     }
-    for (span, message, help) in crate::apis::codehost::token_errors(node) {
+    // The token as the code-hosting rules read it once for the file, where a request
+    // runs with this very node.
+    let runs_with = file
+        .model
+        .requests
+        .iter()
+        .position(|r| matches!(r.token, Some(TokenRef::Inline(n)) if std::ptr::eq(n, node)));
+    let errors = match runs_with.and_then(|i| crate::apis::codehost::token(file, i)) {
+        Some(resolved) => crate::apis::codehost::token_errors_of(&resolved.token, node),
+        None => crate::apis::codehost::token_errors(node),
+    };
+    for (span, message, help) in errors {
         let mut d = Diagnostic::new(&META, span, message);
         if let Some(h) = help {
             d = d.with_help(h);
@@ -50,12 +66,12 @@ impl Rule for TokenPermissionInvalid {
         let mut seen = HashSet::new();
         for doc in &file.model.documents {
             if let Some(node) = doc.root.get_value("token").filter(|n| n.as_map().is_some()) {
-                check_token(node, &mut seen, out);
+                check_token(file, node, &mut seen, out);
             }
         }
         for request in &file.model.requests {
             if let Some(TokenRef::Inline(node)) = request.token {
-                check_token(node, &mut seen, out);
+                check_token(file, node, &mut seen, out);
             }
         }
     }
