@@ -29,8 +29,21 @@ pub const SECRET_KEY_ENDINGS: &[&str] = &["_api_key", "_apikey", "_token", "_sec
 /// The length of the shortest of [`SECRET_KEYS`] (an ending matches only a longer key).
 const SHORTEST_SECRET_KEY: usize = 6;
 
-/// The last letters of [`SECRET_KEYS`] and [`SECRET_KEY_ENDINGS`].
-const LAST_LETTERS: &[u8] = b"denty";
+/// The last letters of [`SECRET_KEYS`] and [`SECRET_KEY_ENDINGS`], either case, as a
+/// table by byte: asked for every word of a file, where a search of the letters cost
+/// more than the rest of the refusal.
+const LAST_LETTERS: [bool; 256] = letter_table(b"denty");
+
+const fn letter_table(letters: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < letters.len() {
+        table[letters[i].to_ascii_lowercase() as usize] = true;
+        table[letters[i].to_ascii_uppercase() as usize] = true;
+        i += 1;
+    }
+    table
+}
 
 pub fn key_eq(key: &[u8], name: &str) -> bool {
     key.len() == name.len()
@@ -55,11 +68,7 @@ pub fn is_secret_key(key: &str) -> bool {
     };
     // Every word of a file is asked (the text scan of `model::secrets`): most are too
     // short, or end otherwise than every name and ending does.
-    if k.len() < SHORTEST_SECRET_KEY
-        || !k
-            .last()
-            .is_some_and(|b| LAST_LETTERS.contains(&b.to_ascii_lowercase()))
-    {
+    if k.len() < SHORTEST_SECRET_KEY || !k.last().is_some_and(|&b| LAST_LETTERS[b as usize]) {
         return false;
     }
     SECRET_KEYS.iter().any(|name| key_eq(k, name))
