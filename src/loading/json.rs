@@ -37,6 +37,8 @@ pub(super) fn parse_mapped<M: Fn(usize, usize) -> Span>(
         map: &shifted,
         nodes: 0,
         problems: Vec::new(),
+        items: Vec::new(),
+        entries: Vec::new(),
     };
     let result = p.document();
     super::work::count(p.pos);
@@ -95,6 +97,11 @@ struct Parser<'a, M> {
     map: &'a M,
     nodes: usize,
     problems: Vec<Problem>,
+    /// The items of the open arrays, innermost last: one stack that keeps its room, so
+    /// that an array costs one allocation of its exact size.
+    items: Vec<Node>,
+    /// The entries of the open objects, innermost last.
+    entries: Vec<Entry>,
 }
 
 impl<M: Fn(usize, usize) -> Span> Parser<'_, M> {
@@ -349,16 +356,21 @@ impl<M: Fn(usize, usize) -> Span> Parser<'_, M> {
         let start = self.pos;
         self.nest(depth, start)?;
         self.pos += 1;
-        let mut items = Vec::new();
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&b']') {
             self.pos += 1;
-            return Ok(Node::new(self.span(start, self.pos), Value::Seq(items)));
+            return Ok(Node::new(
+                self.span(start, self.pos),
+                Value::Seq(Vec::new()),
+            ));
         }
+        let first = self.items.len();
         loop {
             self.skip_ws();
-            items.push(self.value(depth + 1)?);
+            let item = self.value(depth + 1)?;
+            self.items.push(item);
             if self.after_item(b']')? {
+                let items = super::take_from(&mut self.items, first);
                 return Ok(Node::new(self.span(start, self.pos), Value::Seq(items)));
             }
         }
@@ -368,7 +380,6 @@ impl<M: Fn(usize, usize) -> Span> Parser<'_, M> {
         let start = self.pos;
         self.nest(depth, start)?;
         self.pos += 1;
-        let mut entries = MapEntries::default();
         self.skip_ws();
         if self.bytes.get(self.pos) == Some(&b'}') {
             self.pos += 1;
@@ -377,6 +388,7 @@ impl<M: Fn(usize, usize) -> Span> Parser<'_, M> {
                 Value::Map(Vec::new()),
             ));
         }
+        let mut entries = MapEntries::open(&self.entries);
         loop {
             self.skip_ws();
             let key_start = self.pos;
@@ -403,14 +415,12 @@ impl<M: Fn(usize, usize) -> Span> Parser<'_, M> {
                 key_span,
                 value,
             };
-            if let Some(problem) = entries.insert(entry) {
+            if let Some(problem) = entries.insert(&mut self.entries, entry) {
                 self.problems.push(problem);
             }
             if self.after_item(b'}')? {
-                return Ok(Node::new(
-                    self.span(start, self.pos),
-                    Value::Map(entries.entries),
-                ));
+                let entries = entries.close(&mut self.entries);
+                return Ok(Node::new(self.span(start, self.pos), Value::Map(entries)));
             }
         }
     }

@@ -35,6 +35,9 @@ pub(super) trait Sink {
     /// block collection.
     fn close(&mut self, span: Span) -> bool;
     fn scalar(&mut self, span: Span, value: Text, style: Style) -> bool;
+    /// A scalar that is the key of the innermost mapping (what [`Sink::scalar`] would
+    /// make of it, without building a node for it first).
+    fn key(&mut self, span: Span, value: Text, style: Style) -> bool;
 }
 
 /// Past this nesting the reader gives up, and the full parser applies the depth limit.
@@ -124,6 +127,20 @@ struct Reader<'t, 's, S: Sink> {
 
 fn check(ok: bool) -> Read<()> {
     if ok { Ok(()) } else { Err(Unsupported) }
+}
+
+/// The text a quoted scalar at `start` is decoded into, once it needs decoding (at `at`):
+/// room for the rest of its line, which it ends on.
+fn decoding<'d>(
+    decoded: &'d mut Option<String>,
+    b: &[u8],
+    start: usize,
+    at: usize,
+) -> &'d mut String {
+    decoded.get_or_insert_with(|| {
+        let line_end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |n| at + n);
+        String::with_capacity(line_end - start)
+    })
 }
 
 impl<S: Sink> Reader<'_, '_, S> {
@@ -259,7 +276,7 @@ impl<S: Sink> Reader<'_, '_, S> {
             if key.span.len() > MAX_KEY_LEN {
                 return Err(Unsupported);
             }
-            check(self.sink.scalar(key.span, key.value, key.style))?;
+            check(self.sink.key(key.span, key.value, key.style))?;
             self.map_value(col, depth)?;
             let Some(line) = self.next_line() else { break };
             if line.marker || line.indent < col {
@@ -462,26 +479,40 @@ impl<S: Sink> Reader<'_, '_, S> {
         } else {
             Style::SingleQuoted
         };
-        let mut value = Text::default();
+        // The text is copied once, at the end, unless an escape (or `''`) needs decoding:
+        // then it is decoded into `decoded`, sized for the rest of the line.
+        let mut decoded: Option<String> = None;
         let mut i = start + 1;
         let mut from = i;
         loop {
-            match self.byte(i) {
+            // Only the quote, a backslash and the line end need a look.
+            let Some(offset) = memchr::memchr3(quote, b'\\', b'\n', &self.b[i..]) else {
+                return Err(Unsupported);
+            };
+            i += offset;
+            match self.b[i] {
                 b'\n' => return Err(Unsupported),
                 b'\'' if quote == b'\'' && self.byte(i + 1) == b'\'' => {
-                    value.push_str(&self.text[from..=i]);
+                    decoding(&mut decoded, self.b, start, i).push_str(&self.text[from..=i]);
                     i += 2;
                     from = i;
                 }
                 c if c == quote => {
-                    value.push_str(&self.text[from..i]);
+                    let value = match decoded {
+                        None => Text::from(&self.text[from..i]),
+                        Some(mut text) => {
+                            text.push_str(&self.text[from..i]);
+                            Text::from(text)
+                        }
+                    };
                     self.pos = i + 1;
                     return Ok((Span::new(start, i + 1), value, style));
                 }
                 b'\\' if quote == b'"' => {
-                    value.push_str(&self.text[from..i]);
                     let (c, len) = self.escape(i + 1)?;
-                    value.push(c);
+                    let text = decoding(&mut decoded, self.b, start, i);
+                    text.push_str(&self.text[from..i]);
+                    text.push(c);
                     i += 1 + len;
                     from = i;
                 }
@@ -611,7 +642,7 @@ impl<S: Sink> Reader<'_, '_, S> {
                     if span.len() > MAX_KEY_LEN {
                         return Err(Unsupported);
                     }
-                    check(self.sink.scalar(span, value, style))?;
+                    check(self.sink.key(span, value, style))?;
                     self.skip_spaces();
                     if self.byte(self.pos) != b':' {
                         return Err(Unsupported);
