@@ -37,8 +37,8 @@ pub(super) fn parse_mapped<M: Fn(usize, usize) -> Span>(
         map: &shifted,
         nodes: 0,
         problems: Vec::new(),
-        items: Vec::new(),
-        entries: Vec::new(),
+        items: Vec::with_capacity(super::STACK_ROOM),
+        entries: Vec::with_capacity(super::STACK_ROOM),
     };
     let result = p.document();
     super::work::count(p.pos);

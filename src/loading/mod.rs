@@ -145,6 +145,10 @@ pub(crate) struct MapEntries {
     index: Option<Box<std::collections::HashMap<Text, usize>>>,
 }
 
+/// The room a loader's stacks of items and entries start with: enough for most files,
+/// whose collections then cost no growth of the stacks either.
+pub(crate) const STACK_ROOM: usize = 32;
+
 /// Past this many entries, keys are found through a hash index.
 const LINEAR_KEY_SEARCH: usize = 16;
 

@@ -11,7 +11,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 use super::span::{CharToByte, Span};
 use super::tree::{Entry, Node, Text, Value};
 use super::yaml_block;
-use super::{Limits, MapEntries, Problem, ProblemKind};
+use super::{Limits, MapEntries, Problem, ProblemKind, STACK_ROOM};
 
 pub fn parse(text: &str, limits: &Limits) -> (Vec<Node>, Vec<Problem>) {
     super::work::count(text.len());
@@ -152,11 +152,11 @@ impl yaml_block::Sink for Builder<'_> {
         self.close(span)
     }
 
-    fn scalar(&mut self, span: Span, value: Text, style: ScalarStyle) -> bool {
+    fn scalar(&mut self, span: Span, value: &str, style: ScalarStyle) -> bool {
         self.finish(Node::new(span, scalar_value(value, style, None)), 0)
     }
 
-    fn key(&mut self, span: Span, value: Text, style: ScalarStyle) -> bool {
+    fn key(&mut self, span: Span, value: &str, style: ScalarStyle) -> bool {
         if !matches!(
             self.stack.last(),
             Some(Frame::Map {
@@ -169,9 +169,18 @@ impl yaml_block::Sink for Builder<'_> {
         if !self.count_nodes(1, span) {
             return false;
         }
-        let pending = self.pending_key(span, scalar_value(value, style, None));
+        // As `pending_key` makes of the scalar's node.
+        let text = match style {
+            ScalarStyle::Plain => match plain_kind(value) {
+                Plain::Null => Text::default(),
+                Plain::Bool(b) => Text::from(if b { "true" } else { "false" }),
+                Plain::Number | Plain::String => Text::from(value),
+            },
+            _ => Text::from(value),
+        };
+        let merge = value == "<<" && self.text.get(span.range()) == Some("<<");
         if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
-            *key = pending;
+            *key = PendingKey::Key { text, span, merge };
         }
         true
     }
@@ -183,8 +192,8 @@ impl<'a> Builder<'a> {
             text,
             limits,
             stack: Vec::new(),
-            items: Vec::new(),
-            entries: Vec::new(),
+            items: Vec::with_capacity(STACK_ROOM),
+            entries: Vec::with_capacity(STACK_ROOM),
             anchors: HashMap::new(),
             documents: Vec::new(),
             problems: Vec::new(),
@@ -258,7 +267,7 @@ impl<'a> Builder<'a> {
                         }
                         _ => span,
                     };
-                    let node = Node::new(span, scalar_value(Text::from(&*value), style, tag));
+                    let node = Node::new(span, scalar_value(&value, style, tag));
                     self.finish(node, anchor)
                 }
                 Event::SequenceStart(anchor, _) => self.open_anchored_seq(span, anchor),
@@ -564,27 +573,35 @@ fn quoted_end(text: &str, start: usize) -> usize {
 }
 
 /// Resolves a scalar by the YAML 1.2 core schema; quoted and block scalars are strings.
-fn scalar_value(text: Text, style: ScalarStyle, tag: Option<std::borrow::Cow<'_, Tag>>) -> Value {
+fn scalar_value(text: &str, style: ScalarStyle, tag: Option<std::borrow::Cow<'_, Tag>>) -> Value {
     if let Some(tag) = tag.as_deref().filter(|t| t.is_yaml_core_schema()) {
         return match tag.suffix.as_str() {
-            "str" => Value::String(text),
+            "str" => Value::String(Text::from(text)),
             "null" => Value::Null,
-            "bool" => match text.as_str() {
+            "bool" => match text {
                 "true" | "True" | "TRUE" => Value::Bool(true),
                 "false" | "False" | "FALSE" => Value::Bool(false),
-                _ => Value::String(text),
+                _ => Value::String(Text::from(text)),
             },
-            "int" | "float" => Value::Number(text),
+            "int" | "float" => Value::Number(Text::from(text)),
             _ => plain_value(text),
         };
     }
     match style {
         ScalarStyle::Plain => plain_value(text),
-        _ => Value::String(text),
+        _ => Value::String(Text::from(text)),
     }
 }
 
-fn plain_value(text: Text) -> Value {
+/// What a plain scalar is by the core schema.
+enum Plain {
+    Null,
+    Bool(bool),
+    Number,
+    String,
+}
+
+fn plain_kind(text: &str) -> Plain {
     // Most plain scalars are words: only these bytes start a null, a boolean or a number.
     if let Some(first) = text.as_bytes().first()
         && !matches!(
@@ -592,14 +609,23 @@ fn plain_value(text: Text) -> Value {
             b'~' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'0'..=b'9' | b'-' | b'+' | b'.'
         )
     {
-        return Value::String(text);
+        return Plain::String;
     }
-    match text.as_str() {
-        "" | "~" | "null" | "Null" | "NULL" => Value::Null,
-        "true" | "True" | "TRUE" => Value::Bool(true),
-        "false" | "False" | "FALSE" => Value::Bool(false),
-        _ if is_core_number(&text) => Value::Number(text),
-        _ => Value::String(text),
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => Plain::Null,
+        "true" | "True" | "TRUE" => Plain::Bool(true),
+        "false" | "False" | "FALSE" => Plain::Bool(false),
+        _ if is_core_number(text) => Plain::Number,
+        _ => Plain::String,
+    }
+}
+
+fn plain_value(text: &str) -> Value {
+    match plain_kind(text) {
+        Plain::Null => Value::Null,
+        Plain::Bool(b) => Value::Bool(b),
+        Plain::Number => Value::Number(Text::from(text)),
+        Plain::String => Value::String(Text::from(text)),
     }
 }
 

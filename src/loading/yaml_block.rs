@@ -13,7 +13,7 @@
 //! the fuzz corpora) checks that they agree.
 
 use super::span::Span;
-use super::tree::Text;
+use std::borrow::Cow;
 
 /// The styles this reader reads: plain, single- and double-quoted (saphyr-parser's own
 /// type, so that both readers send the same events).
@@ -34,10 +34,10 @@ pub(super) trait Sink {
     /// Closes the innermost collection; `span` is its closing bracket, or empty for a
     /// block collection.
     fn close(&mut self, span: Span) -> bool;
-    fn scalar(&mut self, span: Span, value: Text, style: Style) -> bool;
+    fn scalar(&mut self, span: Span, value: &str, style: Style) -> bool;
     /// A scalar that is the key of the innermost mapping (what [`Sink::scalar`] would
     /// make of it, without building a node for it first).
-    fn key(&mut self, span: Span, value: Text, style: Style) -> bool;
+    fn key(&mut self, span: Span, value: &str, style: Style) -> bool;
 }
 
 /// Past this nesting the reader gives up, and the full parser applies the depth limit.
@@ -110,9 +110,10 @@ struct Line {
 }
 
 /// A scalar read in block context, and whether a `:` made it a mapping key.
-struct Scalar {
+struct Scalar<'t> {
     span: Span,
-    value: Text,
+    /// The text, borrowed from the file unless escapes were decoded.
+    value: Cow<'t, str>,
     style: Style,
     key: bool,
 }
@@ -143,7 +144,7 @@ fn decoding<'d>(
     })
 }
 
-impl<S: Sink> Reader<'_, '_, S> {
+impl<'t, S: Sink> Reader<'t, '_, S> {
     fn byte(&self, at: usize) -> u8 {
         self.b.get(at).copied().unwrap_or(b'\n')
     }
@@ -261,7 +262,7 @@ impl<S: Sink> Reader<'_, '_, S> {
                 if scalar.key {
                     self.block_map(col, scalar, depth)
                 } else {
-                    check(self.sink.scalar(scalar.span, scalar.value, scalar.style))?;
+                    check(self.sink.scalar(scalar.span, &scalar.value, scalar.style))?;
                     self.end_of_line(self.pos)
                 }
             }
@@ -269,14 +270,14 @@ impl<S: Sink> Reader<'_, '_, S> {
     }
 
     /// A block mapping at column `col` whose first key has been read.
-    fn block_map(&mut self, col: usize, first: Scalar, depth: usize) -> Read<()> {
+    fn block_map(&mut self, col: usize, first: Scalar<'t>, depth: usize) -> Read<()> {
         check(self.sink.open_map(Span::empty(first.span.start)))?;
         let mut key = first;
         loop {
             if key.span.len() > MAX_KEY_LEN {
                 return Err(Unsupported);
             }
-            check(self.sink.key(key.span, key.value, key.style))?;
+            check(self.sink.key(key.span, &key.value, key.style))?;
             self.map_value(col, depth)?;
             let Some(line) = self.next_line() else { break };
             if line.marker || line.indent < col {
@@ -341,7 +342,7 @@ impl<S: Sink> Reader<'_, '_, S> {
                 if scalar.key {
                     return Err(Unsupported);
                 }
-                check(self.sink.scalar(scalar.span, scalar.value, scalar.style))?;
+                check(self.sink.scalar(scalar.span, &scalar.value, scalar.style))?;
                 self.end_of_line(self.pos)
             }
         }
@@ -389,7 +390,7 @@ impl<S: Sink> Reader<'_, '_, S> {
 
     /// A scalar in block context at `self.pos`; `self.pos` moves past it, and past the
     /// `:` when it is a key.
-    fn block_scalar(&mut self) -> Read<Scalar> {
+    fn block_scalar(&mut self) -> Read<Scalar<'t>> {
         let start = self.pos;
         let (span, value, style) = match self.byte(start) {
             b'"' | b'\'' => self.quoted()?,
@@ -431,7 +432,7 @@ impl<S: Sink> Reader<'_, '_, S> {
                 self.pos = if key { i + 1 } else { end };
                 return Ok(Scalar {
                     span,
-                    value: Text::from(&self.text[start..end]),
+                    value: Cow::Borrowed(&self.text[start..end]),
                     style: Style::Plain,
                     key,
                 });
@@ -471,7 +472,7 @@ impl<S: Sink> Reader<'_, '_, S> {
     }
 
     /// A one-line quoted scalar at `self.pos`: `'` doubles itself, `"` takes escapes.
-    fn quoted(&mut self) -> Read<(Span, Text, Style)> {
+    fn quoted(&mut self) -> Read<(Span, Cow<'t, str>, Style)> {
         let start = self.pos;
         let quote = self.byte(start);
         let style = if quote == b'"' {
@@ -499,10 +500,10 @@ impl<S: Sink> Reader<'_, '_, S> {
                 }
                 c if c == quote => {
                     let value = match decoded {
-                        None => Text::from(&self.text[from..i]),
+                        None => Cow::Borrowed(&self.text[from..i]),
                         Some(mut text) => {
                             text.push_str(&self.text[from..i]);
-                            Text::from(text)
+                            Cow::Owned(text)
                         }
                     };
                     self.pos = i + 1;
@@ -564,12 +565,12 @@ impl<S: Sink> Reader<'_, '_, S> {
             b'{' => self.flow_collection(b'}', depth),
             _ => {
                 let (span, value, style) = self.flow_scalar()?;
-                check(self.sink.scalar(span, value, style))
+                check(self.sink.scalar(span, &value, style))
             }
         }
     }
 
-    fn flow_scalar(&mut self) -> Read<(Span, Text, Style)> {
+    fn flow_scalar(&mut self) -> Read<(Span, Cow<'t, str>, Style)> {
         let start = self.pos;
         match self.byte(start) {
             b'"' | b'\'' => self.quoted(),
@@ -607,7 +608,7 @@ impl<S: Sink> Reader<'_, '_, S> {
                 self.pos = end;
                 Ok((
                     Span::new(start, end),
-                    Text::from(&self.text[start..end]),
+                    Cow::Borrowed(&self.text[start..end]),
                     Style::Plain,
                 ))
             }
@@ -642,7 +643,7 @@ impl<S: Sink> Reader<'_, '_, S> {
                     if span.len() > MAX_KEY_LEN {
                         return Err(Unsupported);
                     }
-                    check(self.sink.key(span, value, style))?;
+                    check(self.sink.key(span, &value, style))?;
                     self.skip_spaces();
                     if self.byte(self.pos) != b':' {
                         return Err(Unsupported);
