@@ -162,6 +162,7 @@ impl MapEntries {
     }
 
     /// The index of the entry with this key among this mapping's entries.
+    #[inline]
     pub fn position(&self, stack: &[Entry], key: &str) -> Option<usize> {
         match &self.index {
             Some(index) => index.get(key).copied(),
@@ -169,16 +170,19 @@ impl MapEntries {
         }
     }
 
+    #[inline]
     pub fn len(&self, stack: &[Entry]) -> usize {
         stack.len() - self.first
     }
 
     /// This mapping's entry `i`.
+    #[inline]
     pub fn entry<'s>(&self, stack: &'s mut [Entry], i: usize) -> &'s mut Entry {
         &mut stack[self.first + i]
     }
 
     /// Adds an entry whose key is not there yet.
+    #[inline]
     pub fn push(&mut self, stack: &mut Vec<Entry>, entry: Entry) {
         let len = self.len(stack);
         if let Some(index) = &mut self.index {
@@ -198,6 +202,7 @@ impl MapEntries {
     /// Adds an entry, or replaces entry `found` (the one with the same key, from
     /// [`MapEntries::position`]): the API reads the last value of a repeated field, and so
     /// do the rules. The problem of a repeated key is returned.
+    #[inline]
     pub fn insert_at(
         &mut self,
         stack: &mut Vec<Entry>,
@@ -221,12 +226,14 @@ impl MapEntries {
     }
 
     /// [`MapEntries::insert_at`] the entry's key, wherever it is.
+    #[inline]
     pub fn insert(&mut self, stack: &mut Vec<Entry>, entry: Entry) -> Option<Problem> {
         let found = self.position(stack, &entry.key);
         self.insert_at(stack, found, entry)
     }
 
     /// Closes the mapping: its entries, taken off the stack into a vector of their size.
+    #[inline]
     pub fn close(self, stack: &mut Vec<Entry>) -> Vec<Entry> {
         take_from(stack, self.first)
     }
