@@ -142,7 +142,7 @@ pub struct Loaded {
 pub(crate) struct MapEntries {
     /// Where this mapping's entries start on the stack.
     first: usize,
-    index: Option<Box<std::collections::HashMap<Text, usize>>>,
+    index: Option<std::collections::HashMap<Text, usize>>,
 }
 
 /// The room a loader's stacks of items and entries start with: enough for most files,
@@ -194,7 +194,7 @@ impl MapEntries {
                 .map(|(i, e)| (e.key.clone(), i))
                 .collect();
             index.insert(entry.key.clone(), len);
-            self.index = Some(Box::new(index));
+            self.index = Some(index);
         }
         stack.push(entry);
     }
