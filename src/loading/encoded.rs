@@ -560,7 +560,7 @@ mod tests {
         for bad in ["\"a\\\"", "\"a\nb\"", "\"\\q\"", "\"\\ud800\""] {
             assert_eq!(unescape_double_quoted(bad, 0), None, "{bad:?}");
         }
-        for bad in ["'a'b'", "'a\rb'", "'a'''"] {
+        for bad in ["'a'b'", "'a\rb'", "'ab''c'd'"] {
             assert_eq!(unescape_single_quoted(bad, 0), None, "{bad:?}");
         }
     }
