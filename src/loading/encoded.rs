@@ -299,62 +299,70 @@ fn align_lines(raw: &str, base: usize, value: &str) -> Option<Vec<usize>> {
 /// offsets. Gives up on line folding, which a one-line JSON value never needs.
 fn unescape_double_quoted(raw: &str, base: usize) -> Option<(String, Vec<usize>)> {
     let inner = &raw[1..raw.len() - 1];
+    let bytes = inner.as_bytes();
     let mut text = String::with_capacity(inner.len());
     let mut table = Vec::with_capacity(inner.len() + 1);
-    let mut chars = inner.char_indices().peekable();
-    let push = |text: &mut String, table: &mut Vec<usize>, c: char, at: usize| {
-        text.push(c);
-        table.extend(std::iter::repeat_n(base + 1 + at, c.len_utf8()));
-    };
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '\n' | '\r' => return None,
-            '\\' => {
-                let (_, e) = chars.next()?;
-                let decoded = match e {
-                    'n' => '\n',
-                    't' | '\t' => '\t',
-                    'r' => '\r',
-                    '"' => '"',
-                    '\\' => '\\',
-                    '/' => '/',
-                    'b' => '\u{8}',
-                    'f' => '\u{c}',
-                    '0' => '\0',
-                    'a' => '\u{7}',
-                    'v' => '\u{b}',
-                    'e' => '\u{1b}',
-                    ' ' => ' ',
-                    'N' => '\u{85}',
-                    '_' => '\u{a0}',
-                    'L' => '\u{2028}',
-                    'P' => '\u{2029}',
-                    'x' => hex_char(&mut chars, 2)?,
-                    'U' => hex_char(&mut chars, 8)?,
-                    'u' => {
-                        let hi = hex_value(&mut chars, 4)?;
-                        if (0xD800..0xDC00).contains(&hi) {
-                            if chars.next()?.1 != '\\' || chars.next()?.1 != 'u' {
-                                return None;
-                            }
-                            let lo = hex_value(&mut chars, 4)?;
-                            if !(0xDC00..0xE000).contains(&lo) {
-                                return None;
-                            }
-                            char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))?
-                        } else {
-                            char::from_u32(hi)?
-                        }
-                    }
-                    _ => return None,
-                };
-                push(&mut text, &mut table, decoded, i);
-            }
-            c => {
-                text.push(c);
-                table.extend((0..c.len_utf8()).map(|k| base + 1 + i + k));
-            }
+    let mut i = 0;
+    while i < inner.len() {
+        // The characters up to the next escape are the value's as they are: copied and
+        // mapped a run at a time (a JSON-encoded value is mostly such runs).
+        let run_end =
+            memchr::memchr3(b'\\', b'\n', b'\r', &bytes[i..]).map_or(inner.len(), |n| i + n);
+        text.push_str(&inner[i..run_end]);
+        table.extend(base + 1 + i..base + 1 + run_end);
+        i = run_end;
+        if i == inner.len() {
+            break;
         }
+        if bytes[i] != b'\\' {
+            return None;
+        }
+        let mut chars = inner[i + 1..]
+            .char_indices()
+            .map(|(k, c)| (i + 1 + k, c))
+            .peekable();
+        let (_, e) = chars.next()?;
+        let decoded = match e {
+            'n' => '\n',
+            't' | '\t' => '\t',
+            'r' => '\r',
+            '"' => '"',
+            '\\' => '\\',
+            '/' => '/',
+            'b' => '\u{8}',
+            'f' => '\u{c}',
+            '0' => '\0',
+            'a' => '\u{7}',
+            'v' => '\u{b}',
+            'e' => '\u{1b}',
+            ' ' => ' ',
+            'N' => '\u{85}',
+            '_' => '\u{a0}',
+            'L' => '\u{2028}',
+            'P' => '\u{2029}',
+            'x' => hex_char(&mut chars, 2)?,
+            'U' => hex_char(&mut chars, 8)?,
+            'u' => {
+                let hi = hex_value(&mut chars, 4)?;
+                if (0xD800..0xDC00).contains(&hi) {
+                    if chars.next()?.1 != '\\' || chars.next()?.1 != 'u' {
+                        return None;
+                    }
+                    let lo = hex_value(&mut chars, 4)?;
+                    if !(0xDC00..0xE000).contains(&lo) {
+                        return None;
+                    }
+                    char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))?
+                } else {
+                    char::from_u32(hi)?
+                }
+            }
+            _ => return None,
+        };
+        // Every byte of an escaped character maps to the escape's backslash.
+        text.push(decoded);
+        table.extend(std::iter::repeat_n(base + 1 + i, decoded.len_utf8()));
+        i = chars.peek().map_or(inner.len(), |&(k, _)| k);
     }
     table.push(base + raw.len() - 1);
     Some((text, table))
@@ -374,22 +382,27 @@ fn hex_char(chars: &mut impl Iterator<Item = (usize, char)>, digits: usize) -> O
 
 fn unescape_single_quoted(raw: &str, base: usize) -> Option<(String, Vec<usize>)> {
     let inner = &raw[1..raw.len() - 1];
+    let bytes = inner.as_bytes();
     let mut text = String::with_capacity(inner.len());
     let mut table = Vec::with_capacity(inner.len() + 1);
-    let mut chars = inner.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '\n' | '\r' => return None,
-            '\'' => {
-                chars.next().filter(|&(_, q)| q == '\'')?;
-                text.push('\'');
-                table.push(base + 1 + i);
-            }
-            c => {
-                text.push(c);
-                table.extend((0..c.len_utf8()).map(|k| base + 1 + i + k));
-            }
+    let mut i = 0;
+    while i < inner.len() {
+        // Up to the next quote, the characters are the value's as they are.
+        let run_end =
+            memchr::memchr3(b'\'', b'\n', b'\r', &bytes[i..]).map_or(inner.len(), |n| i + n);
+        text.push_str(&inner[i..run_end]);
+        table.extend(base + 1 + i..base + 1 + run_end);
+        i = run_end;
+        if i == inner.len() {
+            break;
         }
+        // A quote inside stands for itself only doubled: `''`.
+        if bytes[i] != b'\'' || bytes.get(i + 1) != Some(&b'\'') {
+            return None;
+        }
+        text.push('\'');
+        table.push(base + 1 + i);
+        i += 2;
     }
     table.push(base + raw.len() - 1);
     Some((text, table))
@@ -526,6 +539,30 @@ mod tests {
         let at = value.find(word).unwrap();
         let s = SourceMap::for_scalar(file, span, value).span(at..at + word.len());
         &file[s.range()]
+    }
+
+    #[test]
+    fn quoted_scalars_map_each_byte_across_runs_and_escapes() {
+        // Runs of plain characters (one of two bytes among them), a `\"`, a `\u` escape
+        // of a two-byte character, and the closing quote.
+        let raw = "\"a\\\"\u{e9}\\u00e9b\"";
+        assert_eq!(
+            unescape_double_quoted(raw, 10),
+            Some((
+                "a\"\u{e9}\u{e9}b".to_string(),
+                vec![11, 12, 14, 15, 16, 16, 22, 23]
+            ))
+        );
+        assert_eq!(
+            unescape_single_quoted("'it''s \u{e9}'", 0),
+            Some(("it's \u{e9}".to_string(), vec![1, 2, 3, 5, 6, 7, 8, 9]))
+        );
+        for bad in ["\"a\\\"", "\"a\nb\"", "\"\\q\"", "\"\\ud800\""] {
+            assert_eq!(unescape_double_quoted(bad, 0), None, "{bad:?}");
+        }
+        for bad in ["'a'b'", "'a\rb'", "'ab''c'd'"] {
+            assert_eq!(unescape_single_quoted(bad, 0), None, "{bad:?}");
+        }
     }
 
     #[test]

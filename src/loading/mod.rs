@@ -132,53 +132,94 @@ pub struct Loaded {
     pub problems: Vec<Problem>,
 }
 
-/// The entries of a mapping as a loader reads them: a repeated key is found at once (by
-/// a hash index once the mapping is large) and replaces the first, which the
-/// duplicate-key problem keeps.
-#[derive(Debug, Default)]
+/// The entries of a mapping a loader has open. The entries of all the open mappings of a
+/// file stand on one stack that keeps its room from one mapping to the next (the
+/// innermost mapping's entries last), so that a mapping costs one allocation of its exact
+/// size when it closes, where a vector of its own grew three or four times. A repeated
+/// key is found at once (by a hash index once the mapping is large) and replaces the
+/// first, which the duplicate-key problem keeps.
+#[derive(Debug)]
 pub(crate) struct MapEntries {
-    pub entries: Vec<Entry>,
-    index: Option<std::collections::HashMap<Text, usize>>,
+    /// Where this mapping's entries start on the stack.
+    first: usize,
+    // Boxed: few mappings need an index, and an open mapping's frame, moved onto and off
+    // the YAML builder's stack, stays small (measured: 0.9 M instructions less on 1,000
+    // files than the index held in place).
+    #[allow(clippy::box_collection)]
+    index: Option<Box<std::collections::HashMap<Text, usize>>>,
 }
+
+/// The room a loader's stacks of items and entries start with: enough for most files,
+/// whose collections then cost no growth of the stacks either.
+pub(crate) const STACK_ROOM: usize = 32;
 
 /// Past this many entries, keys are found through a hash index.
 const LINEAR_KEY_SEARCH: usize = 16;
 
 impl MapEntries {
-    pub fn position(&self, key: &str) -> Option<usize> {
-        match &self.index {
-            Some(index) => index.get(key).copied(),
-            None => self.entries.iter().position(|e| e.key == key),
+    /// A mapping whose entries will follow those now on `stack`.
+    pub fn open(stack: &[Entry]) -> Self {
+        MapEntries {
+            first: stack.len(),
+            index: None,
         }
     }
 
+    /// The index of the entry with this key among this mapping's entries.
+    #[inline]
+    pub fn position(&self, stack: &[Entry], key: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => index.get(key).copied(),
+            None => stack[self.first..].iter().position(|e| e.key == key),
+        }
+    }
+
+    #[inline]
+    pub fn len(&self, stack: &[Entry]) -> usize {
+        stack.len() - self.first
+    }
+
+    /// This mapping's entry `i`.
+    #[inline]
+    pub fn entry<'s>(&self, stack: &'s mut [Entry], i: usize) -> &'s mut Entry {
+        &mut stack[self.first + i]
+    }
+
     /// Adds an entry whose key is not there yet.
-    pub fn push(&mut self, entry: Entry) {
+    #[inline]
+    pub fn push(&mut self, stack: &mut Vec<Entry>, entry: Entry) {
+        let len = self.len(stack);
         if let Some(index) = &mut self.index {
-            index.insert(entry.key.clone(), self.entries.len());
-        } else if self.entries.len() >= LINEAR_KEY_SEARCH {
-            let mut index: std::collections::HashMap<Text, usize> = self
-                .entries
+            index.insert(entry.key.clone(), len);
+        } else if len >= LINEAR_KEY_SEARCH {
+            let mut index: std::collections::HashMap<Text, usize> = stack[self.first..]
                 .iter()
                 .enumerate()
                 .map(|(i, e)| (e.key.clone(), i))
                 .collect();
-            index.insert(entry.key.clone(), self.entries.len());
-            self.index = Some(index);
+            index.insert(entry.key.clone(), len);
+            self.index = Some(Box::new(index));
         }
-        self.entries.push(entry);
+        stack.push(entry);
     }
 
-    /// Adds an entry, or replaces the one with the same key: the API reads the last value
-    /// of a repeated field, and so do the rules. The problem of a repeated key is returned.
-    pub fn insert(&mut self, entry: Entry) -> Option<Problem> {
-        let Some(i) = self.position(&entry.key) else {
-            self.push(entry);
+    /// Adds an entry, or replaces entry `found` (the one with the same key, from
+    /// [`MapEntries::position`]): the API reads the last value of a repeated field, and so
+    /// do the rules. The problem of a repeated key is returned.
+    #[inline]
+    pub fn insert_at(
+        &mut self,
+        stack: &mut Vec<Entry>,
+        found: Option<usize>,
+        entry: Entry,
+    ) -> Option<Problem> {
+        let Some(i) = found else {
+            self.push(stack, entry);
             return None;
         };
         let span = entry.key_span;
         let message = format!("duplicate key `{}`", entry.key);
-        let first = std::mem::replace(&mut self.entries[i], entry);
+        let first = std::mem::replace(self.entry(stack, i), entry);
         Some(Problem {
             kind: ProblemKind::DuplicateKey,
             span,
@@ -187,6 +228,32 @@ impl MapEntries {
             shadowed: Some(Box::new(first)),
         })
     }
+
+    /// [`MapEntries::insert_at`] the entry's key, wherever it is.
+    #[inline]
+    pub fn insert(&mut self, stack: &mut Vec<Entry>, entry: Entry) -> Option<Problem> {
+        let found = self.position(stack, &entry.key);
+        self.insert_at(stack, found, entry)
+    }
+
+    /// Closes the mapping: its entries, taken off the stack into a vector of their size.
+    #[inline]
+    pub fn close(self, stack: &mut Vec<Entry>) -> Vec<Entry> {
+        take_from(stack, self.first)
+    }
+}
+
+/// The items of `stack` from `first` on, moved into a vector of their size in one copy
+/// (`drain(..).collect()` moves them one by one).
+pub(crate) fn take_from<T>(stack: &mut Vec<T>, first: usize) -> Vec<T> {
+    if first == 0 {
+        // `split_off(0)` hands the whole room over and gives the stack new room of the
+        // same size: a copy of exactly the items is smaller.
+        let mut items = Vec::with_capacity(stack.len());
+        items.append(stack);
+        return items;
+    }
+    stack.split_off(first)
 }
 
 /// How many bytes are checked for NUL to tell a binary file.

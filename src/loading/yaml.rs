@@ -11,7 +11,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
 use super::span::{CharToByte, Span};
 use super::tree::{Entry, Node, Text, Value};
 use super::yaml_block;
-use super::{Limits, MapEntries, Problem, ProblemKind};
+use super::{Limits, MapEntries, Problem, ProblemKind, STACK_ROOM};
 
 pub fn parse(text: &str, limits: &Limits) -> (Vec<Node>, Vec<Problem>) {
     super::work::count(text.len());
@@ -88,18 +88,22 @@ fn shift_spans(node: &mut Node, by: usize) {
     }
 }
 
+/// An open collection. Its items or entries stand on the builder's stacks of them
+/// (`items`, `entries`), which keep their room from one collection to the next.
 enum Frame {
     Seq {
         start: usize,
         anchor: usize,
-        items: Vec<Node>,
+        /// Where its items start on the stack of items.
+        first: usize,
     },
     Map {
         start: usize,
         anchor: usize,
         entries: MapEntries,
-        /// Keys that came from a `<<` merge, which an explicit key may override.
-        merged: Vec<bool>,
+        /// Which keys came from a `<<` merge, which an explicit key may override; `None`
+        /// until a merge (most mappings have none).
+        merged: Option<Vec<bool>>,
         key: PendingKey,
     },
 }
@@ -119,6 +123,10 @@ struct Builder<'a> {
     text: &'a str,
     limits: &'a Limits,
     stack: Vec<Frame>,
+    /// The items of the open sequences, innermost last.
+    items: Vec<Node>,
+    /// The entries of the open mappings, innermost last.
+    entries: Vec<Entry>,
     anchors: HashMap<usize, (Node, usize)>,
     documents: Vec<Node>,
     problems: Vec<Problem>,
@@ -133,39 +141,48 @@ impl yaml_block::Sink for Builder<'_> {
     }
 
     fn open_map(&mut self, span: Span) -> bool {
-        self.open(Frame::map(span.start, 0), span)
+        self.open_anchored_map(span, 0)
     }
 
     fn open_seq(&mut self, span: Span) -> bool {
-        self.open(Frame::seq(span.start, 0), span)
+        self.open_anchored_seq(span, 0)
     }
 
     fn close(&mut self, span: Span) -> bool {
         self.close(span)
     }
 
-    fn scalar(&mut self, span: Span, value: Text, style: ScalarStyle) -> bool {
+    fn scalar(&mut self, span: Span, value: &str, style: ScalarStyle) -> bool {
         self.finish(Node::new(span, scalar_value(value, style, None)), 0)
     }
-}
 
-impl Frame {
-    fn seq(start: usize, anchor: usize) -> Frame {
-        Frame::Seq {
-            start,
-            anchor,
-            items: Vec::new(),
+    fn key(&mut self, span: Span, value: &str, style: ScalarStyle) -> bool {
+        if !matches!(
+            self.stack.last(),
+            Some(Frame::Map {
+                key: PendingKey::None,
+                ..
+            })
+        ) {
+            return self.scalar(span, value, style);
         }
-    }
-
-    fn map(start: usize, anchor: usize) -> Frame {
-        Frame::Map {
-            start,
-            anchor,
-            entries: MapEntries::default(),
-            merged: Vec::new(),
-            key: PendingKey::None,
+        if !self.count_nodes(1, span) {
+            return false;
         }
+        // As `pending_key` makes of the scalar's node.
+        let text = match style {
+            ScalarStyle::Plain => match plain_kind(value) {
+                Plain::Null => Text::default(),
+                Plain::Bool(b) => Text::from(if b { "true" } else { "false" }),
+                Plain::Number | Plain::String => Text::from(value),
+            },
+            _ => Text::from(value),
+        };
+        let merge = value == "<<" && self.text.get(span.range()) == Some("<<");
+        if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
+            *key = PendingKey::Key { text, span, merge };
+        }
+        true
     }
 }
 
@@ -175,6 +192,8 @@ impl<'a> Builder<'a> {
             text,
             limits,
             stack: Vec::new(),
+            items: Vec::with_capacity(STACK_ROOM),
+            entries: Vec::with_capacity(STACK_ROOM),
             anchors: HashMap::new(),
             documents: Vec::new(),
             problems: Vec::new(),
@@ -248,11 +267,11 @@ impl<'a> Builder<'a> {
                         }
                         _ => span,
                     };
-                    let node = Node::new(span, scalar_value(Text::from(&*value), style, tag));
+                    let node = Node::new(span, scalar_value(&value, style, tag));
                     self.finish(node, anchor)
                 }
-                Event::SequenceStart(anchor, _) => self.open(Frame::seq(span.start, anchor), span),
-                Event::MappingStart(anchor, _) => self.open(Frame::map(span.start, anchor), span),
+                Event::SequenceStart(anchor, _) => self.open_anchored_seq(span, anchor),
+                Event::MappingStart(anchor, _) => self.open_anchored_map(span, anchor),
                 Event::SequenceEnd | Event::MappingEnd => self.close(span),
                 Event::Alias(id) => self.alias(id, span),
                 Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => true,
@@ -278,6 +297,26 @@ impl<'a> Builder<'a> {
             return false;
         }
         true
+    }
+
+    fn open_anchored_seq(&mut self, span: Span, anchor: usize) -> bool {
+        let frame = Frame::Seq {
+            start: span.start,
+            anchor,
+            first: self.items.len(),
+        };
+        self.open(frame, span)
+    }
+
+    fn open_anchored_map(&mut self, span: Span, anchor: usize) -> bool {
+        let frame = Frame::Map {
+            start: span.start,
+            anchor,
+            entries: MapEntries::open(&self.entries),
+            merged: None,
+            key: PendingKey::None,
+        };
+        self.open(frame, span)
     }
 
     fn open(&mut self, frame: Frame, span: Span) -> bool {
@@ -309,13 +348,14 @@ impl<'a> Builder<'a> {
             Frame::Seq {
                 start,
                 anchor,
-                items,
+                first,
             } => {
                 let end = if closes_flow {
                     end_span.end
                 } else {
-                    items.last().map_or(start, |n| n.span.end)
+                    self.items[first..].last().map_or(start, |n| n.span.end)
                 };
+                let items = super::take_from(&mut self.items, first);
                 self.finish(
                     Node::new(Span::new(start, end.max(start)), Value::Seq(items)),
                     anchor,
@@ -327,7 +367,7 @@ impl<'a> Builder<'a> {
                 entries,
                 ..
             } => {
-                let entries = entries.entries;
+                let entries = entries.close(&mut self.entries);
                 let end = if closes_flow {
                     end_span.end
                 } else {
@@ -388,43 +428,16 @@ impl<'a> Builder<'a> {
                 self.documents.push(node);
                 true
             }
-            Some(Frame::Seq { items, .. }) => {
-                items.push(node);
+            Some(Frame::Seq { .. }) => {
+                self.items.push(node);
                 true
             }
             Some(Frame::Map { key, .. }) => match std::mem::replace(key, PendingKey::None) {
                 PendingKey::None => {
-                    let span = node.span;
-                    *key = match node.value {
-                        Value::String(s) => PendingKey::Key {
-                            merge: s == "<<" && self.text.get(span.range()) == Some("<<"),
-                            text: s,
-                            span,
-                        },
-                        Value::Number(s) => PendingKey::Key {
-                            text: s,
-                            span,
-                            merge: false,
-                        },
-                        Value::Bool(b) => PendingKey::Key {
-                            text: Text::from(if b { "true" } else { "false" }),
-                            span,
-                            merge: false,
-                        },
-                        Value::Null => PendingKey::Key {
-                            text: Text::default(),
-                            span,
-                            merge: false,
-                        },
-                        _ => {
-                            self.problems.push(Problem::new(
-                                ProblemKind::Syntax,
-                                span,
-                                "a mapping key must be a string, not a list or a mapping",
-                            ));
-                            PendingKey::Skip
-                        }
-                    };
+                    let pending = self.pending_key(node.span, node.value);
+                    if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
+                        *key = pending;
+                    }
                     true
                 }
                 PendingKey::Skip => true,
@@ -444,6 +457,40 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// What a node read where a key stands becomes: the key's text, or a problem.
+    fn pending_key(&mut self, span: Span, value: Value) -> PendingKey {
+        match value {
+            Value::String(s) => PendingKey::Key {
+                merge: s == "<<" && self.text.get(span.range()) == Some("<<"),
+                text: s,
+                span,
+            },
+            Value::Number(s) => PendingKey::Key {
+                text: s,
+                span,
+                merge: false,
+            },
+            Value::Bool(b) => PendingKey::Key {
+                text: Text::from(if b { "true" } else { "false" }),
+                span,
+                merge: false,
+            },
+            Value::Null => PendingKey::Key {
+                text: Text::default(),
+                span,
+                merge: false,
+            },
+            _ => {
+                self.problems.push(Problem::new(
+                    ProblemKind::Syntax,
+                    span,
+                    "a mapping key must be a string, not a list or a mapping",
+                ));
+                PendingKey::Skip
+            }
+        }
+    }
+
     fn insert(&mut self, entry: Entry) {
         let Some(Frame::Map {
             entries, merged, ..
@@ -451,15 +498,22 @@ impl<'a> Builder<'a> {
         else {
             return;
         };
+        let found = entries.position(&self.entries, &entry.key);
         // A key merged in with `<<` may be overridden without a problem.
-        if let Some(i) = entries.position(&entry.key).filter(|&i| merged[i]) {
+        if let (Some(i), Some(merged)) = (found, merged.as_mut())
+            && merged[i]
+        {
             merged[i] = false;
-            entries.entries[i] = entry;
+            *entries.entry(&mut self.entries, i) = entry;
             return;
         }
-        match entries.insert(entry) {
+        match entries.insert_at(&mut self.entries, found, entry) {
             Some(problem) => self.problems.push(problem),
-            None => merged.push(false),
+            None => {
+                if let Some(merged) = merged {
+                    merged.push(false);
+                }
+            }
         }
     }
 
@@ -488,8 +542,10 @@ impl<'a> Builder<'a> {
                 else {
                     return;
                 };
-                if entries.position(&entry.key).is_none() {
-                    entries.push(entry);
+                if entries.position(&self.entries, &entry.key).is_none() {
+                    let merged =
+                        merged.get_or_insert_with(|| vec![false; entries.len(&self.entries)]);
+                    entries.push(&mut self.entries, entry);
                     merged.push(true);
                 }
             }
@@ -517,33 +573,59 @@ fn quoted_end(text: &str, start: usize) -> usize {
 }
 
 /// Resolves a scalar by the YAML 1.2 core schema; quoted and block scalars are strings.
-fn scalar_value(text: Text, style: ScalarStyle, tag: Option<std::borrow::Cow<'_, Tag>>) -> Value {
+fn scalar_value(text: &str, style: ScalarStyle, tag: Option<std::borrow::Cow<'_, Tag>>) -> Value {
     if let Some(tag) = tag.as_deref().filter(|t| t.is_yaml_core_schema()) {
         return match tag.suffix.as_str() {
-            "str" => Value::String(text),
+            "str" => Value::String(Text::from(text)),
             "null" => Value::Null,
-            "bool" => match text.as_str() {
+            "bool" => match text {
                 "true" | "True" | "TRUE" => Value::Bool(true),
                 "false" | "False" | "FALSE" => Value::Bool(false),
-                _ => Value::String(text),
+                _ => Value::String(Text::from(text)),
             },
-            "int" | "float" => Value::Number(text),
+            "int" | "float" => Value::Number(Text::from(text)),
             _ => plain_value(text),
         };
     }
     match style {
         ScalarStyle::Plain => plain_value(text),
-        _ => Value::String(text),
+        _ => Value::String(Text::from(text)),
     }
 }
 
-fn plain_value(text: Text) -> Value {
-    match text.as_str() {
-        "" | "~" | "null" | "Null" | "NULL" => Value::Null,
-        "true" | "True" | "TRUE" => Value::Bool(true),
-        "false" | "False" | "FALSE" => Value::Bool(false),
-        _ if is_core_number(&text) => Value::Number(text),
-        _ => Value::String(text),
+/// What a plain scalar is by the core schema.
+enum Plain {
+    Null,
+    Bool(bool),
+    Number,
+    String,
+}
+
+fn plain_kind(text: &str) -> Plain {
+    // Most plain scalars are words: only these bytes start a null, a boolean or a number.
+    if let Some(first) = text.as_bytes().first()
+        && !matches!(
+            first,
+            b'~' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'0'..=b'9' | b'-' | b'+' | b'.'
+        )
+    {
+        return Plain::String;
+    }
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => Plain::Null,
+        "true" | "True" | "TRUE" => Plain::Bool(true),
+        "false" | "False" | "FALSE" => Plain::Bool(false),
+        _ if is_core_number(text) => Plain::Number,
+        _ => Plain::String,
+    }
+}
+
+fn plain_value(text: &str) -> Value {
+    match plain_kind(text) {
+        Plain::Null => Value::Null,
+        Plain::Bool(b) => Value::Bool(b),
+        Plain::Number => Value::Number(Text::from(text)),
+        Plain::String => Value::String(Text::from(text)),
     }
 }
 

@@ -13,7 +13,7 @@
 //! the fuzz corpora) checks that they agree.
 
 use super::span::Span;
-use super::tree::Text;
+use std::borrow::Cow;
 
 /// The styles this reader reads: plain, single- and double-quoted (saphyr-parser's own
 /// type, so that both readers send the same events).
@@ -34,7 +34,10 @@ pub(super) trait Sink {
     /// Closes the innermost collection; `span` is its closing bracket, or empty for a
     /// block collection.
     fn close(&mut self, span: Span) -> bool;
-    fn scalar(&mut self, span: Span, value: Text, style: Style) -> bool;
+    fn scalar(&mut self, span: Span, value: &str, style: Style) -> bool;
+    /// A scalar that is the key of the innermost mapping (what [`Sink::scalar`] would
+    /// make of it, without building a node for it first).
+    fn key(&mut self, span: Span, value: &str, style: Style) -> bool;
 }
 
 /// Past this nesting the reader gives up, and the full parser applies the depth limit.
@@ -107,9 +110,10 @@ struct Line {
 }
 
 /// A scalar read in block context, and whether a `:` made it a mapping key.
-struct Scalar {
+struct Scalar<'t> {
     span: Span,
-    value: Text,
+    /// The text, borrowed from the file unless escapes were decoded.
+    value: Cow<'t, str>,
     style: Style,
     key: bool,
 }
@@ -126,7 +130,21 @@ fn check(ok: bool) -> Read<()> {
     if ok { Ok(()) } else { Err(Unsupported) }
 }
 
-impl<S: Sink> Reader<'_, '_, S> {
+/// The text a quoted scalar at `start` is decoded into, once it needs decoding (at `at`):
+/// room for the rest of its line, which it ends on.
+fn decoding<'d>(
+    decoded: &'d mut Option<String>,
+    b: &[u8],
+    start: usize,
+    at: usize,
+) -> &'d mut String {
+    decoded.get_or_insert_with(|| {
+        let line_end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |n| at + n);
+        String::with_capacity(line_end - start)
+    })
+}
+
+impl<'t, S: Sink> Reader<'t, '_, S> {
     fn byte(&self, at: usize) -> u8 {
         self.b.get(at).copied().unwrap_or(b'\n')
     }
@@ -244,7 +262,7 @@ impl<S: Sink> Reader<'_, '_, S> {
                 if scalar.key {
                     self.block_map(col, scalar, depth)
                 } else {
-                    check(self.sink.scalar(scalar.span, scalar.value, scalar.style))?;
+                    check(self.sink.scalar(scalar.span, &scalar.value, scalar.style))?;
                     self.end_of_line(self.pos)
                 }
             }
@@ -252,14 +270,14 @@ impl<S: Sink> Reader<'_, '_, S> {
     }
 
     /// A block mapping at column `col` whose first key has been read.
-    fn block_map(&mut self, col: usize, first: Scalar, depth: usize) -> Read<()> {
+    fn block_map(&mut self, col: usize, first: Scalar<'t>, depth: usize) -> Read<()> {
         check(self.sink.open_map(Span::empty(first.span.start)))?;
         let mut key = first;
         loop {
             if key.span.len() > MAX_KEY_LEN {
                 return Err(Unsupported);
             }
-            check(self.sink.scalar(key.span, key.value, key.style))?;
+            check(self.sink.key(key.span, &key.value, key.style))?;
             self.map_value(col, depth)?;
             let Some(line) = self.next_line() else { break };
             if line.marker || line.indent < col {
@@ -324,7 +342,7 @@ impl<S: Sink> Reader<'_, '_, S> {
                 if scalar.key {
                     return Err(Unsupported);
                 }
-                check(self.sink.scalar(scalar.span, scalar.value, scalar.style))?;
+                check(self.sink.scalar(scalar.span, &scalar.value, scalar.style))?;
                 self.end_of_line(self.pos)
             }
         }
@@ -372,7 +390,7 @@ impl<S: Sink> Reader<'_, '_, S> {
 
     /// A scalar in block context at `self.pos`; `self.pos` moves past it, and past the
     /// `:` when it is a key.
-    fn block_scalar(&mut self) -> Read<Scalar> {
+    fn block_scalar(&mut self) -> Read<Scalar<'t>> {
         let start = self.pos;
         let (span, value, style) = match self.byte(start) {
             b'"' | b'\'' => self.quoted()?,
@@ -414,7 +432,7 @@ impl<S: Sink> Reader<'_, '_, S> {
                 self.pos = if key { i + 1 } else { end };
                 return Ok(Scalar {
                     span,
-                    value: Text::from(&self.text[start..end]),
+                    value: Cow::Borrowed(&self.text[start..end]),
                     style: Style::Plain,
                     key,
                 });
@@ -454,7 +472,7 @@ impl<S: Sink> Reader<'_, '_, S> {
     }
 
     /// A one-line quoted scalar at `self.pos`: `'` doubles itself, `"` takes escapes.
-    fn quoted(&mut self) -> Read<(Span, Text, Style)> {
+    fn quoted(&mut self) -> Read<(Span, Cow<'t, str>, Style)> {
         let start = self.pos;
         let quote = self.byte(start);
         let style = if quote == b'"' {
@@ -462,26 +480,40 @@ impl<S: Sink> Reader<'_, '_, S> {
         } else {
             Style::SingleQuoted
         };
-        let mut value = Text::default();
+        // The text is copied once, at the end, unless an escape (or `''`) needs decoding:
+        // then it is decoded into `decoded`, sized for the rest of the line.
+        let mut decoded: Option<String> = None;
         let mut i = start + 1;
         let mut from = i;
         loop {
-            match self.byte(i) {
+            // Only the quote, a backslash and the line end need a look.
+            let Some(offset) = memchr::memchr3(quote, b'\\', b'\n', &self.b[i..]) else {
+                return Err(Unsupported);
+            };
+            i += offset;
+            match self.b[i] {
                 b'\n' => return Err(Unsupported),
                 b'\'' if quote == b'\'' && self.byte(i + 1) == b'\'' => {
-                    value.push_str(&self.text[from..=i]);
+                    decoding(&mut decoded, self.b, start, i).push_str(&self.text[from..=i]);
                     i += 2;
                     from = i;
                 }
                 c if c == quote => {
-                    value.push_str(&self.text[from..i]);
+                    let value = match decoded {
+                        None => Cow::Borrowed(&self.text[from..i]),
+                        Some(mut text) => {
+                            text.push_str(&self.text[from..i]);
+                            Cow::Owned(text)
+                        }
+                    };
                     self.pos = i + 1;
                     return Ok((Span::new(start, i + 1), value, style));
                 }
                 b'\\' if quote == b'"' => {
-                    value.push_str(&self.text[from..i]);
                     let (c, len) = self.escape(i + 1)?;
-                    value.push(c);
+                    let text = decoding(&mut decoded, self.b, start, i);
+                    text.push_str(&self.text[from..i]);
+                    text.push(c);
                     i += 1 + len;
                     from = i;
                 }
@@ -533,12 +565,12 @@ impl<S: Sink> Reader<'_, '_, S> {
             b'{' => self.flow_collection(b'}', depth),
             _ => {
                 let (span, value, style) = self.flow_scalar()?;
-                check(self.sink.scalar(span, value, style))
+                check(self.sink.scalar(span, &value, style))
             }
         }
     }
 
-    fn flow_scalar(&mut self) -> Read<(Span, Text, Style)> {
+    fn flow_scalar(&mut self) -> Read<(Span, Cow<'t, str>, Style)> {
         let start = self.pos;
         match self.byte(start) {
             b'"' | b'\'' => self.quoted(),
@@ -576,7 +608,7 @@ impl<S: Sink> Reader<'_, '_, S> {
                 self.pos = end;
                 Ok((
                     Span::new(start, end),
-                    Text::from(&self.text[start..end]),
+                    Cow::Borrowed(&self.text[start..end]),
                     Style::Plain,
                 ))
             }
@@ -611,7 +643,7 @@ impl<S: Sink> Reader<'_, '_, S> {
                     if span.len() > MAX_KEY_LEN {
                         return Err(Unsupported);
                     }
-                    check(self.sink.scalar(span, value, style))?;
+                    check(self.sink.key(span, &value, style))?;
                     self.skip_spaces();
                     if self.byte(self.pos) != b':' {
                         return Err(Unsupported);
