@@ -417,6 +417,7 @@ impl Config {
     }
 
     /// The severity of a rule in this config: `None` when it is off.
+    #[inline]
     pub fn severity(&self, rule: &str, default: Severity) -> Option<Severity> {
         // Asked for every rule of every file: most configurations set no rule, and
         // hashing the name would be the whole cost.
@@ -427,6 +428,7 @@ impl Config {
     }
 
     /// Whether `per-file-ignores` silences `rule` for `path` (relative to the root).
+    #[inline]
     pub fn ignored_for(&self, rule: &str, paths: &[&Path]) -> bool {
         self.per_file_ignores.iter().any(|(_, set, rules)| {
             rules.iter().any(|r| r == rule) && paths.iter().any(|p| set.is_match(p))

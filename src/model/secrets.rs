@@ -995,40 +995,60 @@ fn scan_text(text: &str, names: &BTreeSet<String>) -> (Vec<Span>, BTreeSet<Strin
         if start < read_to {
             continue;
         }
-        let word = &text[start..end];
-        let named = is_secret_key(word) || names.contains(word);
-        let pair = pair_key(bytes, start);
-        let paired = pair && (named || PAIR_KEYS.iter().any(|k| word.eq_ignore_ascii_case(k)));
-        if !named && !paired {
-            continue;
-        }
-        let at = if paired {
-            match pair_value(bytes, end) {
-                Some(at) => at,
-                None if named => end,
-                None => continue,
-            }
-        } else {
-            end
-        };
-        let Some(value) = value_after(bytes, at) else {
+        let Some((value, secret)) = value_of_key(text, start..end, names, &mut refs) else {
             continue;
         };
-        let written = &text[value.clone()];
-        refs.extend(references(written).map(str::to_string));
-        if holds_no_secret(word, written) {
-            continue;
-        }
-        let structural = written
-            .bytes()
-            .next()
-            .is_none_or(|b| matches!(b, b'[' | b'{' | b'|' | b'>' | b'&' | b'*' | b'!'));
-        if !structural && !looks_like_reference(written) && written != "null" && written != "~" {
+        if secret {
             spans.push(Span::new(value.start, value.end));
         }
         read_to = read_to.max(value.end);
     }
     (spans, refs)
+}
+
+/// The value written after the word at `word` when the word is a key (a credential key,
+/// a name of `names`, or a pair's `"key"`), and whether that value is a secret (not a
+/// reference, a structure or an empty word); `None` where no value follows or the value
+/// holds none. The variables the value refers to go into `refs`. Inlined: it is asked
+/// for every word a `:` or `=` follows, and most are no key.
+#[inline(always)]
+fn value_of_key(
+    text: &str,
+    word: Range<usize>,
+    names: &BTreeSet<String>,
+    refs: &mut BTreeSet<String>,
+) -> Option<(Range<usize>, bool)> {
+    let bytes = text.as_bytes();
+    let (start, end) = (word.start, word.end);
+    let word = &text[word];
+    let named = is_secret_key(word) || names.contains(word);
+    let pair = pair_key(bytes, start);
+    let paired = pair && (named || PAIR_KEYS.iter().any(|k| word.eq_ignore_ascii_case(k)));
+    if !named && !paired {
+        return None;
+    }
+    let at = if paired {
+        match pair_value(bytes, end) {
+            Some(at) => at,
+            None if named => end,
+            None => return None,
+        }
+    } else {
+        end
+    };
+    let value = value_after(bytes, at)?;
+    let written = &text[value.clone()];
+    refs.extend(references(written).map(str::to_string));
+    if holds_no_secret(word, written) {
+        return None;
+    }
+    let structural = written
+        .bytes()
+        .next()
+        .is_none_or(|b| matches!(b, b'[' | b'{' | b'|' | b'>' | b'&' | b'*' | b'!'));
+    let secret =
+        !structural && !looks_like_reference(written) && written != "null" && written != "~";
+    Some((value, secret))
 }
 
 /// The words of the text that a value may follow, as byte ranges in order: a word
@@ -1571,7 +1591,8 @@ mod tests {
     }
 
     /// The text scan as it read the text before it looked only at the words a `:`, `=` or
-    /// a pair's `"key"` follows: word by word, each word asked whether it is a key.
+    /// a pair's `"key"` follows: word by word, each word asked whether it is a key (what
+    /// follows a key is read by the same [`value_of_key`]).
     fn scan_text_word_by_word(
         text: &str,
         names: &BTreeSet<String>,
@@ -1589,37 +1610,12 @@ mod tests {
             while end < bytes.len() && key_char(bytes[end]) {
                 end += 1;
             }
-            let word = &text[i..end];
+            let word = i..end;
             i = end;
-            let named = is_secret_key(word) || names.contains(word);
-            let pair = pair_key(bytes, i - word.len());
-            let paired = pair && (named || PAIR_KEYS.iter().any(|k| word.eq_ignore_ascii_case(k)));
-            if !named && !paired {
-                continue;
-            }
-            let at = if paired {
-                match pair_value(bytes, end) {
-                    Some(at) => at,
-                    None if named => end,
-                    None => continue,
-                }
-            } else {
-                end
-            };
-            let Some(value) = value_after(bytes, at) else {
+            let Some((value, secret)) = value_of_key(text, word, names, &mut refs) else {
                 continue;
             };
-            let written = &text[value.clone()];
-            refs.extend(super::references(written).map(str::to_string));
-            if holds_no_secret(word, written) {
-                continue;
-            }
-            let structural = written
-                .bytes()
-                .next()
-                .is_none_or(|b| matches!(b, b'[' | b'{' | b'|' | b'>' | b'&' | b'*' | b'!'));
-            if !structural && !looks_like_reference(written) && written != "null" && written != "~"
-            {
+            if secret {
                 spans.push(Span::new(value.start, value.end));
             }
             i = i.max(value.end);
