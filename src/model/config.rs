@@ -545,8 +545,9 @@ fn globs(node: &Node, key: &str) -> Result<Globs, (Span, String)> {
     })
 }
 
-/// Globs checked when the config is read and compiled into one matcher when a path is
-/// first matched: compiling costs more than linting a file, and a run on files named on
+/// Globs checked when the config is read and prepared for matching when a path is
+/// first matched (the globs that are more than a file name's ending compiled only when
+/// one is needed): compiling costs more than linting a file, and a run on files named on
 /// the command line (an editor's, a hook's) never matches `include` or `exclude`.
 #[derive(Debug, Default, Clone)]
 pub struct Globs {
@@ -567,6 +568,7 @@ struct Matcher {
 #[derive(Debug, Clone)]
 enum OthersMatcher {
     Set(GlobSet),
+    /// When the globs, each valid, are too many or too large to compile together.
     Each(Vec<GlobMatcher>),
 }
 
@@ -624,6 +626,7 @@ impl Matcher {
 }
 
 impl Globs {
+    /// The patterns, as written.
     pub fn patterns(&self) -> Vec<&str> {
         self.globs.iter().map(|g| g.glob()).collect()
     }
