@@ -304,13 +304,7 @@ fn unescape_double_quoted(raw: &str, base: usize) -> Option<(String, Vec<usize>)
     let mut table = Vec::with_capacity(inner.len() + 1);
     let mut i = 0;
     while i < inner.len() {
-        // The characters up to the next escape are the value's as they are: copied and
-        // mapped a run at a time (a JSON-encoded value is mostly such runs).
-        let run_end =
-            memchr::memchr3(b'\\', b'\n', b'\r', &bytes[i..]).map_or(inner.len(), |n| i + n);
-        text.push_str(&inner[i..run_end]);
-        table.extend(base + 1 + i..base + 1 + run_end);
-        i = run_end;
+        i = copy_plain_run(inner, i, b'\\', base, &mut text, &mut table);
         if i == inner.len() {
             break;
         }
@@ -380,6 +374,25 @@ fn hex_char(chars: &mut impl Iterator<Item = (usize, char)>, digits: usize) -> O
     char::from_u32(hex_value(chars, digits)?)
 }
 
+/// Copies the characters of a quoted scalar's `inner` text from `from` up to the next
+/// `stop` byte or line break (the value's as they are) into `text`, each byte mapped to
+/// its offset in the file (`base` is the opening quote's), a run at a time: a quoted
+/// value is mostly such runs. Gives where the run ends.
+fn copy_plain_run(
+    inner: &str,
+    from: usize,
+    stop: u8,
+    base: usize,
+    text: &mut String,
+    table: &mut Vec<usize>,
+) -> usize {
+    let end = memchr::memchr3(stop, b'\n', b'\r', &inner.as_bytes()[from..])
+        .map_or(inner.len(), |n| from + n);
+    text.push_str(&inner[from..end]);
+    table.extend(base + 1 + from..base + 1 + end);
+    end
+}
+
 fn unescape_single_quoted(raw: &str, base: usize) -> Option<(String, Vec<usize>)> {
     let inner = &raw[1..raw.len() - 1];
     let bytes = inner.as_bytes();
@@ -387,12 +400,7 @@ fn unescape_single_quoted(raw: &str, base: usize) -> Option<(String, Vec<usize>)
     let mut table = Vec::with_capacity(inner.len() + 1);
     let mut i = 0;
     while i < inner.len() {
-        // Up to the next quote, the characters are the value's as they are.
-        let run_end =
-            memchr::memchr3(b'\'', b'\n', b'\r', &bytes[i..]).map_or(inner.len(), |n| i + n);
-        text.push_str(&inner[i..run_end]);
-        table.extend(base + 1 + i..base + 1 + run_end);
-        i = run_end;
+        i = copy_plain_run(inner, i, b'\'', base, &mut text, &mut table);
         if i == inner.len() {
             break;
         }
