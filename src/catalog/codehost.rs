@@ -223,16 +223,7 @@ pub static CATALOG: Catalog = Catalog {
 };
 
 pub use super::names::normalize;
-
-/// A byte of a name as [`normalize`] writes it: an ASCII letter lowered, a space or a
-/// hyphen an underscore; the bytes of other characters as they are, as `normalize`
-/// leaves the characters.
-fn normalized_byte(b: u8) -> u8 {
-    match b {
-        b' ' | b'-' => b'_',
-        b => b.to_ascii_lowercase(),
-    }
-}
+use super::names::normalized_byte;
 
 /// Why a permission name was not accepted at a scope.
 #[derive(Debug, PartialEq)]

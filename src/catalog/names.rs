@@ -6,9 +6,19 @@
 pub fn normalize(name: &str) -> String {
     name.trim()
         .chars()
-        .map(|c| match c {
-            ' ' | '-' => '_',
-            c => c.to_ascii_lowercase(),
+        .map(|c| match u8::try_from(c) {
+            Ok(b) if b.is_ascii() => char::from(normalized_byte(b)),
+            _ => c,
         })
         .collect()
+}
+
+/// A byte of a name as [`normalize`] writes it: an ASCII letter lowered, a space or a
+/// hyphen an underscore; the bytes of other characters as they are, as `normalize`
+/// leaves the characters (a lookup normalizes a name byte by byte on the stack).
+pub fn normalized_byte(b: u8) -> u8 {
+    match b {
+        b' ' | b'-' => b'_',
+        b => b.to_ascii_lowercase(),
+    }
 }
