@@ -190,6 +190,14 @@ pub fn is_hostile_char(c: char) -> bool {
         )
 }
 
+/// Printable ASCII, tabs and (when kept) line feeds only: what nearly every message is,
+/// told by bytes without decoding characters. A carriage return is left to the full
+/// check, which keeps it only before a line feed.
+fn is_printable_ascii(text: &str, keep_newlines: bool) -> bool {
+    text.bytes()
+        .all(|b| matches!(b, b' '..=b'~' | b'\t') || (keep_newlines && b == b'\n'))
+}
+
 /// Control characters written as visible escapes (`\x1b`, `\r`, `\u{202e}`); a tab stays,
 /// and line breaks stay when `keep_newlines`.
 pub fn escape_controls(text: &str, keep_newlines: bool) -> Cow<'_, str> {
@@ -198,6 +206,9 @@ pub fn escape_controls(text: &str, keep_newlines: bool) -> Cow<'_, str> {
     let keep = |c: char, next: Option<&char>| {
         c == '\t' || (keep_newlines && (c == '\n' || (c == '\r' && next == Some(&'\n'))))
     };
+    if is_printable_ascii(text, keep_newlines) {
+        return Cow::Borrowed(text);
+    }
     let mut chars = text.chars().peekable();
     let mut clean = true;
     while let Some(c) = chars.next() {
@@ -250,6 +261,29 @@ mod tests {
     use super::*;
 
     const GHP: &str = "ghp_R3qlint_Fak3_T0ken_00000000000000000";
+
+    #[test]
+    fn the_ascii_quick_path_accepts_only_what_the_full_check_keeps() {
+        for keep_newlines in [false, true] {
+            for byte in 0u8..=0x7f {
+                let c = char::from(byte);
+                let kept = !is_hostile_char(c) || c == '\t' || (keep_newlines && c == '\n');
+                let text = format!("a{c}b");
+                if is_printable_ascii(&text, keep_newlines) {
+                    assert!(kept, "{byte:#x} passed the quick path");
+                }
+                assert_eq!(
+                    escape_controls(&text, keep_newlines) == text,
+                    kept,
+                    "{byte:#x}"
+                );
+            }
+        }
+        assert!(!is_printable_ascii("caf\u{e9}", false));
+        assert_eq!(escape_controls("caf\u{e9}", false), "caf\u{e9}");
+        assert_eq!(escape_controls("a\r\nb", true), "a\r\nb");
+        assert_eq!(escape_controls("a\rb", true), "a\\rb");
+    }
 
     #[test]
     fn tokens_are_masked_wherever_they_are() {

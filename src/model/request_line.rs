@@ -39,8 +39,8 @@ impl fmt::Display for Version {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Segment {
     /// The segment as the request sends it: known `{{name}}` references replaced by
-    /// their values, unknown ones left as written.
-    pub text: String,
+    /// their values, unknown ones left as written. Segments are short: kept inline.
+    pub text: compact_str::CompactString,
     /// Where the segment is written (a reference's value spans the reference).
     pub span: Span,
 }
@@ -375,12 +375,12 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
     } else {
         text.span(path_start, path_start + path_part.len())
     };
-    let mut segments = Vec::new();
+    let mut segments = Vec::with_capacity(memchr::memchr_iter(b'/', path_part.as_bytes()).count());
     let mut offset = path_start + 1;
     for seg in path_part[1..].split('/') {
         if !seg.is_empty() {
             segments.push(Segment {
-                text: seg.to_string(),
+                text: seg.into(),
                 span: text.span(offset, offset + seg.len()),
             });
         }

@@ -180,6 +180,14 @@ fn holds_reference(node: &Node) -> bool {
     // Most values are scalars: answered without the walk's stack.
     match &node.value {
         Value::String(s) => return crate::loading::encoded::has_reference(s),
+        // The decoded strings are pieces of the JSON text, unescaped: one holds `{{` only
+        // where the text does, or where an escape (`\u007b`) writes a brace.
+        Value::EncodedJson { text, .. }
+            if !crate::loading::encoded::has_reference(text)
+                && memchr::memmem::find(text.as_bytes(), b"\\u").is_none() =>
+        {
+            return false;
+        }
         Value::Seq(_) | Value::Map(_) | Value::EncodedJson { .. } => {}
         _ => return false,
     }
@@ -401,6 +409,34 @@ mod tests {
         let name = r.param("name").unwrap();
         assert_eq!(name.value.as_str(), Some("{{goal}} {{unknown}}"));
         assert!(r.variable_uses_of(name).is_empty());
+    }
+
+    #[test]
+    fn a_reference_written_with_a_json_escape_in_encoded_json_is_substituted() {
+        // `\u007b` is a `{`: the decoded string is `{{country}}`, though the JSON text
+        // holds no `{{`.
+        let text = format!(
+            "{VARIABLES}request: POST /v25.0/act_1/adsets\nparams:\n  encoded: '{{\"countries\": [\"\\u007b{{country}}}}\"], \"plain\": \"x\"}}'\n  other: '{{\"countries\": [\"FR\"]}}'\n"
+        );
+        let docs = loaded(&text);
+        let written = |name: &str| {
+            docs[0]
+                .get_value("params")
+                .unwrap()
+                .get_value(name)
+                .unwrap()
+        };
+        assert!(matches!(
+            written("encoded").value,
+            Value::EncodedJson { .. }
+        ));
+        assert!(super::holds_reference(written("encoded")));
+        assert!(matches!(written("other").value, Value::EncodedJson { .. }));
+        assert!(!super::holds_reference(written("other")));
+        let m = FileModel::build(&docs, &text);
+        let encoded = m.requests[0].param("encoded").unwrap();
+        let countries = encoded.value.resolved().get_value("countries").unwrap();
+        assert_eq!(countries.as_seq().unwrap()[0].as_str(), Some("USA"));
     }
 
     #[test]

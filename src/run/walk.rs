@@ -367,6 +367,9 @@ fn relative(path: &Path, cwd: &Path, root: &Path) -> PathBuf {
         // The common cases, without rebuilding the path component by component.
         if path.is_absolute() {
             // A plain absolute path is its own lexical absolute form.
+            if let Some(rest) = strip_root_bytes(path, root) {
+                return rest.to_path_buf();
+            }
             return path.strip_prefix(root).unwrap_or(path).to_path_buf();
         } else if root == cwd {
             return path.to_path_buf();
@@ -377,6 +380,37 @@ fn relative(path: &Path, cwd: &Path, root: &Path) -> PathBuf {
     abs.strip_prefix(root)
         .map(Path::to_path_buf)
         .unwrap_or(clean)
+}
+
+/// `path` without `root` and the separator after it, compared as bytes where that gives
+/// what `Path::strip_prefix` gives (no doubled or trailing separator on either side):
+/// comparing component by component cost as much as the rest of a walk's work on a file.
+fn strip_root_bytes<'p>(path: &'p Path, root: &Path) -> Option<&'p Path> {
+    let is_sep = |c: &u8| std::path::is_separator(char::from(*c));
+    let doubled = |bytes: &[u8]| bytes.windows(2).any(|w| is_sep(&w[0]) && is_sep(&w[1]));
+    let root = root.as_os_str().as_encoded_bytes();
+    if root.last().is_none_or(is_sep) || doubled(root) {
+        return None;
+    }
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let rest = bytes.strip_prefix(root)?;
+    let (first, rest) = rest.split_first()?;
+    if !is_sep(first) || rest.first().is_none_or(is_sep) || rest.last().is_some_and(is_sep) {
+        return None;
+    }
+    if doubled(rest) {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Some(Path::new(std::ffi::OsStr::from_bytes(rest)))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = rest;
+        None
+    }
 }
 
 /// No `.` or `..` component, judged on the bytes: `Path::components` costs more than
@@ -481,6 +515,36 @@ mod tests {
         assert_eq!(
             relative(Path::new("a.req.yaml"), Path::new("/work/repo/sub"), root),
             PathBuf::from("sub/a.req.yaml")
+        );
+    }
+
+    #[test]
+    fn root_stripped_as_bytes_as_by_components() {
+        let roots = ["/", "/work", "/work/", "/work//repo", "/work/repo", "/wor"];
+        let paths = [
+            "/work/repo/a.req.yaml",
+            "/work/repo//a.req.yaml",
+            "/work/repo/sub/",
+            "/work/repo",
+            "/work/repository/a.yaml",
+            "/work//repo/a.yaml",
+            "/elsewhere/a.yaml",
+        ];
+        for root in roots {
+            for path in paths {
+                let (root, path) = (Path::new(root), Path::new(path));
+                if let Some(rest) = strip_root_bytes(path, root) {
+                    assert_eq!(
+                        rest.as_os_str(),
+                        path.strip_prefix(root).unwrap().as_os_str(),
+                        "{path:?} under {root:?}"
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            strip_root_bytes(Path::new("/work/repo/a/b.yaml"), Path::new("/work/repo")),
+            Some(Path::new("a/b.yaml"))
         );
     }
 

@@ -104,7 +104,7 @@ impl Rule for AdSetBudgetBelowMinimum {
 
         let (account_id, ad_set) = match endpoint {
             Operation::AdSetCreate => match call.account {
-                Some(a) => (a.text.clone(), None),
+                Some(a) => (a.text.to_string(), None),
                 None => return,
             },
             Operation::AdSetUpdate => {
