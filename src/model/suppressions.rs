@@ -38,7 +38,7 @@ pub fn comments(text: &str, documents: &[&Node]) -> Vec<Suppression> {
 pub fn parse(text: &str) -> Vec<Suppression> {
     const MARKER: &str = "reqlint:";
     let mut found = Vec::new();
-    if !text.contains(MARKER) {
+    if memchr::memmem::find(text.as_bytes(), MARKER.as_bytes()).is_none() {
         return found;
     }
     let mut line_start = 0;

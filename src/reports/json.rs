@@ -74,9 +74,13 @@ impl From<Position> for JsonPosition {
 pub fn write(results: &[FileResult], summary: Summary, out: &mut dyn Write) -> io::Result<()> {
     write!(out, "{{\"version\":{VERSION},\"diagnostics\":[")?;
     let mut first = true;
+    // Each diagnostic is serialized into one buffer and written at once: serde writes a
+    // record in dozens of small pieces, each a dynamic call when made on `out`.
+    let mut line = Vec::with_capacity(512);
     for r in results {
         for (d, (start, end)) in r.diagnostics.iter().zip(r.positions()) {
-            out.write_all(if first { b"\n" } else { b",\n" })?;
+            line.clear();
+            line.extend_from_slice(if first { b"\n" } else { b",\n" });
             first = false;
             let diagnostic = JsonDiagnostic {
                 file: &r.path,
@@ -106,7 +110,8 @@ pub fn write(results: &[FileResult], summary: Summary, out: &mut dyn Write) -> i
                         .collect(),
                 }),
             };
-            serde_json::to_writer(&mut *out, &diagnostic)?;
+            serde_json::to_writer(&mut line, &diagnostic)?;
+            out.write_all(&line)?;
         }
     }
     out.write_all(if first { b"]," } else { b"\n]," })?;
