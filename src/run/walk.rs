@@ -450,7 +450,14 @@ pub fn lossless_name(path: &Path) -> String {
 }
 
 fn strip_dot(path: &Path) -> PathBuf {
-    if !path.starts_with(".") {
+    // `Path::starts_with(".")`, told from the bytes: it splits the path into components.
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let starts_with_dot = match bytes {
+        [b'.'] => true,
+        [b'.', next, ..] => std::path::is_separator(char::from(*next)),
+        _ => false,
+    };
+    if !starts_with_dot {
         return path.to_path_buf();
     }
     let stripped: PathBuf = path
@@ -559,5 +566,27 @@ mod tests {
             PathBuf::from("x/y.yaml")
         );
         assert_eq!(strip_dot(Path::new(".")), PathBuf::from("."));
+        for path in [
+            "./a", ".", "./", ".//a", "..", "../a", ".a/b", "a/./b", "/./a", "", "a",
+        ] {
+            let by_components = if Path::new(path).starts_with(".") {
+                let rest: PathBuf = Path::new(path)
+                    .components()
+                    .skip_while(|c| matches!(c, Component::CurDir))
+                    .collect();
+                if rest.as_os_str().is_empty() {
+                    PathBuf::from(path)
+                } else {
+                    rest
+                }
+            } else {
+                PathBuf::from(path)
+            };
+            assert_eq!(
+                strip_dot(Path::new(path)).as_os_str(),
+                by_components.as_os_str(),
+                "{path}"
+            );
+        }
     }
 }

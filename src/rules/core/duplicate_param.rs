@@ -93,7 +93,10 @@ fn repeated_in<'e>(place: &[&'e Entry]) -> Vec<(&'e Entry, &'e Entry)> {
             .iter()
             .enumerate()
             .filter_map(|(i, e)| {
-                let sent = place[i + 1..].iter().rev().find(|later| later.key == e.key)?;
+                let sent = place[i + 1..]
+                    .iter()
+                    .rev()
+                    .find(|later| later.key == e.key)?;
                 Some((*e, *sent))
             })
             .collect();

@@ -55,7 +55,7 @@ pub fn is_workflow_path(path: &str) -> bool {
     }
     let separator = |b: u8| b == b'/' || b == b'\\';
     let bytes = path.as_bytes();
-    let Some(dir_end) = bytes.iter().rposition(|&b| separator(b)) else {
+    let Some(dir_end) = memchr::memrchr2(b'/', b'\\', bytes) else {
         return false;
     };
     let dir = &bytes[..dir_end];
