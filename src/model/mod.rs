@@ -360,6 +360,45 @@ pub struct FileModel<'a> {
 
 /// An item of a list that is a request: a mapping with a request line (or method and
 /// path), or a string that starts with a method and a path (`GET /user`).
+/// The keys of a request mapping that the model reads, each the first of its name,
+/// found in one pass over the mapping.
+#[derive(Default)]
+struct RequestKeys<'a> {
+    request: Option<&'a Entry>,
+    method: Option<&'a Entry>,
+    path: Option<&'a Entry>,
+    url: Option<&'a Entry>,
+    params: Option<&'a Entry>,
+    token: Option<&'a Entry>,
+    object: Option<&'a Entry>,
+    public: Option<&'a Entry>,
+    api_version: Option<&'a Entry>,
+    headers: Option<&'a Entry>,
+}
+
+impl<'a> RequestKeys<'a> {
+    fn of(node: &'a Node) -> RequestKeys<'a> {
+        let mut keys = RequestKeys::default();
+        for entry in node.as_map().unwrap_or_default() {
+            let slot = match entry.key.as_str() {
+                "request" => &mut keys.request,
+                "method" => &mut keys.method,
+                "path" => &mut keys.path,
+                "url" => &mut keys.url,
+                "params" => &mut keys.params,
+                "token" => &mut keys.token,
+                "object" => &mut keys.object,
+                "public" => &mut keys.public,
+                "api-version" => &mut keys.api_version,
+                HEADERS_KEY => &mut keys.headers,
+                _ => continue,
+            };
+            slot.get_or_insert(entry);
+        }
+        keys
+    }
+}
+
 fn looks_like_request(item: &Node) -> bool {
     match &item.value {
         Value::Map(entries) => entries
@@ -508,9 +547,10 @@ impl<'a> FileModel<'a> {
 
     fn read_request(&mut self, node: &'a Node, defaults: Defaults<'a, '_>, file: &str) {
         let default_token = defaults.token;
-        let request = node.get("request");
-        let method = node.get("method");
-        let path = node.get("path").or_else(|| node.get("url"));
+        let keys = RequestKeys::of(node);
+        let request = keys.request;
+        let method = keys.method;
+        let path = keys.path.or(keys.url);
         let first_key = node
             .as_map()
             .and_then(|e| e.first())
@@ -569,7 +609,7 @@ impl<'a> FileModel<'a> {
                 first_key,
             ),
         };
-        let params = node.get("params");
+        let params = keys.params;
         if let Some(p) = params
             && !matches!(p.value.value, Value::Map(_) | Value::Null)
         {
@@ -601,8 +641,8 @@ impl<'a> FileModel<'a> {
             variable_values::substitute_params(entries, known, &mut variable_uses)
         });
         variable_uses.sort_by_key(|u: &VariableUse| (u.key.start, u.value.start, u.value.end));
-        let own_token = node.get("token").and_then(|t| self.token_ref(t));
-        let object = node.get("object").and_then(|o| match o.value.as_str() {
+        let own_token = keys.token.and_then(|t| self.token_ref(t));
+        let object = keys.object.and_then(|o| match o.value.as_str() {
             Some(text) => match GNode::parse(text) {
                 Some(kind) => Some((kind, o.value.span)),
                 None => {
@@ -627,7 +667,7 @@ impl<'a> FileModel<'a> {
                 None
             }
         });
-        let public = node.get("public").and_then(|p| match p.value.as_bool() {
+        let public = keys.public.and_then(|p| match p.value.as_bool() {
             Some(b) => Some((b, p.value.span)),
             None => {
                 self.issue(
@@ -644,10 +684,10 @@ impl<'a> FileModel<'a> {
         // The version the request asks for as reqlint's key, else as the header the host
         // reads (`X-GitHub-Api-Version`, which every reader keeps under `x-headers`), else
         // its file's.
-        let api_version = node
-            .get("api-version")
+        let api_version = keys
+            .api_version
             .and_then(|v| self.api_version(v))
-            .or_else(|| self.header_api_version(node, file, defaults.variables))
+            .or_else(|| self.header_api_version(keys.headers, file, defaults.variables))
             .or(defaults.api_version);
         self.requests.push(Request {
             node,
@@ -690,11 +730,11 @@ impl<'a> FileModel<'a> {
     /// as a wrong `api-version` is, at the header's value.
     fn header_api_version(
         &mut self,
-        node: &'a Node,
+        headers: Option<&'a Entry>,
         file: &str,
         variables: &dyn Lookup,
     ) -> Option<(ApiVersion, Span)> {
-        let headers = node.get_value(HEADERS_KEY)?.as_map()?;
+        let headers = headers?.value.as_map()?;
         let header = headers
             .iter()
             .rfind(|h| h.key.eq_ignore_ascii_case(API_VERSION_HEADER))?;
