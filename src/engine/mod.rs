@@ -118,7 +118,8 @@ pub fn unjudged_requests(
         return Vec::new();
     };
     let registry = Registry::builtin();
-    let loaded = load_file_with(registry, display, rel, bytes, settings);
+    let format = Format::from_path(display);
+    let loaded = load_file_with(registry, display, format, rel, bytes, settings);
     let model = FileModel::build_within(&loaded.documents, &loaded.text, &settings.limits);
     let lines: Vec<_> = model.requests.iter().map(|r| r.line()).collect();
     let routes = crate::apis::route_file(&registry.apis, &lines, &settings.config);
@@ -184,6 +185,7 @@ pub fn lint_oversized(
     let (diagnostics, facts, _) = run_rules(
         Registry::builtin(),
         display,
+        Format::from_path(display),
         "",
         &problems,
         &model,
@@ -274,18 +276,19 @@ pub fn load_file(
     bytes: Vec<u8>,
     settings: &Settings,
 ) -> loading::Loaded {
-    load_file_with(Registry::builtin(), display, rel, bytes, settings)
+    let format = Format::from_path(display);
+    load_file_with(Registry::builtin(), display, format, rel, bytes, settings)
 }
 
 /// [`load_file`], with the JSON-encoded params of `registry`'s APIs.
 fn load_file_with(
     registry: &Registry,
     display: &str,
+    format: Format,
     rel: &Path,
     bytes: Vec<u8>,
     settings: &Settings,
 ) -> loading::Loaded {
-    let format = Format::from_path(display);
     let options = read_options(&settings.config, &[rel, Path::new(display)]);
     let mut loaded = loading::load_with(bytes, format, &settings.limits, &options);
     let decode_problems = crate::loading::encoded_params::decode_encoded_params(
@@ -306,11 +309,12 @@ fn lint_unguarded(
     settings: &Settings,
 ) -> FileResult {
     let format = Format::from_path(display);
-    let loaded = load_file_with(registry, display, rel, bytes, settings);
+    let loaded = load_file_with(registry, display, format, rel, bytes, settings);
     let model = FileModel::build_within(&loaded.documents, &loaded.text, &settings.limits);
     let (mut diagnostics, mut facts, unjudged) = run_rules(
         registry,
         display,
+        format,
         &loaded.text,
         &loaded.problems,
         &model,
@@ -528,9 +532,11 @@ impl Registry {
 
 /// Runs `registry`'s rules on one file: the file rules once, then, for each API, each of
 /// its routed requests through the rules that asked for its operation.
+#[allow(clippy::too_many_arguments)]
 fn run_rules(
     registry: &Registry,
     display: &str,
+    format: Format,
     text: &str,
     problems: &[loading::Problem],
     model: &FileModel<'_>,
@@ -544,6 +550,7 @@ fn run_rules(
         .collect();
     let cx = FileContext {
         path: display,
+        format,
         text,
         problems,
         model,

@@ -305,7 +305,7 @@ fn aliased_spans(file: &FileContext<'_>) -> Vec<Span> {
     let mut definitions: Vec<Span> = definitions.collect();
     definitions.sort_unstable_by_key(|s| (s.start, s.end));
     definitions.dedup();
-    if Format::from_path(file.path) != Format::Yaml || !file.text.contains('*') {
+    if file.format != Format::Yaml || !file.text.contains('*') {
         return definitions;
     }
     let mut spans = crate::loading::tree::aliased_in(file.model.documents.iter().map(|d| d.root));

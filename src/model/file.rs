@@ -72,6 +72,8 @@ impl FileMemo {
 /// What a rule sees of one file.
 pub struct FileContext<'a> {
     pub path: &'a str,
+    /// How the file is read, told from its path once for every rule.
+    pub format: crate::loading::Format,
     pub text: &'a str,
     /// What the loader found wrong with the file.
     pub problems: &'a [Problem],

@@ -130,7 +130,7 @@ fn is_empty_value(node: &Node) -> bool {
 /// nor in a Bruno file (its `params:query` block).
 fn removal(file: &FileContext<'_>, request: &Request<'_>, earlier: &Entry) -> Option<Fix> {
     let alone = matches!(
-        Format::from_path(file.path),
+        file.format,
         Format::Yaml | Format::Read(Reader::Http | Reader::Hurl)
     );
     if !alone {

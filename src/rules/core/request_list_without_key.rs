@@ -43,7 +43,7 @@ fn wrap(file: &FileContext<'_>, list: Span) -> Option<Fix> {
         file: None,
     };
     let at_line_start = list.start == 0 || text[..list.start].ends_with('\n');
-    let edits = if Format::from_path(file.path) == Format::Json {
+    let edits = if file.format == Format::Json {
         vec![insert(list.start, "{\"requests\": "), insert(list.end, "}")]
     } else if !at_line_start {
         return None;

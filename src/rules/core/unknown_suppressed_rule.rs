@@ -28,7 +28,7 @@ crate::declare_rule! {
 impl Rule for UnknownSuppressedRule {
     fn check(&self, file: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         // Suppression comments are YAML's; JSON has no comments.
-        if Format::from_path(file.path) != Format::Yaml {
+        if file.format != Format::Yaml {
             return;
         }
         let roots: Vec<&Node> = file.model.documents.iter().map(|d| d.root).collect();
