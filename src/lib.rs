@@ -7,6 +7,7 @@
 //! and keeps the cache; [`cli`] and [`lsp`] tie it up. [`catalog`] holds the APIs'
 //! tables, compiled from `catalog/` at build time. docs/development.md draws the house.
 
+pub mod allocator;
 pub mod apis;
 pub mod catalog;
 pub mod cli;

@@ -1,7 +1,7 @@
 // Parsing allocates a string for every key and value: mimalloc makes that cheaper than
 // the system allocator (measured in BENCHMARKS.md).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: reqlint::allocator::Mimalloc = reqlint::allocator::Mimalloc;
 
 // Positions in mimalloc.h's `mi_option_e` (the same in v2 and v3), which libmimalloc-sys
 // does not name.
