@@ -639,16 +639,19 @@ pub fn tree_secrets<'a>(
 ) -> Vec<Secret<'a>> {
     // The names are the `{{variables}}` written in credential positions: a text without
     // `{{` has none, and most files have none (the text scan is a fifth of a lint).
-    let names = if has_reference(text) {
+    let text_has_reference = has_reference(text);
+    let names = if text_has_reference {
         scan_text(text, &BTreeSet::new()).1
     } else {
         BTreeSet::new()
     };
-    scan_tree(text, roots, extra, names).secrets
+    scan_tree(text, text_has_reference, roots, extra, names).secrets
 }
 
+/// `text_has_reference`: whether `text` holds a `{{` (asked once by the caller).
 fn scan_tree<'a>(
     text: &str,
+    text_has_reference: bool,
     roots: impl IntoIterator<Item = &'a Node>,
     extra: impl IntoIterator<Item = &'a Entry>,
     names: BTreeSet<String>,
@@ -690,7 +693,13 @@ fn scan_tree<'a>(
             Value::EncodedJson { decoded, .. } => stack.push(decoded),
             // A value substituted for a reference (`{{jwt}}`) is not written here: a
             // credential in it is masked as any other, and reported where it is written.
-            Value::String(s) if !text.get(node.span.range()).is_some_and(has_reference) => {
+            // Most strings are shorter than any credential, and most texts have no `{{`:
+            // neither is searched.
+            Value::String(s)
+                if s.len() >= SHORTEST_TOKEN
+                    && !(text_has_reference
+                        && text.get(node.span.range()).is_some_and(has_reference)) =>
+            {
                 for m in find_tokens(s) {
                     scan.secrets.push(Secret {
                         span: SourceMap::for_scalar(text, node.span, s).span(m.range.clone()),
@@ -791,7 +800,7 @@ pub fn file_secrets(
     spans.extend(keyed);
     spans.extend(url_passwords(text));
     let shadowed = problems.iter().filter_map(|p| p.shadowed.as_deref());
-    let tree = scan_tree(text, documents, shadowed, names);
+    let tree = scan_tree(text, has_reference(text), documents, shadowed, names);
     spans.extend(tree.secrets.iter().map(|s| s.span));
     let mut literals = tree.literals;
     literals.extend(decoded);
