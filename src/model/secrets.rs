@@ -681,16 +681,17 @@ fn scan_tree<'a>(
     let mut definitions: Vec<&'a Entry> = Vec::new();
     let mut stack: Vec<&'a Node> = Vec::new();
     let mut visit = |entry: &'a Entry, stack: &mut Vec<&'a Node>, scan: &mut TreeScan<'a>| {
-        if entry.key == SECRETS_KEY {
+        let key = entry.key.as_str();
+        if key == SECRETS_KEY {
             // What a reader knows holds a credential: `[{key: value}, …]`.
             for item in entry.value.as_seq().unwrap_or_default() {
                 for e in item.as_map().unwrap_or_default() {
                     scan.credential(text, &e.key, &e.value, reports_literal(&e.key));
                 }
             }
-        } else if entry.key == crate::loading::readers::VARIABLES {
+        } else if key == crate::loading::readers::VARIABLES {
             definitions.extend(entry.value.as_map().unwrap_or_default());
-        } else if is_secret_key(&entry.key) {
+        } else if is_secret_key(key) {
             scan.credential(text, &entry.key, &entry.value, reports_literal(&entry.key));
         } else {
             stack.push(&entry.value);
