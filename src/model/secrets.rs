@@ -1277,7 +1277,6 @@ mod tests {
         );
     }
 
-
     /// The search of credential-shaped words as it was written first, letter by letter:
     /// the oracle of the search by pairs.
     fn find_tokens_by_letters(text: &str) -> Vec<TokenMatch> {
@@ -1324,10 +1323,42 @@ mod tests {
     /// every length (shorter and longer than a block of the search by pairs).
     fn generated_texts(count: usize) -> Vec<String> {
         const PIECES: &[&str] = &[
-            "g", "h", "i", "E", "A", "e", "y", "J", "_", ".", "-", " ", "\"", ":", "=", "/",
-            "a", "Z", "7", "0", "gh", "gi", "EA", "ey", "eyJ", "ghp_", "gho_", "github_pat_",
-            "EAA", "EAAB", "eyJhbGciOiJIUzI1NiJ9", "a1b2c3d4e5", "A1B2C3D4E5F6G7H8", "x9x9x9x9",
-            "\u{e9}", "\n",
+            "g",
+            "h",
+            "i",
+            "E",
+            "A",
+            "e",
+            "y",
+            "J",
+            "_",
+            ".",
+            "-",
+            " ",
+            "\"",
+            ":",
+            "=",
+            "/",
+            "a",
+            "Z",
+            "7",
+            "0",
+            "gh",
+            "gi",
+            "EA",
+            "ey",
+            "eyJ",
+            "ghp_",
+            "gho_",
+            "github_pat_",
+            "EAA",
+            "EAAB",
+            "eyJhbGciOiJIUzI1NiJ9",
+            "a1b2c3d4e5",
+            "A1B2C3D4E5F6G7H8",
+            "x9x9x9x9",
+            "\u{e9}",
+            "\n",
         ];
         let mut state: u64 = 0x2545_f491_4f6c_dd1d;
         let mut next = || {
@@ -1356,7 +1387,10 @@ mod tests {
         for (i, text) in generated_texts(2_000).into_iter().enumerate() {
             let token = [ghp.as_str(), &pat, &eaa, jwt][i % 4];
             let cut = text.len() / 2;
-            let cut = (0..=cut).rev().find(|&c| text.is_char_boundary(c)).unwrap_or(0);
+            let cut = (0..=cut)
+                .rev()
+                .find(|&c| text.is_char_boundary(c))
+                .unwrap_or(0);
             texts.push(format!("{}{token}{}", &text[..cut], &text[cut..]));
         }
         let mut found = 0;
@@ -1380,7 +1414,9 @@ mod tests {
         // Places of the pairs never overlap: no second letter is a first one.
         for pair in FIRST_PAIRS {
             assert!(
-                FIRST_PAIRS.iter().all(|other| other.as_bytes()[0] != pair.as_bytes()[1]),
+                FIRST_PAIRS
+                    .iter()
+                    .all(|other| other.as_bytes()[0] != pair.as_bytes()[1]),
                 "{pair}"
             );
         }
