@@ -86,7 +86,9 @@ pub fn key_ends_with(key: &[u8], ending: &str) -> bool {
 }
 
 /// Whether `key` names a credential (`access_token`, `Authorization`, `X-Api-Key`).
-/// `token`, the name of a config token in reqlint's own files, is not one.
+/// `token`, the name of a config token in reqlint's own files, is not one. Inlined: the
+/// scans ask it of every key, and the quick refusal answers most.
+#[inline]
 pub fn is_secret_key(key: &str) -> bool {
     let bytes = key.as_bytes();
     // A key that starts and ends with a visible ASCII character has nothing to trim.
@@ -104,6 +106,7 @@ pub fn is_secret_key(key: &str) -> bool {
 
 /// The whole comparison with every name and ending, which [`is_secret_key`] asks only of
 /// keys its quick refusal lets through.
+#[inline(never)]
 fn names_a_credential(k: &[u8]) -> bool {
     SECRET_KEYS.iter().any(|name| key_eq(k, name))
         || SECRET_KEY_ENDINGS.iter().any(|e| key_ends_with(k, e))

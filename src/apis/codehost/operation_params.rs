@@ -127,52 +127,54 @@ fn path_values<'s>(
     edition: Edition,
     segments: &'s [Segment],
 ) -> Vec<(&'static Param, &'s Segment)> {
-    let template: Vec<&str> = operation
-        .template()
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .collect();
-    let param = |name: &str| {
-        operation
-            .params(edition)
-            .find(|p| p.location == Location::Path && p.name() == name)
-    };
     fn placeholder(written: &str) -> Option<&str> {
         written
             .strip_prefix('{')
             .and_then(|n| n.strip_suffix('}'))
             .filter(|n| !n.contains(['{', '}']))
     }
-    let multi = template.iter().position(|t| {
-        placeholder(t)
-            .and_then(param)
-            .is_some_and(|p| p.multi_segment)
-    });
+    // Each segment of the template, with the path param it is when it is one alone
+    // (each looked up once).
+    let template: Vec<Option<&'static Param>> = operation
+        .template()
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|written| {
+            let name = placeholder(written)?;
+            operation
+                .params(edition)
+                .find(|p| p.location == Location::Path && p.name() == name)
+        })
+        .collect();
+    let multi = template
+        .iter()
+        .position(|p| p.is_some_and(|p| p.multi_segment));
     // Before a multi-segment param the segments line up from the start, after it from
     // the end; without one, the path's last segments are the template's.
-    let mut pairs: Vec<(&str, &Segment)> = Vec::new();
+    let mut values = Vec::new();
+    let mut pair = |params: &[Option<&'static Param>], given: &'s [Segment]| {
+        for (param, segment) in params.iter().zip(given) {
+            if let Some(param) = param
+                && !param.multi_segment
+            {
+                values.push((*param, segment));
+            }
+        }
+    };
     match multi {
         Some(m) => {
-            pairs.extend(template[..m].iter().copied().zip(segments));
+            pair(&template[..m], segments);
             let after = template.len() - m - 1;
             if segments.len() >= m + 1 + after {
-                let tail = &segments[segments.len() - after..];
-                pairs.extend(template[m + 1..].iter().copied().zip(tail));
+                pair(&template[m + 1..], &segments[segments.len() - after..]);
             }
         }
         None if segments.len() >= template.len() => {
-            let tail = &segments[segments.len() - template.len()..];
-            pairs.extend(template.iter().copied().zip(tail));
+            pair(&template, &segments[segments.len() - template.len()..]);
         }
         None => {}
     }
-    pairs
-        .into_iter()
-        .filter_map(|(written, segment)| {
-            let p = param(placeholder(written)?)?;
-            (!p.multi_segment).then_some((p, segment))
-        })
-        .collect()
+    values
 }
 
 /// Whether a path segment fits its integer param: digits, or a variable.
