@@ -155,6 +155,42 @@ const SHORTEST_TOKEN: usize = {
     shortest
 };
 
+/// The pairs of letters a credential-shaped word starts with: every prefix starts with
+/// `gh` or `gi` (`ghp_`, `github_pat_`) or `EA` (`EAA`), a JSON Web Token with `ey`. No
+/// pair's second letter is another's first, so their places never overlap.
+const FIRST_PAIRS: [&str; 4] = ["gh", "gi", "EA", "ey"];
+
+/// A search of [`FIRST_PAIRS`] together, in blocks of the text: a text asked for its
+/// words holds the first letters (`g`, `E`, `e`) dozens of times, each a restart of a
+/// search of single letters, where the pairs are few.
+static PAIR_SEARCH: std::sync::LazyLock<Option<aho_corasick::packed::Searcher>> =
+    std::sync::LazyLock::new(|| aho_corasick::packed::Searcher::new(FIRST_PAIRS));
+
+/// Where the next of [`FIRST_PAIRS`] starts, at `from` or after.
+fn next_pair(bytes: &[u8], mut from: usize) -> Option<usize> {
+    if let Some(search) = PAIR_SEARCH.as_ref()
+        && bytes.len() - from >= search.minimum_len()
+    {
+        return search
+            .find_in(bytes, aho_corasick::Span::from(from..bytes.len()))
+            .map(|m| m.start());
+    }
+    // A short string: a search of the first letters costs less than setting up blocks.
+    while let Some(offset) = memchr::memchr3(b'g', b'E', b'e', &bytes[from..]) {
+        let at = from + offset;
+        let pair_second = match bytes[at] {
+            b'g' => matches!(bytes.get(at + 1), Some(b'h' | b'i')),
+            b'E' => bytes.get(at + 1) == Some(&b'A'),
+            _ => bytes.get(at + 1) == Some(&b'y'),
+        };
+        if pair_second {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
 /// Every credential-shaped word of `text`, in order, without overlaps.
 pub fn find_tokens(text: &str) -> impl Iterator<Item = TokenMatch> + '_ {
     let bytes = text.as_bytes();
@@ -166,35 +202,17 @@ pub fn find_tokens(text: &str) -> impl Iterator<Item = TokenMatch> + '_ {
     };
     std::iter::from_fn(move || {
         while from < bytes.len() {
-            // Every prefix starts with `g`, `E` or `ey` (`ghp_`, `github_pat_`, `EAA`, `eyJ`);
-            // `y` is far rarer in words than `e`, so a JSON Web Token is found by its `y`.
-            let Some(offset) = memchr::memchr3(b'g', b'E', b'y', &bytes[from..]) else {
+            let Some(start) = next_pair(bytes, from) else {
                 from = bytes.len();
                 break;
             };
-            let hit = from + offset;
-            let start = if bytes[hit] == b'y' {
-                if hit == from || bytes[hit - 1] != b'e' {
-                    from = hit + 1;
-                    continue;
-                }
-                hit - 1
+            from = start + 1;
+            // A token starts a word; a JSON Web Token does not start inside another's
+            // parts (`-`, `.`), so that each run of its characters is read once.
+            let starts_word = if bytes[start] == b'e' {
+                start == 0 || !(base64url_char(bytes[start - 1]) || bytes[start - 1] == b'.')
             } else {
-                hit
-            };
-            from = hit + 1;
-            let second = bytes.get(start + 1).copied();
-            // A token starts a word with the first letter of one of the prefixes; a JSON
-            // Web Token does not start inside another's parts (`-`, `.`), so that each
-            // run of its characters is read once.
-            let starts_word = match (bytes[start], second) {
-                (b'g', Some(b'h' | b'i')) | (b'E', Some(b'A')) => {
-                    start == 0 || !token_char(bytes[start - 1])
-                }
-                (b'e', Some(b'y')) => {
-                    start == 0 || !(base64url_char(bytes[start - 1]) || bytes[start - 1] == b'.')
-                }
-                _ => false,
+                start == 0 || !token_char(bytes[start - 1])
             };
             if !starts_word {
                 continue;
@@ -639,16 +657,19 @@ pub fn tree_secrets<'a>(
 ) -> Vec<Secret<'a>> {
     // The names are the `{{variables}}` written in credential positions: a text without
     // `{{` has none, and most files have none (the text scan is a fifth of a lint).
-    let names = if has_reference(text) {
+    let text_has_reference = has_reference(text);
+    let names = if text_has_reference {
         scan_text(text, &BTreeSet::new()).1
     } else {
         BTreeSet::new()
     };
-    scan_tree(text, roots, extra, names).secrets
+    scan_tree(text, text_has_reference, roots, extra, names).secrets
 }
 
+/// `text_has_reference`: whether `text` holds a `{{` (asked once by the caller).
 fn scan_tree<'a>(
     text: &str,
+    text_has_reference: bool,
     roots: impl IntoIterator<Item = &'a Node>,
     extra: impl IntoIterator<Item = &'a Entry>,
     names: BTreeSet<String>,
@@ -660,16 +681,17 @@ fn scan_tree<'a>(
     let mut definitions: Vec<&'a Entry> = Vec::new();
     let mut stack: Vec<&'a Node> = Vec::new();
     let mut visit = |entry: &'a Entry, stack: &mut Vec<&'a Node>, scan: &mut TreeScan<'a>| {
-        if entry.key == SECRETS_KEY {
+        let key = entry.key.as_str();
+        if key == SECRETS_KEY {
             // What a reader knows holds a credential: `[{key: value}, …]`.
             for item in entry.value.as_seq().unwrap_or_default() {
                 for e in item.as_map().unwrap_or_default() {
                     scan.credential(text, &e.key, &e.value, reports_literal(&e.key));
                 }
             }
-        } else if entry.key == crate::loading::readers::VARIABLES {
+        } else if key == crate::loading::readers::VARIABLES {
             definitions.extend(entry.value.as_map().unwrap_or_default());
-        } else if is_secret_key(&entry.key) {
+        } else if is_secret_key(key) {
             scan.credential(text, &entry.key, &entry.value, reports_literal(&entry.key));
         } else {
             stack.push(&entry.value);
@@ -690,7 +712,13 @@ fn scan_tree<'a>(
             Value::EncodedJson { decoded, .. } => stack.push(decoded),
             // A value substituted for a reference (`{{jwt}}`) is not written here: a
             // credential in it is masked as any other, and reported where it is written.
-            Value::String(s) if !text.get(node.span.range()).is_some_and(has_reference) => {
+            // Most strings are shorter than any credential, and most texts have no `{{`:
+            // neither is searched.
+            Value::String(s)
+                if s.len() >= SHORTEST_TOKEN
+                    && !(text_has_reference
+                        && text.get(node.span.range()).is_some_and(has_reference)) =>
+            {
                 for m in find_tokens(s) {
                     scan.secrets.push(Secret {
                         span: SourceMap::for_scalar(text, node.span, s).span(m.range.clone()),
@@ -791,7 +819,7 @@ pub fn file_secrets(
     spans.extend(keyed);
     spans.extend(url_passwords(text));
     let shadowed = problems.iter().filter_map(|p| p.shadowed.as_deref());
-    let tree = scan_tree(text, documents, shadowed, names);
+    let tree = scan_tree(text, has_reference(text), documents, shadowed, names);
     spans.extend(tree.secrets.iter().map(|s| s.span));
     let mut literals = tree.literals;
     literals.extend(decoded);
@@ -1249,19 +1277,149 @@ mod tests {
         );
     }
 
+    /// The search of credential-shaped words as it was written first, letter by letter:
+    /// the oracle of the search by pairs.
+    fn find_tokens_by_letters(text: &str) -> Vec<TokenMatch> {
+        let bytes = text.as_bytes();
+        let mut found = Vec::new();
+        let mut from = 0;
+        while from < bytes.len() {
+            let Some(offset) = memchr::memchr3(b'g', b'E', b'y', &bytes[from..]) else {
+                break;
+            };
+            let hit = from + offset;
+            let start = if bytes[hit] == b'y' {
+                if hit == from || bytes[hit - 1] != b'e' {
+                    from = hit + 1;
+                    continue;
+                }
+                hit - 1
+            } else {
+                hit
+            };
+            from = hit + 1;
+            let second = bytes.get(start + 1).copied();
+            let starts_word = match (bytes[start], second) {
+                (b'g', Some(b'h' | b'i')) | (b'E', Some(b'A')) => {
+                    start == 0 || !token_char(bytes[start - 1])
+                }
+                (b'e', Some(b'y')) => {
+                    start == 0 || !(base64url_char(bytes[start - 1]) || bytes[start - 1] == b'.')
+                }
+                _ => false,
+            };
+            if !starts_word {
+                continue;
+            }
+            if let Some(m) = token_at(bytes, start).or_else(|| jwt_at(bytes, start)) {
+                from = m.range.end;
+                found.push(m);
+            }
+        }
+        found
+    }
+
+    /// Texts made of the pieces credentials and the words around them are made of, of
+    /// every length (shorter and longer than a block of the search by pairs).
+    fn generated_texts(count: usize) -> Vec<String> {
+        const PIECES: &[&str] = &[
+            "g",
+            "h",
+            "i",
+            "E",
+            "A",
+            "e",
+            "y",
+            "J",
+            "_",
+            ".",
+            "-",
+            " ",
+            "\"",
+            ":",
+            "=",
+            "/",
+            "a",
+            "Z",
+            "7",
+            "0",
+            "gh",
+            "gi",
+            "EA",
+            "ey",
+            "eyJ",
+            "ghp_",
+            "gho_",
+            "github_pat_",
+            "EAA",
+            "EAAB",
+            "eyJhbGciOiJIUzI1NiJ9",
+            "a1b2c3d4e5",
+            "A1B2C3D4E5F6G7H8",
+            "x9x9x9x9",
+            "\u{e9}",
+            "\n",
+        ];
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..count)
+            .map(|_| {
+                let pieces = (next() % 80) as usize;
+                (0..pieces)
+                    .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_search_by_pairs_finds_what_the_search_by_letters_finds() {
+        let ghp = format!("ghp_{}", "a1".repeat(18));
+        let pat = format!("github_pat_{}", "A1b".repeat(27) + "c");
+        let eaa = format!("EAAB{}", "x9".repeat(20));
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+        let mut texts = generated_texts(20_000);
+        for (i, text) in generated_texts(2_000).into_iter().enumerate() {
+            let token = [ghp.as_str(), &pat, &eaa, jwt][i % 4];
+            let cut = text.len() / 2;
+            let cut = (0..=cut)
+                .rev()
+                .find(|&c| text.is_char_boundary(c))
+                .unwrap_or(0);
+            texts.push(format!("{}{token}{}", &text[..cut], &text[cut..]));
+        }
+        let mut found = 0;
+        for text in &texts {
+            let expected = find_tokens_by_letters(text);
+            found += expected.len();
+            assert_eq!(find_tokens(text).collect::<Vec<_>>(), expected, "{text:?}");
+        }
+        // The inputs hold credentials enough for the comparison to mean something.
+        assert!(found > 1_000, "{found}");
+    }
+
     #[test]
     fn every_prefix_starts_with_a_pair_the_scan_looks_at() {
-        for format in TOKEN_FORMATS {
+        for prefix in TOKEN_FORMATS.iter().map(|f| f.prefix).chain([JWT_PREFIX]) {
             assert!(
-                matches!(
-                    format.prefix.as_bytes(),
-                    [b'g', b'h' | b'i', ..] | [b'E', b'A', ..]
-                ),
-                "{}",
-                format.prefix
+                FIRST_PAIRS.iter().any(|pair| prefix.starts_with(pair)),
+                "{prefix}"
             );
         }
-        assert!(JWT_PREFIX.starts_with("ey"));
+        // Places of the pairs never overlap: no second letter is a first one.
+        for pair in FIRST_PAIRS {
+            assert!(
+                FIRST_PAIRS
+                    .iter()
+                    .all(|other| other.as_bytes()[0] != pair.as_bytes()[1]),
+                "{pair}"
+            );
+        }
     }
 
     #[test]

@@ -387,6 +387,20 @@ pub fn one_of_several(file: &FileContext<'_>, i: usize) -> bool {
     matches!(endpoint_of(file, i), EndpointMatch::OneOfSeveral(_))
 }
 
+/// The token written at `node`, as the code-hosting rules read it: the one [`token`]
+/// read once for the file where request `runs_with` runs with it, else `node` read anew
+/// (a token no request runs with, a token's own mistakes).
+pub fn token_at<'f>(
+    file: &'f FileContext<'_>,
+    runs_with: Option<usize>,
+    node: &Node,
+) -> Cow<'f, Token> {
+    match runs_with.and_then(|i| token(file, i)) {
+        Some(resolved) => Cow::Borrowed(&resolved.token),
+        None => Cow::Owned(Token::read(node)),
+    }
+}
+
 /// The token request `i` runs with, when it is known (see [`request_token`]).
 pub fn token<'f>(file: &'f FileContext<'_>, i: usize) -> Option<&'f ResolvedToken> {
     let tokens = file.memo.get::<FileCache>().tokens.get_or_init(|| {

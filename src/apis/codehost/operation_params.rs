@@ -127,52 +127,54 @@ fn path_values<'s>(
     edition: Edition,
     segments: &'s [Segment],
 ) -> Vec<(&'static Param, &'s Segment)> {
-    let template: Vec<&str> = operation
-        .template()
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .collect();
-    let param = |name: &str| {
-        operation
-            .params(edition)
-            .find(|p| p.location == Location::Path && p.name() == name)
-    };
     fn placeholder(written: &str) -> Option<&str> {
         written
             .strip_prefix('{')
             .and_then(|n| n.strip_suffix('}'))
             .filter(|n| !n.contains(['{', '}']))
     }
-    let multi = template.iter().position(|t| {
-        placeholder(t)
-            .and_then(param)
-            .is_some_and(|p| p.multi_segment)
-    });
+    // Each segment of the template, with the path param it is when it is one alone
+    // (each looked up once).
+    let template: Vec<Option<&'static Param>> = operation
+        .template()
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|written| {
+            let name = placeholder(written)?;
+            operation
+                .params(edition)
+                .find(|p| p.location == Location::Path && p.name() == name)
+        })
+        .collect();
+    let multi = template
+        .iter()
+        .position(|p| p.is_some_and(|p| p.multi_segment));
     // Before a multi-segment param the segments line up from the start, after it from
     // the end; without one, the path's last segments are the template's.
-    let mut pairs: Vec<(&str, &Segment)> = Vec::new();
+    let mut values = Vec::new();
+    let mut pair = |params: &[Option<&'static Param>], given: &'s [Segment]| {
+        for (param, segment) in params.iter().zip(given) {
+            if let Some(param) = param
+                && !param.multi_segment
+            {
+                values.push((*param, segment));
+            }
+        }
+    };
     match multi {
         Some(m) => {
-            pairs.extend(template[..m].iter().copied().zip(segments));
+            pair(&template[..m], segments);
             let after = template.len() - m - 1;
             if segments.len() >= m + 1 + after {
-                let tail = &segments[segments.len() - after..];
-                pairs.extend(template[m + 1..].iter().copied().zip(tail));
+                pair(&template[m + 1..], &segments[segments.len() - after..]);
             }
         }
         None if segments.len() >= template.len() => {
-            let tail = &segments[segments.len() - template.len()..];
-            pairs.extend(template.iter().copied().zip(tail));
+            pair(&template, &segments[segments.len() - template.len()..]);
         }
         None => {}
     }
-    pairs
-        .into_iter()
-        .filter_map(|(written, segment)| {
-            let p = param(placeholder(written)?)?;
-            (!p.multi_segment).then_some((p, segment))
-        })
-        .collect()
+    values
 }
 
 /// Whether a path segment fits its integer param: digits, or a variable.
@@ -209,10 +211,11 @@ pub struct SentParams<'r> {
 /// permissions) and says nothing of its body, nor, without a query string, of its query.
 pub fn sent_params<'r>(
     request: &'r Request<'_>,
-    operation: &Operation,
+    id: OperationId,
     edition: Edition,
     lists_calls: bool,
 ) -> SentParams<'r> {
+    let operation = ops::get(id);
     let seen = !request.may_send_unknown_params();
     let Some(line) = request.line() else {
         return SentParams::default();
@@ -255,15 +258,8 @@ pub fn sent_params<'r>(
     let is_path = |name: &str| is_param(name, Location::Path);
     // The body's own properties and its alternatives' (`$.name`, `$|2.name`), for the
     // params there are.
-    let properties: std::collections::HashSet<Cow<'static, str>> = if mapped.is_empty() {
-        std::collections::HashSet::new()
-    } else {
-        operation
-            .body_schema(edition)
-            .filter_map(|n| root_property_name(n.property()))
-            .collect()
-    };
-    let root_property = |name: &str| properties.contains(name);
+    let properties = (!mapped.is_empty()).then(|| root_properties(id, edition));
+    let root_property = |name: &str| properties.as_ref().is_some_and(|p| p.contains(name));
     for entry in mapped {
         let name = entry.key.as_str();
         if is_path(name) && !root_property(name) {
@@ -299,6 +295,34 @@ pub fn sent_params<'r>(
         });
     }
     sent
+}
+
+thread_local! {
+    /// The names of the properties of the operations' bodies and of their alternatives,
+    /// for the operations this thread has read params for (see [`SCHEMAS`]).
+    static ROOT_PROPERTIES: RootProperties = RootProperties::default();
+}
+
+type RootProperties = std::cell::RefCell<
+    HashMap<(OperationId, Edition), std::rc::Rc<std::collections::HashSet<Cow<'static, str>>>>,
+>;
+
+/// The names of the properties of operation `id`'s body and of its alternatives in
+/// `edition` (`$.name`, `$|2.name`), gathered once per thread.
+fn root_properties(
+    id: OperationId,
+    edition: Edition,
+) -> std::rc::Rc<std::collections::HashSet<Cow<'static, str>>> {
+    ROOT_PROPERTIES.with(|all| {
+        std::rc::Rc::clone(all.borrow_mut().entry((id, edition)).or_insert_with(|| {
+            std::rc::Rc::new(
+                ops::get(id)
+                    .body_schema(edition)
+                    .filter_map(|n| root_property_name(n.property()))
+                    .collect(),
+            )
+        }))
+    })
 }
 
 /// The name of a property of the body itself or of one of its alternatives (`$.name`,
@@ -364,7 +388,7 @@ pub fn check_request(
     lists_calls: bool,
 ) -> Vec<ParamIssue> {
     let operation = ops::get(id);
-    let sent = sent_params(request, operation, edition, lists_calls);
+    let sent = sent_params(request, id, edition, lists_calls);
     let call = Call { operation, edition };
     let mut out = Vec::new();
     for (param, segment) in &sent.path {
@@ -386,8 +410,13 @@ pub fn check_request(
         call.check_query_param(&sent.query, entry, &mut out);
         attribute_variables(request, entry, &mut out[start..]);
     }
-    let schema = Schema::of(operation, edition);
-    if let Some(root) = schema.root {
+    // The body's schema is asked only about a body the request sends or is known not
+    // to send.
+    let judges_body = sent.whole_body.is_some() || !sent.body.is_empty() || sent.body_known;
+    let schema = judges_body.then(|| schema_of(id, edition));
+    if let Some(schema) = &schema
+        && let Some(root) = schema.root
+    {
         if let Some(entry) = sent.whole_body {
             let start = out.len();
             schema.check(
@@ -443,6 +472,26 @@ pub fn check_request(
         }
     }
     out
+}
+
+thread_local! {
+    /// The body schemas of the operations this thread has judged requests of: derived
+    /// from the compiled tables alone, so the same for every request that calls an
+    /// operation (at most one per operation and edition).
+    static SCHEMAS: std::cell::RefCell<HashMap<(OperationId, Edition), std::rc::Rc<Schema>>> =
+        std::cell::RefCell::default();
+}
+
+/// [`Schema::of`] operation `id` in `edition`, built once per thread.
+fn schema_of(id: OperationId, edition: Edition) -> std::rc::Rc<Schema> {
+    SCHEMAS.with(|schemas| {
+        std::rc::Rc::clone(
+            schemas
+                .borrow_mut()
+                .entry((id, edition))
+                .or_insert_with(|| std::rc::Rc::new(Schema::of(ops::get(id), edition))),
+        )
+    })
 }
 
 /// A value variables gave: a finding about it points at the definition where the file
@@ -1543,7 +1592,7 @@ fn param_row_at(
     let entry = request
         .every_param()
         .find(|e| within(e.key_span) || within(e.value.span))?;
-    let sent = sent_params(request, operation, edition, false);
+    let sent = sent_params(request, id, edition, false);
     if sent.query.iter().any(|e| std::ptr::eq(*e, entry)) {
         let param = operation
             .params(edition)

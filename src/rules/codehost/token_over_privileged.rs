@@ -248,18 +248,11 @@ impl Rule for TokenOverPrivileged {
         let silenced = Silenced::of(file.text);
         for (node, first, uses) in &tokens {
             // The token as its first request's was read (the same node).
-            let read;
-            let token = match crate::apis::codehost::token(file, *first) {
-                Some(resolved) => &resolved.token,
-                None => {
-                    read = Token::read(node);
-                    &read
-                }
-            };
+            let token = crate::apis::codehost::token_at(file, Some(*first), node);
             judge(
                 file.text,
                 line_edits,
-                token,
+                &token,
                 uses,
                 "the token",
                 &once,

@@ -48,10 +48,8 @@ fn check_token(
         .requests
         .iter()
         .position(|r| matches!(r.token, Some(TokenRef::Inline(n)) if std::ptr::eq(n, node)));
-    let errors = match runs_with.and_then(|i| crate::apis::codehost::token(file, i)) {
-        Some(resolved) => crate::apis::codehost::token_errors_of(&resolved.token, node),
-        None => crate::apis::codehost::token_errors(node),
-    };
+    let token = crate::apis::codehost::token_at(file, runs_with, node);
+    let errors = crate::apis::codehost::token_errors_of(&token, node);
     for (span, message, help) in errors {
         let mut d = Diagnostic::new(&META, span, message);
         if let Some(h) = help {
