@@ -470,6 +470,10 @@ pub struct Registry {
     dispatch: Vec<Vec<Vec<usize>>>,
     /// Per API: the indexes of every rule that inspects its requests, once each.
     api_rules: Vec<Vec<usize>>,
+    /// The rules' metadata, in the order of `rules`: read for every rule of every file.
+    metas: Vec<&'static crate::rules::rule::RuleMeta>,
+    /// The indexes of the rules that inspect whole files.
+    file_rules: Vec<usize>,
 }
 
 impl Registry {
@@ -504,13 +508,19 @@ impl Registry {
             .iter()
             .flat_map(|api| api.json_encoded_params().iter().copied())
             .collect();
+        let metas: Vec<_> = rules.iter().map(|r| r.meta()).collect();
+        let file_rules = (0..rules.len())
+            .filter(|&i| matches!(metas[i].inspects, Inspects::File))
+            .collect();
         Registry {
             apis,
-            rule_names: rules.iter().map(|r| r.meta().name).collect(),
+            rule_names: metas.iter().map(|m| m.name).collect(),
             json_encoded_params,
             rules,
             dispatch,
             api_rules,
+            metas,
+            file_rules,
         }
     }
 
@@ -565,8 +575,7 @@ fn run_rules(
     let paths = [rel, Path::new(display)];
     // Each rule's configured severity, or `None` where it does not run on this file.
     let mut enabled: Vec<Option<Severity>> = Vec::with_capacity(registry.rules.len());
-    for rule in &registry.rules {
-        let meta = rule.meta();
+    for (rule, meta) in registry.rules.iter().zip(&registry.metas) {
         let Some(severity) = settings.config.severity(meta.name, meta.severity) else {
             enabled.push(None);
             continue;
@@ -582,13 +591,15 @@ fn run_rules(
             let rule = registry.rules[index];
             let from = diagnostics.len();
             hook(rule, diagnostics);
-            set_severity(&mut diagnostics[from..], rule.meta().severity, severity);
+            set_severity(
+                &mut diagnostics[from..],
+                registry.metas[index].severity,
+                severity,
+            );
         }
     };
-    for (index, rule) in registry.rules.iter().enumerate() {
-        if matches!(rule.meta().inspects, Inspects::File) {
-            run(index, &mut diagnostics, &|rule, out| rule.check(&cx, out));
-        }
+    for &index in &registry.file_rules {
+        run(index, &mut diagnostics, &|rule, out| rule.check(&cx, out));
     }
     // One walk of each API's requests: each goes to the rules that asked for its
     // operation. An API none of whose rules runs is not asked to recognize anything.
