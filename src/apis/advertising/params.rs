@@ -177,14 +177,28 @@ fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mu
     let name = entry.key.as_str();
     let graph_param = call.param(name);
     let reading = graph_types::Reading::of_call(call.method == Method::Post);
-    if let Some(spec) = seed.and_then(|t| t.param(name)) {
+    let table_param = seed.and_then(|t| t.param(name));
+    // Neither table judges a placeholder: one test for all the checks of the value.
+    if (table_param.is_some() || graph_param.is_some()) && is_placeholder(&entry.value) {
+        return;
+    }
+    if let Some(spec) = table_param {
         let mut found = Vec::new();
-        check_value(spec, name, &entry.value, &mut found);
+        check_value_written(spec, name, &entry.value, &mut found);
         let mut all = Vec::new();
         let mut inside = Vec::new();
         if let Some(p) = graph_param {
-            graph_types::check_shallow(p.ty, name, &entry.value, reading, &mut all);
-            graph_types::check_inside(p.ty, name, &entry.value, reading, &mut inside);
+            // What the specs find of the value itself is read only for a type that
+            // judges values, or for a list (one value where it takes a list).
+            let shallow_read = p.ty.judges_values() || matches!(p.ty, GType::List(_));
+            graph_types::check_param_value(
+                p.ty,
+                name,
+                &entry.value,
+                reading,
+                shallow_read.then_some(&mut all),
+                &mut inside,
+            );
         }
         // What the tables cannot say: one value where the specs take a list, and the
         // keys and values inside an object of a node type.
@@ -477,9 +491,13 @@ fn refused_when_empty(ty: &ParamType, node: &Node) -> Option<&'static str> {
 }
 
 fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) {
-    if is_placeholder(node) {
-        return;
+    if !is_placeholder(node) {
+        check_value_written(spec, name, node, out);
     }
+}
+
+/// [`check_value`] of a value that is no placeholder.
+fn check_value_written(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) {
     if is_empty_value(node)
         && let Some(expected) = refused_when_empty(&spec.ty, node)
     {
