@@ -106,7 +106,10 @@ mod tests {
         }
         assert_eq!(found, COUNTRIES.len());
         for code in ["de", "De", "D", "DEU", "", "Ä", "D1"] {
-            assert!(country(code).is_none() && eu_place_of(code).is_none(), "{code}");
+            assert!(
+                country(code).is_none() && eu_place_of(code).is_none(),
+                "{code}"
+            );
         }
     }
 }

@@ -120,11 +120,11 @@ fn inside(ty: GType, path: &Path<'_>, node: &Node, reading: Reading, out: &mut V
     let resolved = node.resolved();
     match (ty, &resolved.value) {
         (GType::Node(n), Value::Map(entries)) => check_keys(n, path, entries, reading, out),
+        // Only objects and lists are looked inside, and no placeholder is either (nor
+        // decodes to one: JSON starts with none of `$`, `<`, `{{`).
         (GType::List(item), Value::Seq(items)) => {
             for it in items {
-                if !is_placeholder(it) {
-                    inside(*item, path, it, reading, out);
-                }
+                inside(*item, path, it, reading, out);
             }
         }
         _ => {}
@@ -145,9 +145,20 @@ pub fn check_as(ty: GType, name: &str, node: &Node, reading: Reading, out: &mut 
 
 /// [`check_as`] of the value at `name`.
 fn check_at(ty: GType, name: &Path<'_>, node: &Node, reading: Reading, out: &mut Vec<Issue>) {
-    if !is_placeholder(node) {
+    if !(judges_a_written_string(ty) && is_placeholder(node)) {
         judge(ty, name, node, reading, out);
     }
+}
+
+/// Whether a string that is not blank can be refused by `ty`. A placeholder is such a
+/// string: for a type that refuses none (a string, any object, a file, a node type's
+/// object, which may come JSON-encoded) whether a value is one need not be asked, as it
+/// is not for most values nested in objects.
+fn judges_a_written_string(ty: GType) -> bool {
+    !matches!(
+        ty,
+        GType::String | GType::Object | GType::File | GType::Node(_)
+    )
 }
 
 /// [`check_as`] of a value that is no placeholder.
@@ -400,16 +411,17 @@ fn check_keys(
                 .collect::<std::collections::HashSet<&str>>()
         })
     };
+    let node_fields = node.fields();
     for entry in entries {
         crate::loading::work::count(1);
-        if let Some(ty) = node.field(&entry.key) {
+        if let Some(ty) = node_fields.get(&entry.key) {
             check_at(ty, &Path::Key(name, &entry.key), &entry.value, inside, out);
             continue;
         }
         if WRITE_KEYS.contains(&(spec, entry.key.as_str())) {
             continue;
         }
-        let fields = || node.info().fields.iter().map(|(f, _)| f.as_str());
+        let fields = || node_fields.names();
         let help = match did_you_mean(&entry.key, fields()) {
             Some(s) => format!(
                 "did you mean `{s}`? ({} in Meta's Marketing API reference)",
@@ -541,5 +553,36 @@ mod tests {
         let f = found("ad_account", Method::Post, "campaigns", yaml);
         assert_eq!(f.len(), 1);
         assert!(f[0].ends_with("@ \"NOPE\""), "{f:?}");
+    }
+
+    /// The types whose placeholder test is skipped refuse no placeholder: skipping it
+    /// changes no finding.
+    #[test]
+    fn types_that_refuse_no_written_string_refuse_no_placeholder() {
+        let node_type = GType::Node(GNode::parse("targeting").unwrap());
+        let placeholders = [
+            "${AUDIENCE}",
+            "$TOKEN",
+            "{{audience}}",
+            "<audience id>",
+            "OUTCOME_{{goal}}",
+        ];
+        for ty in [GType::String, GType::Object, GType::File, node_type] {
+            assert!(!judges_a_written_string(ty), "{ty:?}");
+            for text in placeholders {
+                let node = Node::new(crate::loading::Span::new(0, 0), Value::String(text.into()));
+                assert!(is_placeholder(&node), "{text}");
+                for reading in [Reading::READ, Reading::of_call(true)] {
+                    for nested in [false, true] {
+                        let mut out = Vec::new();
+                        let reading = Reading { nested, ..reading };
+                        judge(ty, &Path::Param("p"), &node, reading, &mut out);
+                        assert!(out.is_empty(), "{ty:?} {text}: {out:?}");
+                    }
+                }
+            }
+        }
+        assert!(judges_a_written_string(GType::Int));
+        assert!(judges_a_written_string(GType::Map));
     }
 }

@@ -599,10 +599,12 @@ fn check_value_written(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<
                 wrong_type("one of the listed values", out);
                 return;
             };
-            if values.strs().any(|v| v == text) {
+            // A value is compared by bytes, most by its first only: an enum of a few
+            // dozen values is scanned for every value of it a request sends.
+            if values.iter().any(|v| v.cmp_str(&text).is_eq()) {
                 return;
             }
-            if let Some((_, why)) = refused.iter().find(|(v, _)| v.as_str() == text) {
+            if let Some((_, why)) = refused.iter().find(|(v, _)| v.cmp_str(&text).is_eq()) {
                 invalid(
                     spec,
                     node.span,
