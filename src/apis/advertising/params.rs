@@ -202,8 +202,11 @@ fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mu
         }
         // What the tables cannot say: one value where the specs take a list, and the
         // keys and values inside an object of a node type.
-        let (mut own, all): (Vec<Issue>, Vec<Issue>) =
-            all.into_iter().partition(|i| i.kind == IssueKind::NotAList);
+        let (mut own, all): (Vec<Issue>, Vec<Issue>) = if all.is_empty() {
+            (Vec::new(), all)
+        } else {
+            all.into_iter().partition(|i| i.kind == IssueKind::NotAList)
+        };
         own.extend(inside);
         // The tables' own findings stand where both find something: where a value is
         // percent-encoded, every finding inside it points at the whole value.
