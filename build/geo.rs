@@ -1,5 +1,5 @@
 //! `catalog/geo/` → the ISO 3166-1 country table (in the file's order, with an index
-//! sorted by alpha-2 code) and the places where the EU's ad rules apply, without a
+//! by the letters of alpha-2 codes) and the places where the EU's ad rules apply, without a
 //! pointer the loader would relocate: codes and names are byte ranges of one text.
 
 use std::collections::BTreeMap;
@@ -48,22 +48,21 @@ pub fn generate(root: &Path) -> (String, Countries) {
         "Country",
         &countries,
     );
-    let order: Vec<String> = by_code.values().map(|i| i.to_string()).collect();
-    table_lines(
-        &mut out,
-        "Indexes into COUNTRIES, sorted by alpha-2 code.",
-        "BY_ALPHA2",
-        "u16",
-        &order,
-    );
     let eu = Source::read(root, "geo/eu_countries.tsv");
     let mut places = Vec::new();
-    for (line, cells) in eu.rows("code", 3, 3) {
+    let mut eu_of_country = vec![0usize; countries.len()];
+    for (place, (line, cells)) in eu.rows("code", 3, 3).into_iter().enumerate() {
         if !by_code.contains_key(cells[0]) {
             eu.fail(
                 line,
                 &format!("`{}` is not in geo/iso_countries.tsv", cells[0]),
             );
+        }
+        if let Some(&i) = by_code.get(cells[0]) {
+            if eu_of_country[i] != 0 {
+                eu.fail(line, &format!("`{}` is listed twice", cells[0]));
+            }
+            eu_of_country[i] = place + 1;
         }
         let member = match cells[2] {
             "member" => true,
@@ -82,6 +81,29 @@ pub fn generate(root: &Path) -> (String, Countries) {
         "EU",
         "EuPlace",
         &places,
+    );
+    // An alpha-2 code is two capitals: a code's row is found by its letters, as for
+    // every country an ad set targets (several rules ask), with no search.
+    let mut by_letters = vec![0usize; 26 * 26];
+    for (code, &i) in &by_code {
+        let b = code.as_bytes();
+        by_letters[usize::from(b[0] - b'A') * 26 + usize::from(b[1] - b'A')] = i + 1;
+    }
+    let by_letters: Vec<String> = by_letters.iter().map(|i| i.to_string()).collect();
+    table_lines(
+        &mut out,
+        "By the letters of an alpha-2 code (AA, AB, ..., ZZ): 1 + its index into COUNTRIES, or 0.",
+        "BY_LETTERS",
+        "u16",
+        &by_letters,
+    );
+    let eu_of_country: Vec<String> = eu_of_country.iter().map(|i| i.to_string()).collect();
+    table_lines(
+        &mut out,
+        "By index into COUNTRIES: 1 + the index of its place into EU, or 0.",
+        "EU_OF_COUNTRY",
+        "u8",
+        &eu_of_country,
     );
     writeln!(
         out,

@@ -238,14 +238,16 @@ impl GNode {
     }
 
     pub fn field(self, name: &str) -> Option<GType> {
+        self.fields().get(name)
+    }
+
+    /// The node's fields, read from the tables once for all the keys of an object.
+    pub fn fields(self) -> Fields {
         let info = self.info();
-        find_name(
-            info.fields.as_slice(),
-            info.field_keys.as_slice(),
-            name,
-            |f| f.0,
-        )
-        .map(|f| f.1)
+        Fields {
+            rows: info.fields.as_slice(),
+            keys: info.field_keys.as_slice(),
+        }
     }
 
     /// The node's calls.
@@ -282,6 +284,25 @@ impl GNode {
 
     pub fn all() -> impl Iterator<Item = GNode> {
         (0..GRAPH_NODES.len()).map(|i| GNode(i as u16))
+    }
+}
+
+/// The fields of a node type (sorted by name) with their names' search keys.
+#[derive(Clone, Copy, Debug)]
+pub struct Fields {
+    rows: &'static [(GText, GType)],
+    keys: &'static [u64],
+}
+
+impl Fields {
+    /// The type of the field `name`.
+    pub fn get(&self, name: &str) -> Option<GType> {
+        find_name(self.rows, self.keys, name, |f| f.0).map(|f| f.1)
+    }
+
+    /// The fields' names, in order.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + Clone {
+        self.rows.iter().map(|(f, _)| f.as_str())
     }
 }
 

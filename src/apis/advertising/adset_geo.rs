@@ -14,7 +14,7 @@ use crate::suggest::did_you_mean;
 
 use super::Operation;
 
-pub use crate::catalog::geo::{COUNTRIES, Country, EU, EuPlace, country};
+pub use crate::catalog::geo::{COUNTRIES, Country, EU, EuPlace, country, eu_place_of};
 
 /// Why a code that is not an alpha-2 code stands for one, and which.
 #[derive(Debug, PartialEq)]
@@ -76,18 +76,12 @@ pub fn normalize(code: &str) -> Option<&'static str> {
 
 /// The EU place a written code stands for.
 pub fn eu_place(code: &str) -> Option<&'static EuPlace> {
-    let code = normalize(code)?;
-    // Asked for every country an ad set targets, by two rules: a search, not a scan of
-    // the table (in the order of eu_countries.tsv).
-    static BY_CODE: std::sync::LazyLock<Vec<&'static EuPlace>> = std::sync::LazyLock::new(|| {
-        let mut places: Vec<&'static EuPlace> = EU.iter().collect();
-        places.sort_by_key(|p| p.code.as_str());
-        places
-    });
-    BY_CODE
-        .binary_search_by(|p| p.code.cmp_str(code))
-        .ok()
-        .map(|i| BY_CODE[i])
+    // Asked for every country an ad set targets, by several rules: most are written as
+    // their code, which the tables find by its letters.
+    if country(code).is_some() {
+        return eu_place_of(code);
+    }
+    eu_place_of(normalize(code)?)
 }
 
 /// The text of a country item as written: a scalar's text (a number or boolean too).

@@ -65,33 +65,70 @@ impl Reading {
     }
 }
 
+/// Where a value sits: a param, or a key of an object that sits somewhere. Written out
+/// (`targeting.geo_locations.countries`) only for a finding: most values have none, and
+/// a key path built for every key of every nested object was a good part of its cost.
+#[derive(Clone, Copy)]
+enum Path<'a> {
+    Param(&'a str),
+    Key(&'a Path<'a>, &'a str),
+}
+
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Path::Param(name) => f.write_str(name),
+            Path::Key(outer, key) => write!(f, "{outer}.{key}"),
+        }
+    }
+}
+
 /// Checks only what is inside `node`, the value of param `name` of type `ty`: the keys
 /// and values of its objects of a node type (of each item of a list of them), not the
 /// value itself.
 pub fn check_inside(ty: GType, name: &str, node: &Node, reading: Reading, out: &mut Vec<Issue>) {
-    if is_placeholder(node) {
-        return;
+    if !is_placeholder(node) {
+        inside(ty, &Path::Param(name), node, reading, out);
     }
+}
+
+/// What [`check_as`] finds in `node`, the value of param `name`, without looking inside
+/// its objects (into `shallow`, where given), and what [`check_inside`] finds (into
+/// `inside_found`); the caller has found `node` is no placeholder: the one test of the
+/// value of every param, made once.
+pub fn check_param_value(
+    ty: GType,
+    name: &str,
+    node: &Node,
+    reading: Reading,
+    shallow: Option<&mut Vec<Issue>>,
+    inside_found: &mut Vec<Issue>,
+) {
+    let path = Path::Param(name);
+    if let Some(out) = shallow {
+        let shallow = Reading {
+            keys: false,
+            ..reading
+        };
+        judge(ty, &path, node, shallow, out);
+    }
+    inside(ty, &path, node, reading, inside_found);
+}
+
+/// [`check_inside`] of a value that is no placeholder.
+fn inside(ty: GType, path: &Path<'_>, node: &Node, reading: Reading, out: &mut Vec<Issue>) {
     let resolved = node.resolved();
     match (ty, &resolved.value) {
-        (GType::Node(n), Value::Map(entries)) => check_keys(n, name, entries, reading, out),
+        (GType::Node(n), Value::Map(entries)) => check_keys(n, path, entries, reading, out),
+        // Only objects and lists are looked inside, and no placeholder is either (nor
+        // decodes to one: JSON starts with none of `$`, `<`, `{{`).
         (GType::List(item), Value::Seq(items)) => {
             for it in items {
-                check_inside(*item, name, it, reading, out);
+                inside(*item, path, it, reading, out);
             }
         }
         _ => {}
     }
-}
-
-/// Checks `node` against `ty` without looking inside its objects: what
-/// [`check_inside`] does not.
-pub fn check_shallow(ty: GType, name: &str, node: &Node, reading: Reading, out: &mut Vec<Issue>) {
-    let shallow = Reading {
-        keys: false,
-        ..reading
-    };
-    check_as(ty, name, node, shallow, out);
 }
 
 /// Checks `node`, the value of param `name`, against `ty`, as a call that reads.
@@ -103,9 +140,29 @@ pub fn check(ty: GType, name: &str, node: &Node, out: &mut Vec<Issue>) {
 /// against `ty`; objects of a node type are checked key by key against the node's
 /// fields, as deep as they go.
 pub fn check_as(ty: GType, name: &str, node: &Node, reading: Reading, out: &mut Vec<Issue>) {
-    if is_placeholder(node) {
-        return;
+    check_at(ty, &Path::Param(name), node, reading, out);
+}
+
+/// [`check_as`] of the value at `name`.
+fn check_at(ty: GType, name: &Path<'_>, node: &Node, reading: Reading, out: &mut Vec<Issue>) {
+    if !(judges_a_written_string(ty) && is_placeholder(node)) {
+        judge(ty, name, node, reading, out);
     }
+}
+
+/// Whether a string that is not blank can be refused by `ty`. A placeholder is such a
+/// string: for a type that refuses none (a string, any object, a file, a node type's
+/// object, which may come JSON-encoded) whether a value is one need not be asked, as it
+/// is not for most values nested in objects.
+fn judges_a_written_string(ty: GType) -> bool {
+    !matches!(
+        ty,
+        GType::String | GType::Object | GType::File | GType::Node(_)
+    )
+}
+
+/// [`check_as`] of a value that is no placeholder.
+fn judge(ty: GType, name: &Path<'_>, node: &Node, reading: Reading, out: &mut Vec<Issue>) {
     // Inside an object a null is a key left unset, not a value to judge.
     if reading.nested && matches!(node.resolved().value, Value::Null) {
         return;
@@ -125,7 +182,12 @@ pub fn check_as(ty: GType, name: &str, node: &Node, reading: Reading, out: &mut 
     // not a form value.
     let takes_empty = matches!(ty, GType::String) && !matches!(node.value, Value::Null);
     if is_empty_value(node) && !takes_empty && ty != GType::File {
-        out.push(empty_value(name, &ty.describe(), node.span, DEFAULT_RULE));
+        out.push(empty_value(
+            &name.to_string(),
+            &ty.describe(),
+            node.span,
+            DEFAULT_RULE,
+        ));
         return;
     }
     let resolved = node.resolved();
@@ -229,18 +291,21 @@ pub fn check_as(ty: GType, name: &str, node: &Node, reading: Reading, out: &mut 
                 )),
                 graph_may_accept: false,
                 fix: Some(IssueFix::WrapInList {
-                    key: name.rsplit('.').next().unwrap_or(name).to_string(),
+                    key: {
+                        let name = name.to_string();
+                        name.rsplit('.').next().unwrap_or(&name).to_string()
+                    },
                 }),
             });
             // The one value is still judged as an item.
             let GType::List(item) = ty else { return };
             let as_item = Node::new(resolved.span, resolved.value.clone());
-            check_as(*item, name, &as_item, reading, out);
+            check_at(*item, name, &as_item, reading, out);
         }
         GType::List(item) => match &resolved.value {
             Value::Seq(items) => {
                 for it in items {
-                    check_as(*item, name, it, reading, out);
+                    check_at(*item, name, it, reading, out);
                 }
             }
             Value::String(s) if crate::loading::encoded::looks_like_json(s) => {}
@@ -249,7 +314,7 @@ pub fn check_as(ty: GType, name: &str, node: &Node, reading: Reading, out: &mut 
             Value::String(s) if item.judges_values() || *item == GType::String => {
                 for piece in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
                     let piece = Node::new(resolved.span, Value::String(piece.into()));
-                    check_as(*item, name, &piece, reading, out);
+                    check_at(*item, name, &piece, reading, out);
                 }
             }
             Value::Number(_) if matches!(*item, GType::Int | GType::UInt | GType::Float) => {}
@@ -319,7 +384,7 @@ const WRITE_KEYS: &[(&str, &str)] = &[
 /// key's value against its field's type, and an unknown key with the closest field.
 fn check_keys(
     node: GNode,
-    name: &str,
+    name: &Path<'_>,
     entries: &[crate::loading::Entry],
     reading: Reading,
     out: &mut Vec<Issue>,
@@ -346,22 +411,17 @@ fn check_keys(
                 .collect::<std::collections::HashSet<&str>>()
         })
     };
-    // One buffer for the key paths of all the object's keys, not one string per key.
-    let mut path = String::new();
+    let node_fields = node.fields();
     for entry in entries {
         crate::loading::work::count(1);
-        if let Some(ty) = node.field(&entry.key) {
-            path.clear();
-            path.push_str(name);
-            path.push('.');
-            path.push_str(&entry.key);
-            check_as(ty, &path, &entry.value, inside, out);
+        if let Some(ty) = node_fields.get(&entry.key) {
+            check_at(ty, &Path::Key(name, &entry.key), &entry.value, inside, out);
             continue;
         }
         if WRITE_KEYS.contains(&(spec, entry.key.as_str())) {
             continue;
         }
-        let fields = || node.info().fields.iter().map(|(f, _)| f.as_str());
+        let fields = || node_fields.names();
         let help = match did_you_mean(&entry.key, fields()) {
             Some(s) => format!(
                 "did you mean `{s}`? ({} in Meta's Marketing API reference)",
@@ -493,5 +553,36 @@ mod tests {
         let f = found("ad_account", Method::Post, "campaigns", yaml);
         assert_eq!(f.len(), 1);
         assert!(f[0].ends_with("@ \"NOPE\""), "{f:?}");
+    }
+
+    /// The types whose placeholder test is skipped refuse no placeholder: skipping it
+    /// changes no finding.
+    #[test]
+    fn types_that_refuse_no_written_string_refuse_no_placeholder() {
+        let node_type = GType::Node(GNode::parse("targeting").unwrap());
+        let placeholders = [
+            "${AUDIENCE}",
+            "$TOKEN",
+            "{{audience}}",
+            "<audience id>",
+            "OUTCOME_{{goal}}",
+        ];
+        for ty in [GType::String, GType::Object, GType::File, node_type] {
+            assert!(!judges_a_written_string(ty), "{ty:?}");
+            for text in placeholders {
+                let node = Node::new(crate::loading::Span::new(0, 0), Value::String(text.into()));
+                assert!(is_placeholder(&node), "{text}");
+                for reading in [Reading::READ, Reading::of_call(true)] {
+                    for nested in [false, true] {
+                        let mut out = Vec::new();
+                        let reading = Reading { nested, ..reading };
+                        judge(ty, &Path::Param("p"), &node, reading, &mut out);
+                        assert!(out.is_empty(), "{ty:?} {text}: {out:?}");
+                    }
+                }
+            }
+        }
+        assert!(judges_a_written_string(GType::Int));
+        assert!(judges_a_written_string(GType::Map));
     }
 }

@@ -177,19 +177,36 @@ fn check_param(target: Target, request: &Request<'_>, entry: &Entry, issues: &mu
     let name = entry.key.as_str();
     let graph_param = call.param(name);
     let reading = graph_types::Reading::of_call(call.method == Method::Post);
-    if let Some(spec) = seed.and_then(|t| t.param(name)) {
+    let table_param = seed.and_then(|t| t.param(name));
+    // Neither table judges a placeholder: one test for all the checks of the value.
+    if (table_param.is_some() || graph_param.is_some()) && is_placeholder(&entry.value) {
+        return;
+    }
+    if let Some(spec) = table_param {
         let mut found = Vec::new();
-        check_value(spec, name, &entry.value, &mut found);
+        check_value_written(spec, name, &entry.value, &mut found);
         let mut all = Vec::new();
         let mut inside = Vec::new();
         if let Some(p) = graph_param {
-            graph_types::check_shallow(p.ty, name, &entry.value, reading, &mut all);
-            graph_types::check_inside(p.ty, name, &entry.value, reading, &mut inside);
+            // What the specs find of the value itself is read only for a type that
+            // judges values, or for a list (one value where it takes a list).
+            let shallow_read = p.ty.judges_values() || matches!(p.ty, GType::List(_));
+            graph_types::check_param_value(
+                p.ty,
+                name,
+                &entry.value,
+                reading,
+                shallow_read.then_some(&mut all),
+                &mut inside,
+            );
         }
         // What the tables cannot say: one value where the specs take a list, and the
         // keys and values inside an object of a node type.
-        let (mut own, all): (Vec<Issue>, Vec<Issue>) =
-            all.into_iter().partition(|i| i.kind == IssueKind::NotAList);
+        let (mut own, all): (Vec<Issue>, Vec<Issue>) = if all.is_empty() {
+            (Vec::new(), all)
+        } else {
+            all.into_iter().partition(|i| i.kind == IssueKind::NotAList)
+        };
         own.extend(inside);
         // The tables' own findings stand where both find something: where a value is
         // percent-encoded, every finding inside it points at the whole value.
@@ -477,9 +494,13 @@ fn refused_when_empty(ty: &ParamType, node: &Node) -> Option<&'static str> {
 }
 
 fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) {
-    if is_placeholder(node) {
-        return;
+    if !is_placeholder(node) {
+        check_value_written(spec, name, node, out);
     }
+}
+
+/// [`check_value`] of a value that is no placeholder.
+fn check_value_written(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) {
     if is_empty_value(node)
         && let Some(expected) = refused_when_empty(&spec.ty, node)
     {
@@ -581,10 +602,12 @@ fn check_value(spec: &ParamSpec, name: &str, node: &Node, out: &mut Vec<Issue>) 
                 wrong_type("one of the listed values", out);
                 return;
             };
-            if values.strs().any(|v| v == text) {
+            // A value is compared by bytes, most by its first only: an enum of a few
+            // dozen values is scanned for every value of it a request sends.
+            if values.iter().any(|v| v.cmp_str(&text).is_eq()) {
                 return;
             }
-            if let Some((_, why)) = refused.iter().find(|(v, _)| v.as_str() == text) {
+            if let Some((_, why)) = refused.iter().find(|(v, _)| v.cmp_str(&text).is_eq()) {
                 invalid(
                     spec,
                     node.span,

@@ -86,17 +86,43 @@ pub fn is_integer_text(text: &str) -> bool {
 pub fn integer(node: &Node) -> Option<Result<i64, ()>> {
     match &node.value {
         Value::Number(_) => Some(node.as_i64().ok_or(())),
-        Value::String(s) => {
-            let t = s.trim();
-            let digits = t.strip_prefix('-').unwrap_or(t);
-            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                Some(t.parse().map_err(|_| ()))
-            } else {
-                None
-            }
-        }
+        Value::String(s) => digits_value(s.trim()),
         _ => None,
     }
+}
+
+/// The value of optional `-` and digits, read in one pass (ids are sent as strings of
+/// up to twenty digits, and every one is read): `None` for other text, an error for a
+/// value that does not fit.
+fn digits_value(text: &str) -> Option<Result<i64, ()>> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut value: i64 = 0;
+    let mut fits = true;
+    for b in digits.bytes() {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        let digit = i64::from(b - b'0');
+        // Toward the sign: the least value has no positive counterpart.
+        let next = value.checked_mul(10).and_then(|v| {
+            if negative {
+                v.checked_sub(digit)
+            } else {
+                v.checked_add(digit)
+            }
+        });
+        match next {
+            Some(v) => value = v,
+            None => fits = false,
+        }
+    }
+    Some(if fits { Ok(value) } else { Err(()) })
 }
 
 pub fn is_datetime(text: &str) -> bool {
@@ -197,6 +223,47 @@ pub fn in_minor_units(whole: &str, fraction: &str, offset: i64) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Digits read in one pass give what the validation and `str::parse` gave.
+    #[test]
+    fn digits_read_as_parse_reads_them() {
+        let by_parse = |t: &str| {
+            let digits = t.strip_prefix('-').unwrap_or(t);
+            (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| t.parse::<i64>().map_err(|_| ()))
+        };
+        let max = i64::MAX.to_string();
+        let min = i64::MIN.to_string();
+        let above = "9223372036854775808";
+        let below = "-9223372036854775809";
+        for t in [
+            "",
+            "-",
+            "+5",
+            "0",
+            "-0",
+            "007",
+            "42",
+            "-42",
+            "12027218009990279",
+            "1.5",
+            "1e3",
+            "12a",
+            "a12",
+            "--1",
+            "- 1",
+            "٣",
+            &max,
+            &min,
+            above,
+            below,
+            "99999999999999999999999",
+            "-99999999999999999999999",
+            "99999999999999999999x",
+        ] {
+            assert_eq!(digits_value(t), by_parse(t), "{t}");
+        }
+    }
 
     #[test]
     fn decimals_in_minor_units() {
