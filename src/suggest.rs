@@ -51,12 +51,14 @@ impl Letters {
         }
     }
 
-    /// How many letters `other` has in common with the word (`None`: not both ASCII).
+    /// How many letters `other`, in lower case, has in common with the word (`None`: not
+    /// both ASCII). Folded here, a candidate is copied in lower case only when it is
+    /// measured.
     fn common(&self, other: &str) -> Option<usize> {
         let mut left = self.counts.filter(|_| other.is_ascii())?;
         let mut common = 0usize;
         for b in other.bytes() {
-            let slot = &mut left[usize::from(b)];
+            let slot = &mut left[usize::from(b.to_ascii_lowercase())];
             if *slot > 0 {
                 *slot -= 1;
                 common += 1;
@@ -96,9 +98,8 @@ pub fn did_you_mean<'c>(
     candidates
         .into_iter()
         .map(|c| {
-            let candidate = lowered(c);
-            let score = if letters.may_reach(&candidate) {
-                similarity(&lower, &candidate)
+            let score = if letters.may_reach(c) {
+                similarity(&lower, &lowered(c))
             } else {
                 0.0
             };
@@ -141,12 +142,12 @@ pub fn only_close<'c>(
         if c.chars().count().abs_diff(length) > limit {
             continue;
         }
-        let candidate = lowered(c);
         // Further than twice the limit, a candidate is neither the closest nor a
         // runner-up that could make the closest unclear: not measured.
-        if letters.fewest_edits(&candidate) > 2 * limit {
+        if letters.fewest_edits(c) > 2 * limit {
             continue;
         }
+        let candidate = lowered(c);
         let distance = strsim::damerau_levenshtein(&lower, &candidate);
         match best {
             Some((b, _)) if distance < b => {
@@ -189,11 +190,16 @@ mod tests {
             let a = a.to_lowercase();
             let letters = Letters::of(&a);
             for b in words {
-                let b = b.to_lowercase();
-                assert!(
-                    letters.fewest_edits(&b) <= strsim::damerau_levenshtein(&a, &b),
+                let lower = b.to_lowercase();
+                let distance = strsim::damerau_levenshtein(&a, &lower);
+                assert!(letters.fewest_edits(&lower) <= distance, "{a} / {b}");
+                // Written in capitals, a candidate is bounded as in lower case.
+                assert_eq!(
+                    letters.fewest_edits(b),
+                    letters.fewest_edits(&lower),
                     "{a} / {b}"
                 );
+                assert_eq!(letters.may_reach(b), letters.may_reach(&lower), "{a} / {b}");
             }
         }
     }

@@ -147,6 +147,10 @@ pub struct Request<'a> {
     /// Each value taken from variables, in the order of the params' keys, then of where
     /// the values point, then in the order written.
     pub variable_uses: Vec<VariableUse>,
+    /// Bit `i` set: a later param has the `i`th param's name ([`Request::params`]); made
+    /// once with the request, since rules ask for its params many times. `None`: more
+    /// than 64 params.
+    shadowed: Option<u64>,
 }
 
 impl<'a> Request<'a> {
@@ -246,14 +250,7 @@ impl<'a> Request<'a> {
         // Rules ask for a request's params many times and most requests give a few, no
         // name twice: those are found without hashing (bit `i` set: a later param has
         // the same name), and only long lists use a map.
-        let shadowed = if query.len() + mapped.len() <= 64 {
-            let all = || query.iter().chain(mapped);
-            let mut mask = 0u64;
-            for (i, a) in all().enumerate() {
-                if all().skip(i + 1).any(|b| b.key == a.key) {
-                    mask |= 1 << i;
-                }
-            }
+        let shadowed = if let Some(mask) = self.shadowed {
             Shadowed::Few(mask)
         } else {
             let mut last = std::collections::HashMap::new();
@@ -271,6 +268,22 @@ impl<'a> Request<'a> {
                 Shadowed::Many(last) => last.get(entry.key.as_str()) == Some(at),
             })
             .map(|(_, entry)| entry)
+    }
+
+    /// The request with its shadowed params marked ([`Request::shadowed`]).
+    fn with_shadowed_marked(mut self) -> Self {
+        let (query, mapped) = self.param_lists();
+        self.shadowed = (query.len() + mapped.len() <= 64).then(|| {
+            let all = || query.iter().chain(mapped);
+            let mut mask = 0u64;
+            for (i, a) in all().enumerate() {
+                if all().skip(i + 1).any(|b| b.key == a.key) {
+                    mask |= 1 << i;
+                }
+            }
+            mask
+        });
+        self
     }
 
     /// The param `name` as the API reads it: the last one given.
@@ -519,19 +532,23 @@ impl<'a> FileModel<'a> {
         match &item.value {
             Value::String(_) => {
                 let line = request_line::parse_request_line(item, file, defaults.variables);
-                self.requests.push(Request {
-                    node: item,
-                    line_span: item.span,
-                    line,
-                    params: None,
-                    token: defaults.token,
-                    token_inherited: defaults.token.is_some(),
-                    object: None,
-                    public: None,
-                    api_version: defaults.api_version,
-                    substituted_params: None,
-                    variable_uses: Vec::new(),
-                });
+                self.requests.push(
+                    Request {
+                        node: item,
+                        line_span: item.span,
+                        line,
+                        params: None,
+                        token: defaults.token,
+                        token_inherited: defaults.token.is_some(),
+                        object: None,
+                        public: None,
+                        api_version: defaults.api_version,
+                        substituted_params: None,
+                        variable_uses: Vec::new(),
+                        shadowed: None,
+                    }
+                    .with_shadowed_marked(),
+                );
             }
             Value::Map(_) => self.read_request(item, defaults, file),
             _ => self.issue(
@@ -689,19 +706,23 @@ impl<'a> FileModel<'a> {
             .and_then(|v| self.api_version(v))
             .or_else(|| self.header_api_version(keys.headers, file, defaults.variables))
             .or(defaults.api_version);
-        self.requests.push(Request {
-            node,
-            line_span,
-            line,
-            params,
-            token: own_token.or(default_token),
-            token_inherited: own_token.is_none() && default_token.is_some(),
-            object,
-            public,
-            api_version,
-            substituted_params,
-            variable_uses,
-        });
+        self.requests.push(
+            Request {
+                node,
+                line_span,
+                line,
+                params,
+                token: own_token.or(default_token),
+                token_inherited: own_token.is_none() && default_token.is_some(),
+                object,
+                public,
+                api_version,
+                substituted_params,
+                variable_uses,
+                shadowed: None,
+            }
+            .with_shadowed_marked(),
+        );
     }
 
     /// `api-version: 2026-03-10`: one of the code-hosting API's versions.
