@@ -76,12 +76,7 @@ impl LineIndex {
     pub fn new(text: &str) -> Self {
         let mut line_starts = Vec::with_capacity(text.len() / 40 + 1);
         line_starts.push(0);
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         LineIndex {
             line_starts,
             counts: std::sync::OnceLock::new(),

@@ -207,11 +207,15 @@ impl<'t> Reader<'t, '_> {
 
     /// Closes the sequence whose items start at `first` on the stack of items.
     fn close_seq(&mut self, first: usize, start: usize, flow_end: Option<usize>) -> Read<Node> {
-        let end = flow_end.unwrap_or_else(|| self.items[first..].last().map_or(start, |n| n.span.end));
+        let end =
+            flow_end.unwrap_or_else(|| self.items[first..].last().map_or(start, |n| n.span.end));
         let items = super::take_from(&mut self.items, first);
         self.open -= 1;
         self.count()?;
-        Ok(Node::new(Span::new(start, end.max(start)), Value::Seq(items)))
+        Ok(Node::new(
+            Span::new(start, end.max(start)),
+            Value::Seq(items),
+        ))
     }
 
     fn byte(&self, at: usize) -> u8 {
