@@ -170,7 +170,7 @@ impl MapEntries {
     }
 
     /// The index of the entry with this key among this mapping's entries.
-    #[inline]
+    #[inline(always)]
     pub fn position(&self, stack: &[Entry], key: &str) -> Option<usize> {
         match &self.index {
             Some(index) => index.get(key).copied(),
@@ -191,52 +191,71 @@ impl MapEntries {
     }
 
     /// Adds an entry whose key is not there yet.
-    #[inline]
+    // Inlined into the readers' loops, with the rare work out of line: a call for each
+    // entry cost more than the work it did.
+    #[inline(always)]
     pub fn push(&mut self, stack: &mut Vec<Entry>, entry: Entry) {
-        let len = self.len(stack);
         self.key_bits |= key_bit(&entry.key);
-        if let Some(index) = &mut self.index {
-            index.insert(entry.key.clone(), len);
-        } else if len >= LINEAR_KEY_SEARCH {
-            let mut index: std::collections::HashMap<Text, usize> = stack[self.first..]
-                .iter()
-                .enumerate()
-                .map(|(i, e)| (e.key.clone(), i))
-                .collect();
-            index.insert(entry.key.clone(), len);
-            self.index = Some(Box::new(index));
+        if self.index.is_some() || self.len(stack) >= LINEAR_KEY_SEARCH {
+            self.index_key(stack, &entry.key);
         }
         stack.push(entry);
+    }
+
+    /// Enters a key about to be pushed in the hash index, made first if need be.
+    #[cold]
+    #[inline(never)]
+    fn index_key(&mut self, stack: &[Entry], key: &Text) {
+        let len = self.len(stack);
+        let index = self.index.get_or_insert_with(|| {
+            Box::new(
+                stack[self.first..]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| (e.key.clone(), i))
+                    .collect(),
+            )
+        });
+        index.insert(key.clone(), len);
     }
 
     /// Adds an entry, or replaces entry `found` (the one with the same key, from
     /// [`MapEntries::position`]): the API reads the last value of a repeated field, and so
     /// do the rules. The problem of a repeated key is returned.
-    #[inline]
+    #[inline(always)]
     pub fn insert_at(
         &mut self,
         stack: &mut Vec<Entry>,
         found: Option<usize>,
         entry: Entry,
     ) -> Option<Problem> {
-        let Some(i) = found else {
-            self.push(stack, entry);
-            return None;
-        };
+        match found {
+            None => {
+                self.push(stack, entry);
+                None
+            }
+            Some(i) => Some(self.replace(stack, i, entry)),
+        }
+    }
+
+    /// Replaces entry `i` by a later one with the same key: the problem of a repeated key.
+    #[cold]
+    #[inline(never)]
+    fn replace(&self, stack: &mut [Entry], i: usize, entry: Entry) -> Problem {
         let span = entry.key_span;
         let message = format!("duplicate key `{}`", entry.key);
         let first = std::mem::replace(self.entry(stack, i), entry);
-        Some(Problem {
+        Problem {
             kind: ProblemKind::DuplicateKey,
             span,
             message,
             related: Some(first.key_span),
             shadowed: Some(Box::new(first)),
-        })
+        }
     }
 
     /// [`MapEntries::insert_at`] the entry's key, wherever it is.
-    #[inline]
+    #[inline(always)]
     pub fn insert(&mut self, stack: &mut Vec<Entry>, entry: Entry) -> Option<Problem> {
         let found = self.position(stack, &entry.key);
         self.insert_at(stack, found, entry)

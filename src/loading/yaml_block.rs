@@ -186,6 +186,7 @@ impl<'t> Reader<'t, '_> {
 
     /// Adds an entry to the open mapping `map`; a repeated key replaces the first, and
     /// is a problem.
+    #[inline(always)]
     fn insert(&mut self, map: &mut MapEntries, entry: Entry) {
         if let Some(problem) = map.insert(&mut self.entries, entry) {
             self.problems.push(problem);
