@@ -37,7 +37,8 @@ pub fn parse(text: &str, limits: &Limits) -> (Vec<Node>, Vec<Problem>) {
     (documents, problems)
 }
 
-/// Which reader turns the text into events.
+/// Which reader reads the text: the quick reader builds its trees itself, saphyr-parser
+/// sends events to the tree builder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reader {
     /// [`yaml_block`] for the common subset, saphyr-parser for the rest.
@@ -685,6 +686,36 @@ mod tests {
                 ["\"x\"", "'it''s'", "[1]", "{k: v}", "&e \"y\""],
                 "{reader:?}"
             );
+        }
+    }
+
+    #[test]
+    fn limits_crossed_in_the_quick_reader_are_reported_as_the_full_parser_reports_them() {
+        let text = "a: 1\nb: [x, {c: d}]\ne:\n  f:\n  - g\n---\nh: i\n";
+        let tight = [
+            Limits {
+                max_nodes: 5,
+                ..Limits::DEFAULT
+            },
+            Limits {
+                max_depth: 2,
+                ..Limits::DEFAULT
+            },
+            Limits {
+                max_documents: 1,
+                ..Limits::DEFAULT
+            },
+        ];
+        assert!(both_readers(text, &Limits::DEFAULT).is_some());
+        for limits in tight {
+            let (quick, full) = (
+                read(text, &limits, Reader::Quick),
+                read(text, &limits, Reader::Full),
+            );
+            assert_eq!(quick, full, "{limits:?}");
+            assert_eq!(full.1.len(), 1, "{limits:?}");
+            assert_eq!(full.1[0].kind, ProblemKind::Limit, "{limits:?}");
+            assert!(both_readers(text, &limits).is_none(), "{limits:?}");
         }
     }
 
