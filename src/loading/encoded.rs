@@ -55,7 +55,11 @@ impl SourceMap {
         if raw == value {
             return SourceMap::Verbatim { base: span.start };
         }
-        let decoded = if raw.len() >= 2 && raw.starts_with('"') && raw.ends_with('"') {
+        let double_quoted = raw.len() >= 2 && raw.starts_with('"') && raw.ends_with('"');
+        if double_quoted && let Some(table) = quoted_table(raw, span.start, value) {
+            return SourceMap::Table(table);
+        }
+        let decoded = if double_quoted {
             unescape_double_quoted(raw, span.start)
         } else if raw.len() >= 2 && raw.starts_with('\'') && raw.ends_with('\'') {
             unescape_single_quoted(raw, span.start)
@@ -292,6 +296,45 @@ fn align_lines(raw: &str, base: usize, value: &str) -> Option<Vec<usize>> {
         }
     }
     table.push(base + at);
+    Some(table)
+}
+
+/// The table [`unescape_double_quoted`] makes of a double-quoted string whose only
+/// escapes are `\"`, `\\` and `\/` (JSON written in a YAML string), made by checking the
+/// raw text against the value as it is read instead of decoding it into a string of its
+/// own first; `None` when the raw text is not that of `value` that way.
+fn quoted_table(raw: &str, base: usize, value: &str) -> Option<Vec<usize>> {
+    let inner = &raw.as_bytes()[1..raw.len() - 1];
+    let value = value.as_bytes();
+    let mut table = Vec::with_capacity(value.len() + 1);
+    let (mut i, mut j) = (0, 0);
+    loop {
+        let end = memchr::memchr3(b'\\', b'\n', b'\r', &inner[i..]).map_or(inner.len(), |n| i + n);
+        let run = &inner[i..end];
+        if value.get(j..j + run.len())? != run {
+            return None;
+        }
+        table.extend(base + 1 + i..base + 1 + end);
+        j += run.len();
+        i = end;
+        if i == inner.len() {
+            break;
+        }
+        let escaped = *inner.get(i + 1)?;
+        if inner[i] != b'\\'
+            || !matches!(escaped, b'"' | b'\\' | b'/')
+            || value.get(j) != Some(&escaped)
+        {
+            return None;
+        }
+        table.push(base + 1 + i);
+        i += 2;
+        j += 1;
+    }
+    if j != value.len() {
+        return None;
+    }
+    table.push(base + raw.len() - 1);
     Some(table)
 }
 
@@ -547,6 +590,26 @@ mod tests {
         let at = value.find(word).unwrap();
         let s = SourceMap::for_scalar(file, span, value).span(at..at + word.len());
         &file[s.range()]
+    }
+
+    #[test]
+    fn the_table_checked_against_the_value_is_the_decoded_table() {
+        let value = "{\"a\":[\"b\\\\c/d\",\"é😀\"]}";
+        for raw in [
+            "\"{\\\"a\\\":[\\\"b\\\\\\\\c\\/d\\\",\\\"é😀\\\"]}\"",
+            "\"{\\\"a\\\":[\\\"b\\\\\\\\c/d\\\",\\\"é😀\\\"]}\"",
+        ] {
+            let decoded = unescape_double_quoted(raw, 7).unwrap();
+            assert_eq!(decoded.0, value, "{raw}");
+            assert_eq!(quoted_table(raw, 7, value), Some(decoded.1), "{raw}");
+        }
+        // Another value, or an escape it does not read, is not its to map.
+        let raw = "\"a\\\"b\"";
+        assert_eq!(quoted_table(raw, 0, "a\"c"), None);
+        assert_eq!(quoted_table(raw, 0, "a\"bb"), None);
+        assert_eq!(quoted_table(raw, 0, "a\""), None);
+        assert_eq!(quoted_table("\"a\\nb\"", 0, "a\nb"), None);
+        assert_eq!(quoted_table("\"a\\\"", 0, "a\\"), None);
     }
 
     #[test]

@@ -37,7 +37,8 @@ pub fn parse(text: &str, limits: &Limits) -> (Vec<Node>, Vec<Problem>) {
     (documents, problems)
 }
 
-/// Which reader turns the text into events.
+/// Which reader reads the text: the quick reader builds its trees itself, saphyr-parser
+/// sends events to the tree builder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reader {
     /// [`yaml_block`] for the common subset, saphyr-parser for the rest.
@@ -48,11 +49,10 @@ pub enum Reader {
 
 /// Reads a text without BOM into documents.
 pub fn read(body: &str, limits: &Limits, reader: Reader) -> (Vec<Node>, Vec<Problem>) {
-    if reader == Reader::Quick {
-        let mut builder = Builder::new(body, limits);
-        if yaml_block::read(body, &mut builder).is_ok() {
-            return (builder.documents, builder.problems);
-        }
+    if reader == Reader::Quick
+        && let Ok(read) = yaml_block::read(body, limits)
+    {
+        return read;
     }
     let mut builder = Builder::new(body, limits);
     builder.run();
@@ -62,12 +62,8 @@ pub fn read(body: &str, limits: &Limits, reader: Reader) -> (Vec<Node>, Vec<Prob
 /// The quick reader's documents and problems next to the full parser's, when the quick
 /// reader takes the text: the two must be equal.
 pub fn both_readers(body: &str, limits: &Limits) -> Option<[(Vec<Node>, Vec<Problem>); 2]> {
-    let mut builder = Builder::new(body, limits);
-    yaml_block::read(body, &mut builder).ok()?;
-    Some([
-        (builder.documents, builder.problems),
-        read(body, limits, Reader::Full),
-    ])
+    let quick = yaml_block::read(body, limits).ok()?;
+    Some([quick, read(body, limits, Reader::Full)])
 }
 
 fn shift_spans(node: &mut Node, by: usize) {
@@ -133,57 +129,6 @@ struct Builder<'a> {
     nodes: usize,
     documents_started: usize,
     alias_nodes: usize,
-}
-
-impl yaml_block::Sink for Builder<'_> {
-    fn document(&mut self, span: Span) -> bool {
-        self.document_start(span)
-    }
-
-    fn open_map(&mut self, span: Span) -> bool {
-        self.open_anchored_map(span, 0)
-    }
-
-    fn open_seq(&mut self, span: Span) -> bool {
-        self.open_anchored_seq(span, 0)
-    }
-
-    fn close(&mut self, span: Span) -> bool {
-        self.close(span)
-    }
-
-    fn scalar(&mut self, span: Span, value: &str, style: ScalarStyle) -> bool {
-        self.finish(Node::new(span, scalar_value(value, style, None)), 0)
-    }
-
-    fn key(&mut self, span: Span, value: &str, style: ScalarStyle) -> bool {
-        if !matches!(
-            self.stack.last(),
-            Some(Frame::Map {
-                key: PendingKey::None,
-                ..
-            })
-        ) {
-            return self.scalar(span, value, style);
-        }
-        if !self.count_nodes(1, span) {
-            return false;
-        }
-        // As `pending_key` makes of the scalar's node.
-        let text = match style {
-            ScalarStyle::Plain => match plain_kind(value) {
-                Plain::Null => Text::default(),
-                Plain::Bool(b) => Text::from(if b { "true" } else { "false" }),
-                Plain::Number | Plain::String => Text::from(value),
-            },
-            _ => Text::from(value),
-        };
-        let merge = value == "<<" && self.text.get(span.range()) == Some("<<");
-        if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
-            *key = PendingKey::Key { text, span, merge };
-        }
-        true
-    }
 }
 
 impl<'a> Builder<'a> {
@@ -573,7 +518,11 @@ fn quoted_end(text: &str, start: usize) -> usize {
 }
 
 /// Resolves a scalar by the YAML 1.2 core schema; quoted and block scalars are strings.
-fn scalar_value(text: &str, style: ScalarStyle, tag: Option<std::borrow::Cow<'_, Tag>>) -> Value {
+pub(super) fn scalar_value(
+    text: &str,
+    style: ScalarStyle,
+    tag: Option<std::borrow::Cow<'_, Tag>>,
+) -> Value {
     if let Some(tag) = tag.as_deref().filter(|t| t.is_yaml_core_schema()) {
         return match tag.suffix.as_str() {
             "str" => Value::String(Text::from(text)),
@@ -590,6 +539,19 @@ fn scalar_value(text: &str, style: ScalarStyle, tag: Option<std::borrow::Cow<'_,
     match style {
         ScalarStyle::Plain => plain_value(text),
         _ => Value::String(Text::from(text)),
+    }
+}
+
+/// The text of a key written as a scalar: what [`Builder::pending_key`] makes of the
+/// scalar's node, without building the node first.
+pub(super) fn key_text(value: &str, style: ScalarStyle) -> Text {
+    match style {
+        ScalarStyle::Plain => match plain_kind(value) {
+            Plain::Null => Text::default(),
+            Plain::Bool(b) => Text::from(if b { "true" } else { "false" }),
+            Plain::Number | Plain::String => Text::from(value),
+        },
+        _ => Text::from(value),
     }
 }
 
@@ -724,6 +686,36 @@ mod tests {
                 ["\"x\"", "'it''s'", "[1]", "{k: v}", "&e \"y\""],
                 "{reader:?}"
             );
+        }
+    }
+
+    #[test]
+    fn limits_crossed_in_the_quick_reader_are_reported_as_the_full_parser_reports_them() {
+        let text = "a: 1\nb: [x, {c: d}]\ne:\n  f:\n  - g\n---\nh: i\n";
+        let tight = [
+            Limits {
+                max_nodes: 5,
+                ..Limits::DEFAULT
+            },
+            Limits {
+                max_depth: 2,
+                ..Limits::DEFAULT
+            },
+            Limits {
+                max_documents: 1,
+                ..Limits::DEFAULT
+            },
+        ];
+        assert!(both_readers(text, &Limits::DEFAULT).is_some());
+        for limits in tight {
+            let (quick, full) = (
+                read(text, &limits, Reader::Quick),
+                read(text, &limits, Reader::Full),
+            );
+            assert_eq!(quick, full, "{limits:?}");
+            assert_eq!(full.1.len(), 1, "{limits:?}");
+            assert_eq!(full.1[0].kind, ProblemKind::Limit, "{limits:?}");
+            assert!(both_readers(text, &limits).is_none(), "{limits:?}");
         }
     }
 

@@ -8,44 +8,39 @@
 //! scalars, multi-line scalars or flow collections, empty values, tabs, CR, directives,
 //! complex keys, and anything invalid. The caller then reads the whole file again with
 //! saphyr-parser, so that every file outside the subset, and every error, is read by the
-//! full parser. Inside the subset both readers send the same events with the same spans
-//! to the same tree builder; `invariants::loader` (fuzzing, property tests, the replay of
-//! the fuzz corpora) checks that they agree.
+//! full parser. Inside the subset the reader builds the same trees with the same spans and
+//! problems as saphyr-parser's events do through the tree builder; `invariants::loader`
+//! (fuzzing, property tests, the replay of the fuzz corpora) checks that they agree.
+//!
+//! The tree is built as it is read, each collection's children gathered on a stack shared
+//! by the open collections and moved once into a vector of their number: an event stream
+//! into a separate builder moved every node three or four times more.
 
 use super::span::Span;
+use super::tree::{Entry, Node, Text, Value};
+use super::yaml::{key_text, scalar_value};
+use super::{Limits, MapEntries, Problem, STACK_ROOM};
 use std::borrow::Cow;
 
 /// The styles this reader reads: plain, single- and double-quoted (saphyr-parser's own
-/// type, so that both readers send the same events).
+/// type, which the tree builder resolves scalars by).
 pub(super) use saphyr_parser::ScalarStyle as Style;
 
-/// The text is outside the subset this reader takes (or a limit was crossed).
+/// The text is outside the subset this reader takes (or a limit was crossed, which the
+/// full parser reports).
 #[derive(Debug)]
 pub(super) struct Unsupported;
 
 type Read<T> = Result<T, Unsupported>;
-
-/// Where the events go: the tree builder. Each call returns false when a limit is
-/// crossed, which makes the reader give up too.
-pub(super) trait Sink {
-    fn document(&mut self, span: Span) -> bool;
-    fn open_map(&mut self, span: Span) -> bool;
-    fn open_seq(&mut self, span: Span) -> bool;
-    /// Closes the innermost collection; `span` is its closing bracket, or empty for a
-    /// block collection.
-    fn close(&mut self, span: Span) -> bool;
-    fn scalar(&mut self, span: Span, value: &str, style: Style) -> bool;
-    /// A scalar that is the key of the innermost mapping (what [`Sink::scalar`] would
-    /// make of it, without building a node for it first).
-    fn key(&mut self, span: Span, value: &str, style: Style) -> bool;
-}
 
 /// Past this nesting the reader gives up, and the full parser applies the depth limit.
 const MAX_NESTING: usize = 64;
 /// saphyr-parser refuses longer implicit keys; leave them to it.
 const MAX_KEY_LEN: usize = 1024;
 
-pub(super) fn read(text: &str, sink: &mut impl Sink) -> Read<()> {
+/// The documents of a text and the problems found in them (repeated keys), or
+/// [`Unsupported`].
+pub(super) fn read(text: &str, limits: &Limits) -> Read<(Vec<Node>, Vec<Problem>)> {
     if !plain_characters(text.as_bytes()) {
         return Err(Unsupported);
     }
@@ -53,9 +48,16 @@ pub(super) fn read(text: &str, sink: &mut impl Sink) -> Read<()> {
         text,
         b: text.as_bytes(),
         pos: 0,
-        sink,
+        limits,
+        items: Vec::with_capacity(STACK_ROOM),
+        entries: Vec::with_capacity(STACK_ROOM),
+        documents: Vec::new(),
+        problems: Vec::new(),
+        nodes: 0,
+        open: 0,
     };
-    reader.stream()
+    reader.stream()?;
+    Ok((reader.documents, reader.problems))
 }
 
 /// No tab, CR, control character, byte order mark or Unicode line separator, which the
@@ -99,6 +101,30 @@ fn plain_bytes(b: &[u8], from: usize, to: usize) -> bool {
     true
 }
 
+/// The first line end, `:` or `#` in `b` from `from` on. Most keys and values are short:
+/// their first 32 bytes are looked at eight at a time, where the vector search costs
+/// more to start than it saves; past them the vector search takes over.
+fn plain_stop(b: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    // High bit of each zero byte of `v`; above the first one a borrow may flag more, so
+    // only the lowest flagged byte is to be trusted.
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let mut pos = from;
+    let short_end = from.saturating_add(32).min(b.len());
+    while pos + 8 <= short_end {
+        let word = u64::from_le_bytes(b[pos..pos + 8].try_into().unwrap_or([0; 8]));
+        let found = zero(word ^ (ONES * u64::from(b'\n')))
+            | zero(word ^ (ONES * u64::from(b':')))
+            | zero(word ^ (ONES * u64::from(b'#')));
+        if found != 0 {
+            return Some(pos + (found.trailing_zeros() / 8) as usize);
+        }
+        pos += 8;
+    }
+    memchr::memchr3(b'\n', b':', b'#', b.get(pos..)?).map(|n| pos + n)
+}
+
 /// A line with content, after blank and comment lines.
 #[derive(Clone, Copy)]
 struct Line {
@@ -118,12 +144,22 @@ struct Scalar<'t> {
     key: bool,
 }
 
-struct Reader<'t, 's, S: Sink> {
+struct Reader<'t, 'l> {
     text: &'t str,
     b: &'t [u8],
     /// Where reading goes on; at the start of a line between block nodes.
     pos: usize,
-    sink: &'s mut S,
+    limits: &'l Limits,
+    /// The items of the open sequences, innermost last.
+    items: Vec<Node>,
+    /// The entries of the open mappings, innermost last.
+    entries: Vec<Entry>,
+    documents: Vec<Node>,
+    problems: Vec<Problem>,
+    /// Keys and values read, for the node limit.
+    nodes: usize,
+    /// Collections open, for the depth limit.
+    open: usize,
 }
 
 fn check(ok: bool) -> Read<()> {
@@ -144,7 +180,69 @@ fn decoding<'d>(
     })
 }
 
-impl<'t, S: Sink> Reader<'t, '_, S> {
+impl<'t> Reader<'t, '_> {
+    /// Counts a key or value against the node limit.
+    fn count(&mut self) -> Read<()> {
+        self.nodes += 1;
+        check(self.nodes <= self.limits.max_nodes)
+    }
+
+    /// Opens a collection, within the depth limit.
+    fn open(&mut self) -> Read<()> {
+        check(self.open < self.limits.max_depth)?;
+        self.open += 1;
+        Ok(())
+    }
+
+    fn scalar(&mut self, span: Span, value: &str, style: Style) -> Read<Node> {
+        self.count()?;
+        Ok(Node::new(span, scalar_value(value, style, None)))
+    }
+
+    /// A key's text; a merge key `<<` is left to the full parser.
+    fn key(&mut self, value: &str, style: Style) -> Read<Text> {
+        if style == Style::Plain && value == "<<" {
+            return Err(Unsupported);
+        }
+        self.count()?;
+        Ok(key_text(value, style))
+    }
+
+    /// Adds an entry to the open mapping `map`; a repeated key replaces the first, and
+    /// is a problem.
+    #[inline(always)]
+    fn insert(&mut self, map: &mut MapEntries, entry: Entry) {
+        if let Some(problem) = map.insert(&mut self.entries, entry) {
+            self.problems.push(problem);
+        }
+    }
+
+    /// Closes the mapping `map` that starts at `start`: a flow mapping ends at its
+    /// closing bracket `flow_end`, a block one at its last value.
+    fn close_map(&mut self, map: MapEntries, start: usize, flow_end: Option<usize>) -> Read<Node> {
+        let entries = map.close(&mut self.entries);
+        let end = flow_end.unwrap_or_else(|| entries.last().map_or(start, |e| e.value.span.end));
+        self.open -= 1;
+        self.count()?;
+        Ok(Node::new(
+            Span::new(start, end.max(start)),
+            Value::Map(entries),
+        ))
+    }
+
+    /// Closes the sequence whose items start at `first` on the stack of items.
+    fn close_seq(&mut self, first: usize, start: usize, flow_end: Option<usize>) -> Read<Node> {
+        let end =
+            flow_end.unwrap_or_else(|| self.items[first..].last().map_or(start, |n| n.span.end));
+        let items = super::take_from(&mut self.items, first);
+        self.open -= 1;
+        self.count()?;
+        Ok(Node::new(
+            Span::new(start, end.max(start)),
+            Value::Seq(items),
+        ))
+    }
+
     fn byte(&self, at: usize) -> u8 {
         self.b.get(at).copied().unwrap_or(b'\n')
     }
@@ -209,29 +307,24 @@ impl<'t, S: Sink> Reader<'t, '_, S> {
     }
 
     fn stream(&mut self) -> Read<()> {
-        let mut documents = 0;
         while let Some(line) = self.next_line() {
-            let span = if line.marker {
+            if line.marker {
                 if &self.b[line.at..line.at + 3] != b"---" {
                     return Err(Unsupported);
                 }
-                let span = Span::new(line.at, line.at + 3);
                 self.end_of_line(line.at + 3)?;
-                span
-            } else if documents == 0 {
-                Span::empty(0)
-            } else {
+            } else if !self.documents.is_empty() {
                 return Err(Unsupported);
-            };
-            documents += 1;
-            check(self.sink.document(span))?;
+            }
+            check(self.documents.len() < self.limits.max_documents)?;
             // An empty document is left to the full parser.
             let root = self.next_line().ok_or(Unsupported)?;
             if root.marker {
                 return Err(Unsupported);
             }
             self.pos = root.at;
-            self.item(root.indent, 0)?;
+            let document = self.item(root.indent, 0)?;
+            self.documents.push(document);
             if let Some(after) = self.next_line()
                 && !after.marker
             {
@@ -239,12 +332,12 @@ impl<'t, S: Sink> Reader<'t, '_, S> {
             }
         }
         // A file of comments alone is left to the full parser too.
-        check(documents > 0)
+        check(!self.documents.is_empty())
     }
 
     /// A node that starts at `self.pos` (column `col`) and may be a block collection: the
     /// root, or an item of a sequence.
-    fn item(&mut self, col: usize, depth: usize) -> Read<()> {
+    fn item(&mut self, col: usize, depth: usize) -> Read<Node> {
         if depth > MAX_NESTING {
             return Err(Unsupported);
         }
@@ -254,31 +347,43 @@ impl<'t, S: Sink> Reader<'t, '_, S> {
         }
         match self.byte(at) {
             b'[' | b'{' => {
-                self.flow_node(depth)?;
-                self.end_of_line(self.pos)
+                let node = self.flow_node(depth)?;
+                self.end_of_line(self.pos)?;
+                Ok(node)
             }
             _ => {
                 let scalar = self.block_scalar()?;
                 if scalar.key {
                     self.block_map(col, scalar, depth)
                 } else {
-                    check(self.sink.scalar(scalar.span, &scalar.value, scalar.style))?;
-                    self.end_of_line(self.pos)
+                    let node = self.scalar(scalar.span, &scalar.value, scalar.style)?;
+                    self.end_of_line(self.pos)?;
+                    Ok(node)
                 }
             }
         }
     }
 
     /// A block mapping at column `col` whose first key has been read.
-    fn block_map(&mut self, col: usize, first: Scalar<'t>, depth: usize) -> Read<()> {
-        check(self.sink.open_map(Span::empty(first.span.start)))?;
+    fn block_map(&mut self, col: usize, first: Scalar<'t>, depth: usize) -> Read<Node> {
+        self.open()?;
+        let start = first.span.start;
+        let mut map = MapEntries::open(&self.entries);
         let mut key = first;
         loop {
             if key.span.len() > MAX_KEY_LEN {
                 return Err(Unsupported);
             }
-            check(self.sink.key(key.span, &key.value, key.style))?;
-            self.map_value(col, depth)?;
+            let text = self.key(&key.value, key.style)?;
+            let value = self.map_value(col, depth)?;
+            self.insert(
+                &mut map,
+                Entry {
+                    key: text,
+                    key_span: key.span,
+                    value,
+                },
+            );
             let Some(line) = self.next_line() else { break };
             if line.marker || line.indent < col {
                 break;
@@ -292,12 +397,12 @@ impl<'t, S: Sink> Reader<'t, '_, S> {
                 return Err(Unsupported);
             }
         }
-        check(self.sink.close(Span::empty(self.pos)))
+        self.close_map(map, start, None)
     }
 
     /// The value after a key's `:` (at `self.pos`): on the same line, or a collection on
     /// the lines below.
-    fn map_value(&mut self, col: usize, depth: usize) -> Read<()> {
+    fn map_value(&mut self, col: usize, depth: usize) -> Read<Node> {
         let mut at = self.pos;
         while self.byte(at) == b' ' && at < self.b.len() {
             at += 1;
@@ -333,8 +438,9 @@ impl<'t, S: Sink> Reader<'t, '_, S> {
             }
             b'[' | b'{' => {
                 self.pos = at;
-                self.flow_node(depth + 1)?;
-                self.end_of_line(self.pos)
+                let node = self.flow_node(depth + 1)?;
+                self.end_of_line(self.pos)?;
+                Ok(node)
             }
             _ => {
                 self.pos = at;
@@ -342,16 +448,19 @@ impl<'t, S: Sink> Reader<'t, '_, S> {
                 if scalar.key {
                     return Err(Unsupported);
                 }
-                check(self.sink.scalar(scalar.span, &scalar.value, scalar.style))?;
-                self.end_of_line(self.pos)
+                let node = self.scalar(scalar.span, &scalar.value, scalar.style)?;
+                self.end_of_line(self.pos)?;
+                Ok(node)
             }
         }
     }
 
     /// A block sequence whose first `-` is at `self.pos`, column `col`. `indentless`: the
     /// value of a key at the same column.
-    fn block_seq(&mut self, col: usize, indentless: bool, depth: usize) -> Read<()> {
-        let mut first = true;
+    fn block_seq(&mut self, col: usize, indentless: bool, depth: usize) -> Read<Node> {
+        self.open()?;
+        let first = self.items.len();
+        let mut start = None;
         loop {
             let dash = self.pos;
             let mut at = dash + 1;
@@ -362,13 +471,10 @@ impl<'t, S: Sink> Reader<'t, '_, S> {
             if matches!(self.byte(at), b'\n' | b'#') {
                 return Err(Unsupported);
             }
-            if first {
-                let start = if indentless { at } else { dash };
-                check(self.sink.open_seq(Span::empty(start)))?;
-                first = false;
-            }
+            start.get_or_insert(if indentless { at } else { dash });
             self.pos = at;
-            self.item(col + (at - dash), depth + 1)?;
+            let item = self.item(col + (at - dash), depth + 1)?;
+            self.items.push(item);
             let Some(line) = self.next_line() else { break };
             if line.marker || line.indent < col {
                 break;
@@ -385,7 +491,7 @@ impl<'t, S: Sink> Reader<'t, '_, S> {
             }
             self.pos = line.at;
         }
-        check(self.sink.close(Span::empty(self.pos)))
+        self.close_seq(first, start.unwrap_or(self.pos), None)
     }
 
     /// A scalar in block context at `self.pos`; `self.pos` moves past it, and past the
@@ -402,11 +508,10 @@ impl<'t, S: Sink> Reader<'t, '_, S> {
                 // those bytes to the next (a description is long, and holds few).
                 let mut i = start;
                 let key = loop {
-                    let Some(offset) = memchr::memchr3(b'\n', b':', b'#', &self.b[i..]) else {
+                    let Some(at) = plain_stop(self.b, i) else {
                         i = self.b.len();
                         break false;
                     };
-                    let at = i + offset;
                     match self.b[at] {
                         b'\n' => {
                             i = at;
@@ -556,16 +661,16 @@ impl<'t, S: Sink> Reader<'t, '_, S> {
     }
 
     /// A flow collection or scalar on one line at `self.pos`.
-    fn flow_node(&mut self, depth: usize) -> Read<()> {
+    fn flow_node(&mut self, depth: usize) -> Read<Node> {
         if depth > MAX_NESTING {
             return Err(Unsupported);
         }
         match self.byte(self.pos) {
-            b'[' => self.flow_collection(b']', depth),
-            b'{' => self.flow_collection(b'}', depth),
+            b'[' => self.flow_seq(depth),
+            b'{' => self.flow_map(depth),
             _ => {
                 let (span, value, style) = self.flow_scalar()?;
-                check(self.sink.scalar(span, &value, style))
+                self.scalar(span, &value, style)
             }
         }
     }
@@ -621,65 +726,118 @@ impl<'t, S: Sink> Reader<'t, '_, S> {
         }
     }
 
-    /// `[a, b]` or `{k: v}` on one line, at `self.pos`.
-    fn flow_collection(&mut self, close: u8, depth: usize) -> Read<()> {
-        let open = self.pos;
-        let map = close == b'}';
-        let span = Span::new(open, open + 1);
-        check(if map {
-            self.sink.open_map(span)
-        } else {
-            self.sink.open_seq(span)
-        })?;
+    /// After an item of a flow collection: `,` and more to come (false), or the closing
+    /// bracket `close`, not passed (true).
+    fn after_flow_item(&mut self, close: u8) -> Read<bool> {
+        self.skip_spaces();
+        match self.byte(self.pos) {
+            b',' => {
+                self.pos += 1;
+                self.skip_spaces();
+                // A trailing comma is left to the full parser.
+                check(self.byte(self.pos) != close)?;
+                Ok(false)
+            }
+            c if c == close => Ok(true),
+            _ => Err(Unsupported),
+        }
+    }
+
+    /// `[a, b]` on one line, at `self.pos`.
+    fn flow_seq(&mut self, depth: usize) -> Read<Node> {
+        self.open()?;
+        let start = self.pos;
+        let first = self.items.len();
         self.pos += 1;
         self.skip_spaces();
-        if self.byte(self.pos) != close {
+        if self.byte(self.pos) != b']' {
             loop {
-                if map {
-                    if matches!(self.byte(self.pos), b'[' | b'{') {
-                        return Err(Unsupported);
-                    }
-                    let (span, value, style) = self.flow_scalar()?;
-                    if span.len() > MAX_KEY_LEN {
-                        return Err(Unsupported);
-                    }
-                    check(self.sink.key(span, &value, style))?;
-                    self.skip_spaces();
-                    if self.byte(self.pos) != b':' {
-                        return Err(Unsupported);
-                    }
-                    self.pos += 1;
-                    // Only a quoted (JSON-like) key may have its `:` right before the value.
-                    if style == Style::Plain && self.byte(self.pos) != b' ' {
-                        return Err(Unsupported);
-                    }
-                    self.skip_spaces();
-                }
-                self.flow_node(depth + 1)?;
-                self.skip_spaces();
-                match self.byte(self.pos) {
-                    b',' => {
-                        self.pos += 1;
-                        self.skip_spaces();
-                        // A trailing comma is left to the full parser.
-                        if self.byte(self.pos) == close {
-                            return Err(Unsupported);
-                        }
-                    }
-                    c if c == close => break,
-                    _ => return Err(Unsupported),
+                let item = self.flow_node(depth + 1)?;
+                self.items.push(item);
+                if self.after_flow_item(b']')? {
+                    break;
                 }
             }
         }
-        let end = self.pos;
         self.pos += 1;
-        check(self.sink.close(Span::new(end, end + 1)))
+        self.close_seq(first, start, Some(self.pos))
+    }
+
+    /// `{k: v}` on one line, at `self.pos`.
+    fn flow_map(&mut self, depth: usize) -> Read<Node> {
+        self.open()?;
+        let start = self.pos;
+        let mut map = MapEntries::open(&self.entries);
+        self.pos += 1;
+        self.skip_spaces();
+        if self.byte(self.pos) != b'}' {
+            loop {
+                if matches!(self.byte(self.pos), b'[' | b'{') {
+                    return Err(Unsupported);
+                }
+                let (key_span, value, style) = self.flow_scalar()?;
+                if key_span.len() > MAX_KEY_LEN {
+                    return Err(Unsupported);
+                }
+                let key = self.key(&value, style)?;
+                self.skip_spaces();
+                if self.byte(self.pos) != b':' {
+                    return Err(Unsupported);
+                }
+                self.pos += 1;
+                // Only a quoted (JSON-like) key may have its `:` right before the value.
+                if style == Style::Plain && self.byte(self.pos) != b' ' {
+                    return Err(Unsupported);
+                }
+                self.skip_spaces();
+                let value = self.flow_node(depth + 1)?;
+                self.insert(
+                    &mut map,
+                    Entry {
+                        key,
+                        key_span,
+                        value,
+                    },
+                );
+                if self.after_flow_item(b'}')? {
+                    break;
+                }
+            }
+        }
+        self.pos += 1;
+        self.close_map(map, start, Some(self.pos))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plain_scalar_stops_at_the_first_line_end_colon_or_hash() {
+        for text in [
+            "a",
+            "abc: d",
+            "abcdefgh#",
+            "abcdefghijklmnop:",
+            "é😀é😀é😀:x",
+            "x".repeat(31).as_str(),
+            &format!("{}:", "y".repeat(40)),
+            &format!("{}\n:", "z".repeat(32)),
+            "\n",
+            "#:",
+            "1234567:",
+        ] {
+            let b = text.as_bytes();
+            for from in 0..=b.len() {
+                let expected = b[from..]
+                    .iter()
+                    .position(|c| matches!(c, b'\n' | b':' | b'#'))
+                    .map(|n| from + n);
+                assert_eq!(plain_stop(b, from), expected, "{text:?} from {from}");
+            }
+        }
+    }
 
     #[test]
     fn characters_the_full_parser_treats_otherwise_are_found_anywhere() {
