@@ -975,7 +975,7 @@ fn url_passwords(text: &str) -> Vec<Span> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(at) = text[from..].find("://") {
+    while let Some(at) = memchr::memmem::find(&bytes[from..], b"://") {
         let start = from + at + 3;
         let mut end = start;
         while end < bytes.len()
