@@ -16,7 +16,7 @@ use reqlint::model::context::ContextIndex;
 
 // The same allocator as the binary, so that the figures are the binary's.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: reqlint::allocator::Mimalloc = reqlint::allocator::Mimalloc;
 
 fn main() {
     divan::main();
