@@ -451,10 +451,13 @@ pub fn edge_calls(account: bool, edge: &str) -> Option<impl Iterator<Item = GCal
 /// The calls that take a param `name`, and the updates (a POST on the node itself) of
 /// the node types a call that takes it creates: sorted indexes into [`GRAPH_CALLS`].
 pub fn calls_with_param(name: &str) -> &'static [u16] {
-    let table: &'static [(GText, GSlice<u16>)] = &generated::GRAPH_PARAM_CALLS;
-    table
-        .binary_search_by(|(p, _)| p.cmp_str(name))
-        .map_or(&[], |i| table[i].1.as_slice())
+    find_name(
+        &generated::GRAPH_PARAM_CALLS,
+        &generated::GRAPH_PARAM_CALL_KEYS,
+        name,
+        |(p, _)| p.as_str(),
+    )
+    .map_or(&[], |(_, calls)| calls.as_slice())
 }
 
 /// The calls of `method` on a node itself (`/<id>`): sorted indexes into [`GRAPH_CALLS`].
@@ -569,6 +572,16 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         names.push("no_call_takes_this");
+        // Absent names next to present ones: grown by a byte, cut short.
+        let near: Vec<String> = names
+            .iter()
+            .flat_map(|n| [format!("{n}_"), n[..n.len() - 1].to_string()])
+            .collect();
+        names.extend(near.iter().map(String::as_str));
+        assert_eq!(
+            generated::GRAPH_PARAM_CALL_KEYS.len(),
+            generated::GRAPH_PARAM_CALLS.len()
+        );
         for name in names {
             let expected: Vec<u16> = GCallId::all()
                 .filter(|c| {
