@@ -8,7 +8,6 @@ use std::fmt::Write;
 use std::path::Path;
 
 use crate::geo::Countries;
-use crate::graph::name_key;
 use crate::source::{
     METHODS, Source, TextBlob, Value, Yaml, camel, is_snake, lit, option, table_lines,
 };
@@ -1034,4 +1033,14 @@ fn known(
         names.extend(ad_set_fields.iter().cloned());
     }
     names
+}
+
+/// A param name's search key: its first eight bytes as a big-endian number, zero-padded,
+/// as src/catalog/graph.rs computes it for the name looked up (its tests compare the two
+/// for every row). Here, not shared with build/graph.rs: tests/it builds this module alone.
+fn name_key(name: &str) -> u64 {
+    let mut bytes = [0u8; 8];
+    let n = name.len().min(8);
+    bytes[..n].copy_from_slice(&name.as_bytes()[..n]);
+    u64::from_be_bytes(bytes)
 }

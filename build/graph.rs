@@ -536,7 +536,7 @@ const SCALARS: [(&str, &str); 10] = [
 /// A name's search key: its first eight bytes as a big-endian number, zero-padded.
 /// Names sorted by bytes have their keys in order (src/catalog/graph.rs computes the
 /// same for the name looked up).
-pub fn name_key(name: &str) -> u64 {
+fn name_key(name: &str) -> u64 {
     let mut bytes = [0u8; 8];
     let n = name.len().min(8);
     bytes[..n].copy_from_slice(&name.as_bytes()[..n]);
