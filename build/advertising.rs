@@ -85,6 +85,8 @@ struct Packed {
     list_at: RefCell<HashMap<Vec<String>, String>>,
     refused: RefCell<Vec<String>>,
     params: RefCell<Vec<String>>,
+    /// The search keys of the names of [`Packed::params`], row by row.
+    param_keys: RefCell<Vec<String>>,
     items: RefCell<Vec<String>>,
     edge_operations: RefCell<Vec<String>>,
     billing_strategies: RefCell<Vec<String>>,
@@ -121,6 +123,20 @@ impl Packed {
         format!("Slice::new({start}, {})", table.len())
     }
 
+    /// A `Slice<(AText, ParamSpec)>` of these (name, spec) rows, appended to the params as one range, and their names' search keys to the keys
+    /// (src/catalog/advertising.rs reads the keys of a list at the list's range).
+    fn param_rows(&self, rows: Vec<(String, String)>) -> String {
+        self.param_keys.borrow_mut().extend(
+            rows.iter()
+                .map(|(name, _)| format!("NameKey({:#x})", name_key(name))),
+        );
+        let rows = rows
+            .into_iter()
+            .map(|(name, spec)| format!("({}, {spec})", self.text(&name)))
+            .collect();
+        Packed::rows(&self.params, rows)
+    }
+
     /// `pub const NAME: Names = …;`: a list of names.
     fn names<S: AsRef<str>>(&self, name: &str, doc: &str, values: &[S]) -> String {
         format!(
@@ -150,6 +166,13 @@ impl Packed {
             "PARAMS",
             "(AText, ParamSpec)",
             &self.params.borrow(),
+        );
+        table_lines(
+            out,
+            "The search keys of the names of [`PARAMS`] (their first eight bytes, big-endian,\n/// zero-padded), row by row.",
+            "PARAM_NAME_KEYS",
+            "NameKey",
+            &self.param_keys.borrow(),
         );
         table_lines(
             out,
@@ -555,21 +578,18 @@ fn type_of(
         }
         "object" => {
             // The fields' own nested rows first: the fields are then one range.
-            let fields: Vec<String> = node
+            let fields: Vec<(String, String)> = node
                 .get("fields")
                 .map(|f| {
                     f.entries(src)
                         .iter()
-                        .map(|(k, _, v)| {
-                            let spec = spec(src, v, rule, rules, packed);
-                            format!("({}, {spec})", packed.text(k))
-                        })
+                        .map(|(k, _, v)| (k.clone(), spec(src, v, rule, rules, packed)))
                         .collect()
                 })
                 .unwrap_or_default();
             format!(
                 "ParamType::Object {{ fields: {} }}",
-                Packed::rows(&packed.params, fields)
+                packed.param_rows(fields)
             )
         }
         "json_string" => "ParamType::JsonString".into(),
@@ -664,22 +684,24 @@ fn params(root: &Path, ops: &[Operation], rules: &Routes, packed: &Packed, out: 
         if let Some(w) = params.windows(2).find(|w| w[0].0 == w[1].0) {
             src.fail(w[1].1, &format!("`{}` is listed twice", w[1].0));
         }
-        let params: Vec<String> = params
-            .iter()
-            .map(|(pname, _, spec)| format!("({}, {spec})", packed.text(pname)))
-            .collect();
+        // The keys are one range as the params are: the same `Slice` range of each table.
+        let params = packed.param_rows(
+            params
+                .into_iter()
+                .map(|(pname, _, spec)| (pname, spec))
+                .collect(),
+        );
         let mut known: Vec<String> = known(&src, tables, &op.name, &ad_set_fields, 0);
         known.extend(common.iter().cloned());
         known.sort();
         known.dedup();
         tables_out.push(format!(
-            "OperationTable {{ op: Operation::{}, source: {}, open: {}, create: {}, like: {}, params: {}, known: {} }}",
+            "OperationTable {{ op: Operation::{}, source: {}, open: {}, create: {}, like: {}, params: {params}, param_keys: {params}, known: {} }}",
             camel(&op.name),
             packed.text(source),
             table.get("open").is_some_and(|o| o.bool(&src)),
             op_ref("create"),
             op_ref("like"),
-            Packed::rows(&packed.params, params),
             packed.text_list(&known)
         ));
     }
@@ -1011,4 +1033,14 @@ fn known(
         names.extend(ad_set_fields.iter().cloned());
     }
     names
+}
+
+/// A param name's search key: its first eight bytes as a big-endian number, zero-padded,
+/// as src/catalog/graph.rs computes it for the name looked up (its tests compare the two
+/// for every row). Here, not shared with build/graph.rs: tests/it builds this module alone.
+fn name_key(name: &str) -> u64 {
+    let mut bytes = [0u8; 8];
+    let n = name.len().min(8);
+    bytes[..n].copy_from_slice(&name.as_bytes()[..n]);
+    u64::from_be_bytes(bytes)
 }

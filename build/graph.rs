@@ -439,6 +439,17 @@ pub fn generate(root: &Path) -> String {
         "(GText, GSlice<u16>)",
         &param_call_rows,
     );
+    let param_call_keys: Vec<String> = by_param
+        .keys()
+        .map(|name| format!("{:#x}", name_key(name)))
+        .collect();
+    table_lines(
+        &mut edge_tables,
+        "The search keys of the param names of [`GRAPH_PARAM_CALLS`], row by row.",
+        "GRAPH_PARAM_CALL_KEYS",
+        "u64",
+        &param_call_keys,
+    );
     table_lines(
         &mut edge_tables,
         "The calls on a node itself (`/<id>`), by method: sorted indexes into [`GRAPH_CALLS`].",

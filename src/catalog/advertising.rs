@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::catalog::Method;
+use crate::catalog::graph::find_name;
 use crate::catalog::packed::{Blob, Rows, Slice, Text};
 
 mod generated {
@@ -40,6 +41,23 @@ impl Rows for (AText, AText) {
 impl Rows for (AText, ParamSpec) {
     fn table() -> &'static [Self] {
         &generated::PARAMS
+    }
+}
+
+/// A param name's search key (see [`crate::catalog::graph::name_key`]): a row of the
+/// keys that run parallel to the params and the fields of object params.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NameKey(u64);
+
+impl From<NameKey> for u64 {
+    fn from(key: NameKey) -> u64 {
+        key.0
+    }
+}
+
+impl Rows for NameKey {
+    fn table() -> &'static [Self] {
+        &generated::PARAM_NAME_KEYS
     }
 }
 
@@ -171,7 +189,10 @@ pub struct ParamSpec {
 pub struct OperationTable {
     pub op: Operation,
     pub source: AText,
+    /// Sorted by name.
     pub params: Slice<(AText, ParamSpec)>,
+    /// The search keys of the params' names, in their order.
+    pub param_keys: Slice<NameKey>,
     /// Params the reference does not name are accepted without a warning.
     pub open: bool,
     /// For an update: the create operation, whose params the update list omits.
@@ -185,8 +206,14 @@ pub struct OperationTable {
 impl OperationTable {
     /// The spec of a param (through `like`).
     pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
-        text_get(self.params.as_slice(), name)
-            .or_else(|| self.like.and_then(|l| l.params().param(name)))
+        find_name(
+            self.params.as_slice(),
+            self.param_keys.as_slice(),
+            name,
+            |(n, _)| n.as_str(),
+        )
+        .map(|(_, spec)| spec)
+        .or_else(|| self.like.and_then(|l| l.params().param(name)))
     }
 
     /// Whether the operation is known to take a param of this name.
@@ -334,6 +361,52 @@ mod tests {
         assert!(ACCOUNT_EDGES.is_sorted_by_key(|(e, _)| *e));
         assert!(BILLING_EVENTS.is_sorted_by_key(|(e, _)| *e));
         assert!(OBJECTIVES.is_sorted_by_key(|(e, _)| *e));
+    }
+
+    #[test]
+    fn param_lookup_by_key_finds_what_a_search_by_name_finds() {
+        use crate::catalog::graph::name_key;
+        fn by_search(table: &OperationTable, name: &str) -> Option<&'static ParamSpec> {
+            let rows = table.params.as_slice();
+            rows.iter()
+                .find(|(n, _)| n.as_str() == name)
+                .map(|(_, spec)| spec)
+                .or_else(|| table.like.and_then(|l| by_search(l.params(), name)))
+        }
+        // The keys run row by row with the params and object fields they index.
+        assert_eq!(generated::PARAM_NAME_KEYS.len(), generated::PARAMS.len());
+        for (key, (name, _)) in generated::PARAM_NAME_KEYS.iter().zip(&generated::PARAMS) {
+            assert_eq!(u64::from(*key), name_key(name.as_bytes()), "{name}");
+        }
+        // Every name of every table, and absent names next to them: cut short, grown
+        // by a byte, sharing the first eight bytes, empty.
+        let mut names: Vec<String> = vec![String::new(), "~".into(), "a".into()];
+        for table in PARAM_TABLES.iter() {
+            for (name, _) in table.params {
+                let name = name.as_str();
+                names.push(name.to_string());
+                names.push(format!("{name}_"));
+                names.push(format!("{name}\0"));
+                names.push(name[..name.len() - 1].to_string());
+                names.push(name.chars().take(8).collect());
+                names.push(format!("{}~", name.chars().take(8).collect::<String>()));
+            }
+        }
+        let mut found = 0;
+        for table in PARAM_TABLES.iter() {
+            for name in &names {
+                let by_key = table.param(name);
+                let searched = by_search(table, name);
+                assert_eq!(
+                    by_key.map(|s| s as *const ParamSpec),
+                    searched.map(|s| s as *const ParamSpec),
+                    "{:?} {name:?}",
+                    table.op
+                );
+                found += usize::from(by_key.is_some());
+            }
+        }
+        assert!(found > PARAM_TABLES.len());
     }
 
     #[test]

@@ -59,7 +59,7 @@ impl Rows for u64 {
 /// A name's search key: its first eight bytes as a big-endian number, zero-padded (as
 /// build/graph.rs computes it for the tables). Names sorted by bytes have their keys in
 /// order, so a search compares numbers and reads names only where their keys tie.
-fn name_key(name: &[u8]) -> u64 {
+pub fn name_key(name: &[u8]) -> u64 {
     let mut bytes = [0u8; 8];
     let n = name.len().min(8);
     bytes[..n].copy_from_slice(&name[..n]);
@@ -70,20 +70,20 @@ fn name_key(name: &[u8]) -> u64 {
 /// or a param is looked up for every key of every request, in lists of up to a few
 /// hundred names that share their first letters (`targeting_…`), where a search by
 /// text would compare most of them whole.
-fn find_name<T>(
+pub fn find_name<T, K: Copy + Into<u64>>(
     rows: &'static [T],
-    keys: &[u64],
+    keys: &[K],
     name: &str,
-    row_name: impl Fn(&T) -> GText,
+    row_name: impl Fn(&T) -> &'static str,
 ) -> Option<&'static T> {
     let key = name_key(name.as_bytes());
-    let first = keys.partition_point(|&k| k < key);
+    let first = keys.partition_point(|&k| k.into() < key);
     keys[first..]
         .iter()
-        .take_while(|&&k| k == key)
+        .take_while(|&&k| k.into() == key)
         .zip(&rows[first..])
         .map(|(_, row)| row)
-        .find(|row| row_name(row).cmp_str(name).is_eq())
+        .find(|row| row_name(row) == name)
 }
 
 /// The item type of a list type: an index into the table of item types (no pointer),
@@ -297,7 +297,7 @@ pub struct Fields {
 impl Fields {
     /// The type of the field `name`.
     pub fn get(&self, name: &str) -> Option<GType> {
-        find_name(self.rows, self.keys, name, |f| f.0).map(|f| f.1)
+        find_name(self.rows, self.keys, name, |f| f.0.as_str()).map(|f| f.1)
     }
 
     /// The fields' names, in order.
@@ -329,7 +329,7 @@ impl GraphCall {
             self.params.as_slice(),
             self.param_keys.as_slice(),
             name,
-            |p| p.name,
+            |p| p.name.as_str(),
         )
     }
 
@@ -451,10 +451,13 @@ pub fn edge_calls(account: bool, edge: &str) -> Option<impl Iterator<Item = GCal
 /// The calls that take a param `name`, and the updates (a POST on the node itself) of
 /// the node types a call that takes it creates: sorted indexes into [`GRAPH_CALLS`].
 pub fn calls_with_param(name: &str) -> &'static [u16] {
-    let table: &'static [(GText, GSlice<u16>)] = &generated::GRAPH_PARAM_CALLS;
-    table
-        .binary_search_by(|(p, _)| p.cmp_str(name))
-        .map_or(&[], |i| table[i].1.as_slice())
+    find_name(
+        &generated::GRAPH_PARAM_CALLS,
+        &generated::GRAPH_PARAM_CALL_KEYS,
+        name,
+        |(p, _)| p.as_str(),
+    )
+    .map_or(&[], |(_, calls)| calls.as_slice())
 }
 
 /// The calls of `method` on a node itself (`/<id>`): sorted indexes into [`GRAPH_CALLS`].
@@ -569,6 +572,16 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         names.push("no_call_takes_this");
+        // Absent names next to present ones: grown by a byte, cut short.
+        let near: Vec<String> = names
+            .iter()
+            .flat_map(|n| [format!("{n}_"), n[..n.len() - 1].to_string()])
+            .collect();
+        names.extend(near.iter().map(String::as_str));
+        assert_eq!(
+            generated::GRAPH_PARAM_CALL_KEYS.len(),
+            generated::GRAPH_PARAM_CALLS.len()
+        );
         for name in names {
             let expected: Vec<u16> = GCallId::all()
                 .filter(|c| {
