@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crate::geo::Countries;
 use crate::source::{
-    METHODS, Source, TextBlob, Value, Yaml, camel, is_snake, lit, option, table_lines,
+    METHODS, Source, TextBlob, Value, Yaml, camel, is_snake, lit, name_key, option, table_lines,
 };
 
 const VERBS: [&str; 6] = ["read", "create", "update", "delete", "copy", "opt_out"];
@@ -123,8 +123,9 @@ impl Packed {
         format!("Slice::new({start}, {})", table.len())
     }
 
-    /// A `Slice<(AText, ParamSpec)>` of these (name, spec) rows, appended to the params as one range, and their names' search keys to the keys
-    /// (src/catalog/advertising.rs reads the keys of a list at the list's range).
+    /// A `Slice<(AText, ParamSpec)>` of these (name, spec) rows, appended to the params as
+    /// one range, and their names' search keys to the keys (src/catalog/advertising.rs
+    /// reads the keys of a list at the list's range).
     fn param_rows(&self, rows: Vec<(String, String)>) -> String {
         self.param_keys.borrow_mut().extend(
             rows.iter()
@@ -1033,14 +1034,4 @@ fn known(
         names.extend(ad_set_fields.iter().cloned());
     }
     names
-}
-
-/// A param name's search key: its first eight bytes as a big-endian number, zero-padded,
-/// as src/catalog/graph.rs computes it for the name looked up (its tests compare the two
-/// for every row). Here, not shared with build/graph.rs: tests/it builds this module alone.
-fn name_key(name: &str) -> u64 {
-    let mut bytes = [0u8; 8];
-    let n = name.len().min(8);
-    bytes[..n].copy_from_slice(&name.as_bytes()[..n]);
-    u64::from_be_bytes(bytes)
 }

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::path::Path;
 
-use crate::source::{METHODS, Source, TextBlob, is_snake, lit, table_lines};
+use crate::source::{METHODS, Source, TextBlob, is_snake, lit, name_key, table_lines};
 
 struct Call {
     node: usize,
@@ -532,16 +532,6 @@ const SCALARS: [(&str, &str); 10] = [
     ("map", "Map"),
     ("list", "Object"),
 ];
-
-/// A name's search key: its first eight bytes as a big-endian number, zero-padded.
-/// Names sorted by bytes have their keys in order (src/catalog/graph.rs computes the
-/// same for the name looked up).
-fn name_key(name: &str) -> u64 {
-    let mut bytes = [0u8; 8];
-    let n = name.len().min(8);
-    bytes[..n].copy_from_slice(&name.as_bytes()[..n]);
-    u64::from_be_bytes(bytes)
-}
 
 /// A type with its `list<…>` wrappers taken off.
 fn innermost(ty: &str) -> &str {
