@@ -294,28 +294,7 @@ impl<'a> Request<'a> {
     /// Each param the request gives again later: the earlier occurrence, which the API
     /// does not read, with the one it reads; in the order of the earlier ones.
     pub fn repeated_params(&self) -> Vec<(&Entry, &Entry)> {
-        // Most requests give a few params and none twice: compared pairwise, as `params`
-        // does, without hashing; long lists through a map.
-        let (query, mapped) = self.param_lists();
-        if query.len() + mapped.len() <= 64 {
-            let all: Vec<&Entry> = query.iter().chain(mapped).collect();
-            return all
-                .iter()
-                .enumerate()
-                .filter_map(|(i, e)| {
-                    let read = all[i + 1..].iter().rev().find(|later| later.key == e.key)?;
-                    Some((*e, *read))
-                })
-                .collect();
-        }
-        let sent: std::collections::HashMap<&str, &Entry> =
-            self.params().map(|e| (e.key.as_str(), e)).collect();
-        self.every_param()
-            .filter_map(|e| {
-                let read = *sent.get(e.key.as_str())?;
-                (!std::ptr::eq(read, e)).then_some((e, read))
-            })
-            .collect()
+        repeated_in(&self.every_param().collect::<Vec<_>>())
     }
 
     /// Whether the request may send params that are not known: a body a reader could
@@ -810,6 +789,37 @@ impl<'a> FileModel<'a> {
     }
 }
 
+/// Each param of `params` whose name is given again later: the earlier occurrence, which
+/// the API does not read, with the last one, which it reads; in the order of the earlier
+/// ones.
+pub fn repeated_in<'e>(place: &[&'e Entry]) -> Vec<(&'e Entry, &'e Entry)> {
+    // A few params, compared pairwise: hashing each name cost more than comparing them.
+    if place.len() <= 64 {
+        return place
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| {
+                let sent = place[i + 1..]
+                    .iter()
+                    .rev()
+                    .find(|later| later.key == e.key)?;
+                Some((*e, *sent))
+            })
+            .collect();
+    }
+    let mut last = std::collections::HashMap::new();
+    for entry in place {
+        last.insert(entry.key.as_str(), *entry);
+    }
+    place
+        .iter()
+        .filter_map(|e| {
+            let sent = last[e.key.as_str()];
+            (!std::ptr::eq(sent, *e)).then_some((*e, sent))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -825,6 +835,32 @@ mod tests {
             crate::catalog::advertising::JSON_ENCODED,
         );
         (docs, p)
+    }
+
+    #[test]
+    fn short_and_long_lists_pair_each_repeat_with_the_last() {
+        use crate::loading::{Entry, Node, Span, Value};
+        for len in [0usize, 1, 5, 64, 65, 130] {
+            let entries: Vec<Entry> = (0..len)
+                .map(|i| Entry {
+                    key: ["a", "b", "limit", "fields"][(i * 7 + i / 3) % 4].into(),
+                    key_span: Span::new(i, i + 1),
+                    value: Node::new(Span::new(i, i + 1), Value::Null),
+                })
+                .collect();
+            let place: Vec<&Entry> = entries.iter().collect();
+            let expected: Vec<(usize, usize)> = (0..len)
+                .filter_map(|i| {
+                    let last = (0..len).rev().find(|&j| entries[j].key == entries[i].key)?;
+                    (last != i).then_some((i, last))
+                })
+                .collect();
+            let found: Vec<(usize, usize)> = repeated_in(&place)
+                .into_iter()
+                .map(|(e, sent)| (e.key_span.start, sent.key_span.start))
+                .collect();
+            assert_eq!(found, expected, "{len} params");
+        }
     }
 
     #[test]

@@ -2,8 +2,8 @@ use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Severity};
 use crate::example;
 use crate::loading::readers::Reader;
 use crate::loading::{Entry, Format, Node, Span, Value};
-use crate::model::Request;
 use crate::model::file::FileContext;
+use crate::model::{Request, repeated_in};
 use crate::rules::rule::{FixMeta, Group, Inspects, Rule};
 
 crate::declare_rule! {
@@ -84,36 +84,6 @@ impl Rule for DuplicateParam {
     }
 }
 
-/// Each name given again later in one place (the query string, the body): the earlier
-/// occurrence with the last one.
-fn repeated_in<'e>(place: &[&'e Entry]) -> Vec<(&'e Entry, &'e Entry)> {
-    // A few params, compared pairwise: hashing each name cost more than comparing them.
-    if place.len() <= 64 {
-        return place
-            .iter()
-            .enumerate()
-            .filter_map(|(i, e)| {
-                let sent = place[i + 1..]
-                    .iter()
-                    .rev()
-                    .find(|later| later.key == e.key)?;
-                Some((*e, *sent))
-            })
-            .collect();
-    }
-    let mut last = std::collections::HashMap::new();
-    for entry in place {
-        last.insert(entry.key.as_str(), *entry);
-    }
-    place
-        .iter()
-        .filter_map(|e| {
-            let sent = last[e.key.as_str()];
-            (!std::ptr::eq(sent, *e)).then_some((*e, sent))
-        })
-        .collect()
-}
-
 /// A key without a value (`?status&`), an empty string, a null.
 fn is_empty_value(node: &Node) -> bool {
     match &node.value {
@@ -192,32 +162,6 @@ mod tests {
         let fix = d.fix.as_ref().expect("a fix");
         let edits: Vec<_> = fix.edits.iter().collect();
         crate::diagnostic::apply_edits(text, &edits)
-    }
-
-    #[test]
-    fn short_and_long_lists_pair_each_repeat_with_the_last() {
-        use crate::loading::{Entry, Node, Span, Value};
-        for len in [0usize, 1, 5, 64, 65, 130] {
-            let entries: Vec<Entry> = (0..len)
-                .map(|i| Entry {
-                    key: ["a", "b", "limit", "fields"][(i * 7 + i / 3) % 4].into(),
-                    key_span: Span::new(i, i + 1),
-                    value: Node::new(Span::new(i, i + 1), Value::Null),
-                })
-                .collect();
-            let place: Vec<&Entry> = entries.iter().collect();
-            let expected: Vec<(usize, usize)> = (0..len)
-                .filter_map(|i| {
-                    let last = (0..len).rev().find(|&j| entries[j].key == entries[i].key)?;
-                    (last != i).then_some((i, last))
-                })
-                .collect();
-            let found: Vec<(usize, usize)> = super::repeated_in(&place)
-                .into_iter()
-                .map(|(e, sent)| (e.key_span.start, sent.key_span.start))
-                .collect();
-            assert_eq!(found, expected, "{len} params");
-        }
     }
 
     #[test]
