@@ -1,5 +1,6 @@
-//! The one helper the rules' unit tests lint with: a YAML request file through the whole
-//! pipeline (engine, every rule, suppressions), with a config and a context snapshot.
+//! What unit tests share: the one helper the rules' tests lint with (a YAML request file
+//! through the whole pipeline: engine, every rule, suppressions, with a config and a
+//! context snapshot), and a seeded number stream for generated inputs.
 
 use std::path::{Path, PathBuf};
 
@@ -94,4 +95,16 @@ pub fn spans(rule: &str, context_yaml: &str, yaml: &str) -> Vec<String> {
         .into_iter()
         .map(|f| f.at)
         .collect()
+}
+
+/// A deterministic stream of pseudo-random numbers (xorshift64) from `seed` (not 0), for
+/// tests that compare a quick path with its oracle on many generated inputs.
+pub fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
 }

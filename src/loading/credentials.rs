@@ -148,13 +148,7 @@ mod tests {
             pieces.push(name.to_uppercase().replace('_', "-"));
             pieces.push(name[name.len() / 2..].to_string());
         }
-        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15);
         let mut taken = 0;
         for _ in 0..50_000 {
             let parts = 1 + (next() % 4) as usize;

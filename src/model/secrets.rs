@@ -1360,13 +1360,7 @@ mod tests {
             "\u{e9}",
             "\n",
         ];
-        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d);
         (0..count)
             .map(|_| {
                 let pieces = (next() % 80) as usize;
