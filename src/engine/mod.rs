@@ -120,7 +120,7 @@ pub fn unjudged_requests(
     let registry = Registry::builtin();
     let format = Format::from_path(display);
     let loaded = load_file_with(registry, display, format, rel, bytes, settings);
-    let model = FileModel::build_within(&loaded.documents, &loaded.text, &settings.limits);
+    let model = FileModel::build_loaded(&loaded, &settings.limits);
     let lines: Vec<_> = model.requests.iter().map(|r| r.line()).collect();
     let routes = crate::apis::route_file(&registry.apis, &lines, &settings.config);
     let index = crate::loading::span::LineIndex::new(&loaded.text);
@@ -310,7 +310,7 @@ fn lint_unguarded(
 ) -> FileResult {
     let format = Format::from_path(display);
     let loaded = load_file_with(registry, display, format, rel, bytes, settings);
-    let model = FileModel::build_within(&loaded.documents, &loaded.text, &settings.limits);
+    let model = FileModel::build_loaded(&loaded, &settings.limits);
     let (mut diagnostics, mut facts, unjudged) = run_rules(
         registry,
         display,

@@ -130,6 +130,10 @@ pub struct Loaded {
     pub text: String,
     pub documents: Vec<Node>,
     pub problems: Vec<Problem>,
+    /// Whether every string of the documents is one the text writes, unescaped: true for
+    /// request files read as YAML or JSON; false where a reader builds strings of its
+    /// own (a Postman placeholder, a workflow's script argument, become `{{name}}`).
+    pub strings_as_written: bool,
 }
 
 /// The entries of a mapping a loader has open. The entries of all the open mappings of a
@@ -378,6 +382,7 @@ pub fn load_with(
             text: String::new(),
             documents: Vec::new(),
             problems: vec![too_large(Some(bytes.len() as u64), limits)],
+            strings_as_written: false,
         };
     }
     let sniffed_len = bytes.len().min(BINARY_SNIFF_BYTES);
@@ -392,6 +397,7 @@ pub fn load_with(
                 Span::empty(0),
                 format!("binary file: NUL byte at offset {nul}; request files are UTF-8 text"),
             )],
+            strings_as_written: false,
         };
     }
     let text = match String::from_utf8(bytes) {
@@ -407,6 +413,7 @@ pub fn load_with(
                     Span::empty(at),
                     format!("invalid UTF-8 at byte {at}; request files are UTF-8 text"),
                 )],
+                strings_as_written: false,
             };
         }
     };
@@ -421,13 +428,15 @@ pub fn load_with(
             )],
             text,
             documents: Vec::new(),
+            strings_as_written: false,
         };
     }
-    let (documents, problems) = read_text(&text, format, limits, options);
+    let (documents, problems, strings_as_written) = read_text_as(&text, format, limits, options);
     Loaded {
         text,
         documents,
         problems,
+        strings_as_written,
     }
 }
 
@@ -441,31 +450,47 @@ pub fn read_text(
     limits: &Limits,
     options: &readers::ReadOptions,
 ) -> (Vec<Node>, Vec<Problem>) {
+    let (documents, problems, _) = read_text_as(text, format, limits, options);
+    (documents, problems)
+}
+
+/// [`read_text`], and whether the documents' strings are all as the text writes them
+/// ([`Loaded::strings_as_written`]).
+fn read_text_as(
+    text: &str,
+    format: Format,
+    limits: &Limits,
+    options: &readers::ReadOptions,
+) -> (Vec<Node>, Vec<Problem>, bool) {
     match format {
-        Format::Read(reader) => reader.read(text, limits, options),
+        Format::Read(reader) => {
+            let (documents, problems) = reader.read(text, limits, options);
+            (documents, problems, false)
+        }
         Format::Json => {
             let (documents, mut problems) = json::parse(text, limits);
             match documents.first() {
                 Some(root) if readers::postman::is_collection(root) => {
                     let (docs, more) = readers::postman::convert(root, text, limits, options);
                     problems.extend(more);
-                    (docs, problems)
+                    (docs, problems, false)
                 }
                 Some(root) if readers::postman::is_environment(root) => (
                     readers::postman::convert_environment(root, options),
                     problems,
+                    false,
                 ),
                 _ => {
                     let mut documents = documents;
                     readers::name_header_tokens(&mut documents, options);
-                    (documents, problems)
+                    (documents, problems, true)
                 }
             }
         }
         Format::Yaml => {
             let (mut documents, problems) = yaml::parse(text, limits);
             readers::name_header_tokens(&mut documents, options);
-            (documents, problems)
+            (documents, problems, true)
         }
     }
 }

@@ -18,7 +18,7 @@ pub mod variables;
 pub mod workflow;
 
 use crate::loading::encoded::{Lookup, NoVariables};
-use crate::loading::{Entry, Limits, Node, Problem, Span, Value};
+use crate::loading::{Entry, Limits, Loaded, Node, Problem, Span, Value};
 use crate::suggest::did_you_mean;
 pub use request_line::{LineError, Method, RequestLine, Segment, Version};
 use variables::{Budget, Variables};
@@ -274,10 +274,22 @@ impl<'a> Request<'a> {
     fn with_shadowed_marked(mut self) -> Self {
         let (query, mapped) = self.param_lists();
         self.shadowed = (query.len() + mapped.len() <= 64).then(|| {
-            let all = || query.iter().chain(mapped);
+            // A key's length and end letters tell most pairs apart without comparing
+            // the keys.
+            let mut prints = [0u32; 64];
+            let count = query.len() + mapped.len();
+            let key = |i: usize| match query.get(i) {
+                Some(entry) => &entry.key,
+                None => &mapped[i - query.len()].key,
+            };
+            for (i, print) in prints[..count].iter_mut().enumerate() {
+                *print = key_print(key(i));
+            }
             let mut mask = 0u64;
-            for (i, a) in all().enumerate() {
-                if all().skip(i + 1).any(|b| b.key == a.key) {
+            for i in 0..count {
+                let print = prints[i];
+                let later = &prints[i + 1..count];
+                if (0..later.len()).any(|k| later[k] == print && key(i + 1 + k) == key(i)) {
                     mask |= 1 << i;
                 }
             }
@@ -306,6 +318,16 @@ impl<'a> Request<'a> {
             .is_some()
             || self.line().is_some_and(|l| !l.unknown_query.is_empty())
     }
+}
+
+/// A key's length and first and last bytes, equal for equal keys.
+fn key_print(key: &str) -> u32 {
+    let bytes = key.as_bytes();
+    let ends = match (bytes.first(), bytes.last()) {
+        (Some(&first), Some(&last)) => (u32::from(first) << 8) | u32::from(last),
+        _ => 0,
+    };
+    ((bytes.len() as u32) << 16) ^ ends
 }
 
 /// A shape that a request file may not have (docs/request-files.md), found while
@@ -348,6 +370,9 @@ pub struct FileModel<'a> {
     pub problems: Vec<Problem>,
     /// A GitHub Actions workflow's jobs and permission blocks, when the file is one.
     pub workflow: Option<workflow::Workflow>,
+    /// Whether a string read from the file can hold a `{{name}}` reference; when none
+    /// can, params are not walked for one.
+    may_reference: bool,
 }
 
 /// An item of a list that is a request: a mapping with a request line (or method and
@@ -410,7 +435,27 @@ impl<'a> FileModel<'a> {
 
     /// [`FileModel::build`], with variable substitution bounded by `limits`.
     pub fn build_within(documents: &'a [Node], file: &str, limits: &Limits) -> FileModel<'a> {
-        let mut model = FileModel::default();
+        FileModel::build_as(documents, file, limits, true)
+    }
+
+    /// [`FileModel::build_within`] for what the loader read: when its strings are as the
+    /// text writes them and the text can make no `{{`, no param is searched for one.
+    pub fn build_loaded(loaded: &'a Loaded, limits: &Limits) -> FileModel<'a> {
+        let may_reference =
+            !loaded.strings_as_written || variable_values::file_may_reference(&loaded.text);
+        FileModel::build_as(&loaded.documents, &loaded.text, limits, may_reference)
+    }
+
+    fn build_as(
+        documents: &'a [Node],
+        file: &str,
+        limits: &Limits,
+        may_reference: bool,
+    ) -> FileModel<'a> {
+        let mut model = FileModel {
+            may_reference,
+            ..FileModel::default()
+        };
         let budget = Budget::new(limits);
         for root in documents {
             if model.workflow.is_none() {
@@ -627,15 +672,18 @@ impl<'a> FileModel<'a> {
             }
             l
         });
-        let substituted_params = params.and_then(|p| p.value.as_map()).and_then(|entries| {
-            let known = variable_values::Known {
-                file,
-                variables: defaults.variables,
-                definitions: defaults.definitions,
-                budget: defaults.budget,
-            };
-            variable_values::substitute_params(entries, known, &mut variable_uses)
-        });
+        let substituted_params = params
+            .filter(|_| self.may_reference)
+            .and_then(|p| p.value.as_map())
+            .and_then(|entries| {
+                let known = variable_values::Known {
+                    file,
+                    variables: defaults.variables,
+                    definitions: defaults.definitions,
+                    budget: defaults.budget,
+                };
+                variable_values::substitute_params(entries, known, &mut variable_uses)
+            });
         variable_uses.sort_by_key(|u: &VariableUse| (u.key.start, u.value.start, u.value.end));
         let own_token = keys.token.and_then(|t| self.token_ref(t));
         let object = keys.object.and_then(|o| match o.value.as_str() {
@@ -835,6 +883,47 @@ mod tests {
             crate::catalog::advertising::JSON_ENCODED,
         );
         (docs, p)
+    }
+
+    /// The mask of shadowed params (compared by key prints first) keeps the same params
+    /// as the map of last places that long lists use, on generated query strings and
+    /// params whose keys share lengths and end letters.
+    #[test]
+    fn shadowed_mask_keeps_the_last_of_each_name() {
+        let names = ["a", "b", "ab", "ba", "abc", "adc", "acb", "abcd", "axyd"];
+        let mut next = crate::testing::xorshift(0x51ad_0bed);
+        for _ in 0..300 {
+            let mut pick = |n: u64| -> Vec<&str> {
+                (0..next() % n)
+                    .map(|_| names[(next() % names.len() as u64) as usize])
+                    .collect()
+            };
+            let query = pick(8);
+            let mut mapped = pick(6);
+            mapped.sort_unstable();
+            mapped.dedup();
+            let query_text: Vec<String> = query.iter().map(|k| format!("{k}=1")).collect();
+            let mut text = format!("request: GET /x?{}\n", query_text.join("&"));
+            if !mapped.is_empty() {
+                text.push_str("params:\n");
+                for k in &mapped {
+                    text.push_str(&format!("  {k}: 2\n"));
+                }
+            }
+            let (docs, _) = parse_text(&text, Format::Yaml, &Limits::DEFAULT);
+            let m = FileModel::build(&docs, &text);
+            let request = &m.requests[0];
+            assert!(request.shadowed.is_some());
+            let by_mask: Vec<*const Entry> = request.params().map(|e| e as *const _).collect();
+            let (q, p) = request.param_lists();
+            let all: Vec<&Entry> = q.iter().chain(p).collect();
+            let last_of_name: Vec<*const Entry> = (0..all.len())
+                .filter(|&i| all[i + 1..].iter().all(|b| b.key != all[i].key))
+                .map(|i| all[i] as *const _)
+                .collect();
+            assert_eq!(by_mask, last_of_name, "{text}");
+            assert_eq!(all.len(), query.len() + mapped.len(), "{text}");
+        }
     }
 
     #[test]

@@ -151,6 +151,15 @@ fn written_as(file: &str, at: Span, value: &str) -> bool {
     bare == value
 }
 
+/// Whether any string the loaders read from `file` can hold a `{{`: one is written so,
+/// or made by what the loaders decode, an escape (`\u007b`, YAML's `\x7b` or escaped
+/// line break), all of which start with `\`, or percent-decoding (`%7B`). Line folding
+/// joins lines with a space, never two braces.
+pub(super) fn file_may_reference(file: &str) -> bool {
+    crate::loading::encoded::has_reference(file)
+        || memchr::memchr2(b'\\', b'%', file.as_bytes()).is_some()
+}
+
 /// The `params` entries with every string of their values whose references are all
 /// known replaced by what it sends; `None` when none is.
 pub(super) fn substitute_params(
@@ -362,6 +371,131 @@ mod tests {
             &[],
         );
         docs
+    }
+
+    /// The strings (keys and values, decoded JSON included) holding `{{` that the
+    /// loaders read from `text`, when its strings are as written and the text cannot
+    /// make a `{{` (`None` otherwise: the model searches its params as before).
+    fn strings_holding_a_reference(text: &str, format: Format) -> Option<Vec<String>> {
+        let mut loaded = crate::loading::load(text.as_bytes().to_vec(), format, &Limits::DEFAULT);
+        let _ = crate::loading::encoded_params::decode_encoded_params(
+            &mut loaded.documents,
+            &loaded.text,
+            &Limits::DEFAULT,
+            &[],
+        );
+        if !loaded.strings_as_written || super::file_may_reference(text) {
+            return None;
+        }
+        let mut found = Vec::new();
+        for doc in &loaded.documents {
+            let mut stack = vec![doc];
+            while let Some(node) = stack.pop() {
+                match &node.value {
+                    Value::String(s) | Value::EncodedJson { text: s, .. } if s.contains("{{") => {
+                        found.push(s.to_string());
+                    }
+                    _ => {}
+                }
+                match &node.value {
+                    Value::Seq(items) => stack.extend(items),
+                    Value::Map(entries) => {
+                        for e in entries {
+                            if e.key.contains("{{") {
+                                found.push(e.key.to_string());
+                            }
+                            stack.push(&e.value);
+                        }
+                    }
+                    Value::EncodedJson { decoded, .. } => stack.push(decoded),
+                    _ => {}
+                }
+            }
+        }
+        Some(found)
+    }
+
+    /// The shortcut of `FileModel::build_loaded` holds on every file of `fixtures/`:
+    /// where it says no string can hold a reference, none does; a Postman collection and
+    /// a workflow, whose readers write references of their own, are never taken for one.
+    #[test]
+    fn no_fixture_without_a_possible_reference_reads_one() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let mut stack = vec![root];
+        let (mut files, mut skipped) = (0, 0);
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                files += 1;
+                let format = Format::from_path(&path.to_string_lossy());
+                if let Some(found) = strings_holding_a_reference(&text, format) {
+                    skipped += 1;
+                    assert!(found.is_empty(), "{}: {found:?}", path.display());
+                }
+            }
+        }
+        assert!(
+            files > 100 && skipped > 50,
+            "{files} files, {skipped} without"
+        );
+    }
+
+    /// Generated YAML and JSON texts with braces written in every way the loaders decode:
+    /// a text that can produce `{{` is never one `file_may_reference` turns away.
+    #[test]
+    fn no_generated_text_without_a_possible_reference_reads_one() {
+        let pieces = [
+            "{", "}", "{{", "\\u007b", "\\x7b", "\\\n", "%7B", "%7b", "\n", " ", "a", "\\", "\"",
+            "'",
+        ];
+        let mut next = crate::testing::xorshift(0x5eed_0fb4_ace5);
+        let mut checked = 0;
+        for _ in 0..4000 {
+            let mut value = String::new();
+            for _ in 0..(next() % 6 + 1) {
+                value.push_str(pieces[(next() % pieces.len() as u64) as usize]);
+            }
+            let texts = [
+                (
+                    format!("request: GET /x\nparams:\n  q: \"{value}\"\n"),
+                    Format::Yaml,
+                ),
+                (
+                    format!("request: GET /x\nparams:\n  q: '{value}'\n"),
+                    Format::Yaml,
+                ),
+                (
+                    format!("request: GET /x\nparams:\n  q: x{value}\n"),
+                    Format::Yaml,
+                ),
+                (
+                    format!("request: GET /x\nparams:\n  q: |\n    {value}\n"),
+                    Format::Yaml,
+                ),
+                (
+                    format!("{{\"request\": \"GET /x\", \"params\": {{\"q\": \"{value}\"}}}}"),
+                    Format::Json,
+                ),
+                (
+                    format!("request: GET /x\nparams:\n  q: '{{\"a\": \"{value}\"}}'\n"),
+                    Format::Yaml,
+                ),
+            ];
+            for (text, format) in texts {
+                if let Some(found) = strings_holding_a_reference(&text, format) {
+                    checked += 1;
+                    assert!(found.is_empty(), "{text:?}: {found:?}");
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     const VARIABLES: &str = "x-variables:\n  goal: SALE\n  country: USA\n  quoted: 'DE'\n";
