@@ -354,14 +354,19 @@ fn parse_path(text: &Text<'_>, start: usize, len: usize) -> Result<RequestLine, 
     }
     let end = start + len;
     let rest = &text.value[path_start..end];
-    let (path_part, query_part) = match rest.find('?') {
+    // The memchr crate's search, where `str::find` with a char costs several times as
+    // much on a path's few bytes.
+    let (path_part, query_part) = match memchr::memchr(b'?', rest.as_bytes()) {
         Some(q) => (&rest[..q], Some((path_start + q + 1, &rest[q + 1..]))),
         None => (rest, None),
     };
     let path_part = if root {
         "/"
     } else {
-        path_part.split('#').next().unwrap_or("")
+        match memchr::memchr(b'#', path_part.as_bytes()) {
+            Some(fragment) => &path_part[..fragment],
+            None => path_part,
+        }
     };
     if !path_part.starts_with('/') {
         return Err(LineError::new(
