@@ -288,17 +288,6 @@ impl TextBlob {
     }
 }
 
-/// A name's search key: its first eight bytes as a big-endian number, zero-padded.
-/// Names sorted by bytes have their keys in order (src/catalog/graph.rs computes the
-/// same for the name looked up; its tests and src/catalog/advertising.rs's compare the
-/// two for every row of the tables).
-pub fn name_key(name: &str) -> u64 {
-    let mut bytes = [0u8; 8];
-    let n = name.len().min(8);
-    bytes[..n].copy_from_slice(&name.as_bytes()[..n]);
-    u64::from_be_bytes(bytes)
-}
-
 /// A name's hash for the tables' open-addressing indexes: the same as
 /// src/catalog/packed.rs's `name_hash`, which looks names up by them (its tests and the
 /// catalogs' look up every name of every list, and names no list has).

@@ -2,8 +2,9 @@
 //! Business SDK codegen specs): every node type with its fields, every call on a node
 //! and its edges with its params, and the enums those params take and the fields of
 //! their node types take (however deep). Compiled by build/graph.rs; the lookups here
-//! are binary searches over static tables. A param the specs type as a bare object that
-//! sets a node-typed field of the node its call writes has that field's type.
+//! are binary searches over static tables, or hashed (fields and params). A param the
+//! specs type as a bare object that sets a node-typed field of the node its call writes
+//! has that field's type.
 
 use crate::catalog::Method;
 use crate::catalog::packed::{Blob, Rows, Slice, Text, find_hashed};
@@ -65,36 +66,6 @@ impl Rows for GSlot {
     fn table() -> &'static [Self] {
         &generated::GRAPH_NAME_SLOTS
     }
-}
-
-/// A name's search key: its first eight bytes as a big-endian number, zero-padded (as
-/// build/graph.rs computes it for the tables). Names sorted by bytes have their keys in
-/// order, so a search compares numbers and reads names only where their keys tie.
-pub fn name_key(name: &[u8]) -> u64 {
-    let mut bytes = [0u8; 8];
-    let n = name.len().min(8);
-    bytes[..n].copy_from_slice(&name[..n]);
-    u64::from_be_bytes(bytes)
-}
-
-/// The row of `rows` (sorted by name, `keys` their names' keys) named `name`: a field
-/// or a param is looked up for every key of every request, in lists of up to a few
-/// hundred names that share their first letters (`targeting_…`), where a search by
-/// text would compare most of them whole.
-pub fn find_name<T, K: Copy + Into<u64>>(
-    rows: &'static [T],
-    keys: &[K],
-    name: &str,
-    row_name: impl Fn(&T) -> &'static str,
-) -> Option<&'static T> {
-    let key = name_key(name.as_bytes());
-    let first = keys.partition_point(|&k| k.into() < key);
-    keys[first..]
-        .iter()
-        .take_while(|&&k| k.into() == key)
-        .zip(&rows[first..])
-        .map(|(_, row)| row)
-        .find(|row| row_name(row) == name)
 }
 
 /// The item type of a list type: an index into the table of item types (no pointer),
