@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crate::geo::Countries;
 use crate::source::{
-    METHODS, Source, TextBlob, Value, Yaml, camel, is_snake, lit, name_key, option, table_lines,
+    METHODS, Source, TextBlob, Value, Yaml, camel, hash_slots, is_snake, lit, option, table_lines,
 };
 
 const VERBS: [&str; 6] = ["read", "create", "update", "delete", "copy", "opt_out"];
@@ -85,8 +85,8 @@ struct Packed {
     list_at: RefCell<HashMap<Vec<String>, String>>,
     refused: RefCell<Vec<String>>,
     params: RefCell<Vec<String>>,
-    /// The search keys of the names of [`Packed::params`], row by row.
-    param_keys: RefCell<Vec<String>>,
+    /// The open-addressing indexes of the operations' params, one range each.
+    param_slots: RefCell<Vec<String>>,
     items: RefCell<Vec<String>>,
     edge_operations: RefCell<Vec<String>>,
     billing_strategies: RefCell<Vec<String>>,
@@ -123,14 +123,19 @@ impl Packed {
         format!("Slice::new({start}, {})", table.len())
     }
 
+    /// A `Slice<NameSlot>` of the open-addressing index of these names (an operation's
+    /// params, in the order of their rows), appended to the slots as one range.
+    fn slots(&self, names: &[&str]) -> String {
+        let slots = hash_slots(names)
+            .iter()
+            .map(|s| format!("NameSlot({s})"))
+            .collect();
+        Packed::rows(&self.param_slots, slots)
+    }
+
     /// A `Slice<(AText, ParamSpec)>` of these (name, spec) rows, appended to the params as
-    /// one range, and their names' search keys to the keys (src/catalog/advertising.rs
-    /// reads the keys of a list at the list's range).
+    /// one range.
     fn param_rows(&self, rows: Vec<(String, String)>) -> String {
-        self.param_keys.borrow_mut().extend(
-            rows.iter()
-                .map(|(name, _)| format!("NameKey({:#x})", name_key(name))),
-        );
         let rows = rows
             .into_iter()
             .map(|(name, spec)| format!("({}, {spec})", self.text(&name)))
@@ -170,10 +175,10 @@ impl Packed {
         );
         table_lines(
             out,
-            "The search keys of the names of [`PARAMS`] (their first eight bytes, big-endian,\n/// zero-padded), row by row.",
-            "PARAM_NAME_KEYS",
-            "NameKey",
-            &self.param_keys.borrow(),
+            "The open-addressing indexes of the operations' params (each 0, or 1 + a row of the\n/// operation's params), a range for each operation.",
+            "PARAM_NAME_SLOTS",
+            "NameSlot",
+            &self.param_slots.borrow(),
         );
         table_lines(
             out,
@@ -679,13 +684,13 @@ fn params(root: &Path, ops: &[Operation], rules: &Routes, packed: &Packed, out: 
             let spec = spec(&src, spec_node, DEFAULT_RULE, rules, packed);
             params.push((pname.to_string(), *line, spec));
         }
-        // Sorted by name: a param is looked up by binary search, once for every param
-        // of every request.
+        // Sorted by name, as they are listed; a param is looked up by its hash, once for
+        // every param of every request.
         params.sort_by(|a, b| a.0.cmp(&b.0));
         if let Some(w) = params.windows(2).find(|w| w[0].0 == w[1].0) {
             src.fail(w[1].1, &format!("`{}` is listed twice", w[1].0));
         }
-        // The keys are one range as the params are: the same `Slice` range of each table.
+        let slots = packed.slots(&params.iter().map(|p| p.0.as_str()).collect::<Vec<_>>());
         let params = packed.param_rows(
             params
                 .into_iter()
@@ -697,7 +702,7 @@ fn params(root: &Path, ops: &[Operation], rules: &Routes, packed: &Packed, out: 
         known.sort();
         known.dedup();
         tables_out.push(format!(
-            "OperationTable {{ op: Operation::{}, source: {}, open: {}, create: {}, like: {}, params: {params}, param_keys: {params}, known: {} }}",
+            "OperationTable {{ op: Operation::{}, source: {}, open: {}, create: {}, like: {}, params: {params}, param_slots: {slots}, known: {} }}",
             camel(&op.name),
             packed.text(source),
             table.get("open").is_some_and(|o| o.bool(&src)),

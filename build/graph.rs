@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::path::Path;
 
-use crate::source::{METHODS, Source, TextBlob, is_snake, lit, name_key, table_lines};
+use crate::source::{METHODS, Source, TextBlob, hash_slots, is_snake, lit, table_lines};
 
 struct Call {
     node: usize,
@@ -311,12 +311,14 @@ pub fn generate(root: &Path) -> String {
     };
     let mut field_rows: Vec<String> = Vec::new();
     let mut node_rows: Vec<String> = Vec::new();
-    // The search key of each field and param name, in the order of their rows.
-    let mut name_keys: Vec<u64> = Vec::new();
-    let mut key_list = |names: &mut dyn Iterator<Item = &String>| -> String {
-        let start = name_keys.len();
-        name_keys.extend(names.map(|n| name_key(n)));
-        format!("GSlice::new({start}, {})", name_keys.len())
+    // The open-addressing index of each node's fields and each call's params, one
+    // range of one table each.
+    let mut name_slots: Vec<u16> = Vec::new();
+    let mut slot_list = |names: &mut dyn Iterator<Item = &String>| -> String {
+        let names: Vec<&String> = names.collect();
+        let start = name_slots.len();
+        name_slots.extend(hash_slots(&names));
+        format!("GSlice::new({start}, {})", name_slots.len())
     };
     for (i, (name, spec)) in nodes.iter().enumerate() {
         let mut f = fields[i].clone();
@@ -326,11 +328,11 @@ pub fn generate(root: &Path) -> String {
             field_rows.push(format!("({}, {})", text.range("GText", n), rust_type(t)));
         }
         node_rows.push(format!(
-            "GraphNode {{ name: {}, spec: {}, fields: GSlice::new({start}, {}), field_keys: {}, calls: ({}, {}), created_by: {} }}",
+            "GraphNode {{ name: {}, spec: {}, fields: GSlice::new({start}, {}), field_slots: {}, calls: ({}, {}), created_by: {} }}",
             text.range("GText", name),
             text.range("GText", spec),
             field_rows.len(),
-            key_list(&mut f.iter().map(|(n, _)| n)),
+            slot_list(&mut f.iter().map(|(n, _)| n)),
             ranges[i].0,
             ranges[i].1,
             call_list(&created_by[i]),
@@ -351,12 +353,12 @@ pub fn generate(root: &Path) -> String {
         }
         let m = METHODS.iter().find(|(m, _)| *m == c.method).unwrap().1;
         call_rows.push(format!(
-            "GraphCall {{ node: GNode({}), method: Method::{m}, edge: {}, returns: {}, params: GSlice::new({start}, {}), param_keys: {} }}",
+            "GraphCall {{ node: GNode({}), method: Method::{m}, edge: {}, returns: {}, params: GSlice::new({start}, {}), param_slots: {} }}",
             c.node,
             text.range("GText", &c.edge),
             rust_type(&c.returns),
             param_rows.len(),
-            key_list(&mut params.iter().map(|(n, _, _)| n))
+            slot_list(&mut params.iter().map(|(n, _, _)| n))
         ));
     }
 
@@ -439,16 +441,17 @@ pub fn generate(root: &Path) -> String {
         "(GText, GSlice<u16>)",
         &param_call_rows,
     );
-    let param_call_keys: Vec<String> = by_param
-        .keys()
-        .map(|name| format!("{:#x}", name_key(name)))
+    let param_names: Vec<&str> = by_param.keys().copied().collect();
+    let param_call_slots: Vec<String> = hash_slots(&param_names)
+        .iter()
+        .map(u16::to_string)
         .collect();
     table_lines(
         &mut edge_tables,
-        "The search keys of the param names of [`GRAPH_PARAM_CALLS`], row by row.",
-        "GRAPH_PARAM_CALL_KEYS",
-        "u64",
-        &param_call_keys,
+        "The open-addressing index of the param names of [`GRAPH_PARAM_CALLS`].",
+        "GRAPH_PARAM_CALL_SLOTS",
+        "u16",
+        &param_call_slots,
     );
     table_lines(
         &mut edge_tables,
@@ -487,13 +490,13 @@ pub fn generate(root: &Path) -> String {
         "GraphParam",
         &param_rows,
     );
-    let keys: Vec<String> = name_keys.iter().map(|k| format!("{k:#x}")).collect();
+    let slots: Vec<String> = name_slots.iter().map(|s| format!("GSlot({s})")).collect();
     table_lines(
         &mut out,
-        "The search keys of the field and param names (their first eight bytes, big-endian,\n/// zero-padded), row by row as [`GRAPH_FIELDS`] and [`GRAPH_PARAMS`] hold them.",
-        "GRAPH_NAME_KEYS",
-        "u64",
-        &keys,
+        "The open-addressing indexes of the nodes' fields and the calls' params (each 0, or\n/// 1 + a row of the node's fields or the call's params), a range for each node and call.",
+        "GRAPH_NAME_SLOTS",
+        "GSlot",
+        &slots,
     );
     let lists: Vec<String> = call_lists.iter().map(|c| c.to_string()).collect();
     table_lines(

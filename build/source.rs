@@ -288,15 +288,47 @@ impl TextBlob {
     }
 }
 
-/// A name's search key: its first eight bytes as a big-endian number, zero-padded.
-/// Names sorted by bytes have their keys in order (src/catalog/graph.rs computes the
-/// same for the name looked up; its tests and src/catalog/advertising.rs's compare the
-/// two for every row of the tables).
-pub fn name_key(name: &str) -> u64 {
-    let mut bytes = [0u8; 8];
-    let n = name.len().min(8);
-    bytes[..n].copy_from_slice(&name.as_bytes()[..n]);
-    u64::from_be_bytes(bytes)
+/// A name's hash for the tables' open-addressing indexes: the same as
+/// src/catalog/packed.rs's `name_hash`, which looks names up by them (its tests and the
+/// catalogs' look up every name of every list, and names no list has).
+pub fn name_hash(name: &str) -> u64 {
+    let name = name.as_bytes();
+    let n = name.len();
+    let word = |at: usize| u64::from_le_bytes(name[at..at + 8].try_into().unwrap());
+    let half = |at: usize| u64::from(u32::from_le_bytes(name[at..at + 4].try_into().unwrap()));
+    let (head, tail) = if n >= 8 {
+        (word(0), word(n - 8))
+    } else if n >= 4 {
+        (half(0), half(n - 4))
+    } else if n > 0 {
+        let bytes = u64::from(name[0]) << 16 | u64::from(name[n / 2]) << 8 | u64::from(name[n - 1]);
+        (bytes, 0)
+    } else {
+        (0, 0)
+    };
+    let x = (head ^ tail.rotate_left(29) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x ^ (x >> 32)
+}
+
+/// The open-addressing index of a list of distinct names (src/catalog/packed.rs's
+/// `find_hashed`): the least power of two of slots that is at least twice the names, so
+/// that a probe always meets an empty slot; each slot 0 (empty) or 1 + a name's index,
+/// the names placed in order at their hash's slot or the first empty one after it
+/// (linear probing). No slots for no names.
+pub fn hash_slots<S: AsRef<str>>(names: &[S]) -> Vec<u16> {
+    if names.is_empty() {
+        return Vec::new();
+    }
+    let size = (names.len() * 2).next_power_of_two();
+    let mut slots = vec![0u16; size];
+    for (i, name) in names.iter().enumerate() {
+        let mut at = name_hash(name.as_ref()) as usize & (size - 1);
+        while slots[at] != 0 {
+            at = (at + 1) & (size - 1);
+        }
+        slots[at] = u16::try_from(i + 1).expect("a list of fewer than 65,535 names");
+    }
+    slots
 }
 
 /// `pub static NAME: [TYPE; N] = [rows];`, a row a line: an array, not a reference to

@@ -5,8 +5,7 @@
 use std::fmt;
 
 use crate::catalog::Method;
-use crate::catalog::graph::find_name;
-use crate::catalog::packed::{Blob, Rows, Slice, Text};
+use crate::catalog::packed::{Blob, Rows, Slice, Text, find_hashed};
 
 mod generated {
     use super::*;
@@ -44,20 +43,20 @@ impl Rows for (AText, ParamSpec) {
     }
 }
 
-/// A param name's search key (see [`crate::catalog::graph::name_key`]): a row of the
-/// keys that run parallel to the params and the fields of object params.
+/// A slot of the open-addressing index of an operation's params: 0, or 1 + the index
+/// of a row of its params.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NameKey(u64);
+pub struct NameSlot(u16);
 
-impl From<NameKey> for u64 {
-    fn from(key: NameKey) -> u64 {
-        key.0
+impl From<NameSlot> for u16 {
+    fn from(slot: NameSlot) -> u16 {
+        slot.0
     }
 }
 
-impl Rows for NameKey {
+impl Rows for NameSlot {
     fn table() -> &'static [Self] {
-        &generated::PARAM_NAME_KEYS
+        &generated::PARAM_NAME_SLOTS
     }
 }
 
@@ -191,8 +190,8 @@ pub struct OperationTable {
     pub source: AText,
     /// Sorted by name.
     pub params: Slice<(AText, ParamSpec)>,
-    /// The search keys of the params' names, in their order.
-    pub param_keys: Slice<NameKey>,
+    /// The open-addressing index of the params' names.
+    pub param_slots: Slice<NameSlot>,
     /// Params the reference does not name are accepted without a warning.
     pub open: bool,
     /// For an update: the create operation, whose params the update list omits.
@@ -206,11 +205,11 @@ pub struct OperationTable {
 impl OperationTable {
     /// The spec of a param (through `like`).
     pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
-        find_name(
+        find_hashed(
             self.params.as_slice(),
-            self.param_keys.as_slice(),
+            self.param_slots.as_slice(),
             name,
-            |(n, _)| n.as_str(),
+            |(n, _), name| n.is(name),
         )
         .map(|(_, spec)| spec)
         .or_else(|| self.like.and_then(|l| l.params().param(name)))
@@ -364,8 +363,7 @@ mod tests {
     }
 
     #[test]
-    fn param_lookup_by_key_finds_what_a_search_by_name_finds() {
-        use crate::catalog::graph::name_key;
+    fn param_lookup_by_hash_finds_what_a_search_by_name_finds() {
         fn by_search(table: &OperationTable, name: &str) -> Option<&'static ParamSpec> {
             let rows = table.params.as_slice();
             rows.iter()
@@ -373,13 +371,16 @@ mod tests {
                 .map(|(_, spec)| spec)
                 .or_else(|| table.like.and_then(|l| by_search(l.params(), name)))
         }
-        // The keys run row by row with the params and object fields they index.
-        assert_eq!(generated::PARAM_NAME_KEYS.len(), generated::PARAMS.len());
-        for (key, (name, _)) in generated::PARAM_NAME_KEYS.iter().zip(&generated::PARAMS) {
-            assert_eq!(u64::from(*key), name_key(name.as_bytes()), "{name}");
+        // Each operation's index: a power of two of slots, at most half of them used,
+        // one for each of its params.
+        for table in PARAM_TABLES.iter() {
+            let slots = table.param_slots.as_slice();
+            let used = slots.iter().filter(|s| u16::from(**s) != 0).count();
+            assert_eq!(used, table.params.len(), "{:?}", table.op);
+            assert!(slots.is_empty() || slots.len().is_power_of_two() && used * 2 <= slots.len());
         }
         // Every name of every table, and absent names next to them: cut short, grown
-        // by a byte, sharing the first eight bytes, empty.
+        // by a byte, sharing the first or the last eight bytes, empty.
         let mut names: Vec<String> = vec![String::new(), "~".into(), "a".into()];
         for table in PARAM_TABLES.iter() {
             for (name, _) in table.params {
@@ -390,20 +391,21 @@ mod tests {
                 names.push(name[..name.len() - 1].to_string());
                 names.push(name.chars().take(8).collect());
                 names.push(format!("{}~", name.chars().take(8).collect::<String>()));
+                names.push(format!("~{}", &name[name.len().saturating_sub(8)..]));
             }
         }
         let mut found = 0;
         for table in PARAM_TABLES.iter() {
             for name in &names {
-                let by_key = table.param(name);
+                let by_hash = table.param(name);
                 let searched = by_search(table, name);
                 assert_eq!(
-                    by_key.map(|s| s as *const ParamSpec),
+                    by_hash.map(|s| s as *const ParamSpec),
                     searched.map(|s| s as *const ParamSpec),
                     "{:?} {name:?}",
                     table.op
                 );
-                found += usize::from(by_key.is_some());
+                found += usize::from(by_hash.is_some());
             }
         }
         assert!(found > PARAM_TABLES.len());

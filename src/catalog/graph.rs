@@ -2,11 +2,12 @@
 //! Business SDK codegen specs): every node type with its fields, every call on a node
 //! and its edges with its params, and the enums those params take and the fields of
 //! their node types take (however deep). Compiled by build/graph.rs; the lookups here
-//! are binary searches over static tables. A param the specs type as a bare object that
-//! sets a node-typed field of the node its call writes has that field's type.
+//! are binary searches over static tables, or hashed (fields and params). A param the
+//! specs type as a bare object that sets a node-typed field of the node its call writes
+//! has that field's type.
 
 use crate::catalog::Method;
-use crate::catalog::packed::{Blob, Rows, Slice, Text};
+use crate::catalog::packed::{Blob, Rows, Slice, Text, find_hashed};
 
 mod generated {
     use super::*;
@@ -50,40 +51,21 @@ impl Rows for u16 {
     }
 }
 
-impl Rows for u64 {
-    fn table() -> &'static [Self] {
-        &generated::GRAPH_NAME_KEYS
+/// A slot of the open-addressing index of a node's fields or a call's params: 0, or 1 +
+/// the index of a row of its list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GSlot(u16);
+
+impl From<GSlot> for u16 {
+    fn from(slot: GSlot) -> u16 {
+        slot.0
     }
 }
 
-/// A name's search key: its first eight bytes as a big-endian number, zero-padded (as
-/// build/graph.rs computes it for the tables). Names sorted by bytes have their keys in
-/// order, so a search compares numbers and reads names only where their keys tie.
-pub fn name_key(name: &[u8]) -> u64 {
-    let mut bytes = [0u8; 8];
-    let n = name.len().min(8);
-    bytes[..n].copy_from_slice(&name[..n]);
-    u64::from_be_bytes(bytes)
-}
-
-/// The row of `rows` (sorted by name, `keys` their names' keys) named `name`: a field
-/// or a param is looked up for every key of every request, in lists of up to a few
-/// hundred names that share their first letters (`targeting_…`), where a search by
-/// text would compare most of them whole.
-pub fn find_name<T, K: Copy + Into<u64>>(
-    rows: &'static [T],
-    keys: &[K],
-    name: &str,
-    row_name: impl Fn(&T) -> &'static str,
-) -> Option<&'static T> {
-    let key = name_key(name.as_bytes());
-    let first = keys.partition_point(|&k| k.into() < key);
-    keys[first..]
-        .iter()
-        .take_while(|&&k| k.into() == key)
-        .zip(&rows[first..])
-        .map(|(_, row)| row)
-        .find(|row| row_name(row) == name)
+impl Rows for GSlot {
+    fn table() -> &'static [Self] {
+        &generated::GRAPH_NAME_SLOTS
+    }
 }
 
 /// The item type of a list type: an index into the table of item types (no pointer),
@@ -193,8 +175,8 @@ pub struct GraphNode {
     pub spec: GText,
     /// Sorted by name.
     pub fields: GSlice<(GText, GType)>,
-    /// The search keys of the fields' names, in their order.
-    pub field_keys: GSlice<u64>,
+    /// The open-addressing index of the fields' names.
+    pub field_slots: GSlice<GSlot>,
     /// The range of its calls in [`GRAPH_CALLS`].
     pub calls: (usize, usize),
     /// The calls that create it (a POST on an edge that returns it).
@@ -217,8 +199,8 @@ pub struct GraphCall {
     pub returns: GType,
     /// Sorted by name.
     pub params: GSlice<GraphParam>,
-    /// The search keys of the params' names, in their order.
-    pub param_keys: GSlice<u64>,
+    /// The open-addressing index of the params' names.
+    pub param_slots: GSlice<GSlot>,
 }
 
 impl GNode {
@@ -246,7 +228,7 @@ impl GNode {
         let info = self.info();
         Fields {
             rows: info.fields.as_slice(),
-            keys: info.field_keys.as_slice(),
+            slots: info.field_slots.as_slice(),
         }
     }
 
@@ -287,17 +269,17 @@ impl GNode {
     }
 }
 
-/// The fields of a node type (sorted by name) with their names' search keys.
+/// The fields of a node type (sorted by name) with the index of their names.
 #[derive(Clone, Copy, Debug)]
 pub struct Fields {
     rows: &'static [(GText, GType)],
-    keys: &'static [u64],
+    slots: &'static [GSlot],
 }
 
 impl Fields {
     /// The type of the field `name`.
     pub fn get(&self, name: &str) -> Option<GType> {
-        find_name(self.rows, self.keys, name, |f| f.0.as_str()).map(|f| f.1)
+        find_hashed(self.rows, self.slots, name, |f, name| f.0.is(name)).map(|f| f.1)
     }
 
     /// The fields' names, in order.
@@ -325,11 +307,11 @@ pub fn graph_version() -> (u32, u32) {
 
 impl GraphCall {
     pub fn param(&self, name: &str) -> Option<&'static GraphParam> {
-        find_name(
+        find_hashed(
             self.params.as_slice(),
-            self.param_keys.as_slice(),
+            self.param_slots.as_slice(),
             name,
-            |p| p.name.as_str(),
+            |p, name| p.name.is(name),
         )
     }
 
@@ -451,11 +433,11 @@ pub fn edge_calls(account: bool, edge: &str) -> Option<impl Iterator<Item = GCal
 /// The calls that take a param `name`, and the updates (a POST on the node itself) of
 /// the node types a call that takes it creates: sorted indexes into [`GRAPH_CALLS`].
 pub fn calls_with_param(name: &str) -> &'static [u16] {
-    find_name(
+    find_hashed(
         &generated::GRAPH_PARAM_CALLS,
-        &generated::GRAPH_PARAM_CALL_KEYS,
+        &generated::GRAPH_PARAM_CALL_SLOTS,
         name,
-        |(p, _)| p.as_str(),
+        |(p, _), name| p.is(name),
     )
     .map_or(&[], |(_, calls)| calls.as_slice())
 }
@@ -521,42 +503,57 @@ mod tests {
         assert_eq!(GRAPH_ENUMS.into_iter().count(), GRAPH_ENUMS.len());
     }
 
-    /// The search keys are the names' keys, row by row; a lookup by key finds what a
-    /// search by text finds, for every name and for names no row has.
+    /// Names a list does not hold but that are close to those it holds: cut short, grown
+    /// by a byte, sharing the first or the last eight bytes, of every short length.
+    fn absent_near(names: &[&str]) -> Vec<String> {
+        let mut near: Vec<String> = ["", "a", "ab", "abc", "abcd", "abcdefg", "zzzzzzzzzz"]
+            .map(String::from)
+            .to_vec();
+        for name in names {
+            near.push(format!("{name}_"));
+            near.push(format!("{name}\0"));
+            near.push(format!("_{name}"));
+            near.push(name[..name.len() - 1].to_string());
+            near.push(format!("{}~", &name[..name.len().min(8)]));
+            near.push(format!("~{}", &name[name.len().saturating_sub(8)..]));
+        }
+        near
+    }
+
+    /// The hashed lookups find what a search of the rows finds, for every name of every
+    /// node's fields and every call's params, and for names close to them that the list
+    /// does not hold; every index is a power of two of slots, at most half of them used.
     #[test]
-    fn name_keys_find_what_a_text_search_finds() {
-        let probes = [
-            "",
-            "a",
-            "targeting",
-            "targetin",
-            "targeting\0",
-            "zzzzzzzzzz",
-            "name",
-        ];
+    fn hashed_lookups_find_what_a_search_finds() {
+        let index_holds = |slots: &[GSlot], rows: usize| {
+            let used = slots.iter().filter(|s| s.0 != 0).count();
+            assert_eq!(used, rows);
+            assert!(slots.is_empty() || slots.len().is_power_of_two() && used * 2 <= slots.len());
+        };
         for node in GNode::all() {
             let info = node.info();
-            assert_eq!(info.fields.len(), info.field_keys.len());
-            for ((name, ty), &key) in info.fields.iter().zip(info.field_keys.iter()) {
-                assert_eq!(key, name_key(name.as_bytes()), "{name}");
+            index_holds(&info.field_slots, info.fields.len());
+            let names: Vec<&str> = info.fields.iter().map(|(f, _)| f.as_str()).collect();
+            for (name, ty) in info.fields.iter() {
                 assert_eq!(node.field(name), Some(*ty), "{name}");
             }
-            for probe in probes {
-                let by_text = info.fields.binary_search_by(|(f, _)| f.cmp_str(probe));
-                assert_eq!(node.field(probe), by_text.ok().map(|i| info.fields[i].1));
+            for probe in absent_near(&names) {
+                let searched = info.fields.iter().find(|(f, _)| f.as_str() == probe);
+                assert_eq!(node.field(&probe), searched.map(|f| f.1), "{probe}");
             }
         }
         for call in GRAPH_CALLS.iter() {
-            assert_eq!(call.params.len(), call.param_keys.len());
-            for (param, &key) in call.params.iter().zip(call.param_keys.iter()) {
-                assert_eq!(key, name_key(param.name.as_bytes()), "{}", param.name);
+            index_holds(&call.param_slots, call.params.len());
+            let names: Vec<&str> = call.params.iter().map(|p| p.name.as_str()).collect();
+            for param in call.params.iter() {
                 assert!(std::ptr::eq(call.param(&param.name).unwrap(), param));
             }
-            for probe in probes {
-                let by_text = call.params.binary_search_by(|p| p.name.cmp_str(probe));
+            for probe in absent_near(&names) {
+                let searched = call.params.iter().find(|p| p.name.as_str() == probe);
                 assert_eq!(
-                    call.param(probe).map(|p| p.name.as_str()),
-                    by_text.ok().map(|i| call.params[i].name.as_str())
+                    call.param(&probe).map(|p| p as *const GraphParam),
+                    searched.map(|p| p as *const GraphParam),
+                    "{probe}"
                 );
             }
         }
@@ -572,14 +569,12 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         names.push("no_call_takes_this");
-        // Absent names next to present ones: grown by a byte, cut short.
-        let near: Vec<String> = names
-            .iter()
-            .flat_map(|n| [format!("{n}_"), n[..n.len() - 1].to_string()])
-            .collect();
+        let near = absent_near(&names);
         names.extend(near.iter().map(String::as_str));
+        let slots = &generated::GRAPH_PARAM_CALL_SLOTS;
+        assert!(slots.len().is_power_of_two());
         assert_eq!(
-            generated::GRAPH_PARAM_CALL_KEYS.len(),
+            slots.iter().filter(|&&s| s != 0).count(),
             generated::GRAPH_PARAM_CALLS.len()
         );
         for name in names {

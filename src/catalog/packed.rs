@@ -40,6 +40,12 @@ impl<B: Blob> Text<B> {
     /// Orders the text against `other` as `str` does, by bytes: a table's binary search
     /// compares a dozen names per lookup, and slicing the bytes skips the two checks of
     /// character boundaries that slicing the `str` makes.
+    /// Whether the text is `other`, by bytes: a hashed lookup compares one name per
+    /// probe, and slicing the bytes skips the checks of character boundaries.
+    pub fn is(self, other: &str) -> bool {
+        &B::TEXT.as_bytes()[self.range()] == other.as_bytes()
+    }
+
     pub fn cmp_str(self, other: &str) -> std::cmp::Ordering {
         let bytes = &B::TEXT.as_bytes()[self.range()];
         // Most steps of a search differ at the first byte: no call to compare the rest.
@@ -203,5 +209,58 @@ impl<T: Rows> IntoIterator for &Slice<T> {
 impl<B: Blob> PartialEq<Text<B>> for &str {
     fn eq(&self, other: &Text<B>) -> bool {
         *self == other.as_str()
+    }
+}
+
+/// A name's hash for the open-addressing indexes of the tables (build/source.rs's
+/// `name_hash` computes the same when it writes them): its first and last eight bytes
+/// (four, or three single bytes, for a shorter name) and its length, mixed by one
+/// multiplication. Names of a list share their first bytes (`targeting_…`), so the
+/// last ones take part too.
+pub fn name_hash(name: &[u8]) -> u64 {
+    let n = name.len();
+    let word = |at: usize| u64::from_le_bytes(name[at..at + 8].try_into().unwrap());
+    let half = |at: usize| u64::from(u32::from_le_bytes(name[at..at + 4].try_into().unwrap()));
+    let (head, tail) = if n >= 8 {
+        (word(0), word(n - 8))
+    } else if n >= 4 {
+        (half(0), half(n - 4))
+    } else if n > 0 {
+        let bytes = u64::from(name[0]) << 16 | u64::from(name[n / 2]) << 8 | u64::from(name[n - 1]);
+        (bytes, 0)
+    } else {
+        (0, 0)
+    };
+    let x = (head ^ tail.rotate_left(29) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x ^ (x >> 32)
+}
+
+/// The row of `rows` named `name`, by the open-addressing index `slots` the build wrote
+/// for them (a power of two of slots, at most half of them used, so that a probe meets
+/// an empty one: each slot 0, or 1 + the index of a row, the rows placed at their
+/// hash's slot or the first empty one after it). A lookup hashes the name once and
+/// compares one or two names whole; a search by its eight-byte key compared up to a
+/// dozen keys and then each name that shares them.
+pub fn find_hashed<T, S: Copy + Into<u16>>(
+    rows: &'static [T],
+    slots: &[S],
+    name: &str,
+    row_is: impl Fn(&T, &str) -> bool,
+) -> Option<&'static T> {
+    if slots.is_empty() {
+        return None;
+    }
+    let mask = slots.len() - 1;
+    let mut at = name_hash(name.as_bytes()) as usize & mask;
+    loop {
+        let slot = slots[at].into();
+        if slot == 0 {
+            return None;
+        }
+        let row = &rows[usize::from(slot) - 1];
+        if row_is(row, name) {
+            return Some(row);
+        }
+        at = (at + 1) & mask;
     }
 }
