@@ -37,15 +37,15 @@ impl<B: Blob> Text<B> {
         &B::TEXT[self.range()]
     }
 
-    /// Orders the text against `other` as `str` does, by bytes: a table's binary search
-    /// compares a dozen names per lookup, and slicing the bytes skips the two checks of
-    /// character boundaries that slicing the `str` makes.
     /// Whether the text is `other`, by bytes: a hashed lookup compares one name per
     /// probe, and slicing the bytes skips the checks of character boundaries.
     pub fn is(self, other: &str) -> bool {
         &B::TEXT.as_bytes()[self.range()] == other.as_bytes()
     }
 
+    /// Orders the text against `other` as `str` does, by bytes: a table's binary search
+    /// compares a dozen names per lookup, and slicing the bytes skips the two checks of
+    /// character boundaries that slicing the `str` makes.
     pub fn cmp_str(self, other: &str) -> std::cmp::Ordering {
         let bytes = &B::TEXT.as_bytes()[self.range()];
         // Most steps of a search differ at the first byte: no call to compare the rest.
