@@ -66,7 +66,7 @@ const fn pair_table() -> [u64; 256] {
 }
 
 /// Whether a key's last two bytes are those of a name or ending: see [`LAST_PAIRS`].
-fn ends_like_a_name(k: &[u8]) -> bool {
+pub(crate) fn ends_like_a_name(k: &[u8]) -> bool {
     match k {
         [.., before, last] => LAST_PAIRS[*last as usize] & (1 << (before & 63)) != 0,
         _ => false,

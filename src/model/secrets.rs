@@ -1019,7 +1019,7 @@ fn scan_text(text: &str, names: &BTreeSet<String>) -> (Vec<Span>, BTreeSet<Strin
     let mut refs = BTreeSet::new();
     // A word inside a value already read is no key.
     let mut read_to = 0;
-    for (start, end) in keyed_words(bytes) {
+    for (start, end) in keyed_words(bytes, names.is_empty()) {
         if start < read_to {
             continue;
         }
@@ -1084,11 +1084,18 @@ fn value_of_key(
 /// reads them), and a word that is a pair's key ([`pair_key`]). A value follows no other
 /// word, so the scan looks only at these: it finds them by their `:` or `=` and by the
 /// `"key"` of a pair, without reading the text word by word.
-fn keyed_words(bytes: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+///
+/// `no_names`: no variable's name is a key ([`scan_text`]'s first round), so a word is a
+/// key only if it ends as a credential key or a pair's key does: the others are left
+/// before their start is looked for (most words a `:` follows are such keys).
+fn keyed_words(bytes: &[u8], no_names: bool) -> impl Iterator<Item = (usize, usize)> + '_ {
     let before_separator = memchr::memchr2_iter(b':', b'=', bytes).filter_map(move |at| {
         let mut end = at;
         while end > 0 && matches!(bytes[end - 1], b'"' | b'\'' | b'\\' | b' ' | b'\t') {
             end -= 1;
+        }
+        if no_names && !may_end_a_key(bytes, end) {
+            return None;
         }
         let mut start = end;
         while start > 0 && key_char(bytes[start - 1]) {
@@ -1110,6 +1117,21 @@ fn keyed_words(bytes: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
         (len > 0).then_some((start, start + len))
     });
     merge_ordered(before_separator, pair_keys)
+}
+
+/// Whether the word that ends at `end` may be a credential key or a pair's key
+/// ([`PAIR_KEYS`]) by its last two bytes: each is as long as two at least.
+fn may_end_a_key(bytes: &[u8], end: usize) -> bool {
+    let Some(last_two) = end.checked_sub(2).map(|start| &bytes[start..end]) else {
+        return false;
+    };
+    if !last_two.iter().all(|&b| key_char(b)) {
+        return false;
+    }
+    crate::loading::credentials::ends_like_a_name(last_two)
+        || PAIR_KEYS
+            .iter()
+            .any(|k| k.as_bytes()[k.len() - 2..].eq_ignore_ascii_case(last_two))
 }
 
 /// Two iterators of ranges ordered by start merged into one, a range in both given once.
@@ -1829,6 +1851,15 @@ mod tests {
             "\"key\"key\":\"",
             "\",\"value",
             "access_token: ",
+            "AccessToken",
+            "VALUE",
+            "Token",
+            "client_secret",
+            "api-key",
+            "Cookie",
+            "my_auth_token",
+            "en",
+            "ue",
         ];
         let names: BTreeSet<String> = ["t".to_string(), "name".to_string()].into();
         let mut state: u64 = 0x2545_f491_4f6c_dd1d;
@@ -1847,6 +1878,32 @@ mod tests {
                     scan_text_word_by_word(&text, names),
                     "{text:?}"
                 );
+            }
+        }
+    }
+
+    /// The quick refusal of the text scan's first round never refuses a word that is a
+    /// credential key or a pair's key, on words made of the keys' own pieces in every
+    /// case and spelling.
+    #[test]
+    fn the_first_round_refuses_no_key() {
+        let pieces: Vec<String> = SECRET_KEYS
+            .iter()
+            .chain(crate::loading::credentials::SECRET_KEY_ENDINGS)
+            .chain(PAIR_KEYS)
+            .flat_map(|k| [k.to_string(), k.to_uppercase(), k.replace('_', "-")])
+            .chain(["x", "_", "-", "9", "T", "ke", "n"].map(String::from))
+            .collect();
+        let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..20_000 {
+            let mut word = String::new();
+            for _ in 0..1 + next() % 3 {
+                word.push_str(&pieces[(next() % pieces.len() as u64) as usize]);
+            }
+            let key =
+                is_secret_key(&word) || PAIR_KEYS.iter().any(|k| word.eq_ignore_ascii_case(k));
+            if key {
+                assert!(may_end_a_key(word.as_bytes(), word.len()), "{word:?}");
             }
         }
     }

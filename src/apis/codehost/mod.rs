@@ -295,6 +295,23 @@ struct FileCache {
     /// The spans of the file's tokens that a YAML alias shares between two tokens, or
     /// between two places of one token (see [`token_written_once`]).
     token_aliases: OnceCell<Vec<Span>>,
+    /// Per request, what it needs of its token: three rules ask it of every request.
+    needs: OnceCell<Vec<OnceCell<Need>>>,
+    /// Per request, its endpoint's rows for its own method (see [`alternatives`]), which
+    /// its need and token-missing-permission read.
+    alternatives: OnceCell<Vec<OnceCell<Vec<&'static Endpoint>>>>,
+}
+
+/// One cell per request of the file, each filled when first asked.
+fn per_request<'c, T>(
+    cells: &'c OnceCell<Vec<OnceCell<T>>>,
+    file: &FileContext<'_>,
+) -> &'c [OnceCell<T>] {
+    cells.get_or_init(|| {
+        (0..file.model.requests.len())
+            .map(|_| OnceCell::new())
+            .collect()
+    })
 }
 
 /// How many did-you-mean searches over the templates the file has had before this one
@@ -438,7 +455,7 @@ pub enum RequestNeed<'r> {
     Row(&'static crate::catalog::codehost::Endpoint, &'r RequestLine),
     /// Every permission the host lists for an endpoint it flags as needing more than
     /// one, held by the token: it uses them all.
-    AllOf(Vec<&'static crate::catalog::codehost::Endpoint>),
+    AllOf(&'r [&'static crate::catalog::codehost::Endpoint]),
     /// No row lists its path and method, and the host documents that a fine-grained
     /// token calls it holding no permission (`GET /user`, `/rate_limit`).
     NoPermission,
@@ -450,39 +467,76 @@ pub enum RequestNeed<'r> {
     Unknown,
 }
 
-/// What request `i` of a file needs of its token.
+/// [`RequestNeed`] as a file's cell keeps it, without the request line it borrows.
+enum Need {
+    Elsewhere,
+    Nothing,
+    Row(&'static Endpoint),
+    AllOf(Vec<&'static Endpoint>),
+    NoPermission,
+    NotForFineGrained(OperationId),
+    Unknown,
+}
+
+/// What request `i` of a file needs of its token, found once per request.
 pub fn request_need<'f>(file: &'f FileContext<'_>, i: usize) -> RequestNeed<'f> {
+    let cache = file.memo.get::<FileCache>();
+    let need = per_request(&cache.needs, file)[i].get_or_init(|| need_of(file, i));
+    match need {
+        Need::Elsewhere => RequestNeed::Elsewhere,
+        Need::Nothing => RequestNeed::Nothing,
+        // A row is chosen only for a request whose line was read.
+        Need::Row(row) => match file.model.requests[i].line() {
+            Some(line) => RequestNeed::Row(row, line),
+            None => RequestNeed::Unknown,
+        },
+        Need::AllOf(rows) => RequestNeed::AllOf(rows),
+        Need::NoPermission => RequestNeed::NoPermission,
+        Need::NotForFineGrained(operation) => RequestNeed::NotForFineGrained(*operation),
+        Need::Unknown => RequestNeed::Unknown,
+    }
+}
+
+/// What request `i` of a file needs of its token, found anew.
+fn need_of(file: &FileContext<'_>, i: usize) -> Need {
     let request = &file.model.requests[i];
     let line = match &request.line {
-        Ok(_) if !file.routed_to(i, ID) => return RequestNeed::Elsewhere,
+        Ok(_) if !file.routed_to(i, ID) => return Need::Elsewhere,
         Ok(line) => line,
-        Err(_) => return RequestNeed::Unknown,
+        Err(_) => return Need::Unknown,
     };
     if line.method == crate::model::Method::Get && request.public.is_some_and(|(p, _)| p) {
-        return RequestNeed::Nothing;
+        return Need::Nothing;
     }
-    let alternatives = alternatives(file, i, line.method);
-    let chosen = match token(file, i).map(|t| coverage(&alternatives, t)) {
+    let alternatives = request_alternatives(file, i);
+    let chosen = match token(file, i).map(|t| coverage(alternatives, t)) {
         Some(Coverage::Covered(row) | Coverage::Flagged(row)) => Some(row),
-        Some(Coverage::CoveredByAll(rows)) => return RequestNeed::AllOf(rows),
+        Some(Coverage::CoveredByAll(rows)) => return Need::AllOf(rows),
         _ => alternatives.first().copied(),
     };
     if let Some(row) = chosen {
-        return RequestNeed::Row(row, line);
+        return Need::Row(row);
     }
     match operation_access(
         line,
         api_version(request, file.config),
         edition(line, file.config),
     ) {
-        Some((_, access)) if access.fine_grained && access.permissionless => {
-            RequestNeed::NoPermission
-        }
-        Some((operation, access)) if !access.fine_grained => {
-            RequestNeed::NotForFineGrained(operation)
-        }
-        _ => RequestNeed::Unknown,
+        Some((_, access)) if access.fine_grained && access.permissionless => Need::NoPermission,
+        Some((operation, access)) if !access.fine_grained => Need::NotForFineGrained(operation),
+        _ => Need::Unknown,
     }
+}
+
+/// The rows of request `i`'s endpoint for its own method ([`alternatives`]), found once
+/// per request; none when its line was not read.
+pub fn request_alternatives<'f>(file: &'f FileContext<'_>, i: usize) -> &'f [&'static Endpoint] {
+    let cache = file.memo.get::<FileCache>();
+    per_request(&cache.alternatives, file)[i].get_or_init(|| {
+        file.model.requests[i]
+            .line()
+            .map_or_else(Vec::new, |line| alternatives(file, i, line.method))
+    })
 }
 
 /// The operation of the host's REST description a request line calls in an edition, and
@@ -901,6 +955,112 @@ mod tests {
     use std::path::{Path, PathBuf};
 
     use super::*;
+
+    /// What a need says, comparable: its kind, its rows, its operation.
+    fn need_key(need: &RequestNeed<'_>) -> (u8, Vec<*const Endpoint>, Option<OperationId>) {
+        match need {
+            RequestNeed::Elsewhere => (0, Vec::new(), None),
+            RequestNeed::Nothing => (1, Vec::new(), None),
+            RequestNeed::Row(row, _) => (2, vec![*row as *const Endpoint], None),
+            RequestNeed::AllOf(rows) => (
+                3,
+                rows.iter().map(|r| *r as *const Endpoint).collect(),
+                None,
+            ),
+            RequestNeed::NoPermission => (4, Vec::new(), None),
+            RequestNeed::NotForFineGrained(operation) => (5, Vec::new(), Some(*operation)),
+            RequestNeed::Unknown => (6, Vec::new(), None),
+        }
+    }
+
+    fn old_need_key(need: Need) -> (u8, Vec<*const Endpoint>, Option<OperationId>) {
+        let rows =
+            |rows: &[&'static Endpoint]| rows.iter().map(|r| *r as *const Endpoint).collect();
+        match need {
+            Need::Elsewhere => (0, Vec::new(), None),
+            Need::Nothing => (1, Vec::new(), None),
+            Need::Row(row) => (2, rows(&[row]), None),
+            Need::AllOf(all) => (3, rows(&all), None),
+            Need::NoPermission => (4, Vec::new(), None),
+            Need::NotForFineGrained(operation) => (5, Vec::new(), Some(operation)),
+            Need::Unknown => (6, Vec::new(), None),
+        }
+    }
+
+    /// The per-request cells give what finding the need and the rows anew gives, whichever
+    /// request is asked first, for every request of the code-hosting rules' examples.
+    #[test]
+    fn the_per_request_cells_agree_with_finding_anew() {
+        let config = Config::defaults(".".into());
+        let context = crate::model::context::ContextIndex::default();
+        let mut requests = 0;
+        let mut files: Vec<PathBuf> = Vec::new();
+        for dir in
+            std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")).unwrap()
+        {
+            let dir = dir.unwrap().path();
+            let name = dir.file_name().unwrap().to_string_lossy().to_string();
+            if !(name.starts_with("token-")
+                || name.starts_with("rest-")
+                || name == "unknown-endpoint")
+            {
+                continue;
+            }
+            for file in std::fs::read_dir(&dir).unwrap() {
+                let file = file.unwrap().path();
+                if file.to_string_lossy().ends_with(".req.yaml") {
+                    files.push(file);
+                }
+            }
+        }
+        files.sort();
+        assert!(files.len() > 10, "{files:?}");
+        for path in &files {
+            let loaded = crate::loading::load(
+                std::fs::read(path).unwrap(),
+                crate::loading::Format::Yaml,
+                &crate::loading::Limits::DEFAULT,
+            );
+            let model = crate::model::FileModel::build(&loaded.documents, &loaded.text);
+            let lines: Vec<_> = model.requests.iter().map(|r| r.line()).collect();
+            let file = FileContext {
+                path: "x.req.yaml",
+                format: crate::loading::Format::Yaml,
+                text: &loaded.text,
+                problems: &loaded.problems,
+                model: &model,
+                config: &config,
+                context: &context,
+                rule_names: &[],
+                routes: crate::apis::route_file(crate::apis::APIS, &lines, &config),
+                memo: Default::default(),
+            };
+            // Last request first: a cell filled out of order holds its own request's.
+            for i in (0..model.requests.len()).rev() {
+                requests += 1;
+                assert_eq!(
+                    need_key(&request_need(&file, i)),
+                    old_need_key(need_of(&file, i)),
+                    "{path:?} #{i}"
+                );
+                assert_eq!(
+                    need_key(&request_need(&file, i)),
+                    old_need_key(need_of(&file, i))
+                );
+                if let Some(line) = model.requests[i].line() {
+                    let rows = |rows: &[&'static Endpoint]| -> Vec<*const Endpoint> {
+                        rows.iter().map(|r| *r as *const Endpoint).collect()
+                    };
+                    assert_eq!(
+                        rows(request_alternatives(&file, i)),
+                        rows(&alternatives(&file, i, line.method)),
+                        "{path:?} #{i}"
+                    );
+                }
+            }
+        }
+        assert!(requests > 20, "{requests}");
+    }
 
     /// The host's access data speaks of the operation a path calls only where the path's
     /// values fit it: `/user/x5` is no `GET /user/{account_id}`.

@@ -133,6 +133,10 @@ fn path_values<'s>(
             .and_then(|n| n.strip_suffix('}'))
             .filter(|n| !n.contains(['{', '}']))
     }
+    // `/user`, `/rate_limit`: a template without params pairs nothing.
+    if !operation.template().contains('{') {
+        return Vec::new();
+    }
     // Each segment of the template, with the path param it is when it is one alone
     // (each looked up once).
     let template: Vec<Option<&'static Param>> = operation

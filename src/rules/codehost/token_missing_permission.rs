@@ -186,7 +186,7 @@ impl Rule for TokenMissingPermission {
                 return;
             }
         }
-        let alternatives = crate::apis::codehost::alternatives(file, i, line.method);
+        let alternatives = crate::apis::codehost::request_alternatives(file, i);
         let Some(&first) = alternatives.first() else {
             return;
         };
@@ -203,7 +203,7 @@ impl Rule for TokenMissingPermission {
             let p = CATALOG.permission(row.permission);
             format!("the {} permission `{}` at {}", p.scope, p.title, row.access)
         };
-        match crate::apis::codehost::coverage(&alternatives, token) {
+        match crate::apis::codehost::coverage(alternatives, token) {
             Coverage::Covered(_) | Coverage::CoveredByAll(_) => {}
             Coverage::Flagged(row) => {
                 let docs = row
@@ -222,7 +222,7 @@ impl Rule for TokenMissingPermission {
                         ),
                     )
                     .with_severity(Severity::Warning)
-                    .with_help(flagged_help(&alternatives, token, &docs)),
+                    .with_help(flagged_help(alternatives, token, &docs)),
                 ));
             }
             Coverage::Missing => {
