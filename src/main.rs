@@ -5,6 +5,7 @@ static GLOBAL: reqlint::allocator::Mimalloc = reqlint::allocator::Mimalloc;
 
 // Positions in mimalloc.h's `mi_option_e` (the same in v2 and v3), which libmimalloc-sys
 // does not name.
+const MI_OPTION_VERBOSE: libmimalloc_sys::mi_option_t = 2;
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 const MI_OPTION_ARENA_RESERVE: libmimalloc_sys::mi_option_t = 23;
 
@@ -25,6 +26,16 @@ extern "C" fn set_allocator_options() {
         // is one of the targets.
         libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
         libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_RESERVE, ARENA_RESERVE_KIB);
+    }
+    // mimalloc is built to read no `MIMALLOC_*` variable (.cargo/config.toml): this one,
+    // which prints its options and arenas as it starts, is passed on for whoever
+    // profiles it (and for the test that checks the options above).
+    // SAFETY: a constructor runs before any thread that could change the environment;
+    // the name is a NUL-terminated literal.
+    unsafe {
+        if !libc::getenv(c"MIMALLOC_VERBOSE".as_ptr()).is_null() {
+            libmimalloc_sys::mi_option_set(MI_OPTION_VERBOSE, 1);
+        }
     }
 }
 
