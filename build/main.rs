@@ -13,6 +13,8 @@ mod codehost;
 mod edge_fields;
 mod geo;
 mod graph;
+#[path = "../src/catalog/name_hash.rs"]
+mod name_hash;
 #[path = "../src/catalog/names.rs"]
 mod names;
 mod octokit;

@@ -2,6 +2,7 @@
 //! that keeps each value's line, and tab-separated tables with their line numbers. Any
 //! error ends the build with `catalog/<file>:<line>: <what>`.
 
+use crate::name_hash::name_hash;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
@@ -288,28 +289,6 @@ impl TextBlob {
     }
 }
 
-/// A name's hash for the tables' open-addressing indexes: the same as
-/// src/catalog/packed.rs's `name_hash`, which looks names up by them (its tests and the
-/// catalogs' look up every name of every list, and names no list has).
-pub fn name_hash(name: &str) -> u64 {
-    let name = name.as_bytes();
-    let n = name.len();
-    let word = |at: usize| u64::from_le_bytes(name[at..at + 8].try_into().unwrap());
-    let half = |at: usize| u64::from(u32::from_le_bytes(name[at..at + 4].try_into().unwrap()));
-    let (head, tail) = if n >= 8 {
-        (word(0), word(n - 8))
-    } else if n >= 4 {
-        (half(0), half(n - 4))
-    } else if n > 0 {
-        let bytes = u64::from(name[0]) << 16 | u64::from(name[n / 2]) << 8 | u64::from(name[n - 1]);
-        (bytes, 0)
-    } else {
-        (0, 0)
-    };
-    let x = (head ^ tail.rotate_left(29) ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    x ^ (x >> 32)
-}
-
 /// The open-addressing index of a list of distinct names (src/catalog/packed.rs's
 /// `find_hashed`): the least power of two of slots that is at least twice the names, so
 /// that a probe always meets an empty slot; each slot 0 (empty) or 1 + a name's index,
@@ -322,7 +301,7 @@ pub fn hash_slots<S: AsRef<str>>(names: &[S]) -> Vec<u16> {
     let size = (names.len() * 2).next_power_of_two();
     let mut slots = vec![0u16; size];
     for (i, name) in names.iter().enumerate() {
-        let mut at = name_hash(name.as_ref()) as usize & (size - 1);
+        let mut at = name_hash(name.as_ref().as_bytes()) as usize & (size - 1);
         while slots[at] != 0 {
             at = (at + 1) & (size - 1);
         }

@@ -14,6 +14,7 @@ pub mod edge_fields;
 pub mod geo;
 pub mod graph;
 mod method;
+pub mod name_hash;
 pub mod names;
 pub mod packed;
 

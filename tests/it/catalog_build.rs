@@ -14,6 +14,8 @@ mod codehost;
 mod edge_fields;
 #[path = "../../build/geo.rs"]
 pub(crate) mod geo;
+#[path = "../../src/catalog/name_hash.rs"]
+pub(crate) mod name_hash;
 #[path = "../../src/catalog/names.rs"]
 pub(crate) mod names;
 #[path = "../../build/octokit.rs"]

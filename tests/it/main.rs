@@ -37,4 +37,4 @@ mod yaml_readers;
 // The catalog build's modules name each other from their crate's root
 // (`crate::source::Source`), as in build/main.rs: here they are catalog_build's, seen
 // from the root under the same names.
-use catalog_build::{geo, names, source};
+use catalog_build::{geo, name_hash, names, source};
