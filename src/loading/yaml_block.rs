@@ -368,12 +368,9 @@ impl<'t> Reader<'t, '_> {
     }
 
     /// After a value: spaces, maybe a comment, then the end of the line.
-    fn end_of_line(&mut self, mut at: usize) -> Read<()> {
-        let mut spaced = false;
-        while self.b.get(at) == Some(&b' ') {
-            at += 1;
-            spaced = true;
-        }
+    fn end_of_line(&mut self, after: usize) -> Read<()> {
+        let at = spaces(self.b, after);
+        let spaced = at > after;
         match self.byte(at) {
             b'\n' => {}
             b'#' if spaced => {}
@@ -480,10 +477,7 @@ impl<'t> Reader<'t, '_> {
     /// The value after a key's `:` (at `self.pos`): on the same line, or a collection on
     /// the lines below.
     fn map_value(&mut self, col: usize, depth: usize) -> Read<Node> {
-        let mut at = self.pos;
-        while self.b.get(at) == Some(&b' ') {
-            at += 1;
-        }
+        let at = spaces(self.b, self.pos);
         match self.byte(at) {
             b'\n' | b'#' => {
                 if self.byte(at) == b'#' && at == self.pos {
@@ -540,10 +534,7 @@ impl<'t> Reader<'t, '_> {
         let mut start = None;
         loop {
             let dash = self.pos;
-            let mut at = dash + 1;
-            while self.b.get(at) == Some(&b' ') {
-                at += 1;
-            }
+            let at = spaces(self.b, dash + 1);
             // `-` alone on its line (the item below it) is not taken.
             if matches!(self.byte(at), b'\n' | b'#') {
                 return Err(Unsupported);
@@ -621,10 +612,7 @@ impl<'t> Reader<'t, '_> {
             }
         };
         // A quoted scalar is a key when `:` follows.
-        let mut at = self.pos;
-        while self.b.get(at) == Some(&b' ') {
-            at += 1;
-        }
+        let at = spaces(self.b, self.pos);
         let key = self.byte(at) == b':' && self.is_blank_or_end(at + 1);
         if key {
             self.pos = at + 1;
@@ -798,9 +786,7 @@ impl<'t> Reader<'t, '_> {
     }
 
     fn skip_spaces(&mut self) {
-        while self.b.get(self.pos) == Some(&b' ') {
-            self.pos += 1;
-        }
+        self.pos = spaces(self.b, self.pos);
     }
 
     /// After an item of a flow collection: `,` and more to come (false), or the closing
