@@ -175,7 +175,7 @@ fn lint_paths(
     environments.mask_credential_variables(&run.facts, &mut results);
     // Files are linted in the order the walk finds them; reports show them in the
     // order of their paths (deterministic output, docs/usage.md).
-    results.sort_by(|a, b| a.path.cmp(&b.path));
+    engine::sort_by_path(&mut results);
     engine::keep_first_of_run(&mut results);
     Ok(Linted {
         results,

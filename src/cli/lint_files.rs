@@ -52,7 +52,11 @@ impl RunResults {
     }
 
     fn merge(&mut self, other: RunResults) {
-        self.results.extend(other.results);
+        if self.results.is_empty() {
+            self.results = other.results;
+        } else {
+            self.results.extend(other.results);
+        }
         self.visited += other.visited;
         self.files += other.files;
         self.requests += other.requests;

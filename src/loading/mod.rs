@@ -309,6 +309,14 @@ pub enum ReadFile {
 /// open file, one read, close) where `fs::metadata` and `fs::read` make six: on a run over
 /// 10,000 small files the calls cost more than the reading.
 pub fn read_regular_file(path: &Path, max: u64) -> std::io::Result<ReadFile> {
+    read_regular_file_with_metadata(path, max).map(|(read, _)| read)
+}
+
+/// [`read_regular_file`], with the metadata of the file as it was opened.
+pub fn read_regular_file_with_metadata(
+    path: &Path,
+    max: u64,
+) -> std::io::Result<(ReadFile, std::fs::Metadata)> {
     use std::io::Read;
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
@@ -325,7 +333,7 @@ pub fn read_regular_file(path: &Path, max: u64) -> std::io::Result<ReadFile> {
         return Err(std::io::Error::other("it is not a regular file"));
     }
     if meta.len() > max {
-        return Ok(ReadFile::TooLarge(meta.len()));
+        return Ok((ReadFile::TooLarge(meta.len()), meta));
     }
     // One byte more than the file holds: a read that does not fill the buffer has met
     // the end of a regular file, so no second read is needed to see it.
@@ -343,13 +351,13 @@ pub fn read_regular_file(path: &Path, max: u64) -> std::io::Result<ReadFile> {
         }
         // The file grew since it was measured.
         if filled as u64 > max {
-            return Ok(ReadFile::TooLarge(filled as u64));
+            return Ok((ReadFile::TooLarge(filled as u64), meta));
         }
         let grown = (buf.len() * 2).min(max as usize + 1);
         buf.resize(grown, 0);
     }
     buf.truncate(filled);
-    Ok(ReadFile::Bytes(buf))
+    Ok((ReadFile::Bytes(buf), meta))
 }
 
 /// Reads a file reqlint is told to read besides the request files (the config, a

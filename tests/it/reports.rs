@@ -288,3 +288,81 @@ fn human_report_has_no_orphan_headers_or_trailing_spaces() {
         );
     }
 }
+
+/// A finding said once per run (a Marketing API version newer than the catalog) is shown
+/// for the first file only; the second file's other finding keeps its own line in every
+/// format, those without code frames included (they read positions kept apart from the
+/// text).
+#[test]
+fn a_finding_said_once_leaves_the_other_positions_in_place() {
+    let dir = crate::support::project::project(&[
+        (".reqlint.yaml", "{}\n"),
+        (
+            "a.req.yaml",
+            "request: POST /v26.0/act_1234567890/campaigns\nparams:\n  name: Spring sale\n  special_ad_categories: []\n",
+        ),
+        (
+            "b.req.yaml",
+            "requests:\n  - request: POST /v26.0/act_1234567890/campaigns\n    params:\n      name: Spring sale\n      special_ad_categories: []\n  - request: POST /v26.0/act_1234567890/campaigns\n    params:\n      name: Spring sale\n      special_ad_categories: []\n      bogus_param: 1\n",
+        ),
+    ]);
+    let out = run(
+        dir.path(),
+        &["check", ".", "--format", "concise", "--no-cache"],
+    );
+    let concise = text(&out.stdout);
+    assert!(
+        concise.contains("b.req.yaml:10:7: warning[ad-param-unknown]"),
+        "{concise}"
+    );
+    assert_eq!(
+        concise.matches("ad-version-newer-than-catalog").count(),
+        1,
+        "{concise}"
+    );
+    let out = run(
+        dir.path(),
+        &["check", ".", "--format", "json", "--no-cache"],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let lines: Vec<(String, u64)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["rule"].as_str().unwrap().to_string(),
+                d["span"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("ad-version-newer-than-catalog".to_string(), 1),
+            ("ad-param-unknown".to_string(), 10)
+        ]
+    );
+    let out = run(
+        dir.path(),
+        &["check", ".", "--format", "github", "--no-cache"],
+    );
+    let github = text(&out.stdout);
+    assert!(github.contains("file=b.req.yaml,line=10,"), "{github}");
+    let out = run(
+        dir.path(),
+        &["check", ".", "--format", "sarif", "--no-cache"],
+    );
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let start_lines: Vec<u64> = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(start_lines, [1, 10]);
+}
