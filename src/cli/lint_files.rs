@@ -95,6 +95,7 @@ pub(super) fn lint_all(
                     relative,
                     &settings,
                     settings.environment_digest(),
+                    keep_text,
                     &mut run.cache_updates,
                 ),
                 None => engine::lint_path(path, &display, relative, &settings),

@@ -7,7 +7,13 @@
 //! cache removes the files of other days or other versions, which no run can use again.
 //! Inside (in postcard, after a line with the format's version), each file is keyed by
 //! its path relative to the config's directory, with the length and the SHA-256 of its
-//! bytes, after the SHA-256 of the settings.
+//! bytes, after the SHA-256 of the settings. A run reads the file whole and decodes an
+//! entry in place when its file comes up: opening a cache allocates an index of a few
+//! bytes an entry, not a copy of each.
+//! An entry also keeps the file's [`Stamp`] (its times, inode and length) when the file
+//! had settled: while the stamp is the same, the file's bytes are not compared, and the
+//! file is not read at all when its text is not shown (no finding, or a report without
+//! code frames, which takes the positions kept with the result).
 //! A file that cannot be reused is linted as before; a cache that cannot be read or
 //! written is ignored: the cache never changes what a run reports, only how fast.
 //!
@@ -18,7 +24,7 @@
 //! and a cache directory is used only when it is the user's own (not a link, owned by
 //! the user, not writable by others), its files read without following links.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -37,7 +43,7 @@ use crate::model::token::TokenUses;
 
 /// How a cache file starts: the format's version. A file of another version (the codec
 /// of format 4 and before) is as none.
-const MAGIC: &[u8] = b"reqlint-cache 6\n";
+const MAGIC: &[u8] = b"reqlint-cache 7\n";
 
 /// A larger cache file is as none (and replaced by the run's results): far more than the
 /// results of any project take, and no more than a run may read into memory.
@@ -63,15 +69,10 @@ const MARKERS: &[(&str, &str)] = &[
 pub struct Cache {
     file: PathBuf,
     settings: Sha256,
-    entries: HashMap<String, Stored>,
-}
-
-/// An entry of the cache file: the file it was linted as, and its encoded result.
-struct Stored {
-    display: String,
-    len: u64,
-    hash: Sha256,
-    result: Vec<u8>,
+    entries: Entries,
+    /// Files last written or changed before this (seconds since the epoch) are settled:
+    /// their stamps can vouch for their bytes on the next run ([`Stamp`]).
+    settled_before: i64,
 }
 
 /// A file's new result, for the cache.
@@ -80,7 +81,52 @@ pub struct Update {
     display: String,
     len: u64,
     hash: Sha256,
+    environments: Option<Sha256>,
+    stamp: Option<Stamp>,
     result: Vec<u8>,
+}
+
+/// A file's state as the file system tells it: when its bytes were last written, when
+/// its metadata last changed (which no program can set back), its inode and its device.
+/// With the length, a stamp taken when the file was read vouches for its bytes, as git's
+/// index does: a run over unchanged files then reads none of those with nothing to show.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+struct Stamp {
+    modified: (i64, u32),
+    changed: (i64, u32),
+    inode: u64,
+    device: u64,
+}
+
+/// A file written less than this many seconds before a run starts could be written
+/// again, after the run read it, within the same tick of the file system's clock (a
+/// second on some file systems, two on FAT) and keep its stamp: its stamp is not kept,
+/// and the next run compares its bytes.
+const UNSETTLED_SECONDS: i64 = 3;
+
+impl Stamp {
+    #[cfg(unix)]
+    fn of(meta: &std::fs::Metadata) -> Option<Stamp> {
+        use std::os::unix::fs::MetadataExt;
+        Some(Stamp {
+            modified: (meta.mtime(), meta.mtime_nsec().try_into().ok()?),
+            changed: (meta.ctime(), meta.ctime_nsec().try_into().ok()?),
+            inode: meta.ino(),
+            device: meta.dev(),
+        })
+    }
+
+    /// Elsewhere no time of a change that programs cannot set: every file is compared by
+    /// its bytes.
+    #[cfg(not(unix))]
+    fn of(_: &std::fs::Metadata) -> Option<Stamp> {
+        None
+    }
+
+    /// Written and changed before `settled_before` (seconds since the epoch).
+    fn settled(&self, settled_before: i64) -> bool {
+        self.modified.0 < settled_before && self.changed.0 < settled_before
+    }
 }
 
 impl Cache {
@@ -96,33 +142,42 @@ impl Cache {
         let settings = fingerprint;
         crate::files::own_directory(file.parent().unwrap_or(Path::new(".")))?;
         let data = match crate::files::open_own_file(&file)? {
-            Some(opened) => read_whole(opened, MAX_CACHE_FILE_BYTES),
+            Some(opened) => {
+                // Read into a buffer of the file's size: a growing one would copy and
+                // fault in about twice the file's bytes.
+                let size = opened.metadata().map_or(0, |m| m.len());
+                read_whole(opened, size, MAX_CACHE_FILE_BYTES)
+            }
             None => Vec::new(),
         };
-        let entries = read_entries(&data, &settings).unwrap_or_default();
+        let entries = Entries::read(data, &settings).unwrap_or_default();
         Ok(Some(Cache {
             file,
             settings,
             entries,
+            settled_before: settled_before(std::time::SystemTime::now()),
         }))
     }
 
     /// The file's result: the cached one when its bytes are those cached, else the
-    /// file linted (and `updates` gets what the cache should keep).
+    /// file linted (and `updates` gets what the cache should keep). With `text_shown`,
+    /// a result with diagnostics comes with the file's text, for code frames.
     pub fn lint_path(
         &self,
         path: &Path,
         display: &str,
         rel: &Path,
         settings: &Settings,
+        text_shown: bool,
         updates: &mut Vec<Update>,
     ) -> FileResult {
-        self.lint_path_with_environments(path, display, rel, settings, None, updates)
+        self.lint_path_with_environments(path, display, rel, settings, None, text_shown, updates)
     }
 
     /// [`Cache::lint_path`] for a file read with environments found beside it
     /// (src/run/environments.rs): their digest is part of the file's key, so that an
     /// edit of an environment lints the file again.
+    #[allow(clippy::too_many_arguments)]
     pub fn lint_path_with_environments(
         &self,
         path: &Path,
@@ -130,43 +185,80 @@ impl Cache {
         rel: &Path,
         settings: &Settings,
         environments: Option<&Sha256>,
+        text_shown: bool,
         updates: &mut Vec<Update>,
     ) -> FileResult {
-        let bytes = match engine::read_regular_file(path, settings.limits.max_file_bytes) {
-            Ok(ReadFile::Bytes(bytes)) => bytes,
-            other => return engine::lint_read(display, rel, other, settings),
-        };
         let key = rel.to_string_lossy();
+        let mut cached = self
+            .entries
+            .get(key.as_ref())
+            .filter(|e| e.display == display && e.environments.as_ref() == environments)
+            .and_then(|e| Some((decode_kept(e.result)?, e)));
+        // A file whose metadata vouches for its bytes is not read when its text is not
+        // shown: it has nothing to show, or the report shows no code frame.
+        if let Some((result, entry)) = &cached
+            && (result.diagnostics.is_empty() || !text_shown)
+            && entry.stamp.is_some()
+            && let Ok(meta) = std::fs::metadata(path)
+            && meta.is_file()
+            && meta.len() == entry.len
+            && Stamp::of(&meta) == entry.stamp
+            && let Some((result, _)) = cached.take()
+        {
+            return FileResult {
+                path: display.to_string(),
+                text: None,
+                ..result
+            };
+        }
+        let (bytes, meta) =
+            match engine::read_regular_file_with_metadata(path, settings.limits.max_file_bytes) {
+                Ok((ReadFile::Bytes(bytes), meta)) => (bytes, meta),
+                Ok((other, _)) => return engine::lint_read(display, rel, Ok(other), settings),
+                Err(e) => return engine::lint_read(display, rel, Err(e), settings),
+            };
         let len = bytes.len() as u64;
-        let hash = match environments {
-            None => content_hash(&bytes),
-            Some(digest) => {
-                let mut h = sha2::Sha256::new();
-                h.update(content_hash(&bytes));
-                h.update(digest);
-                h.finalize().into()
-            }
-        };
         // Only UTF-8 text is kept: a cached result is shown with the file's text.
-        let bytes = match String::from_utf8(bytes) {
-            Ok(text) if !text.contains('\0') => {
-                if let Some(stored) = self.entries.get(key.as_ref())
-                    && stored.len == len
-                    && stored.hash == hash
-                    && stored.display == display
-                {
-                    match decode_result(&stored.result, display, text) {
-                        Ok(result) => return result,
-                        Err(text) => text.into_bytes(),
-                    }
-                } else {
-                    text.into_bytes()
-                }
-            }
+        let mut text = match String::from_utf8(bytes) {
+            Ok(text) if !text.contains('\0') => text,
             Ok(text) => return engine::lint_bytes(display, rel, text.into_bytes(), settings),
             Err(e) => return engine::lint_bytes(display, rel, e.into_bytes(), settings),
         };
-        let result = engine::lint_bytes(display, rel, bytes, settings);
+        let stamp = Stamp::of(&meta);
+        let settled = stamp.filter(|s| s.settled(self.settled_before));
+        let mut hash = None;
+        if let Some((result, entry)) = cached
+            && entry.len == len
+        {
+            let vouched = entry.stamp.is_some() && entry.stamp == stamp;
+            if vouched || *hash.insert(content_hash(text.as_bytes())) == entry.hash {
+                match attach_text(result, display, text) {
+                    Ok(result) => {
+                        // Unchanged, and now settled: the next run need not read it.
+                        if !vouched && settled.is_some() {
+                            updates.push(Update {
+                                rel: key.into_owned(),
+                                display: display.to_string(),
+                                len,
+                                hash: entry.hash,
+                                environments: environments.copied(),
+                                stamp: settled,
+                                result: entry.result.to_vec(),
+                            });
+                        }
+                        return result;
+                    }
+                    Err(back) => text = back,
+                }
+            }
+        }
+        let bytes = text.into_bytes();
+        let hash = hash.unwrap_or_else(|| content_hash(&bytes));
+        let mut result = engine::lint_bytes(display, rel, bytes, settings);
+        if !result.diagnostics.is_empty() && result.positions.is_none() {
+            // Found once for the cache and for the report.
+            result.positions = Some(result.positions());
+        }
         if cacheable(&result)
             && let Some(encoded) = encode_result(&result)
         {
@@ -175,6 +267,8 @@ impl Cache {
                 display: display.to_string(),
                 len,
                 hash,
+                environments: environments.copied(),
+                stamp: settled,
                 result: encoded,
             });
         }
@@ -189,29 +283,21 @@ impl Cache {
             return;
         }
         let fresh: BTreeMap<&str, &Update> = updates.iter().map(|u| (u.rel.as_str(), u)).collect();
-        let mut kept: Vec<(&String, &Stored)> = self
+        let mut entries: Vec<Entry<'_>> = self
             .entries
             .iter()
-            .filter(|(rel, _)| !fresh.contains_key(rel.as_str()))
-            .collect();
-        kept.sort_by(|a, b| a.0.cmp(b.0));
-        let entries = kept
-            .into_iter()
-            .map(|(rel, s)| Entry {
-                rel,
-                display: &s.display,
-                len: s.len,
-                hash: s.hash,
-                result: &s.result,
-            })
+            .filter(|e| !fresh.contains_key(e.rel))
             .chain(fresh.values().map(|u| Entry {
                 rel: &u.rel,
                 display: &u.display,
                 len: u.len,
                 hash: u.hash,
+                environments: u.environments,
+                stamp: u.stamp,
                 result: &u.result,
             }))
             .collect();
+        entries.sort_unstable_by(|a, b| a.rel.cmp(b.rel));
         let Some(bytes) = write_entries(&self.settings, entries) else {
             return;
         };
@@ -221,9 +307,19 @@ impl Cache {
     }
 }
 
-/// At most `limit` bytes of `file`: nothing when it is longer or cannot be read whole.
-fn read_whole(file: impl Read, limit: u64) -> Vec<u8> {
-    let mut data = Vec::new();
+/// [`UNSETTLED_SECONDS`] before `now`, in seconds since the epoch.
+fn settled_before(now: std::time::SystemTime) -> i64 {
+    let seconds = match now.duration_since(std::time::UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
+        Err(before) => -i64::try_from(before.duration().as_secs()).unwrap_or(i64::MAX),
+    };
+    seconds.saturating_sub(UNSETTLED_SECONDS)
+}
+
+/// At most `limit` bytes of `file`, whose size was `size`: nothing when it is longer or
+/// cannot be read whole.
+fn read_whole(file: impl Read, size: u64, limit: u64) -> Vec<u8> {
+    let mut data = Vec::with_capacity(size.min(limit) as usize + 1);
     match file.take(limit.saturating_add(1)).read_to_end(&mut data) {
         Ok(read) if read as u64 <= limit => data,
         _ => Vec::new(),
@@ -401,18 +497,11 @@ fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
     crate::files::replace(file, bytes, None, || Ok(()))
 }
 
-// The cache file, in postcard (a compact serde format): `MAGIC`, then a `CacheFile`.
-// postcard decodes from a slice: a length read from the file is checked against the bytes
-// left before anything is taken, and serde allocates a list no more than a cautious guess
-// ahead of its items, so a damaged or crafted file costs no more memory than its size.
-
-/// What a cache file holds after [`MAGIC`].
-#[derive(Serialize, Deserialize)]
-struct CacheFile<'a> {
-    settings: Sha256,
-    #[serde(borrow)]
-    entries: Vec<Entry<'a>>,
-}
+// The cache file: `MAGIC`, the settings' SHA-256, then one `Entry` after another in
+// postcard (a compact serde format), sorted by path. postcard decodes from a slice: a
+// length read from the file is checked against the bytes left before anything is taken,
+// and serde allocates a list no more than a cautious guess ahead of its items, so a
+// damaged or crafted file costs no more memory than its size.
 
 /// One file's entry; its result is encoded apart ([`encode_result`]) and decoded only
 /// when the file is there unchanged, with its text to check the spans against.
@@ -421,7 +510,12 @@ struct Entry<'a> {
     rel: &'a str,
     display: &'a str,
     len: u64,
+    /// The SHA-256 of the file's bytes.
     hash: Sha256,
+    /// The digest of the environments the file was read with.
+    environments: Option<Sha256>,
+    /// The file's state when it was read, when it had settled ([`Stamp::settled`]).
+    stamp: Option<Stamp>,
     #[serde(serialize_with = "as_bytes")]
     result: &'a [u8],
 }
@@ -434,49 +528,123 @@ fn as_bytes<S: Serializer>(bytes: &&[u8], s: S) -> Result<S::Ok, S::Error> {
 /// The bytes of a cache file of the settings `settings` with `entries`; `None` when one
 /// cannot be encoded.
 fn write_entries(settings: &Sha256, entries: Vec<Entry<'_>>) -> Option<Vec<u8>> {
-    let file = CacheFile {
-        settings: *settings,
-        entries,
-    };
-    postcard::to_extend(&file, MAGIC.to_vec()).ok()
+    let mut bytes = [MAGIC, &settings[..]].concat();
+    for entry in &entries {
+        bytes = postcard::to_extend(entry, bytes).ok()?;
+    }
+    Some(bytes)
 }
 
-/// The entries of a cache file written for the settings whose digest is `settings`.
-fn read_entries(data: &[u8], settings: &Sha256) -> Option<HashMap<String, Stored>> {
-    let (file, rest) = postcard::take_from_bytes::<CacheFile>(data.strip_prefix(MAGIC)?).ok()?;
-    if !rest.is_empty() || file.settings != *settings {
+/// The entries of a cache file, kept as its bytes and decoded one at a time, where they
+/// are asked for.
+#[derive(Default)]
+struct Entries {
+    data: Vec<u8>,
+    /// Each entry's path hashed ([`path_key`]) and where the entry starts in `data`,
+    /// sorted: a lookup decodes only the entries of its path's hash.
+    starts: Vec<(u64, u32)>,
+}
+
+impl Entries {
+    /// The entries of `data`, a cache file written for the settings whose digest is
+    /// `settings`; `None` when it is of other settings, another format, or damaged.
+    fn read(data: Vec<u8>, settings: &Sha256) -> Option<Entries> {
+        let body = data.strip_prefix(MAGIC)?;
+        let rest = body.strip_prefix(&settings[..])?;
+        // The file is at most `MAX_CACHE_FILE_BYTES`, so every offset fits.
+        let mut starts = Vec::new();
+        let mut left = rest;
+        while !left.is_empty() {
+            let at = u32::try_from(data.len() - left.len()).ok()?;
+            let (entry, after) = postcard::take_from_bytes::<Entry>(left).ok()?;
+            starts.push((path_key(entry.rel), at));
+            left = after;
+        }
+        starts.sort_unstable();
+        Some(Entries { data, starts })
+    }
+
+    /// The entry of the file at `rel`, if there is one.
+    fn get(&self, rel: &str) -> Option<Entry<'_>> {
+        let key = path_key(rel);
+        let first = self.starts.partition_point(|&(k, _)| k < key);
+        self.starts[first..]
+            .iter()
+            .take_while(|&&(k, _)| k == key)
+            .filter_map(|&(_, at)| self.entry_at(at))
+            .find(|e| e.rel == rel)
+    }
+
+    /// Every entry.
+    fn iter(&self) -> impl Iterator<Item = Entry<'_>> {
+        self.starts.iter().filter_map(|&(_, at)| self.entry_at(at))
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The entry at `at` (which [`Entries::read`] decoded once already).
+    fn entry_at(&self, at: u32) -> Option<Entry<'_>> {
+        let bytes = self.data.get(at as usize..)?;
+        postcard::take_from_bytes::<Entry>(bytes)
+            .ok()
+            .map(|(e, _)| e)
+    }
+}
+
+/// A path's key in [`Entries`]: SipHash, as paths of one project share long beginnings
+/// and ends.
+fn path_key(rel: &str) -> u64 {
+    use std::hash::BuildHasher as _;
+    std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default().hash_one(rel)
+}
+
+/// A file's result for the cache: all but its path and text, which the file gives back,
+/// and the line and column of each diagnostic's start and end, which a report without
+/// code frames shows without the text. `None` when it cannot be encoded (an edit of a
+/// file whose path is not UTF-8).
+fn encode_result(result: &FileResult) -> Option<Vec<u8>> {
+    let positions: Vec<[usize; 4]> = result
+        .positions()
+        .iter()
+        .map(|(start, end)| [start.line, start.column, end.line, end.column])
+        .collect();
+    postcard::to_allocvec(&(Out(result), positions)).ok()
+}
+
+/// The result encoded by [`encode_result`], without its path and text; `None` when the
+/// bytes do not decode (a damaged cache file, a rule this build does not have): the file
+/// is linted again.
+fn decode_kept(bytes: &[u8]) -> Option<FileResult> {
+    let (In(result), positions) =
+        match postcard::take_from_bytes::<(In<FileResult>, Vec<[usize; 4]>)>(bytes) {
+            Ok((decoded, [])) => decoded,
+            _ => return None,
+        };
+    if positions.len() != result.diagnostics.len() {
         return None;
     }
-    Some(
-        file.entries
-            .into_iter()
-            .map(|e| {
-                let stored = Stored {
-                    display: e.display.to_string(),
-                    len: e.len,
-                    hash: e.hash,
-                    result: e.result.to_vec(),
-                };
-                (e.rel.to_string(), stored)
-            })
-            .collect(),
-    )
+    let position = |line, column| Position { line, column };
+    let positions = positions
+        .into_iter()
+        .map(|[line, column, end_line, end_column]| {
+            (position(line, column), position(end_line, end_column))
+        })
+        .collect();
+    Some(FileResult {
+        positions: Some(positions),
+        ..result
+    })
 }
 
-/// A file's result for the cache: all but its path and text, which the file gives back.
-/// `None` when it cannot be encoded (an edit of a file whose path is not UTF-8).
-fn encode_result(result: &FileResult) -> Option<Vec<u8>> {
-    postcard::to_allocvec(&Out(result)).ok()
-}
-
-/// The result encoded by [`encode_result`], shown with `text`; the text back when the
-/// bytes do not decode (a damaged cache file, a rule this build does not have) or a span
-/// does not fall inside the text: the file is linted again.
-fn decode_result(bytes: &[u8], display: &str, text: String) -> Result<FileResult, String> {
-    let decoded = match postcard::take_from_bytes::<In<FileResult>>(bytes) {
-        Ok((In(result), [])) if spans_inside(&result, &text) => result,
-        _ => return Err(text),
-    };
+/// A decoded result, shown with `text`; the text back when a span does not fall inside
+/// it: the file is linted again.
+fn attach_text(decoded: FileResult, display: &str, text: String) -> Result<FileResult, String> {
+    if !spans_inside(&decoded, &text) {
+        return Err(text);
+    }
     Ok(FileResult {
         path: display.to_string(),
         text: (!decoded.diagnostics.is_empty()).then(|| Arc::from(text)),
@@ -807,6 +975,7 @@ mod tests {
                 assert_eq!(back.requests, linted.requests);
                 assert_eq!(back.facts, linted.facts);
                 assert_eq!(back.text, linted.text);
+                assert_eq!(back.positions(), linted.positions(), "{display}");
                 seen += 1;
                 for d in &linted.diagnostics {
                     covered[0] |= !d.labels.is_empty();
@@ -929,23 +1098,81 @@ mod tests {
         assert!(decode_result(&longer, "f", text.clone()).is_err());
         let settings = [7u8; 32];
         let file = one_entry_file(&settings, &encoded);
+        let header = MAGIC.len() + settings.len();
         for cut in 0..file.len() {
-            assert!(read_entries(&file[..cut], &settings).is_none());
+            let read = read_entries(&file[..cut], &settings);
+            // Cut right after the settings: a file of no entries.
+            assert_eq!(read.map(|e| e.len()), (cut == header).then_some(0), "{cut}");
         }
         for at in 0..file.len() {
             let mut changed = file.clone();
             changed[at] ^= 0x5a;
-            let _ = read_entries(&changed, &settings);
+            if let Some(entries) = read_entries(&changed, &settings) {
+                // Every entry it lists decodes.
+                assert_eq!(entries.iter().count(), entries.len());
+            }
         }
         let entries = read_entries(&file, &settings).unwrap();
         assert_eq!(entries.len(), 1);
-        assert_eq!(entries["a"].result, encoded);
+        assert_eq!(entries.get("a").unwrap().result, encoded);
+        assert!(entries.get("b").is_none());
         // A cache file of other settings is not read.
         assert!(read_entries(&file, &[8u8; 32]).is_none());
         // Nor one of an older format (its version in the first line).
-        let mut old = file.clone();
-        old[..MAGIC.len()].copy_from_slice(b"reqlint-cache 4\n");
-        assert!(read_entries(&old, &settings).is_none());
+        for version in [4, 6] {
+            let mut old = file.clone();
+            old[..MAGIC.len()].copy_from_slice(format!("reqlint-cache {version}\n").as_bytes());
+            assert!(read_entries(&old, &settings).is_none());
+        }
+    }
+
+    fn read_entries(data: &[u8], settings: &Sha256) -> Option<Entries> {
+        Entries::read(data.to_vec(), settings)
+    }
+
+    /// [`decode_kept`] then [`attach_text`], as a lookup with the file's text does.
+    fn decode_result(bytes: &[u8], display: &str, text: String) -> Result<FileResult, String> {
+        match decode_kept(bytes) {
+            Some(decoded) => attach_text(decoded, display, text),
+            None => Err(text),
+        }
+    }
+
+    /// Many entries, some of whose paths begin and end alike: each is found by its own
+    /// path and none by another.
+    #[test]
+    fn entries_are_found_by_their_paths() {
+        let settings = [3u8; 32];
+        let rels: Vec<String> = (0..500)
+            .map(|i| format!("corpus/g{:02}/d{i:04}/adset-{i:06}.req.yaml", i % 7))
+            .collect();
+        let results: Vec<Vec<u8>> = (0..500u32).map(|i| i.to_le_bytes().to_vec()).collect();
+        let entries = rels
+            .iter()
+            .zip(&results)
+            .map(|(rel, result)| Entry {
+                rel,
+                display: rel,
+                len: 1,
+                hash: [0; 32],
+                environments: None,
+                stamp: None,
+                result,
+            })
+            .collect();
+        let file = write_entries(&settings, entries).unwrap();
+        let read = read_entries(&file, &settings).unwrap();
+        assert_eq!(read.len(), 500);
+        for (rel, result) in rels.iter().zip(&results) {
+            assert_eq!(read.get(rel).unwrap().result, &result[..]);
+        }
+        assert!(read.get("corpus/g00/d0000/adset-000001.req.yaml").is_none());
+        assert!(read.get("").is_none());
+        let mut listed: Vec<&str> = read.iter().map(|e| e.rel).collect();
+        listed.sort_unstable();
+        let mut expected: Vec<&str> = rels.iter().map(String::as_str).collect();
+        expected.sort_unstable();
+        assert_eq!(listed, expected);
     }
 
     /// A cache file of `settings` with one entry, for the file `a`, whose result is
@@ -956,6 +1183,8 @@ mod tests {
             display: "a",
             len: 1,
             hash: [2; 32],
+            environments: None,
+            stamp: None,
             result,
         };
         write_entries(settings, vec![entry]).unwrap()
@@ -964,6 +1193,27 @@ mod tests {
     /// postcard's variable-length integer.
     fn varint(n: u64) -> Vec<u8> {
         postcard::to_allocvec(&n).unwrap()
+    }
+
+    /// Kept positions that do not match the diagnostics one to one: a miss.
+    #[test]
+    fn positions_of_other_diagnostics_are_a_miss() {
+        let s = settings();
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/token-missing-permission/bad.req.yaml");
+        let linted = engine::lint_bytes("f", &path, std::fs::read(&path).unwrap(), &s);
+        assert!(!linted.diagnostics.is_empty());
+        let kept = |positions: Vec<[usize; 4]>| {
+            decode_kept(&postcard::to_allocvec(&(Out(&linted), positions)).unwrap())
+        };
+        let right: Vec<[usize; 4]> = linted
+            .positions()
+            .iter()
+            .map(|(a, b)| [a.line, a.column, b.line, b.column])
+            .collect();
+        assert!(kept(right.clone()).is_some());
+        assert!(kept(right[1..].to_vec()).is_none());
+        assert!(kept([right.clone(), right].concat()).is_none());
     }
 
     /// Lengths and counts no file could hold (a list of 2^60 diagnostics, a message of
@@ -1001,15 +1251,8 @@ mod tests {
                 .concat(),
             );
         }
-        for bytes in &crafted {
-            assert!(
-                decode_result(bytes, "f", text.clone()).is_err(),
-                "{bytes:?}"
-            );
-        }
-        // The same bytes with a count of none: a result (the crafted ones are well formed
-        // but for the count).
-        let empty = [
+        // A result of nothing, then that many positions.
+        let nothing = [
             varint(0),
             varint(1),
             varint(0),
@@ -1018,6 +1261,18 @@ mod tests {
             varint(0),
         ]
         .concat();
+        for n in huge {
+            crafted.push([nothing.clone(), varint(n)].concat());
+        }
+        for bytes in &crafted {
+            assert!(
+                decode_result(bytes, "f", text.clone()).is_err(),
+                "{bytes:?}"
+            );
+        }
+        // The same bytes with a count of none: a result (the crafted ones are well formed
+        // but for the count).
+        let empty = [nothing, varint(0)].concat();
         assert_eq!(
             decode_result(&empty, "f", text.clone()).unwrap().requests,
             1
@@ -1027,12 +1282,13 @@ mod tests {
             let head = [MAGIC, &settings[..]].concat();
             let a = [varint(1), b"a".to_vec()].concat();
             for body in [
-                // That many entries.
+                // An entry whose path is that long.
                 varint(n),
-                // One entry whose path is that long.
-                [varint(1), varint(n)].concat(),
-                // One entry whose result is: path, display, length, hash, result.
-                [varint(1), a.clone(), a, varint(1), vec![2; 32], varint(n)].concat(),
+                // One whose path shown is.
+                [a.clone(), varint(n)].concat(),
+                // One whose result is: path, path shown, length, hash, no
+                // environments, no stamp, result.
+                [a.clone(), a, varint(1), vec![2; 32], vec![0, 0], varint(n)].concat(),
             ] {
                 let file = [head.clone(), body].concat();
                 assert!(read_entries(&file, &settings).is_none(), "{file:?}");
@@ -1040,17 +1296,128 @@ mod tests {
         }
         // With an empty result, the last is an entry.
         let a = [varint(1), b"a".to_vec()].concat();
-        let body = [varint(1), a.clone(), a, varint(1), vec![2; 32], varint(0)].concat();
+        let body = [a.clone(), a, varint(1), vec![2; 32], vec![0, 0], varint(0)].concat();
         let file = [MAGIC, &settings[..], &body].concat();
         assert_eq!(read_entries(&file, &settings).unwrap().len(), 1);
+    }
+
+    /// A file's stamp vouches for its bytes once it has settled: the run after the one
+    /// that saw it settle keeps its result without comparing bytes, and any write (same
+    /// length, new bytes) is seen; a stamp not yet settled is not kept.
+    #[cfg(unix)]
+    #[test]
+    fn settled_stamps_vouch_for_unchanged_files() {
+        let s = settings();
+        let cache_dir = tempfile::tempdir().unwrap();
+        let files = tempfile::tempdir().unwrap();
+        let fixture = |name: &str| {
+            std::fs::read(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("fixtures/token-missing-permission")
+                    .join(name),
+            )
+            .unwrap()
+        };
+        let clean = files.path().join("clean.req.yaml");
+        let flagged = files.path().join("flagged.req.yaml");
+        std::fs::write(&clean, fixture("good.req.yaml")).unwrap();
+        std::fs::write(&flagged, fixture("bad.req.yaml")).unwrap();
+        // Written long ago, as far as the clock of modification says: a write during the
+        // test gives a time of its own, whatever the tick of the file system's clock.
+        let long_ago = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+        for path in [&clean, &flagged] {
+            let file = std::fs::File::options().write(true).open(path).unwrap();
+            file.set_modified(long_ago).unwrap();
+        }
+        // One run with `settled_before` as given: (updates, diagnostics of each file).
+        let run_showing = |settled_before: i64, text_shown: bool| {
+            let mut cache = Cache::open(&s, Some(cache_dir.path())).unwrap().unwrap();
+            cache.settled_before = settled_before;
+            let mut updates = Vec::new();
+            let mut found = Vec::new();
+            let mut positions = Vec::new();
+            for path in [&clean, &flagged] {
+                let rel = Path::new(path.file_name().unwrap());
+                let display = path.to_string_lossy();
+                let result = cache.lint_path(path, &display, rel, &s, text_shown, &mut updates);
+                assert_eq!(result.path, display);
+                found.push((
+                    result.diagnostics.len(),
+                    result.requests,
+                    result.text.is_some(),
+                ));
+                positions.push(result.positions());
+            }
+            let stamped: Vec<bool> = updates.iter().map(|u| u.stamp.is_some()).collect();
+            cache.save(updates);
+            (stamped, found, positions)
+        };
+        let run = |settled_before: i64| {
+            let (stamped, found, _) = run_showing(settled_before, true);
+            (stamped, found)
+        };
+        // Nothing settled yet: both files linted, their stamps not kept.
+        let (stamped, first) = run(i64::MIN);
+        assert_eq!(stamped, [false, false]);
+        assert_eq!(first[0].0, 0);
+        assert!(first[1].0 > 0 && first[1].2, "{first:?}");
+        // Settled now: both hits (their bytes compared), and their stamps kept.
+        let (stamped, second) = run(i64::MAX);
+        assert_eq!((stamped, &second), (vec![true, true], &first));
+        // Hits on their stamps: nothing to keep.
+        let (stamped, third) = run(i64::MAX);
+        assert_eq!((stamped, &third), (vec![], &first));
+        // For a report without code frames, the flagged file's result comes without its
+        // text, with the positions its text gave.
+        let (_, _, shown) = run_showing(i64::MAX, true);
+        let (stamped, found, unshown) = run_showing(i64::MAX, false);
+        assert_eq!(stamped, Vec::<bool>::new());
+        assert_eq!(found[1], (first[1].0, first[1].1, false));
+        assert_eq!(unshown, shown);
+        assert!(!unshown[1].is_empty());
+        // The clean file written again with as many bytes, now flagged: a miss.
+        let mut changed = fixture("good.req.yaml");
+        let good_len = changed.len();
+        let bad = fixture("bad.req.yaml");
+        changed.clear();
+        changed.extend(bad.iter().take(good_len));
+        changed.resize(good_len, b' ');
+        std::fs::write(&clean, &changed).unwrap();
+        let (stamped, fourth) = run(i64::MAX);
+        assert_eq!(stamped, [true]);
+        let relinted = engine::lint_bytes("c", Path::new("clean.req.yaml"), changed, &s);
+        assert!(fourth[0].0 > 0, "{fourth:?}");
+        assert_eq!(fourth[0].0, relinted.diagnostics.len());
+        assert_eq!(fourth[1], first[1]);
+    }
+
+    /// A stamp is settled when the file was both written and changed before the time.
+    #[test]
+    fn a_stamp_settles_when_written_and_changed_before() {
+        let stamp = |modified: i64, changed: i64| Stamp {
+            modified: (modified, 5),
+            changed: (changed, 5),
+            inode: 1,
+            device: 1,
+        };
+        assert!(stamp(10, 10).settled(11));
+        assert!(!stamp(11, 10).settled(11));
+        assert!(!stamp(10, 11).settled(11));
+        let now = std::time::UNIX_EPOCH + std::time::Duration::from_secs(100);
+        assert_eq!(settled_before(now), 100 - UNSETTLED_SECONDS);
+        let before_epoch = std::time::UNIX_EPOCH - std::time::Duration::from_secs(100);
+        assert_eq!(settled_before(before_epoch), -100 - UNSETTLED_SECONDS);
     }
 
     /// A cache file over the size a run reads is as none.
     #[test]
     fn cache_files_over_the_limit_are_not_read() {
         let bytes = vec![1u8; 100];
-        assert_eq!(read_whole(&bytes[..], 100), bytes);
-        assert!(read_whole(&bytes[..], 99).is_empty());
+        assert_eq!(read_whole(&bytes[..], 100, 100), bytes);
+        assert!(read_whole(&bytes[..], 100, 99).is_empty());
+        // A size that was wrong by the time the file was read (it grew, or shrank).
+        assert_eq!(read_whole(&bytes[..], 10, 100), bytes);
+        assert_eq!(read_whole(&bytes[..], 1000, 100), bytes);
     }
 
     /// An entry whose diagnostic names a rule this build does not have (a cache of another
@@ -1065,7 +1432,7 @@ mod tests {
         let rel = Path::new("bad.req.yaml");
         let lint = |updates: &mut Vec<Update>| {
             let cache = Cache::open(&s, Some(dir.path())).unwrap().unwrap();
-            let result = cache.lint_path(&path, "bad", rel, &s, updates);
+            let result = cache.lint_path(&path, "bad", rel, &s, true, updates);
             (cache, result)
         };
         let mut updates = Vec::new();
