@@ -1,3 +1,7 @@
+// On Linux with glibc, reqlint starts from C's `main` (below), not from std's runtime.
+// (Not in its unit-test build, whose `main` is the test harness's.)
+#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
+
 // Parsing allocates a string for every key and value: mimalloc makes that cheaper than
 // the system allocator (measured in BENCHMARKS.md).
 #[global_allocator]
@@ -45,7 +49,7 @@ extern "C" fn set_allocator_options() {
 #[unsafe(link_section = ".init_array.00100")]
 static SET_ALLOCATOR_OPTIONS: extern "C" fn() = set_allocator_options;
 
-fn main() -> std::process::ExitCode {
+fn run() -> std::process::ExitCode {
     // Without transparent huge pages: memory given back at once comes back as 2 MiB pages
     // that the kernel zeroes whole, which cost 15 % of a run's time (BENCHMARKS.md). This
     // keeps the kernel from giving them where the system enables them for every process;
@@ -57,4 +61,85 @@ fn main() -> std::process::ExitCode {
         libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
     reqlint::cli::main()
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu", not(test))))]
+fn main() -> std::process::ExitCode {
+    run()
+}
+
+/// The process's entry on Linux with glibc, in place of std's runtime, which first asks
+/// glibc where the main thread's stack is (for its stack overflow message): for the main
+/// thread glibc reads and parses `/proc/self/maps`, about a fifth of the instructions of
+/// `reqlint --version` and 0.1 ms of every start (BENCHMARKS.md). What else std's start
+/// does that reqlint relies on is done here: standard input, output and error opened on
+/// `/dev/null` when the parent closed them (so that no file reqlint opens takes their
+/// place), `SIGPIPE` ignored (a closed pipe is an error that the reports handle), a panic
+/// that reaches here ends the process with 101, and standard output flushed at exit.
+/// (std's arguments and environment come from glibc as before.) A stack overflow, which
+/// the readers' depth limits prevent, would end the process by `SIGSEGV` without std's
+/// message.
+#[cfg(all(target_os = "linux", target_env = "gnu", not(test)))]
+#[unsafe(no_mangle)]
+extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> libc::c_int {
+    open_closed_standard_streams();
+    // SAFETY: setting a signal's disposition to "ignore" takes no pointer to our memory.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+    let code = std::panic::catch_unwind(run).unwrap_or(std::process::ExitCode::from(101));
+    // `exit` runs std's clean-up, which flushes standard output.
+    std::process::exit(exit_status(code))
+}
+
+/// The status of an `ExitCode` (std gives no way to read it but to compare).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[cfg_attr(test, allow(dead_code))]
+fn exit_status(code: std::process::ExitCode) -> i32 {
+    (0..=u8::MAX)
+        .find(|&status| std::process::ExitCode::from(status) == code)
+        .map_or(1, i32::from)
+}
+
+/// Opens `/dev/null` on each of the descriptors 0, 1 and 2 that is closed, as std's
+/// runtime does, and ends the process as it does when that cannot be done.
+#[cfg(all(target_os = "linux", target_env = "gnu", not(test)))]
+fn open_closed_standard_streams() {
+    let mut streams = [0, 1, 2].map(|fd| libc::pollfd {
+        fd,
+        events: 0,
+        revents: 0,
+    });
+    // SAFETY: `poll` reads and writes the three entries of `streams`, which it is given
+    // with their number; `open` takes a NUL-terminated literal.
+    unsafe {
+        while libc::poll(streams.as_mut_ptr(), 3, 0) == -1 {
+            if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+                libc::abort();
+            }
+        }
+        for stream in streams {
+            if stream.revents & libc::POLLNVAL != 0
+                && libc::open(c"/dev/null".as_ptr(), libc::O_RDWR, 0) == -1
+            {
+                libc::abort();
+            }
+        }
+    }
+}
+
+#[cfg(all(test, target_os = "linux", target_env = "gnu"))]
+mod tests {
+    /// Every status a run can end with comes back from its `ExitCode`.
+    #[test]
+    fn exit_statuses_come_back() {
+        for status in 0..=u8::MAX {
+            assert_eq!(
+                super::exit_status(std::process::ExitCode::from(status)),
+                i32::from(status)
+            );
+        }
+        assert_eq!(super::exit_status(std::process::ExitCode::SUCCESS), 0);
+        assert_eq!(super::exit_status(std::process::ExitCode::FAILURE), 1);
+    }
 }

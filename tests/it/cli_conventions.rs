@@ -986,3 +986,32 @@ fn diff_is_a_clean_patch_and_unsafe_fixes_are_counted() {
         "{out}"
     );
 }
+
+/// Standard output closed by the parent (no descriptor at all, not a closed pipe): the
+/// process starts (it opens `/dev/null` there, as Rust's runtime does, see src/main.rs),
+/// `--version` succeeds, and a run writes its whole report to `--output-file` and ends
+/// with its status.
+#[test]
+fn a_closed_standard_output_is_no_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/token-missing-permission/bad.req.yaml");
+    let script = "exec \"$0\" \"$@\" >&-";
+    let status = Command::new("sh")
+        .args(["-c", script, env!("CARGO_BIN_EXE_reqlint"), "--version"])
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    let out_file = dir.path().join("report.json");
+    let status = Command::new("sh")
+        .args(["-c", script, env!("CARGO_BIN_EXE_reqlint"), "check"])
+        .arg(&bad)
+        .args(["--no-cache", "--format", "json", "--output-file"])
+        .arg(&out_file)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(1));
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&out_file).unwrap()).unwrap();
+    assert!(!report["diagnostics"].as_array().unwrap().is_empty());
+}
