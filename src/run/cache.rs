@@ -504,7 +504,8 @@ fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
 // damaged or crafted file costs no more memory than its size.
 
 /// One file's entry; its result is encoded apart ([`encode_result`]) and decoded only
-/// when the file is there unchanged, with its text to check the spans against.
+/// when the file is there unchanged, with its text to check the spans against when the
+/// text is read.
 #[derive(Serialize, Deserialize)]
 struct Entry<'a> {
     rel: &'a str,
