@@ -251,8 +251,8 @@ pub fn own_directory(dir: &Path) -> Result<(), String> {
 }
 
 /// Opens a file of an [`own_directory`] to read it: not through a link, a regular file
-/// of the user's. `None` when there is none.
-pub fn open_own_file(path: &Path) -> Result<Option<File>, String> {
+/// of the user's; with its metadata as opened. `None` when there is none.
+pub fn open_own_file(path: &Path) -> Result<Option<(File, std::fs::Metadata)>, String> {
     let mut options = OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -276,7 +276,7 @@ pub fn open_own_file(path: &Path) -> Result<Option<File>, String> {
         return Err(format!("{} is not a regular file", path.display()));
     }
     check_owner(&meta, path)?;
-    Ok(Some(file))
+    Ok(Some((file, meta)))
 }
 
 #[cfg(unix)]

@@ -94,7 +94,6 @@ extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> lib
 
 /// The status of an `ExitCode` (std gives no way to read it but to compare).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-#[cfg_attr(test, allow(dead_code))]
 fn exit_status(code: std::process::ExitCode) -> i32 {
     (0..=u8::MAX)
         .find(|&status| std::process::ExitCode::from(status) == code)

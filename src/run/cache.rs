@@ -142,12 +142,9 @@ impl Cache {
         let settings = fingerprint;
         crate::files::own_directory(file.parent().unwrap_or(Path::new(".")))?;
         let data = match crate::files::open_own_file(&file)? {
-            Some(opened) => {
-                // Read into a buffer of the file's size: a growing one would copy and
-                // fault in about twice the file's bytes.
-                let size = opened.metadata().map_or(0, |m| m.len());
-                read_whole(opened, size, MAX_CACHE_FILE_BYTES)
-            }
+            // Read into a buffer of the file's size: a growing one would copy and fault
+            // in about twice the file's bytes.
+            Some((opened, meta)) => read_whole(opened, meta.len(), MAX_CACHE_FILE_BYTES),
             None => Vec::new(),
         };
         let entries = Entries::read(data, &settings).unwrap_or_default();
@@ -201,8 +198,7 @@ impl Cache {
             && entry.stamp.is_some()
             && let Ok(meta) = std::fs::metadata(path)
             && meta.is_file()
-            && meta.len() == entry.len
-            && Stamp::of(&meta) == entry.stamp
+            && entry.vouched_for_by(&meta)
             && let Some((result, _)) = cached.take()
         {
             return FileResult {
@@ -224,13 +220,12 @@ impl Cache {
             Ok(text) => return engine::lint_bytes(display, rel, text.into_bytes(), settings),
             Err(e) => return engine::lint_bytes(display, rel, e.into_bytes(), settings),
         };
-        let stamp = Stamp::of(&meta);
-        let settled = stamp.filter(|s| s.settled(self.settled_before));
+        let settled = Stamp::of(&meta).filter(|s| s.settled(self.settled_before));
         let mut hash = None;
         if let Some((result, entry)) = cached
             && entry.len == len
         {
-            let vouched = entry.stamp.is_some() && entry.stamp == stamp;
+            let vouched = entry.vouched_for_by(&meta);
             if vouched || *hash.insert(content_hash(text.as_bytes())) == entry.hash {
                 match attach_text(result, display, text) {
                     Ok(result) => {
@@ -519,6 +514,14 @@ struct Entry<'a> {
     stamp: Option<Stamp>,
     #[serde(serialize_with = "as_bytes")]
     result: &'a [u8],
+}
+
+impl Entry<'_> {
+    /// The file's metadata is that of the file this entry was kept for: its stamp and
+    /// length are the same (an entry without a stamp is vouched for by nothing).
+    fn vouched_for_by(&self, meta: &std::fs::Metadata) -> bool {
+        self.stamp.is_some() && self.stamp == Stamp::of(meta) && self.len == meta.len()
+    }
 }
 
 /// A byte string as one length and its bytes (serde writes a slice as a list of numbers).
